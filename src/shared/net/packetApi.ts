@@ -30,6 +30,10 @@ export interface PacketApiOptions {
   port: number;
   /** Local address to bind; default: all interfaces of the family. */
   bindAddress?: string;
+  /** udp: where `broadcast` sends (default 255.255.255.255; tests use 127.255.255.255 so nothing leaves loopback). */
+  broadcastAddress?: string;
+  /** udp6: interfaces that join the discovery multicast group (default: every external one; [] = none). */
+  lanInterfaces?: readonly string[];
 }
 
 /** Why a packet API call failed, for one clear console line. */

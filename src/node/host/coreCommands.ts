@@ -1,0 +1,116 @@
+import { validatePlayerName } from '../../shared/settings/settings';
+import type { PacketApi } from '../../shared/net/packetApi';
+import type { HostService } from './hostService';
+
+const fmt = (n: number, digits = 1): string => n.toFixed(digits);
+
+/**
+ * Registers the commands every Starlane host has from start-up: `name`,
+ * `clear`, `stats`, `subsystems`, `packetapi`, `quit` (`help` is built into
+ * the console core). Returns a function that removes them again.
+ */
+export function registerCoreCommands(host: HostService): () => void {
+  const c = host.console;
+  const packetKind = host.subsystems.kind<PacketApi>('packetapi');
+  const removers = [
+    c.addCommand({
+      name: 'name',
+      help: 'show or set your player name',
+      usage: 'name [new name]',
+      run: (args, out) => {
+        if (args.length === 0) {
+          out.print(`your name is "${host.settings.get().playerName}"`);
+          return;
+        }
+        const checked = validatePlayerName(args.join(' '));
+        if (!checked.ok) {
+          out.print(`name not changed: ${checked.error}`, 'error');
+          return;
+        }
+        const settings = host.settings.update((s) => {
+          s.playerName = checked.name;
+        });
+        host.emit({ kind: 'settings', settings });
+        out.print(`you are now known as ${checked.name}`);
+      },
+    }),
+    c.addCommand({
+      name: 'clear',
+      help: 'clear the console screen',
+      args: { max: 0 },
+      run: () => host.emit({ kind: 'console-clear' }),
+    }),
+    c.addCommand({
+      name: 'stats',
+      help: 'show tick rate, frame rate, frame-time percentiles and packet counters',
+      args: { max: 0 },
+      run: (_args, out) => {
+        const s = host.loopStats;
+        if (!s) out.print('no frame statistics yet (the game view has not reported)', 'warn');
+        else {
+          out.print(
+            `tick rate ${fmt(s.tickHz)} Hz  fps ${fmt(s.fps)}  over ${fmt(s.windowS)} s (${s.ticks} ticks, ${s.frames} frames)`,
+          );
+          out.print(`frame time ms  p50 ${fmt(s.frameMsP50, 2)}  p95 ${fmt(s.frameMsP95, 2)}  p99 ${fmt(s.frameMsP99, 2)}`);
+        }
+        if (packetKind.bound()) {
+          const p = packetKind.table.stats();
+          const drops = Object.entries(p.drops)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ');
+          out.print(
+            `packets in ${p.packetsIn} (${p.bytesIn} B)  out ${p.packetsOut} (${p.bytesOut} B)  dropped: ${drops || 'none'}`,
+          );
+        }
+      },
+    }),
+    c.addCommand({
+      name: 'subsystems',
+      help: 'list each subsystem kind, its bound implementation and the choices',
+      args: { max: 0 },
+      run: (_args, out) => {
+        for (const [kind, bound] of Object.entries(host.subsystems.describe())) {
+          const names = host.subsystems.kind(kind).names().join(', ');
+          out.print(`${kind.padEnd(10)} ${(bound ?? '(unbound)').padEnd(8)} choices: ${names}`);
+        }
+      },
+    }),
+    c.addCommand({
+      name: 'packetapi',
+      help: 'show or switch the packet API (udp = IPv4, udp6 = IPv6) while running',
+      usage: 'packetapi [udp|udp6]',
+      args: { max: 1 },
+      complete: (_args, index) => (index === 0 ? packetKind.names() : []),
+      run: async (args, out) => {
+        const name = args[0];
+        if (name === undefined) {
+          const bound = packetKind.bound();
+          out.print(bound ? `packet API is ${bound}, port ${packetKind.table.localPort()}` : 'no packet API is bound');
+          return;
+        }
+        const result = await packetKind.bind(name);
+        if (result.ok) {
+          out.print(`packet API ${result.from ?? '(none)'} -> ${result.to}, listening on port ${packetKind.table.localPort()}`);
+          host.settings.update((s) => {
+            s.packetApi = result.to;
+          });
+          host.emit({ kind: 'subsystems', bound: host.subsystems.describe() });
+        } else {
+          const restored = result.restored ? `; still using ${result.restored}` : '';
+          out.print(`packetapi ${name} failed: ${result.error}${restored}`, 'error');
+        }
+      },
+    }),
+    c.addCommand({
+      name: 'quit',
+      help: 'leave Starlane',
+      args: { max: 0 },
+      run: (_args, out) => {
+        out.print('shutting down');
+        host.emit({ kind: 'quit' });
+        host.options.onQuit();
+      },
+    }),
+  ];
+  return () => removers.forEach((remove) => remove());
+}

@@ -1,0 +1,150 @@
+import type {
+  Completion,
+  FrameUp,
+  HostEvent,
+  HostSnapshot,
+  ConsoleLevel,
+} from '../../shared/host/contract';
+import { HOST_CONTRACT_VERSION } from '../../shared/host/contract';
+import { ConsoleCore, type ConsoleOutput } from '../../shared/console';
+import { pushHistory } from '../../shared/console/lineEditor';
+import { MAX_HISTORY } from '../../shared/settings/settings';
+import type { LoopStatsSnapshot } from '../../shared/util/stats';
+import type { SubsystemRegistry } from '../../shared/subsystems/jumpTable';
+import type { SettingsStore } from '../settings/store';
+import type { Logger } from '../log';
+
+export interface HostServiceOptions {
+  shell: 'electron' | 'browser';
+  appVersion: string;
+  settings: SettingsStore;
+  subsystems: SubsystemRegistry;
+  log: Logger;
+  /** Called once when the player types `quit` (after the host has been told to shut down). */
+  onQuit: () => void;
+}
+
+/**
+ * The host side of the host API, written once and carried by both shells.
+ * It owns the console registry, the settings and the subsystem registry; the
+ * renderer talks to it only through the contract in src/shared/host.
+ *
+ * Events produced during one turn of the event loop go out as one batch.
+ */
+export class HostService {
+  readonly console = new ConsoleCore();
+  readonly drops = new Map<string, number>();
+  private readonly listeners = new Set<(events: HostEvent[]) => void>();
+  private pending: HostEvent[] = [];
+  private flushTimer: NodeJS.Immediate | null = null;
+  private stats: LoopStatsSnapshot | null = null;
+  private lastFrame: FrameUp | null = null;
+  private framesReceived = 0;
+  private disposed = false;
+
+  constructor(readonly options: HostServiceOptions) {}
+
+  get settings(): SettingsStore {
+    return this.options.settings;
+  }
+
+  get subsystems(): SubsystemRegistry {
+    return this.options.subsystems;
+  }
+
+  get log(): Logger {
+    return this.options.log;
+  }
+
+  /** Latest loop statistics the renderer reported, if any. */
+  get loopStats(): LoopStatsSnapshot | null {
+    return this.stats;
+  }
+
+  get frames(): { received: number; last: FrameUp | null } {
+    return { received: this.framesReceived, last: this.lastFrame };
+  }
+
+  hello(): HostSnapshot {
+    return {
+      contractVersion: HOST_CONTRACT_VERSION,
+      appVersion: this.options.appVersion,
+      shell: this.options.shell,
+      settings: this.settings.get(),
+      subsystems: this.subsystems.describe(),
+    };
+  }
+
+  /** Runs one console line (already validated for type and length); remembers it in the history. */
+  command(line: string): Promise<void> {
+    if (line.trim().length > 0) {
+      this.settings.update((s) => {
+        s.history = pushHistory(s.history, line, MAX_HISTORY);
+      });
+    }
+    return this.console.execute(line, this.output);
+  }
+
+  complete(line: string): Completion {
+    return this.console.complete(line);
+  }
+
+  frame(batch: FrameUp): void {
+    this.framesReceived += 1;
+    this.lastFrame = batch;
+    if (batch.stats) this.stats = batch.stats;
+  }
+
+  /** Counts a message refused at the boundary (bad shape, untrusted sender). */
+  drop(reason: string): void {
+    this.drops.set(reason, (this.drops.get(reason) ?? 0) + 1);
+    this.log.debug({ reason }, 'host message dropped');
+  }
+
+  onEvents(listener: (events: HostEvent[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Queues an event for the next batch. */
+  emit(event: HostEvent): void {
+    if (this.disposed) return;
+    this.pending.push(event);
+    if (!this.flushTimer) this.flushTimer = setImmediate(() => this.flush());
+  }
+
+  print(text: string, level: ConsoleLevel = 'info'): void {
+    for (const line of text.split('\n')) this.emit({ kind: 'console', text: line, level });
+  }
+
+  /** The console output sink handed to commands. */
+  readonly output: ConsoleOutput = {
+    print: (text, level) => this.print(text, level ?? 'info'),
+  };
+
+  private flush(): void {
+    this.flushTimer = null;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    for (const listener of this.listeners) {
+      try {
+        listener(batch);
+      } catch (err) {
+        this.log.warn({ err }, 'event listener threw');
+      }
+    }
+  }
+
+  /** Stops every subsystem, flushes settings and drops listeners. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.flush();
+    this.disposed = true;
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = null;
+    this.listeners.clear();
+    await this.subsystems.killAll();
+    await this.settings.save();
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * Shared `node:dgram` machinery for the `udp` and `udp6` packet APIs: socket
+ * lifetime with port fallback, the 512-byte rule in both directions, counters,
+ * and opaque node addresses. Subclasses add the family-specific parts
+ * (address parsing, broadcast target, per-socket setup).
+ */
+import dgram from 'node:dgram';
+import os from 'node:os';
+import {
+  CLIENT_PORT_FALLBACK_RANGE,
+  MAX_DATAGRAM_BYTES,
+  PacketApiError,
+  type NodeAddress,
+  type PacketApi,
+  type PacketApiOptions,
+  type PacketApiStats,
+  type ReceivedPacket,
+} from '../../shared/net/packetApi';
+import { asDgramNode, makeDgramNode, type DgramFamily } from './dgramNode';
+
+export type { DgramFamily } from './dgramNode';
+
+function errorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+/** Yields until libuv has run its close callbacks, so a closed socket's handle is really gone. */
+async function drainCloseCallbacks(): Promise<void> {
+  // A socket's 'close' event fires before libuv finishes closing the handle;
+  // the handle disappears in the loop's close phase, which two check-phase
+  // turns are guaranteed to straddle.
+  for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Base class of the dgram packet APIs. Ownership: an instance owns at most
+ * one socket, created by `init` and destroyed by `kill`; `init`/`kill` calls
+ * on one instance are serialised. Node addresses it makes are accepted by any
+ * instance of the same family (so stored addresses survive a re-init), and by
+ * nothing else.
+ */
+export abstract class DgramPacketApi implements PacketApi {
+  abstract readonly name: string;
+  protected abstract readonly family: DgramFamily;
+  /** Text of the any-address for the family. */
+  protected abstract readonly wildcard: string;
+  /** Text of the loopback address for the family (what `localhost` means). */
+  protected abstract readonly loopback: string;
+
+  private socket: dgram.Socket | null = null;
+  private boundPort = 0;
+  private boundAddress = '';
+  private handler: ((packet: ReceivedPacket) => void) | null = null;
+  private counters: PacketApiStats = DgramPacketApi.freshStats();
+  private lifecycle: Promise<unknown> = Promise.resolve();
+
+  /** Canonical address text for `host` (no port), or null if it is not an address of this family. */
+  protected abstract parseAddress(host: string): string | null;
+  /** Destinations (address text) a broadcast goes to; empty makes `broadcast` a no-op. */
+  protected abstract broadcastAddresses(): string[];
+  /** Family-specific setup after a successful bind (broadcast flag, multicast groups). */
+  protected abstract configure(socket: dgram.Socket, options: PacketApiOptions): void;
+  /** Undoes `configure` bookkeeping when the socket goes away. */
+  protected abstract unconfigure(): void;
+
+  get active(): boolean {
+    return this.socket !== null;
+  }
+
+  /** Binds the socket (port fallback on EADDRINUSE). On an active instance it restarts it. */
+  init(options: PacketApiOptions): Promise<void> {
+    return this.serialise(async () => {
+      await this.close();
+      this.counters = DgramPacketApi.freshStats();
+      const { port } = options;
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new PacketApiError(`${this.name}: port ${port} is not a port number (0-65535)`, 'bind-failed');
+      }
+      const requested = options.bindAddress ?? this.wildcard;
+      const address = requested.toLowerCase() === 'localhost' ? this.loopback : requested;
+      const last = port === 0 ? 0 : Math.min(65535, port + CLIENT_PORT_FALLBACK_RANGE);
+      for (let candidate = port; candidate <= last; candidate++) {
+        const outcome = await this.tryBind(candidate, address);
+        if (outcome instanceof Error) {
+          if (errorCode(outcome) === 'EADDRINUSE' && candidate < last) continue;
+          const range = port === last ? `port ${port}` : `ports ${port}-${last}`;
+          const why = errorCode(outcome) === 'EADDRINUSE' ? 'all in use' : outcome.message;
+          throw new PacketApiError(`${this.name}: cannot bind ${address} on ${range}: ${why}`, 'bind-failed');
+        }
+        this.adopt(outcome, address, options);
+        return;
+      }
+    });
+  }
+
+  /** Closes the socket and waits until its handle is gone; drops the receive handler. Idempotent. */
+  kill(): Promise<void> {
+    return this.serialise(async () => {
+      await this.close();
+      this.handler = null;
+    });
+  }
+
+  localNode(): NodeAddress {
+    this.requireSocket();
+    return this.node(this.publicAddress(), this.boundPort);
+  }
+
+  localPort(): number {
+    this.requireSocket();
+    return this.boundPort;
+  }
+
+  send(to: NodeAddress, data: Uint8Array): void {
+    const node = this.own(to);
+    if (!node) throw new PacketApiError(`${this.name}: not a ${this.name} node address`, 'bad-address');
+    this.transmit(node.address, node.port, data);
+  }
+
+  broadcast(port: number, data: Uint8Array): void {
+    // Validate up front so misuse is reported even when there is nowhere to broadcast to.
+    this.requireSocket();
+    this.checkSize(data);
+    this.checkPort(port);
+    for (const address of this.broadcastAddresses()) this.transmit(address, port, data);
+  }
+
+  onPacket(handler: (packet: ReceivedPacket) => void): void {
+    this.handler = handler;
+  }
+
+  resolve(host: string, port: number): NodeAddress {
+    this.checkPort(port);
+    const address = host.toLowerCase() === 'localhost' ? this.loopback : this.parseAddress(host);
+    if (address === null) {
+      throw new PacketApiError(`${this.name}: '${host}' is not an address this packet API understands`, 'bad-address');
+    }
+    return this.node(address, port);
+  }
+
+  nodeEquals(a: NodeAddress, b: NodeAddress): boolean {
+    const x = this.own(a);
+    const y = this.own(b);
+    return x !== null && y !== null && x.address === y.address && x.port === y.port;
+  }
+
+  nodeKey(node: NodeAddress): string {
+    const n = this.own(node);
+    if (!n) throw new PacketApiError(`${this.name}: not a ${this.name} node address`, 'bad-address');
+    return `${n.family}/${n.address}/${n.port}`;
+  }
+
+  nodeToString(node: NodeAddress): string {
+    const n = this.own(node);
+    if (!n) return `<not a ${this.name} address>`;
+    return n.family === 'udp6' ? `[${n.address}]:${n.port}` : `${n.address}:${n.port}`;
+  }
+
+  stats(): PacketApiStats {
+    return { ...this.counters, drops: { ...this.counters.drops } };
+  }
+
+  /** Non-internal interfaces with at least one address of `family` ('IPv4' | 'IPv6'). */
+  protected static externalInterfaces(family: 'IPv4' | 'IPv6'): Array<[string, os.NetworkInterfaceInfo[]]> {
+    const out: Array<[string, os.NetworkInterfaceInfo[]]> = [];
+    for (const [name, infos] of Object.entries(os.networkInterfaces())) {
+      const usable = (infos ?? []).filter((i) => i.family === family && !i.internal);
+      if (usable.length > 0) out.push([name, usable]);
+    }
+    return out;
+  }
+
+  private static freshStats(): PacketApiStats {
+    return { packetsIn: 0, packetsOut: 0, bytesIn: 0, bytesOut: 0, drops: {} };
+  }
+
+  private serialise(job: () => Promise<void>): Promise<void> {
+    const run = this.lifecycle.then(job);
+    this.lifecycle = run.catch(() => undefined);
+    return run;
+  }
+
+  private node(address: string, port: number): NodeAddress {
+    return makeDgramNode(this.family, address, port);
+  }
+
+  private own(value: NodeAddress): ReturnType<typeof asDgramNode> {
+    const node = asDgramNode(value);
+    return node !== null && node.family === this.family ? node : null;
+  }
+
+  private checkPort(port: number): void {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new PacketApiError(`${this.name}: port ${port} is not a destination port (1-65535)`, 'bad-address');
+    }
+  }
+
+  private checkSize(data: Uint8Array): void {
+    if (data.byteLength > MAX_DATAGRAM_BYTES) {
+      throw new PacketApiError(
+        `${this.name}: datagram of ${data.byteLength} bytes exceeds the ${MAX_DATAGRAM_BYTES}-byte limit`,
+        'too-large',
+      );
+    }
+  }
+
+  private requireSocket(): dgram.Socket {
+    if (!this.socket) throw new PacketApiError(`${this.name}: packet API not initialised`, 'not-initialised');
+    return this.socket;
+  }
+
+  private drop(stats: PacketApiStats, reason: string): void {
+    stats.drops[reason] = (stats.drops[reason] ?? 0) + 1;
+  }
+
+  private transmit(address: string, port: number, data: Uint8Array): void {
+    const socket = this.requireSocket();
+    this.checkSize(data);
+    // dgram may read the buffer after send() returns (address lookup is async),
+    // so send a private copy the caller cannot change underneath us.
+    const copy = Buffer.from(data);
+    // Counters of this init only: a late callback from a previous socket must not touch the new ones.
+    const stats = this.counters;
+    try {
+      socket.send(copy, port, address, (err) => {
+        if (err) this.drop(stats, 'send-failed');
+        else {
+          stats.packetsOut++;
+          stats.bytesOut += copy.byteLength;
+        }
+      });
+    } catch (err) {
+      throw new PacketApiError(`${this.name}: send to ${address}:${port} failed: ${(err as Error).message}`, 'send-failed');
+    }
+  }
+
+  private tryBind(port: number, address: string): Promise<dgram.Socket | Error> {
+    const socket = dgram.createSocket({ type: this.family, ipv6Only: this.family === 'udp6', reuseAddr: false });
+    return new Promise((resolve) => {
+      const onError = (err: Error): void => {
+        socket.off('listening', onListening);
+        // The failed socket still holds a handle; close it before trying the next port.
+        socket.close(() => {
+          socket.removeAllListeners();
+          void drainCloseCallbacks().then(() => resolve(err));
+        });
+      };
+      const onListening = (): void => {
+        socket.off('error', onError);
+        resolve(socket);
+      };
+      socket.once('error', onError);
+      socket.once('listening', onListening);
+      socket.bind({ port, address, exclusive: true });
+    });
+  }
+
+  private adopt(socket: dgram.Socket, address: string, options: PacketApiOptions): void {
+    const stats = this.counters;
+    this.socket = socket;
+    this.boundPort = socket.address().port;
+    this.boundAddress = address;
+    // Socket errors (e.g. ICMP unreachable surfacing on Linux) are counted, never thrown.
+    socket.on('error', () => this.drop(stats, 'socket-error'));
+    socket.on('message', (msg, rinfo) => {
+      if (msg.byteLength > MAX_DATAGRAM_BYTES) {
+        this.drop(stats, 'too-large');
+        return;
+      }
+      stats.packetsIn++;
+      stats.bytesIn += msg.byteLength;
+      const handler = this.handler;
+      if (!handler) {
+        this.drop(stats, 'no-handler');
+        return;
+      }
+      const packet: ReceivedPacket = {
+        from: this.node(rinfo.address, rinfo.port),
+        data: new Uint8Array(msg.buffer, msg.byteOffset, msg.byteLength),
+      };
+      try {
+        handler(packet);
+      } catch {
+        this.drop(stats, 'handler-threw');
+      }
+    });
+    this.configure(socket, options);
+  }
+
+  private async close(): Promise<void> {
+    const socket = this.socket;
+    if (!socket) return;
+    this.socket = null;
+    this.unconfigure();
+    await new Promise<void>((resolve) => {
+      try {
+        socket.close(() => resolve());
+      } catch {
+        resolve(); // already closed by Node after a fatal error
+      }
+    });
+    socket.removeAllListeners();
+    await drainCloseCallbacks();
+  }
+
+  /** The address reported by `localNode`: the bound one, or for the wildcard the first external one. */
+  private publicAddress(): string {
+    if (this.boundAddress !== this.wildcard) return this.parseAddress(this.boundAddress) ?? this.boundAddress;
+    const family = this.family === 'udp4' ? 'IPv4' : 'IPv6';
+    const candidates = DgramPacketApi.externalInterfaces(family).flatMap(([name, list]) =>
+      list.map((i) => (i.address.startsWith('fe80:') ? `${i.address}%${name}` : i.address)),
+    );
+    // Prefer an address reachable without a scope id (global over link-local).
+    return candidates.find((a) => !a.includes('%')) ?? candidates[0] ?? this.wildcard;
+  }
+}

@@ -1,0 +1,149 @@
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import type { ConsoleLevel, HostApi } from '../../../shared/host/contract';
+import {
+  applyCompletion,
+  editLine,
+  emptyLine,
+  insertText,
+  pushHistory,
+  renderLine,
+  type LineState,
+} from '../../../shared/console/lineEditor';
+import { colorize } from '../../../shared/console/colors';
+import { MAX_HISTORY } from '../../../shared/settings/settings';
+
+const PROMPT = '] ';
+
+/**
+ * The in-game console: an xterm.js terminal that drops down over the view.
+ * Keys go through the pure line editor; lines run on the host, whose output
+ * comes back as console events. The toggle key is handled by the page before
+ * xterm sees it, so the game keeps its keys while the console is closed.
+ */
+export class ConsoleView {
+  private readonly term: Terminal;
+  private readonly fit = new FitAddon();
+  private line: LineState = emptyLine();
+  private history: string[];
+  private open = false;
+  private readonly resizeObserver: ResizeObserver;
+
+  constructor(
+    private readonly element: HTMLElement,
+    private readonly host: HostApi,
+    history: readonly string[],
+    private readonly onToggle: (open: boolean) => void,
+  ) {
+    this.history = [...history];
+    this.term = new Terminal({
+      scrollback: 2000,
+      cursorBlink: true,
+      convertEol: false,
+      fontSize: 14,
+      fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+      theme: { background: '#00000000', foreground: '#cfe3ff' },
+      allowTransparency: true,
+    });
+    this.term.loadAddon(this.fit);
+    this.term.open(element);
+    // The page handles every key itself through the line editor; xterm only renders.
+    this.term.attachCustomKeyEventHandler((ev) => {
+      if (ev.type !== 'keydown') return false;
+      const paste = (ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'v';
+      if (paste) return true; // let the browser paste; it arrives through onData
+      ev.preventDefault();
+      this.key(ev);
+      return false;
+    });
+    this.term.onData((data) => {
+      this.line = insertText(this.line, data);
+      this.redraw();
+    });
+    this.resizeObserver = new ResizeObserver(() => {
+      if (this.open) this.fit.fit();
+    });
+    this.resizeObserver.observe(element);
+    this.redraw();
+  }
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  toggle(open = !this.open): void {
+    this.open = open;
+    this.element.hidden = !open;
+    if (open) {
+      this.fit.fit();
+      this.term.focus();
+    } else {
+      this.term.blur();
+    }
+    this.onToggle(open);
+  }
+
+  /** Prints host output above the line being edited. */
+  print(text: string, level: ConsoleLevel): void {
+    this.term.write(`\r\x1b[2K${colorize(text, level)}\r\n`);
+    this.redraw();
+  }
+
+  clear(): void {
+    this.term.clear();
+    this.redraw();
+  }
+
+  /** Plain text of the whole buffer (scroll-back included), for tests and copy. */
+  text(): string {
+    const buffer = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  }
+
+  private key(ev: KeyboardEvent): void {
+    const { state, action } = editLine(
+      this.line,
+      { key: ev.key, ctrl: ev.ctrlKey, alt: ev.altKey, meta: ev.metaKey, shift: ev.shiftKey },
+      this.history,
+    );
+    this.line = state;
+    switch (action.type) {
+      case 'submit':
+        this.term.write('\r\n');
+        this.history = pushHistory(this.history, action.line, MAX_HISTORY);
+        this.host.command(action.line);
+        break;
+      case 'complete':
+        void this.complete(action.line);
+        break;
+      case 'clear-screen':
+        this.term.clear();
+        break;
+      case 'cancel':
+        this.term.write('^C\r\n');
+        break;
+      case 'none':
+        break;
+    }
+    this.redraw();
+  }
+
+  private async complete(line: string): Promise<void> {
+    const result = await this.host.complete(line).catch(() => null);
+    if (!result || this.line.text !== line) return; // the player typed on meanwhile
+    if (result.candidates.length > 1) this.print(result.candidates.join('  '), 'echo');
+    this.line = applyCompletion(this.line, result.line);
+    this.redraw();
+  }
+
+  private redraw(): void {
+    this.term.write(renderLine(PROMPT, this.line));
+  }
+
+  dispose(): void {
+    this.resizeObserver.disconnect();
+    this.term.dispose();
+  }
+}

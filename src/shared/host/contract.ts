@@ -1,0 +1,141 @@
+/**
+ * The host API: the one typed contract between the renderer (game view,
+ * console) and the host service in the main process. Two shells carry it —
+ * the Electron preload bridge and the browser shell's WebSocket — and both
+ * validate every incoming message with {@link parseUpMessage}.
+ *
+ * Traffic per frame is one `frame` message up and at most one `events`
+ * message down; nothing is sent per event.
+ */
+import type { Settings } from '../settings/settings';
+import type { LoopStatsSnapshot } from '../util/stats';
+
+/** Bumped when a message changes shape; the browser shell refuses other versions. */
+export const HOST_CONTRACT_VERSION = 1;
+
+/** Electron IPC channel names, one per message. */
+export const HOST_CHANNELS = {
+  hello: 'starlane:hello',
+  command: 'starlane:command',
+  complete: 'starlane:complete',
+  frame: 'starlane:frame',
+  events: 'starlane:events',
+} as const;
+
+/** What the renderer learns at start-up. */
+export interface HostSnapshot {
+  contractVersion: number;
+  appVersion: string;
+  shell: 'electron' | 'browser';
+  settings: Settings;
+  subsystems: Record<string, string | null>;
+}
+
+/** Tab completion answer: the line extended by the common prefix, plus every candidate. */
+export interface Completion {
+  line: string;
+  candidates: string[];
+}
+
+/** Renderer → main, once per rendered frame. */
+export interface FrameUp {
+  /** Frame counter since the renderer started. */
+  frame: number;
+  /** Simulation tick the renderer has reached. */
+  tick: number;
+  /** Loop statistics, attached a few times per second (not every frame). */
+  stats?: LoopStatsSnapshot;
+}
+
+export type ConsoleLevel = 'info' | 'warn' | 'error' | 'echo';
+
+/** Main → renderer notifications, delivered in batches. */
+export type HostEvent =
+  | { kind: 'console'; text: string; level: ConsoleLevel }
+  | { kind: 'console-clear' }
+  | { kind: 'settings'; settings: Settings }
+  | { kind: 'subsystems'; bound: Record<string, string | null> }
+  | { kind: 'quit' };
+
+/** The renderer's view of the host, identical in both shells. */
+export interface HostApi {
+  hello(): Promise<HostSnapshot>;
+  /** Runs a console line; output arrives as `console` events. */
+  command(line: string): void;
+  complete(line: string): Promise<Completion>;
+  /** One batch per frame. */
+  frame(batch: FrameUp): void;
+  /** Subscribes to event batches; returns the unsubscribe function. */
+  onEvents(listener: (events: HostEvent[]) => void): () => void;
+}
+
+/** Messages on the browser shell's WebSocket (the Electron shell uses one channel per kind). */
+export type UpMessage =
+  | { t: 'hello'; id: number }
+  | { t: 'command'; line: string }
+  | { t: 'complete'; id: number; line: string }
+  | { t: 'frame'; batch: FrameUp };
+
+export type DownMessage =
+  | { t: 'reply'; id: number; ok: true; result: unknown }
+  | { t: 'reply'; id: number; ok: false; error: string }
+  | { t: 'events'; events: HostEvent[] };
+
+/** Longest console line the host accepts, in characters. */
+export const MAX_COMMAND_LENGTH = 1024;
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isFiniteNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Validates a console line from the renderer. */
+export function parseCommandLine(raw: unknown): Parsed<string> {
+  if (typeof raw !== 'string') return { ok: false, reason: 'command-not-string' };
+  if (raw.length > MAX_COMMAND_LENGTH) return { ok: false, reason: 'command-too-long' };
+  return { ok: true, value: raw };
+}
+
+const STAT_KEYS = ['tickHz', 'fps', 'frameMsP50', 'frameMsP95', 'frameMsP99', 'windowS', 'ticks', 'frames'] as const;
+
+/** Validates a frame batch from the renderer. */
+export function parseFrame(raw: unknown): Parsed<FrameUp> {
+  if (!isObject(raw)) return { ok: false, reason: 'frame-not-object' };
+  if (!isCount(raw.frame) || !isCount(raw.tick)) return { ok: false, reason: 'frame-bad-counter' };
+  const out: FrameUp = { frame: raw.frame, tick: raw.tick };
+  if (raw.stats !== undefined) {
+    const s = raw.stats;
+    if (!isObject(s) || !STAT_KEYS.every((k) => isFiniteNum(s[k]))) return { ok: false, reason: 'frame-bad-stats' };
+    out.stats = Object.fromEntries(STAT_KEYS.map((k) => [k, s[k] as number])) as unknown as LoopStatsSnapshot;
+  }
+  return { ok: true, value: out };
+}
+
+/**
+ * Validates one WebSocket message from the renderer (already JSON-parsed,
+ * untrusted). Returns the message or a drop reason; never throws.
+ */
+export function parseUpMessage(raw: unknown): Parsed<UpMessage> {
+  if (!isObject(raw)) return { ok: false, reason: 'not-object' };
+  switch (raw.t) {
+    case 'hello':
+      return isCount(raw.id) ? { ok: true, value: { t: 'hello', id: raw.id } } : { ok: false, reason: 'bad-id' };
+    case 'command': {
+      const line = parseCommandLine(raw.line);
+      return line.ok ? { ok: true, value: { t: 'command', line: line.value } } : line;
+    }
+    case 'complete': {
+      if (!isCount(raw.id)) return { ok: false, reason: 'bad-id' };
+      const line = parseCommandLine(raw.line);
+      return line.ok ? { ok: true, value: { t: 'complete', id: raw.id, line: line.value } } : line;
+    }
+    case 'frame': {
+      const batch = parseFrame(raw.batch);
+      return batch.ok ? { ok: true, value: { t: 'frame', batch: batch.value } } : batch;
+    }
+    default:
+      return { ok: false, reason: 'unknown-type' };
+  }
+}

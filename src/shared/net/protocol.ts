@@ -1,0 +1,41 @@
+/**
+ * Protocol layer contract (Parsec §2.3): the high-level game protocol
+ * (offline now; peer-to-peer, slotserver and gameserver later) is a
+ * jump-table entry bound through a `SubsystemKind<Protocol>`, exchangeable at
+ * run time independently of the packet API underneath it.
+ */
+import type { PacketApi } from './packetApi';
+
+/**
+ * What a protocol is given when it is created. Ownership: the context belongs
+ * to the subsystem set; the protocol may keep it for its whole life.
+ */
+export interface ProtocolContext {
+  /**
+   * The packet API jump table, never an implementation: it keeps working when
+   * the console switches `udp` ↔ `udp6`. Receive handlers registered on it
+   * belong to the implementation bound at the time, so a protocol registers
+   * its handler in `init` (it is re-inited after every packet API change).
+   */
+  readonly packetApi: PacketApi;
+  /** Writes one line to the game console. */
+  print(line: string): void;
+}
+
+/**
+ * One protocol implementation. `init` starts it on the current packet API,
+ * `kill` stops it and releases every timer and handler it made; both may be
+ * called repeatedly and `kill` must cope with a half-finished `init` and with
+ * the packet API having been swapped or unbound already.
+ */
+export interface Protocol {
+  /** Name as typed in the console, e.g. `offline`. */
+  readonly name: string;
+  init(): Promise<void>;
+  kill(): Promise<void>;
+  /** One human-readable line describing the current state, for `net.status`. */
+  status(): string;
+}
+
+/** Creates a protocol bound to a context; registered per name in the protocol subsystem kind. */
+export type ProtocolFactory = (context: ProtocolContext) => Protocol;

@@ -1,0 +1,149 @@
+/**
+ * Initial world construction. Deterministic: the same seed and options give
+ * the same world, bit for bit (asteroids are placed with the seeded PRNG and
+ * only + - * / sqrt are used).
+ */
+import { nextRange, seedRng } from './prng';
+import type { Asteroid, Ship, Vec3, World } from './types';
+import { identityQuat, quatNormalise } from './vec';
+
+/** Options of {@link createWorld}. Counts are floored and clamped; bad values fall back to defaults. */
+export interface CreateWorldOptions {
+  /** Number of ships, 0…MAX_SHIPS (default 1). */
+  ships?: number;
+  /** Number of asteroids, 0…MAX_ASTEROIDS (default DEFAULT_ASTEROIDS). */
+  asteroids?: number;
+  /** Radius of the sphere asteroids are placed in (default DEFAULT_FIELD_RADIUS, at most MAX_FIELD_RADIUS). */
+  radius?: number;
+}
+
+/** Most ships a world may be created with. */
+export const MAX_SHIPS = 64;
+/** Most asteroids a world may be created with. */
+export const MAX_ASTEROIDS = 1000;
+/** Default asteroid count. */
+export const DEFAULT_ASTEROIDS = 24;
+/** Default radius of the asteroid field. */
+export const DEFAULT_FIELD_RADIUS = 400;
+/** Largest accepted field radius (asteroids bounce back at ASTEROID_BOUND, see step.ts). */
+export const MAX_FIELD_RADIUS = 1500;
+/** Asteroids drifting beyond this distance from the origin have their outward velocity reflected. */
+export const ASTEROID_BOUND = 2000;
+/** No asteroid surface starts closer than this to any ship's spawn position. */
+export const ASTEROID_CLEARANCE = 60;
+/** Smallest asteroid radius (inclusive). */
+export const ASTEROID_MIN_RADIUS = 6;
+/** Largest asteroid radius (exclusive). */
+export const ASTEROID_MAX_RADIUS = 30;
+/** Largest initial drift speed per axis (units/s). */
+export const ASTEROID_MAX_DRIFT = 3;
+/** Largest initial spin per axis (rad/s); laser kicks can raise it to twice this. */
+export const ASTEROID_MAX_SPIN = 0.5;
+/** Distance between neighbouring ship spawn positions along the X axis. */
+export const SHIP_SPACING = 20;
+/** Full energy of a ship. */
+export const ENERGY_MAX = 100;
+
+/**
+ * Spawn position of player slot `slot`: slot 0 at the origin, then alternately
+ * right and left along X: 0, +20, -20, +40, -40, …
+ */
+export function shipSpawnPosition(slot: number): Vec3 {
+  const k = Math.ceil(slot / 2);
+  return { x: (slot % 2 === 1 ? 1 : -1) * k * SHIP_SPACING + 0, y: 0, z: 0 };
+}
+
+/** A fresh ship at its slot's spawn position, at rest, facing -Z, full energy, no damage. */
+export function createShip(id: number, slot: number): Ship {
+  return {
+    id,
+    slot,
+    pos: shipSpawnPosition(slot),
+    vel: { x: 0, y: 0, z: 0 },
+    rot: identityQuat(),
+    angVel: { x: 0, y: 0, z: 0 },
+    energy: ENERGY_MAX,
+    damage: 0,
+    fireCooldown: 0,
+  };
+}
+
+/**
+ * Returns a new world with one more ship (slot = current ship count, id =
+ * world.nextId). Does not mutate `world`; the other arrays are shared.
+ */
+export function addShip(world: World): World {
+  const ship = createShip(world.nextId, world.ships.length);
+  return { ...world, nextId: world.nextId + 1, ships: [...world.ships, ship] };
+}
+
+function count(v: number | undefined, fallback: number, max: number): number {
+  if (v === undefined || !Number.isFinite(v)) return fallback;
+  return Math.min(max, Math.max(0, Math.floor(v)));
+}
+
+/**
+ * Create the initial world for `seed` (any number; see `seedRng`).
+ * Ships get ids 1…n and slots 0…n-1 (see {@link shipSpawnPosition}); asteroids
+ * get the following ids, a radius in [6, 30), a random orientation, a slow
+ * drift and spin, and a centre inside a sphere of `radius` with their surface
+ * at least ASTEROID_CLEARANCE from every ship. The radius is raised if needed
+ * so that this is always possible. `tick` starts at 0; `rng` holds the PRNG
+ * state after placement.
+ */
+export function createWorld(seed: number, options: CreateWorldOptions = {}): World {
+  const shipCount = count(options.ships, 1, MAX_SHIPS);
+  const asteroidCount = count(options.asteroids, DEFAULT_ASTEROIDS, MAX_ASTEROIDS);
+  const requested =
+    options.radius !== undefined && Number.isFinite(options.radius) && options.radius > 0
+      ? Math.min(options.radius, MAX_FIELD_RADIUS)
+      : DEFAULT_FIELD_RADIUS;
+  const ships: Ship[] = [];
+  let nextId = 1;
+  for (let slot = 0; slot < shipCount; slot++) ships.push(createShip(nextId++, slot));
+  // Farthest ship spawn from the origin; the placement sphere must reach past every clearance zone.
+  const spread = Math.ceil((shipCount - 1) / 2) * SHIP_SPACING;
+  const minRadius = spread + ASTEROID_CLEARANCE + ASTEROID_MAX_RADIUS + 10;
+  const fieldRadius = Math.max(requested, minRadius);
+
+  let rng = seedRng(seed);
+  const draw = (min: number, max: number): number => {
+    const [v, next] = nextRange(rng, min, max);
+    rng = next;
+    return v;
+  };
+  const asteroids: Asteroid[] = [];
+  for (let i = 0; i < asteroidCount; i++) {
+    const radius = draw(ASTEROID_MIN_RADIUS, ASTEROID_MAX_RADIUS);
+    let pos: Vec3 = { x: fieldRadius, y: 0, z: 0 };
+    // Rejection sampling: uniform in the ball, outside every ship's clearance zone.
+    for (let attempt = 0; attempt < 1000; attempt++) {
+      const p = { x: draw(-fieldRadius, fieldRadius), y: draw(-fieldRadius, fieldRadius), z: draw(-fieldRadius, fieldRadius) };
+      const d2 = p.x * p.x + p.y * p.y + p.z * p.z;
+      if (d2 > fieldRadius * fieldRadius) continue;
+      const clear = ASTEROID_CLEARANCE + radius;
+      const tooClose = ships.some((s) => {
+        const dx = p.x - s.pos.x;
+        const dy = p.y - s.pos.y;
+        const dz = p.z - s.pos.z;
+        return dx * dx + dy * dy + dz * dz < clear * clear;
+      });
+      if (tooClose) continue;
+      pos = p;
+      break;
+    }
+    // Random orientation without trig: a uniform point in the 4-ball, normalised.
+    let rot = identityQuat();
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const q = { x: draw(-1, 1), y: draw(-1, 1), z: draw(-1, 1), w: draw(-1, 1) };
+      const n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+      if (n2 > 1 || n2 < 1e-6) continue;
+      rot = quatNormalise(q);
+      break;
+    }
+    const vel = { x: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT), y: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT), z: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT) };
+    const spin = { x: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), y: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), z: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN) };
+    asteroids.push({ id: nextId++, pos, vel, rot, spin, radius });
+  }
+  return { tick: 0, rng, nextId, ships, lasers: [], asteroids };
+}

@@ -1,0 +1,109 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+
+const artifacts = join(repoRoot, 'test-artifacts');
+
+/** Types a console line and waits until `expected` appears in the console text. */
+async function run(page: Page, line: string, expected: string | RegExp): Promise<string> {
+  const before = await consoleText(page);
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+  const handle = await page.waitForFunction(
+    ([prefixLength, source, flags]) => {
+      const text = window.__starlane?.consoleText() ?? '';
+      const tail = text.slice(Math.max(0, prefixLength - 200));
+      return new RegExp(source as string, flags as string).test(tail) ? tail : false;
+    },
+    [before.length, typeof expected === 'string' ? expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : expected.source, typeof expected === 'string' ? '' : expected.flags] as const,
+    { timeout: 10_000 },
+  );
+  return (await handle.jsonValue()) as string;
+}
+
+const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
+
+describe('the game in headless Chromium through the browser shell', () => {
+  let shell: WebShellProcess;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  let loadedAt = 0;
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    shell = await startWebShell();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    await page.goto(shell.url);
+    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    loadedAt = Date.now();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await shell?.stop();
+  });
+
+  it('loads with a WebGL view and no console errors', async () => {
+    const gl = await page.evaluate(() => {
+      const canvas = document.querySelector('#view canvas') as HTMLCanvasElement | null;
+      return canvas ? canvas.getContext('webgl2') !== null || canvas.width > 0 : false;
+    });
+    expect(gl).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('opens the console with the backquote key and closes it again', async () => {
+    await expect(page.isVisible('#console')).resolves.toBe(false);
+    await page.keyboard.press('Backquote');
+    await expect(page.isVisible('#console')).resolves.toBe(true);
+    await page.keyboard.press('Backquote');
+    await expect(page.isVisible('#console')).resolves.toBe(false);
+    await page.keyboard.press('Backquote');
+    await expect(page.isVisible('#console')).resolves.toBe(true);
+  });
+
+  it('name maverick changes the name on the HUD', async () => {
+    await run(page, 'name maverick', 'you are now known as maverick');
+    await page.waitForFunction(() => document.getElementById('hud-name')?.textContent === 'maverick');
+  });
+
+  it('saves a screenshot of the running game', async () => {
+    await page.keyboard.press('Backquote');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(artifacts, 'game.png') });
+    await page.keyboard.press('Backquote');
+  });
+
+  it('stats reports a 40 ± 1 Hz tick rate measured over at least 5 s', async () => {
+    const wait = 6000 - (Date.now() - loadedAt);
+    if (wait > 0) await page.waitForTimeout(wait);
+    const text = await run(page, 'stats', /tick rate [\d.]+ Hz.*over [\d.]+ s/);
+    const m = /tick rate ([\d.]+) Hz.*over ([\d.]+) s/.exec(text);
+    expect(m).not.toBeNull();
+    const [hz, window] = [Number(m?.[1]), Number(m?.[2])];
+    console.log(`e2e stats: tick rate ${hz} Hz over ${window} s`);
+    expect(window).toBeGreaterThanOrEqual(5);
+    expect(Math.abs(hz - 40)).toBeLessThanOrEqual(1);
+  });
+
+  it('switches the packet API to udp6 and back, and subsystems shows each binding', async () => {
+    await run(page, 'packetapi udp6', /packet API udp -> udp6/);
+    await run(page, 'subsystems', /packetapi\s+udp6/);
+    await run(page, 'packetapi udp', /packet API udp6 -> udp,/);
+    await run(page, 'subsystems', /packetapi\s+udp\s/);
+  });
+
+  it('answers an unknown command with one clear line', async () => {
+    await run(page, 'warp 9', /unknown command "warp"/);
+    expect(problems).toEqual([]);
+  });
+});

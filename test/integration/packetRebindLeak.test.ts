@@ -1,0 +1,56 @@
+import { describe, it, expect } from 'vitest';
+import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
+import { createSubsystems } from '../../src/node/subsystems';
+import { UdpPacketApi } from '../../src/node/packet/udp';
+
+/** Active libuv resources by type name, e.g. { UDPWrap: 2, Timeout: 1 }. */
+function resources(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of process.getActiveResourcesInfo()) out[r] = (out[r] ?? 0) + 1;
+  return out;
+}
+const udpHandles = (): number => resources()['UDPWrap'] ?? 0;
+const timers = (): number => resources()['Timeout'] ?? 0;
+
+describe('packet API rebinding through the subsystem registry', () => {
+  it('leaves no socket, handle or timer behind after 100 udp <-> udp6 rebinds, and still carries datagrams', async () => {
+    const lines: string[] = [];
+    const registry = createSubsystems({ clientPort: 0, lanInterfaces: [], broadcastAddress: '127.255.255.255', log: (l) => lines.push(l) });
+    const packetKind = registry.kind<PacketApi>('packetapi');
+    const startHandles = udpHandles();
+    const startTimers = timers();
+
+    expect((await packetKind.bind('udp')).ok).toBe(true);
+    expect((await registry.kind('protocol').bind('offline')).ok).toBe(true);
+    expect(udpHandles()).toBe(startHandles + 1);
+
+    for (let i = 0; i < 100; i++) {
+      const name = i % 2 === 0 ? 'udp6' : 'udp';
+      const result = await packetKind.bind(name);
+      expect(result, `rebind #${i} to ${name}`).toMatchObject({ ok: true, to: name });
+      // Exactly one socket is open at any time: the old one is gone before the new one counts.
+      expect(udpHandles()).toBe(startHandles + 1);
+    }
+    expect(registry.describe()).toEqual({ packetapi: 'udp', protocol: 'offline' });
+
+    // A datagram still crosses through the table after all that churn.
+    const peer = new UdpPacketApi();
+    await peer.init({ port: 0 });
+    try {
+      const got: ReceivedPacket[] = [];
+      packetKind.table.onPacket((p) => got.push(p));
+      peer.send(peer.resolve('localhost', packetKind.table.localPort()), new Uint8Array([1, 2, 3]));
+      const deadline = Date.now() + 2000;
+      while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(got.map((p) => [...p.data])).toEqual([[1, 2, 3]]);
+    } finally {
+      await peer.kill();
+    }
+
+    await registry.killAll();
+    expect(registry.describe()).toEqual({ packetapi: null, protocol: null });
+    expect(udpHandles()).toBe(startHandles);
+    expect(timers()).toBeLessThanOrEqual(startTimers);
+    expect(lines).toEqual([]);
+  });
+});

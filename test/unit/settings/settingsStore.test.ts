@@ -1,0 +1,72 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SettingsStore } from '../../../src/node/settings/store';
+import { defaultSettings, sanitizeSettings, validatePlayerName } from '../../../src/shared/settings/settings';
+
+const freshDir = () => mkdtempSync(join(tmpdir(), 'starlane-settings-'));
+
+describe('settings store', () => {
+  it('starts with defaults on first run and remembers changes across reopen', async () => {
+    const dir = freshDir();
+    const first = await SettingsStore.open(dir);
+    expect(first.report.status).toBe('missing');
+    expect(first.store.get()).toEqual(defaultSettings());
+    first.store.update((s) => {
+      s.playerName = 'maverick';
+      s.history = ['name maverick'];
+    });
+    await first.store.save();
+    const again = await SettingsStore.open(dir);
+    expect(again.report.status).toBe('ok');
+    expect(again.store.get().playerName).toBe('maverick');
+    expect(again.store.get().history).toEqual(['name maverick']);
+  });
+
+  it('reports a corrupt file, keeps it as a backup and starts from defaults', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.json'), '{"playerName": "goose",');
+    const { store, report } = await SettingsStore.open(dir);
+    expect(report.status).toBe('corrupt');
+    expect(report.backupPath).toBeDefined();
+    expect(readFileSync(report.backupPath as string, 'utf8')).toBe('{"playerName": "goose",');
+    expect(store.get()).toEqual(defaultSettings());
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual(defaultSettings());
+  });
+
+  it('resets only the invalid fields and says which', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ playerName: 'ice\u0007man', packetApi: 'ipx', mouseSensitivity: 2, history: ['a', 5] }));
+    const { store, report } = await SettingsStore.open(dir);
+    expect(report.status).toBe('repaired');
+    expect(report.issues).toEqual(expect.arrayContaining(['playerName', 'packetApi', 'history']));
+    expect(store.get()).toMatchObject({ playerName: 'pilot', packetApi: 'udp', mouseSensitivity: 2, history: ['a'] });
+  });
+
+  it('writes atomically: many quick updates leave one complete file and no temp files', async () => {
+    const dir = freshDir();
+    const { store } = await SettingsStore.open(dir);
+    for (let i = 0; i < 50; i++) store.update((s) => void s.history.push(`cmd ${i}`));
+    await store.save();
+    expect(readdirSync(dir)).toEqual(['settings.json']);
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).history).toHaveLength(50);
+  });
+});
+
+describe('player names', () => {
+  it('accepts printable names up to 16 characters and refuses the rest with a reason', () => {
+    expect(validatePlayerName('  maverick ')).toEqual({ ok: true, name: 'maverick' });
+    expect(validatePlayerName('Red Baron')).toEqual({ ok: true, name: 'Red Baron' });
+    expect(validatePlayerName('')).toMatchObject({ ok: false, error: expect.stringContaining('at least one') });
+    expect(validatePlayerName('x'.repeat(17))).toMatchObject({ ok: false, error: expect.stringContaining('at most 16') });
+    expect(validatePlayerName('bad\nname')).toMatchObject({ ok: false, error: expect.stringContaining('printable') });
+    expect(validatePlayerName('ñame')).toMatchObject({ ok: false });
+  });
+
+  it('sanitizing never throws on arbitrary JSON values', () => {
+    for (const raw of [null, 3, 'x', [], { bindings: 5 }, { cvars: [] }, { history: 'no' }]) {
+      expect(() => sanitizeSettings(raw)).not.toThrow();
+    }
+  });
+});
