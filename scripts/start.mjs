@@ -5,6 +5,7 @@
  * shell, which serves the same game to a browser on 127.0.0.1.
  *
  * STARLANE_SHELL=web forces the browser shell; STARLANE_SHELL=electron forces Electron.
+ * STARLANE_NO_BUILD=1 reuses the existing build in out/ (tests).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -48,8 +49,10 @@ function run(cmd, args) {
 
 function startBrowserShell(reason) {
   console.log(`Starlane: ${reason}; starting the browser shell instead (open the address it prints).`);
-  const build = spawnSync(bin('electron-vite'), ['build'], { stdio: 'inherit', cwd: root, shell: process.platform === 'win32' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  if (!process.env.STARLANE_NO_BUILD) {
+    const build = spawnSync(bin('electron-vite'), ['build'], { stdio: 'inherit', cwd: root, shell: process.platform === 'win32' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
   run(process.execPath, [join(root, 'out', 'main', 'web.js'), ...passArgs]);
 }
 

@@ -7,12 +7,22 @@ const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 /**
  * Registers the commands every Starlane host has from start-up: `name`,
  * `clear`, `stats`, `subsystems`, `packetapi`, `quit` (`help` is built into
- * the console core). Returns a function that removes them again.
+ * the console core), and the archived `sensitivity` cvar. Returns a function that removes them again.
  */
 export function registerCoreCommands(host: HostService): () => void {
   const c = host.console;
   const packetKind = host.subsystems.kind<PacketApi>('packetapi');
+  const sensitivity = host.addCvar({
+    name: 'sensitivity',
+    type: 'float',
+    default: 1,
+    min: 0.1,
+    max: 10,
+    help: 'mouse steering sensitivity',
+    flags: { archive: true },
+  });
   const removers = [
+    () => void c.removeCvar(sensitivity.name),
     c.addCommand({
       name: 'name',
       help: 'show or set your player name',

@@ -7,6 +7,7 @@ import type {
 } from '../../shared/host/contract';
 import { HOST_CONTRACT_VERSION } from '../../shared/host/contract';
 import { ConsoleCore, type ConsoleOutput } from '../../shared/console';
+import type { Cvar, CvarDef, CvarType } from '../../shared/console/cvar';
 import { pushHistory } from '../../shared/console/lineEditor';
 import { MAX_HISTORY } from '../../shared/settings/settings';
 import type { LoopStatsSnapshot } from '../../shared/util/stats';
@@ -54,6 +55,31 @@ export class HostService {
 
   get log(): Logger {
     return this.options.log;
+  }
+
+  /**
+   * Registers a cvar. An archived one (flags.archive) starts from the value
+   * saved in the settings (a saved value that no longer passes its checks is
+   * reported and replaced by the default) and every change is saved and sent
+   * to the renderer, so settings.cvars always holds each archived cvar's value.
+   */
+  addCvar<T extends CvarType>(def: CvarDef<T>): Cvar<T> {
+    const cvar = this.console.addCvar(def);
+    if (!def.flags?.archive) return cvar;
+    const saved = this.settings.get().cvars[cvar.name];
+    if (saved !== undefined) {
+      const result = cvar.set(saved, { force: true });
+      if (!result.ok) this.print(`settings: ${cvar.name} reset to its default (${result.error})`, 'warn');
+    }
+    const store = () => {
+      const settings = this.settings.update((s) => {
+        s.cvars[cvar.name] = cvar.text;
+      });
+      this.emit({ kind: 'settings', settings });
+    };
+    if (saved !== cvar.text) store();
+    cvar.onChange(store);
+    return cvar;
   }
 
   /** Latest loop statistics the renderer reported, if any. */

@@ -6,7 +6,7 @@
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import type { HostApi, HostEvent } from '../../shared/host/contract';
-import type { Settings } from '../../shared/settings/settings';
+import { cvarNumber, type Settings } from '../../shared/settings/settings';
 import { createWorld } from '../../shared/sim/world';
 import { stepWorld } from '../../shared/sim/step';
 import type { World } from '../../shared/sim/types';
@@ -51,7 +51,7 @@ async function boot(): Promise<void> {
 
   const viewEl = document.getElementById('view') as HTMLElement;
   const view = new SceneView(viewEl, localShipId);
-  const input = new InputState(settings.bindings, settings.mouseSensitivity);
+  const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
   input.attach(view.canvas);
 
   const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) =>
@@ -83,7 +83,7 @@ async function boot(): Promise<void> {
         case 'settings':
           settings = ev.settings;
           hud.setName(settings.playerName);
-          input.setBindings(settings.bindings, settings.mouseSensitivity);
+          input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
           break;
         case 'subsystems':
           break;

@@ -9,6 +9,7 @@
  */
 import type { Settings } from '../settings/settings';
 import type { LoopStatsSnapshot } from '../util/stats';
+import type { Completion } from '../console/registry';
 
 /** Bumped when a message changes shape; the browser shell refuses other versions. */
 export const HOST_CONTRACT_VERSION = 1;
@@ -31,11 +32,8 @@ export interface HostSnapshot {
   subsystems: Record<string, string | null>;
 }
 
-/** Tab completion answer: the line extended by the common prefix, plus every candidate. */
-export interface Completion {
-  line: string;
-  candidates: string[];
-}
+/** Tab completion answer (the console core's): the line extended by the common prefix, plus every candidate. */
+export type { Completion } from '../console/registry';
 
 /** Renderer → main, once per rendered frame. */
 export interface FrameUp {

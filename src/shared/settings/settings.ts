@@ -22,11 +22,9 @@ export interface Settings {
   version: 1;
   playerName: string;
   bindings: KeyBindings;
-  /** Mouse steering sensitivity (1 = default). */
-  mouseSensitivity: number;
   /** Packet API bound at start-up (`udp` or `udp6`). */
   packetApi: string;
-  /** Archived console variables by name, as typed. */
+  /** Archived console variables by name, as text (the host writes every archived cvar here). */
   cvars: Record<string, string>;
   /** Console history, newest last. */
   history: string[];
@@ -55,11 +53,17 @@ export function defaultSettings(): Settings {
     version: 1,
     playerName: 'pilot',
     bindings: defaultBindings(),
-    mouseSensitivity: 1,
     packetApi: 'udp',
     cvars: {},
     history: [],
   };
+}
+
+/** A numeric archived cvar as the renderer reads it: the saved text, or `fallback` when absent or not a finite number. */
+export function cvarNumber(settings: Settings, name: string, fallback: number): number {
+  const text = settings.cvars[name];
+  const n = text === undefined ? NaN : Number(text);
+  return Number.isFinite(n) ? n : fallback;
 }
 
 /**
@@ -105,10 +109,6 @@ export function sanitizeSettings(raw: unknown): { settings: Settings; issues: Is
       else if (v !== undefined) issues.push(`bindings.${key}`);
     }
   } else if (r.bindings !== undefined) issues.push('bindings');
-
-  if (typeof r.mouseSensitivity === 'number' && Number.isFinite(r.mouseSensitivity) && r.mouseSensitivity >= 0.1 && r.mouseSensitivity <= 10) {
-    out.mouseSensitivity = r.mouseSensitivity;
-  } else if (r.mouseSensitivity !== undefined) issues.push('mouseSensitivity');
 
   if (r.packetApi === 'udp' || r.packetApi === 'udp6') out.packetApi = r.packetApi;
   else if (r.packetApi !== undefined) issues.push('packetApi');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_LENGTH, splitCommandSegments, splitCommands, tokenize, tokenizeDetailed } from '../../../src/shared/console/tokenize';
+import { MAX_LINE_LENGTH, quoteArgument, splitCommandSegments, splitCommands, tokenize, tokenizeDetailed } from '../../../src/shared/console/tokenize';
 
 describe('tokenize', () => {
   it('splits on runs of spaces, tabs and control characters', () => {
@@ -111,6 +111,27 @@ describe('splitCommands', () => {
         for (const cmd of splitCommands(line)) {
           for (const t of tokenizeDetailed(cmd).tokens) if (!t.quoted) expect(t.text).not.toContain(';');
         }
+      }),
+    );
+  });
+});
+
+describe('quoteArgument', () => {
+  it('leaves plain words alone and quotes the rest', () => {
+    expect(quoteArgument('localhost')).toBe('localhost');
+    expect(quoteArgument('my map')).toBe('"my map"');
+    expect(quoteArgument('')).toBe('""');
+    expect(quoteArgument('a"b\\')).toBe('"a\\"b\\\\"');
+    expect(quoteArgument('my m', { close: false })).toBe('"my m');
+  });
+
+  it('reads back as the same single word, also inside a ; chain', () => {
+    const unit = fc.constantFrom('a', ' ', '"', '\\', ';', '/', '\t', 'é', '\u0001');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 20 }), (word) => {
+        expect(tokenize(quoteArgument(word))).toEqual([word]);
+        const cmds = splitCommands(`say ${quoteArgument(word)}; next`);
+        expect(cmds.map(tokenize)).toEqual([['say', word], ['next']]);
       }),
     );
   });

@@ -37,11 +37,11 @@ describe('settings store', () => {
 
   it('resets only the invalid fields and says which', async () => {
     const dir = freshDir();
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ playerName: 'ice\u0007man', packetApi: 'ipx', mouseSensitivity: 2, history: ['a', 5] }));
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ playerName: 'ice\u0007man', packetApi: 'ipx', cvars: { sensitivity: '2' }, history: ['a', 5] }));
     const { store, report } = await SettingsStore.open(dir);
     expect(report.status).toBe('repaired');
     expect(report.issues).toEqual(expect.arrayContaining(['playerName', 'packetApi', 'history']));
-    expect(store.get()).toMatchObject({ playerName: 'pilot', packetApi: 'udp', mouseSensitivity: 2, history: ['a'] });
+    expect(store.get()).toMatchObject({ playerName: 'pilot', packetApi: 'udp', cvars: { sensitivity: '2' }, history: ['a'] });
   });
 
   it('writes atomically: many quick updates leave one complete file and no temp files', async () => {

@@ -10,7 +10,7 @@ import {
   renderLine,
   type LineState,
 } from '../../../shared/console/lineEditor';
-import { colorize } from '../../../shared/console/colors';
+import { formatForTerminal } from '../../../shared/console/colors';
 import { MAX_HISTORY } from '../../../shared/settings/settings';
 
 const PROMPT = '] ';
@@ -85,7 +85,7 @@ export class ConsoleView {
 
   /** Prints host output above the line being edited. */
   print(text: string, level: ConsoleLevel): void {
-    this.term.write(`\r\x1b[2K${colorize(text, level)}\r\n`);
+    this.term.write(`\r\x1b[2K${formatForTerminal(text, level)}`);
     this.redraw();
   }
 
@@ -103,9 +103,11 @@ export class ConsoleView {
   }
 
   private key(ev: KeyboardEvent): void {
+    // AltGr reports as Ctrl+Alt; it types characters (@, { on many layouts), it is not a binding.
+    const altGraph = ev.getModifierState('AltGraph');
     const { state, action } = editLine(
       this.line,
-      { key: ev.key, ctrl: ev.ctrlKey, alt: ev.altKey, meta: ev.metaKey, shift: ev.shiftKey },
+      { key: ev.key, ctrl: ev.ctrlKey && !altGraph, alt: ev.altKey && !altGraph, meta: ev.metaKey, shift: ev.shiftKey },
       this.history,
     );
     this.line = state;

@@ -1,0 +1,143 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../../src/node/host/createHost';
+import type { HostService } from '../../src/node/host/hostService';
+import type { HostEvent } from '../../src/shared/host/contract';
+
+const udpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
+
+interface Harness {
+  host: HostService;
+  dir: string;
+  events: HostEvent[];
+  quits: number;
+  /** Runs a line and returns the console text it printed. */
+  run(line: string): Promise<string>;
+}
+
+const hosts: HostService[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.dispose()));
+});
+
+async function harness(dir = mkdtempSync(join(tmpdir(), 'starlane-host-'))): Promise<Harness> {
+  let quits = 0;
+  const host = await createHost({
+    shell: 'browser',
+    appVersion: '0.0.0-test',
+    userDataDir: dir,
+    clientPort: 30000 + Math.floor(Math.random() * 20000),
+    broadcastAddress: '127.255.255.255',
+    lanInterfaces: [],
+    log: pino({ level: 'silent' }),
+    onQuit: () => void (quits += 1),
+  });
+  hosts.push(host);
+  const events: HostEvent[] = [];
+  host.onEvents((batch) => events.push(...batch));
+  const h: Harness = {
+    host,
+    dir,
+    events,
+    get quits() {
+      return quits;
+    },
+    run: async (line) => {
+      await new Promise((r) => setImmediate(r));
+      const from = events.length;
+      await host.command(line);
+      await new Promise((r) => setImmediate(r));
+      return events
+        .slice(from)
+        .flatMap((e) => (e.kind === 'console' ? [e.text] : []))
+        .join('\n');
+    },
+  };
+  return h;
+}
+
+describe('host console commands', () => {
+  it('starts with udp and offline bound and lists them under subsystems', async () => {
+    const { run } = await harness();
+    const out = await run('subsystems');
+    expect(out).toMatch(/packetapi\s+udp\s+choices: udp, udp6/);
+    expect(out).toMatch(/protocol\s+offline/);
+  });
+
+  it('packetapi switches live to udp6 and back, and the choice is remembered', async () => {
+    const { run, dir } = await harness();
+    expect(await run('packetapi udp6')).toMatch(/^packet API udp -> udp6, listening on port \d+$/);
+    expect(await run('subsystems')).toMatch(/packetapi\s+udp6/);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).packetApi).toBe('udp6');
+    expect(await run('packetapi udp')).toMatch(/^packet API udp6 -> udp/);
+  });
+
+  it('packetapi with an unknown name says so in one line and keeps the binding', async () => {
+    const { run } = await harness();
+    const out = await run('packetapi ipx');
+    expect(out.split('\n')).toHaveLength(1);
+    expect(out).toContain("unknown packetapi 'ipx'");
+    expect(await run('packetapi')).toMatch(/^packet API is udp, port \d+$/);
+  });
+
+  it('name refuses bad names with a reason and accepts good ones', async () => {
+    const h = await harness();
+    expect(await h.run('name ' + 'x'.repeat(20))).toContain('at most 16 characters');
+    expect(await h.run('name Red Baron')).toBe('you are now known as Red Baron');
+    expect(h.events).toContainEqual(expect.objectContaining({ kind: 'settings', settings: expect.objectContaining({ playerName: 'Red Baron' }) }));
+    expect(await h.run('name')).toBe('your name is "Red Baron"');
+  });
+
+  it('unknown commands and wrong argument counts get one clear line each', async () => {
+    const { run } = await harness();
+    expect(await run('stast')).toMatch(/^unknown command "stast" — did you mean "stats"/);
+    expect(await run('clear now')).toMatch(/^usage: clear/);
+  });
+
+  it('stats reports the renderer loop figures once they arrive', async () => {
+    const { run, host } = await harness();
+    expect(await run('stats')).toContain('no frame statistics yet');
+    host.frame({ frame: 300, tick: 200, stats: { tickHz: 40, fps: 60, frameMsP50: 16.6, frameMsP95: 17, frameMsP99: 20, windowS: 5, ticks: 200, frames: 300 } });
+    const out = await run('stats');
+    expect(out).toContain('tick rate 40.0 Hz  fps 60.0  over 5.0 s');
+    expect(out).toMatch(/packets in 0 \(0 B\)/);
+  });
+
+  it('the archived sensitivity cvar checks its range and survives a restart', async () => {
+    const first = await harness();
+    expect(await first.run('sensitivity 50')).toContain('0.1');
+    await first.run('sensitivity 2.5');
+    await first.host.dispose();
+    const second = await harness(first.dir);
+    expect(second.host.console.cvar('sensitivity')?.text).toBe('2.5');
+  });
+
+  it('history is kept across restarts, newest last', async () => {
+    const first = await harness();
+    await first.run('name a');
+    await first.run('subsystems');
+    await first.host.dispose();
+    const second = await harness(first.dir);
+    expect(second.host.hello().settings.history).toEqual(['name a', 'subsystems']);
+  });
+
+  it('quit tells the renderer and the shell', async () => {
+    const h = await harness();
+    await h.run('quit');
+    expect(h.events).toContainEqual({ kind: 'quit' });
+    expect(h.quits).toBe(1);
+  });
+
+  it('a started and disposed host leaves no UDP socket behind', async () => {
+    const before = udpHandles();
+    const { host, run } = await harness();
+    await run('packetapi udp6');
+    expect(udpHandles()).toBe(before + 1);
+    await host.dispose();
+    expect(udpHandles()).toBe(before);
+  });
+});
