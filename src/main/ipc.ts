@@ -1,5 +1,6 @@
 import { ipcMain, type BrowserWindow, type IpcMainEvent, type IpcMainInvokeEvent } from 'electron';
 import { HOST_CHANNELS, parseCommandLine, parseFrame } from '../shared/host/contract';
+import { isTrustedSender } from '../shared/host/trust';
 import type { HostService } from '../node/host/hostService';
 import { rendererUrl } from './window';
 
@@ -11,12 +12,11 @@ import { rendererUrl } from './window';
 export function wireHostIpc(host: HostService, win: BrowserWindow): () => void {
   const trusted = (event: IpcMainEvent | IpcMainInvokeEvent): boolean => {
     const frame = event.senderFrame;
-    const ok =
-      !win.isDestroyed() &&
-      event.sender === win.webContents &&
-      frame !== null &&
-      frame === win.webContents.mainFrame &&
-      frame.url.split(/[?#]/)[0] === rendererUrl().split(/[?#]/)[0];
+    const isGameWindow = !win.isDestroyed() && event.sender === win.webContents;
+    const ok = isTrustedSender(
+      { isGameWindow, isMainFrame: isGameWindow && frame === win.webContents.mainFrame, frameUrl: frame?.url ?? null },
+      rendererUrl(),
+    );
     if (!ok) host.drop('ipc-untrusted-sender');
     return ok;
   };

@@ -76,11 +76,39 @@ describe('the game in headless Chromium through the browser shell', () => {
     await page.waitForFunction(() => document.getElementById('hud-name')?.textContent === 'maverick');
   });
 
-  it('saves a screenshot of the running game', async () => {
+  it('Tab completes a command and ArrowUp recalls the previous line', async () => {
+    await page.keyboard.type('subsys');
+    await page.keyboard.press('Tab');
+    await page.waitForFunction(() => /\] subsystems ?$/m.test(window.__starlane?.consoleText() ?? ''));
+    await page.keyboard.press('Control+U');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction(() => /\] name maverick$/m.test(window.__starlane?.consoleText() ?? ''));
+    await page.keyboard.press('Control+U');
+  });
+
+  it('with the console closed the ship flies on W and fires on Space; screenshot saved', async () => {
     await page.keyboard.press('Backquote');
-    await page.waitForTimeout(500);
+    await expect(page.isVisible('#console')).resolves.toBe(false);
+    await page.keyboard.down('KeyW');
+    await page.waitForFunction(() => (window.__starlane?.ship().speed ?? 0) > 20, undefined, { timeout: 10_000 });
+    await page.keyboard.up('KeyW');
+    await page.keyboard.down('Space');
+    await page.waitForFunction(() => (window.__starlane?.ship().lasers ?? 0) >= 2, undefined, { timeout: 10_000 });
     await page.screenshot({ path: join(artifacts, 'game.png') });
+    await page.keyboard.up('Space');
     await page.keyboard.press('Backquote');
+    await expect(page.isVisible('#console')).resolves.toBe(true);
+  });
+
+  it('keys held while the console is open do not steer the ship', async () => {
+    const before = await page.evaluate(() => window.__starlane?.ship().speed ?? -1);
+    expect(before).toBeLessThan(110); // below top speed, so leaked thrust would show
+    await page.keyboard.down('KeyW');
+    await page.waitForTimeout(500);
+    await page.keyboard.up('KeyW');
+    // Drag only slows the ship; thrust reaching the game would have sped it up.
+    expect(await page.evaluate(() => window.__starlane?.ship().speed ?? -1)).toBeLessThanOrEqual(before);
+    await page.keyboard.press('Control+U');
   });
 
   it('stats reports a 40 ± 1 Hz tick rate measured over at least 5 s', async () => {

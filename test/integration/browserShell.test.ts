@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { DownMessage, HostEvent } from '../../src/shared/host/contract';
-import { startWebShell, type WebShellProcess } from '../support/webShellProcess';
+import { startWebShell, webEntry, type WebShellProcess } from '../support/webShellProcess';
 
 /** Opens a WebSocket and resolves when open, or rejects with the HTTP status that refused it. */
 function open(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
@@ -31,6 +32,20 @@ async function until<T>(what: () => T | undefined, ms = 5000): Promise<T> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe('browser shell command line', () => {
+  it('--help lists the options and exits 0', () => {
+    const r = spawnSync(process.execPath, [webEntry, '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    for (const flag of ['--port', '--client-port', '--user-data', '--broadcast', '--lan-interfaces']) expect(r.stdout).toContain(flag);
+  });
+
+  it('refuses a bad port with one clear line', () => {
+    const r = spawnSync(process.execPath, [webEntry, '--port', '99999'], { encoding: 'utf8' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('must be a port number');
+  });
+});
 
 describe('browser shell process', () => {
   let shell: WebShellProcess;

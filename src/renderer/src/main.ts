@@ -20,7 +20,7 @@ import { ConsoleView } from './console/consoleView';
 declare global {
   interface Window {
     /** Read-only hooks for the end-to-end tests and for players poking around in devtools. */
-    __starlane?: { ready: boolean; consoleText(): string; tick(): number };
+    __starlane?: { ready: boolean; consoleText(): string; tick(): number; ship(): { speed: number; lasers: number } };
   }
 }
 
@@ -115,6 +115,10 @@ async function boot(): Promise<void> {
     ready: true,
     consoleText: () => consoleView.text(),
     tick: () => curr.tick,
+    ship: () => {
+      const v = curr.ships[0]?.vel ?? { x: 0, y: 0, z: 0 };
+      return { speed: Math.hypot(v.x, v.y, v.z), lasers: curr.lasers.length };
+    },
   };
 }
 
