@@ -124,9 +124,9 @@ describe('the game in headless Chromium through the browser shell', () => {
   });
 
   it('switches the packet API to udp6 and back, and subsystems shows each binding', async () => {
-    await run(page, 'packetapi udp6', /packet API udp -> udp6/);
+    await run(page, 'packetapi udp6', /packetapi udp -> udp6: listening on port \d+/);
     await run(page, 'subsystems', /packetapi\s+udp6/);
-    await run(page, 'packetapi udp', /packet API udp6 -> udp,/);
+    await run(page, 'packetapi udp', /packetapi udp6 -> udp: listening/);
     await run(page, 'subsystems', /packetapi\s+udp\s/);
   });
 

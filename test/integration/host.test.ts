@@ -69,11 +69,11 @@ describe('host console commands', () => {
 
   it('packetapi switches live to udp6 and back, and the choice is remembered', async () => {
     const { run, dir } = await harness();
-    expect(await run('packetapi udp6')).toMatch(/^packet API udp -> udp6, listening on port \d+$/);
+    expect(await run('packetapi udp6')).toMatch(/^packetapi udp -> udp6: listening on port \d+$/);
     expect(await run('subsystems')).toMatch(/packetapi\s+udp6/);
     await new Promise((r) => setTimeout(r, 50));
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).packetApi).toBe('udp6');
-    expect(await run('packetapi udp')).toMatch(/^packet API udp6 -> udp/);
+    expect(await run('packetapi udp')).toMatch(/^packetapi udp6 -> udp: /);
   });
 
   it('packetapi with an unknown name says so in one line and keeps the binding', async () => {
@@ -81,7 +81,24 @@ describe('host console commands', () => {
     const out = await run('packetapi ipx');
     expect(out.split('\n')).toHaveLength(1);
     expect(out).toContain("unknown packetapi 'ipx'");
-    expect(await run('packetapi')).toMatch(/^packet API is udp, port \d+$/);
+    expect(await run('packetapi')).toMatch(/^packetapi is udp: listening on port \d+$/);
+  });
+
+  it('protocol shows the offline protocol, whose connect and disconnect explain themselves', async () => {
+    const { run } = await harness();
+    expect(await run('protocol')).toBe('protocol is offline: single player, no packets are sent');
+    expect(await run('connect 10.0.0.1')).toContain('you are playing offline');
+    expect(await run('disconnect')).toBe('disconnect: not connected (protocol offline)');
+    expect(await run('protocol p2p')).toContain("unknown protocol 'p2p'");
+  });
+
+  it('a protocol brings its commands on init and takes them away on kill', async () => {
+    const { run, host } = await harness();
+    expect(await run('protocol offline')).toBe('protocol offline -> offline: single player, no packets are sent');
+    expect(await run('packetapi udp6')).toMatch(/-> udp6/); // restarts the protocol too
+    expect(host.console.commands().filter((c) => c.name === 'connect')).toHaveLength(1);
+    await host.subsystems.killAll();
+    expect(host.console.command('connect')).toBeUndefined();
   });
 
   it('name refuses bad names with a reason and accepts good ones', async () => {

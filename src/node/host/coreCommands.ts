@@ -1,5 +1,7 @@
 import { validatePlayerName } from '../../shared/settings/settings';
 import type { PacketApi } from '../../shared/net/packetApi';
+import type { Protocol } from '../../shared/net/protocol';
+import type { CommandDef } from '../../shared/console/registry';
 import type { HostService } from './hostService';
 
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
@@ -12,6 +14,7 @@ const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 export function registerCoreCommands(host: HostService): () => void {
   const c = host.console;
   const packetKind = host.subsystems.kind<PacketApi>('packetapi');
+  const protocolKind = host.subsystems.kind<Protocol>('protocol');
   const sensitivity = host.addCvar({
     name: 'sensitivity',
     type: 'float',
@@ -85,32 +88,14 @@ export function registerCoreCommands(host: HostService): () => void {
         }
       },
     }),
-    c.addCommand({
-      name: 'packetapi',
-      help: 'show or switch the packet API (udp = IPv4, udp6 = IPv6) while running',
-      usage: 'packetapi [udp|udp6]',
-      args: { max: 1 },
-      complete: (_args, index) => (index === 0 ? packetKind.names() : []),
-      run: async (args, out) => {
-        const name = args[0];
-        if (name === undefined) {
-          const bound = packetKind.bound();
-          out.print(bound ? `packet API is ${bound}, port ${packetKind.table.localPort()}` : 'no packet API is bound');
-          return;
-        }
-        const result = await packetKind.bind(name);
-        if (result.ok) {
-          out.print(`packet API ${result.from ?? '(none)'} -> ${result.to}, listening on port ${packetKind.table.localPort()}`);
-          host.settings.update((s) => {
-            s.packetApi = result.to;
-          });
-          host.emit({ kind: 'subsystems', bound: host.subsystems.describe() });
-        } else {
-          const restored = result.restored ? `; still using ${result.restored}` : '';
-          out.print(`packetapi ${name} failed: ${result.error}${restored}`, 'error');
-        }
-      },
-    }),
+    c.addCommand(
+      subsystemCommand(host, 'packetapi', 'the packet API (udp = IPv4, udp6 = IPv6)', () => `listening on port ${packetKind.table.localPort()}`, (name) =>
+        host.settings.update((s) => {
+          s.packetApi = name;
+        }),
+      ),
+    ),
+    c.addCommand(subsystemCommand(host, 'protocol', 'the network protocol', () => protocolKind.table.status())),
     c.addCommand({
       name: 'quit',
       help: 'leave Starlane',
@@ -123,4 +108,43 @@ export function registerCoreCommands(host: HostService): () => void {
     }),
   ];
   return () => removers.forEach((remove) => remove());
+}
+
+/**
+ * `<kind> [name]` for one subsystem kind: without a name it shows what is
+ * bound (plus `detail()`); with one it rebinds live through the jump table
+ * and prints the outcome in one line (on failure, what is still bound).
+ */
+function subsystemCommand(
+  host: HostService,
+  kind: string,
+  what: string,
+  detail: () => string,
+  remember?: (name: string) => void,
+): CommandDef {
+  const table = host.subsystems.kind(kind);
+  return {
+    name: kind,
+    help: `show or switch ${what} while running`,
+    usage: `${kind} [${table.names().join('|')}]`,
+    args: { max: 1 },
+    complete: (_args, index) => (index === 0 ? table.names() : []),
+    run: async (args, out) => {
+      const name = args[0];
+      if (name === undefined) {
+        const bound = table.bound();
+        out.print(bound ? `${kind} is ${bound}: ${detail()}` : `no ${kind} is bound`);
+        return;
+      }
+      const result = await table.bind(name);
+      if (!result.ok) {
+        const restored = result.restored ? `; still using ${result.restored}` : '';
+        out.print(`${kind} ${name} failed: ${result.error}${restored}`, 'error');
+        return;
+      }
+      out.print(`${kind} ${result.from ?? '(none)'} -> ${result.to}: ${detail()}`);
+      remember?.(result.to);
+      host.emit({ kind: 'subsystems', bound: host.subsystems.describe() });
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { createSubsystems } from '../subsystems';
 import { SettingsStore } from '../settings/store';
 import { createLogger, type Logger } from '../log';
+import { ConsoleCore } from '../../shared/console/registry';
 import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
 
@@ -26,13 +27,19 @@ export interface CreateHostOptions {
 export async function createHost(options: CreateHostOptions): Promise<HostService> {
   const log = options.log ?? createLogger(`starlane-${options.shell}`);
   const { store, report } = await SettingsStore.open(options.userDataDir);
+  const consoleCore = new ConsoleCore();
+  // Protocols may print while they start; their output goes to the host once it exists.
+  let host: HostService | null = null;
   const subsystems = createSubsystems({
     clientPort: options.clientPort,
     broadcastAddress: options.broadcastAddress,
     lanInterfaces: options.lanInterfaces,
     log: (line) => log.warn(line),
+    print: (line) => host?.print(line),
+    addCommand: (def) => consoleCore.addCommand(def),
   });
-  const host = new HostService({
+  host = new HostService({
+    console: consoleCore,
     shell: options.shell,
     appVersion: options.appVersion,
     settings: store,

@@ -23,6 +23,8 @@ export interface HostServiceOptions {
   log: Logger;
   /** Called once when the player types `quit` (after the host has been told to shut down). */
   onQuit: () => void;
+  /** The console registry, when it had to exist before the host (subsystems add commands to it). */
+  console?: ConsoleCore;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface HostServiceOptions {
  * Events produced during one turn of the event loop go out as one batch.
  */
 export class HostService {
-  readonly console = new ConsoleCore();
+  readonly console: ConsoleCore;
   readonly drops = new Map<string, number>();
   private readonly listeners = new Set<(events: HostEvent[]) => void>();
   private pending: HostEvent[] = [];
@@ -43,7 +45,9 @@ export class HostService {
   private framesReceived = 0;
   private disposed = false;
 
-  constructor(readonly options: HostServiceOptions) {}
+  constructor(readonly options: HostServiceOptions) {
+    this.console = options.console ?? new ConsoleCore();
+  }
 
   get settings(): SettingsStore {
     return this.options.settings;

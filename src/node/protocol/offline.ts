@@ -8,25 +8,43 @@ import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
 export const OFFLINE_PROTOCOL = 'offline';
 
 /**
- * Single-player protocol: `init`/`kill` only track state and nothing is ever
- * sent or received. Owns no resources; both calls are idempotent.
+ * Single-player protocol: nothing is ever sent or received. While running it
+ * answers `connect` and `disconnect` with a clear line instead of leaving the
+ * player with "unknown command". Owns only those two commands; init and kill
+ * are idempotent.
  */
 export class OfflineProtocol implements Protocol {
   readonly name = OFFLINE_PROTOCOL;
   private running = false;
+  private removers: (() => void)[] = [];
 
-  // The context is accepted for a uniform factory signature; offline has no use for it.
-  constructor(_context?: ProtocolContext) {}
+  constructor(private readonly context: ProtocolContext) {}
 
   async init(): Promise<void> {
+    if (this.running) return;
     this.running = true;
+    this.removers = [
+      this.context.addCommand({
+        name: 'connect',
+        help: 'join a game (not available while playing offline)',
+        usage: 'connect [host[:port]]',
+        run: (_args, out) => out.print('connect: you are playing offline (protocol offline); there is nobody to connect to', 'warn'),
+      }),
+      this.context.addCommand({
+        name: 'disconnect',
+        help: 'leave the current game',
+        args: { max: 0 },
+        run: (_args, out) => out.print('disconnect: not connected (protocol offline)', 'warn'),
+      }),
+    ];
   }
 
   async kill(): Promise<void> {
     this.running = false;
+    for (const remove of this.removers.splice(0)) remove();
   }
 
   status(): string {
-    return this.running ? 'offline: single player, no packets are sent' : 'offline: not started';
+    return this.running ? 'single player, no packets are sent' : 'not started';
   }
 }

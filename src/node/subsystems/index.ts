@@ -6,6 +6,7 @@
 import { DEFAULT_CLIENT_PORT, type PacketApi, type PacketApiOptions } from '../../shared/net/packetApi';
 import type { Protocol, ProtocolContext, ProtocolFactory } from '../../shared/net/protocol';
 import { SubsystemKind, SubsystemRegistry } from '../../shared/subsystems/jumpTable';
+import type { CommandDef } from '../../shared/console/registry';
 import { UDP_PACKET_API, UdpPacketApi } from '../packet/udp';
 import { UDP6_PACKET_API, Udp6PacketApi } from '../packet/udp6';
 import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
@@ -36,6 +37,8 @@ export interface SubsystemOptions {
   lanInterfaces?: readonly string[] | undefined;
   /** Console output for protocols. Default: dropped. */
   print?: ((line: string) => void) | undefined;
+  /** Adds a console command for a protocol (see ProtocolContext.addCommand). Default: commands are not offered. */
+  addCommand?: ((def: CommandDef) => () => void) | undefined;
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
   log?: ((line: string) => void) | undefined;
 }
@@ -76,6 +79,7 @@ export function createSubsystems(options: SubsystemOptions = {}): SubsystemRegis
   const context: ProtocolContext = {
     packetApi: packetApi.table,
     print: options.print ?? ((): void => undefined),
+    addCommand: options.addCommand ?? (() => () => undefined),
   };
   const protocolFactories: Record<string, ProtocolFactory> = {
     [OFFLINE_PROTOCOL]: (ctx) => new OfflineProtocol(ctx),

@@ -5,6 +5,7 @@
  * run time independently of the packet API underneath it.
  */
 import type { PacketApi } from './packetApi';
+import type { CommandDef } from '../console/registry';
 
 /**
  * What a protocol is given when it is created. Ownership: the context belongs
@@ -20,6 +21,12 @@ export interface ProtocolContext {
   readonly packetApi: PacketApi;
   /** Writes one line to the game console. */
   print(line: string): void;
+  /**
+   * Adds a console command for as long as the protocol runs: call it in
+   * `init`, and call the returned remover in `kill` (Parsec's subsystems bring
+   * their own commands).
+   */
+  addCommand(def: CommandDef): () => void;
 }
 
 /**

@@ -46,22 +46,17 @@ export class InputState {
     const onMouseUp = (e: MouseEvent) => {
       if (e.button === 0) this.down.delete('Mouse0');
     };
-    window.addEventListener('keydown', onDown);
-    window.addEventListener('keyup', onUp);
-    window.addEventListener('blur', onBlur);
-    window.addEventListener('mousemove', onMouse);
-    window.addEventListener('mousedown', onMouseDown);
-    window.addEventListener('mouseup', onMouseUp);
-    target.addEventListener('click', onClick);
-    return () => {
-      window.removeEventListener('keydown', onDown);
-      window.removeEventListener('keyup', onUp);
-      window.removeEventListener('blur', onBlur);
-      window.removeEventListener('mousemove', onMouse);
-      window.removeEventListener('mousedown', onMouseDown);
-      window.removeEventListener('mouseup', onMouseUp);
-      target.removeEventListener('click', onClick);
-    };
+    // One AbortController removes every listener at once on detach.
+    const detach = new AbortController();
+    const opts = { signal: detach.signal };
+    window.addEventListener('keydown', onDown, opts);
+    window.addEventListener('keyup', onUp, opts);
+    window.addEventListener('blur', onBlur, opts);
+    window.addEventListener('mousemove', onMouse, opts);
+    window.addEventListener('mousedown', onMouseDown, opts);
+    window.addEventListener('mouseup', onMouseUp, opts);
+    target.addEventListener('click', onClick, opts);
+    return () => detach.abort();
   }
 
   setEnabled(enabled: boolean): void {
