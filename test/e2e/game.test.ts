@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
-import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+import { openGame, type GameTarget } from '../support/gameTarget';
+import { repoRoot } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -26,39 +26,39 @@ async function run(page: Page, line: string, expected: string | RegExp): Promise
 
 const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
 
-describe('the game in headless Chromium through the browser shell', () => {
-  let shell: WebShellProcess;
-  let browser: Browser;
+describe(`the game (${process.env.STARLANE_E2E === 'electron' ? 'Electron app' : 'headless Chromium through the browser shell'})`, () => {
+  let game: GameTarget;
   let page: Page;
   const problems: string[] = [];
   let loadedAt = 0;
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    shell = await startWebShell();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+    game = await openGame();
+    page = game.page;
     page.on('console', (msg) => {
       if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    await page.goto(shell.url);
     await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
     loadedAt = Date.now();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await shell?.stop();
+    await game?.close();
   });
 
   it('loads with a WebGL view and no console errors', async () => {
     const gl = await page.evaluate(() => {
       const canvas = document.querySelector('#view canvas') as HTMLCanvasElement | null;
-      return canvas ? canvas.getContext('webgl2') !== null || canvas.width > 0 : false;
+      return canvas !== null && canvas.getContext('webgl2') !== null;
     });
     expect(gl).toBe(true);
     expect(problems).toEqual([]);
+  });
+
+  it('shows the start-up lines printed before the page connected', async () => {
+    expect(await consoleText(page)).toMatch(/Starlane [\d.]+ — press ` to open or close this console/);
   });
 
   it('opens the console with the backquote key and closes it again', async () => {
@@ -74,6 +74,7 @@ describe('the game in headless Chromium through the browser shell', () => {
   it('name maverick changes the name on the HUD', async () => {
     await run(page, 'name maverick', 'you are now known as maverick');
     await page.waitForFunction(() => document.getElementById('hud-name')?.textContent === 'maverick');
+    await page.screenshot({ path: join(artifacts, 'console.png') });
   });
 
   it('Tab completes a command and ArrowUp recalls the previous line', async () => {

@@ -142,6 +142,16 @@ describe('host console commands', () => {
     expect(second.host.hello().settings.history).toEqual(['name a', 'subsystems']);
   });
 
+  it('a page that connects late still gets the start-up lines, up to a bounded backlog', async () => {
+    const { host, run } = await harness();
+    expect(host.hello().consoleBacklog[0]?.text).toMatch(/^Starlane 0\.0\.0-test — press `/);
+    await run('clear');
+    for (let i = 0; i < 600; i++) host.print(`line ${i}`);
+    const backlog = host.hello().consoleBacklog;
+    expect(backlog).toHaveLength(500);
+    expect(backlog.at(-1)?.text).toBe('line 599');
+  });
+
   it('quit tells the renderer and the shell', async () => {
     const h = await harness();
     await h.run('quit');

@@ -15,6 +15,9 @@ import type { SubsystemRegistry } from '../../shared/subsystems/jumpTable';
 import type { SettingsStore } from '../settings/store';
 import type { Logger } from '../log';
 
+/** Console lines kept for pages that connect later. */
+export const CONSOLE_BACKLOG = 500;
+
 export interface HostServiceOptions {
   shell: 'electron' | 'browser';
   appVersion: string;
@@ -39,6 +42,8 @@ export class HostService {
   readonly drops = new Map<string, number>();
   private readonly listeners = new Set<(events: HostEvent[]) => void>();
   private pending: HostEvent[] = [];
+  /** Recent console lines, so a page that connects late (or reloads) still sees them. */
+  private backlog: { text: string; level: ConsoleLevel }[] = [];
   private flushTimer: NodeJS.Immediate | null = null;
   private stats: LoopStatsSnapshot | null = null;
   private lastFrame: FrameUp | null = null;
@@ -102,6 +107,7 @@ export class HostService {
       shell: this.options.shell,
       settings: this.settings.get(),
       subsystems: this.subsystems.describe(),
+      consoleBacklog: [...this.backlog],
     };
   }
 
@@ -139,6 +145,12 @@ export class HostService {
   /** Queues an event for the next batch. */
   emit(event: HostEvent): void {
     if (this.disposed) return;
+    if (event.kind === 'console') {
+      this.backlog.push({ text: event.text, level: event.level });
+      if (this.backlog.length > CONSOLE_BACKLOG) this.backlog.splice(0, this.backlog.length - CONSOLE_BACKLOG);
+    } else if (event.kind === 'console-clear') {
+      this.backlog = [];
+    }
     this.pending.push(event);
     if (!this.flushTimer) this.flushTimer = setImmediate(() => this.flush());
   }

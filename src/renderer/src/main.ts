@@ -71,6 +71,8 @@ async function boot(): Promise<void> {
     { capture: true },
   );
 
+  for (const line of snapshot.consoleBacklog) consoleView.print(line.text, line.level);
+
   const onEvents = (events: HostEvent[]) => {
     for (const ev of events) {
       switch (ev.kind) {

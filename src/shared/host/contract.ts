@@ -30,6 +30,8 @@ export interface HostSnapshot {
   shell: 'electron' | 'browser';
   settings: Settings;
   subsystems: Record<string, string | null>;
+  /** Console lines printed before this page connected (start-up messages, earlier output), oldest first. */
+  consoleBacklog: { text: string; level: ConsoleLevel }[];
 }
 
 /** Tab completion answer (the console core's): the line extended by the common prefix, plus every candidate. */
