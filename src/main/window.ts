@@ -27,6 +27,8 @@ export function createGameWindow(): BrowserWindow {
       nodeIntegration: false,
       webSecurity: true,
       spellcheck: false,
+      // The simulation and network must keep real time when the window is hidden.
+      backgroundThrottling: false,
     },
   });
   lockDown(win.webContents);

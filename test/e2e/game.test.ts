@@ -124,6 +124,29 @@ describe(`the game (${process.env.STARLANE_E2E === 'electron' ? 'Electron app' :
     expect(Math.abs(hz - 40)).toBeLessThanOrEqual(1);
   });
 
+  it('keeps the simulation at 40 Hz while the page is hidden (timer-driven, no rendering)', async () => {
+    const { rate, drawn } = await page.evaluate(async () => {
+      const hook = window.__starlane;
+      if (!hook) return { rate: -1, drawn: -1 };
+      // Headless pages are never really hidden; make the loop believe it and take its hidden path.
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      const t0 = hook.tick();
+      const f0 = hook.rendered();
+      const start = performance.now();
+      await new Promise((r) => setTimeout(r, 2000));
+      const hz = (hook.tick() - t0) / ((performance.now() - start) / 1000);
+      const frames = hook.rendered() - f0;
+      delete (document as unknown as { hidden?: boolean }).hidden;
+      document.dispatchEvent(new Event('visibilitychange'));
+      return { rate: hz, drawn: frames };
+    });
+    console.log(`e2e hidden-page tick rate: ${rate.toFixed(1)} Hz, frames drawn while hidden: ${drawn}`);
+    expect(drawn).toBe(0);
+    expect(Math.abs(rate - 40)).toBeLessThanOrEqual(2);
+    await page.waitForFunction((n) => (window.__starlane?.rendered() ?? 0) > n + 5, await page.evaluate(() => window.__starlane?.rendered() ?? 0));
+  });
+
   it('switches the packet API to udp6 and back, and subsystems shows each binding', async () => {
     await run(page, 'packetapi udp6', /packetapi udp -> udp6: listening on port \d+/);
     await run(page, 'subsystems', /packetapi\s+udp6/);

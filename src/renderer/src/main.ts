@@ -20,7 +20,7 @@ import { ConsoleView } from './console/consoleView';
 declare global {
   interface Window {
     /** Read-only hooks for the end-to-end tests and for players poking around in devtools. */
-    __starlane?: { ready: boolean; consoleText(): string; tick(): number; ship(): { speed: number; lasers: number } };
+    __starlane?: { ready: boolean; consoleText(): string; tick(): number; rendered(): number; ship(): { speed: number; lasers: number } };
   }
 }
 
@@ -99,12 +99,16 @@ async function boot(): Promise<void> {
   host.onEvents(onEvents);
 
   let hudShipRefresh = 0;
+  let rendered = 0;
   loop = new GameLoop({
     step: () => {
       prev = curr;
       curr = stepWorld(curr, [input.sample()]);
     },
-    render: (alpha) => view.render(prev, curr, alpha),
+    render: (alpha) => {
+      rendered += 1;
+      view.render(prev, curr, alpha);
+    },
     afterFrame: (frame, stats) => {
       host.frame(stats ? { frame, tick: curr.tick, stats } : { frame, tick: curr.tick });
       if (stats) hud.setStats(stats);
@@ -117,6 +121,7 @@ async function boot(): Promise<void> {
     ready: true,
     consoleText: () => consoleView.text(),
     tick: () => curr.tick,
+    rendered: () => rendered,
     ship: () => {
       const v = curr.ships[0]?.vel ?? { x: 0, y: 0, z: 0 };
       return { speed: Math.hypot(v.x, v.y, v.z), lasers: curr.lasers.length };

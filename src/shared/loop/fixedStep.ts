@@ -61,9 +61,13 @@ export class FixedStepClock {
    * to maxFrameMs, steps are capped at maxStepsPerFrame, and the time dropped
    * by either is reported. A non-finite time is ignored (0 steps, state kept);
    * a time earlier than the previous one re-bases the origin (0 steps).
+   * `limits` overrides the clamp and cap for this call only (a hidden page,
+   * woken about once a second, catches up in larger batches).
    */
-  advance(nowMs: number): FixedStepAdvance {
-    const { stepMs, maxFrameMs, maxStepsPerFrame } = this.options;
+  advance(nowMs: number, limits: Partial<Pick<FixedStepOptions, 'maxFrameMs' | 'maxStepsPerFrame'>> = {}): FixedStepAdvance {
+    const { stepMs } = this.options;
+    const maxFrameMs = limits.maxFrameMs ?? this.options.maxFrameMs;
+    const maxStepsPerFrame = limits.maxStepsPerFrame ?? this.options.maxStepsPerFrame;
     if (!Number.isFinite(nowMs)) return { steps: 0, alpha: this.alpha(), droppedMs: 0 };
     if (this.last === null || nowMs < this.last) {
       this.last = nowMs;

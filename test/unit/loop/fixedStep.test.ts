@@ -91,4 +91,20 @@ describe('FixedStepClock', () => {
     expect(() => new FixedStepClock({ maxFrameMs: NaN })).toThrow(RangeError);
     expect(() => new FixedStepClock({ maxStepsPerFrame: 1.5 })).toThrow(RangeError);
   });
+
+  it('per-call limits let a throttled hidden page catch up a whole second without dropping time', () => {
+    const clock = new FixedStepClock();
+    clock.advance(0);
+    let steps = 0;
+    let dropped = 0;
+    for (let t = 1000; t <= 10_000; t += 1000) {
+      const r = clock.advance(t, { maxFrameMs: 1100, maxStepsPerFrame: 44 });
+      steps += r.steps;
+      dropped += r.droppedMs;
+    }
+    expect(steps).toBe(400);
+    expect(dropped).toBe(0);
+    // The default limits still apply to the next call.
+    expect(clock.advance(12_000).steps).toBe(8);
+  });
 });

@@ -11,11 +11,18 @@ export interface LoopHandlers {
 }
 
 /**
+ * Catch-up limits while the page is hidden: browsers wake hidden pages' timers
+ * about once a second, so each wake may run up to 1.1 s of steps (44 × 15 µs).
+ */
+const HIDDEN_LIMITS = { maxFrameMs: 1100, maxStepsPerFrame: 44 };
+
+/**
  * The game loop: fixed 40 Hz steps from an accumulator, rendering at display
  * rate with interpolation. It is the only code in the renderer that reads the
  * clock. While the page is hidden, requestAnimationFrame stops, so a timer
- * keeps the simulation (and the network it will feed) stepping; a long stall
- * is clamped by the FixedStepClock rather than replayed.
+ * keeps the simulation (and the network it will feed) stepping in real time,
+ * catching up in larger batches when the browser throttles the timer; a longer
+ * stall is clamped by the FixedStepClock rather than replayed.
  */
 export class GameLoop {
   private readonly fixed = new FixedStepClock();
@@ -69,7 +76,7 @@ export class GameLoop {
 
   private tick(draw: boolean): void {
     const now = this.clock();
-    const { steps, alpha } = this.fixed.advance(now);
+    const { steps, alpha } = this.fixed.advance(now, draw ? undefined : HIDDEN_LIMITS);
     for (let i = 0; i < steps; i++) this.handlers.step();
     if (draw) this.handlers.render(alpha);
     const frameMs = this.lastFrameAt < 0 ? 0 : now - this.lastFrameAt;
