@@ -17,6 +17,7 @@ import {
   type ReceivedPacket,
 } from '../../shared/net/packetApi';
 import { asDgramNode, makeDgramNode, type DgramFamily } from './dgramNode';
+import { addressToBytes, bytesToAddress } from './nodeBytes';
 
 export type { DgramFamily } from './dgramNode';
 
@@ -154,6 +155,28 @@ export abstract class DgramPacketApi implements PacketApi {
     const n = this.own(node);
     if (!n) return `<not a ${this.name} address>`;
     return n.family === 'udp6' ? `[${n.address}]:${n.port}` : `${n.address}:${n.port}`;
+  }
+
+  encodeNode(node: NodeAddress): Uint8Array {
+    const n = this.own(node);
+    const bytes = n ? addressToBytes(n.address, n.port) : null;
+    if (!bytes) throw new PacketApiError(`${this.name}: not a ${this.name} node address`, 'bad-address');
+    return bytes;
+  }
+
+  /**
+   * Decodes a node from packet bytes. A link-local IPv6 address carries no
+   * scope on the wire; it takes the scope of `scopeFrom` (the node the packet
+   * came from), since that is the link both share.
+   */
+  decodeNode(bytes: Uint8Array, scopeFrom?: NodeAddress): NodeAddress | null {
+    const parsed = bytesToAddress(bytes);
+    if (!parsed || parsed.family !== (this.family === 'udp4' ? 4 : 6) || parsed.port === 0) return null;
+    let text = parsed.address;
+    const scope = scopeFrom ? this.own(scopeFrom)?.address.split('%')[1] : undefined;
+    if (parsed.family === 6 && /^fe[89ab]/i.test(text) && scope) text = `${text}%${scope}`;
+    const address = this.parseAddress(text);
+    return address === null ? null : this.node(address, parsed.port);
   }
 
   stats(): PacketApiStats {

@@ -81,6 +81,18 @@ export interface PacketApi {
   nodeKey(node: NodeAddress): string;
   /** Human-readable `address:port` (IPv6 in brackets). */
   nodeToString(node: NodeAddress): string;
+  /**
+   * Serialises a node for use inside packets (p2p player lists):
+   * [family 4|6][4 or 16 address bytes][port u16, big-endian]. IPv6 scope ids
+   * are not carried (a link-local peer is reached through the receiving socket's scope).
+   */
+  encodeNode(node: NodeAddress): Uint8Array;
+  /**
+   * The inverse of encodeNode for this API's family; null for anything
+   * malformed, of the other family, or with port 0. A link-local IPv6 address
+   * takes its scope from `scopeFrom` (the sender of the packet it came in).
+   */
+  decodeNode(bytes: Uint8Array, scopeFrom?: NodeAddress): NodeAddress | null;
   /** Counters since `init`: packets/bytes in and out, drops by reason. */
   stats(): PacketApiStats;
 }

@@ -1,0 +1,115 @@
+/**
+ * Wire format v1: the types every Starlane game datagram is made of.
+ * Encoding lives in codec files beside this one; docs/PROTOCOL.md has the
+ * byte tables. All multi-byte fields are big-endian (network byte order).
+ */
+import type { Quat, Vec3 } from '../sim/types';
+
+/** First two bytes of every datagram: 'S' 'L'. */
+export const WIRE_MAGIC = 0x534c;
+/** Version of this format; a datagram with another version is dropped (`bad-version`). */
+export const WIRE_VERSION = 1;
+
+/** Datagram kinds (one byte). */
+export const PacketType = {
+  /** Header with the sender's ship state, then remote events. Sent by connected peers. */
+  GameState: 1,
+  /** Keeps a connected-but-not-joined node alive. */
+  NodeAlive: 2,
+  /** Broadcast at p2p start-up; carries the sender's connect queue as a connectQueue event. */
+  ConnectRequest: 3,
+  /** Slot assignment: carries the full slot table as a playerList event. */
+  ConnectReply: 4,
+  /** From a starting node with a higher address: "you are my slave". */
+  SubdueSlave: 5,
+  /** Slave → temporary master: "give me a slot", with the slave's connect queue. */
+  SlotRequest: 6,
+  /** The sender leaves the game (best effort; alive timeouts repair a lost one). */
+  Disconnect: 7,
+  /** Answer to a connect request when every slot is taken. */
+  GameFull: 8,
+} as const;
+export type PacketType = (typeof PacketType)[keyof typeof PacketType];
+
+/** Slot number meaning "no slot yet". */
+export const NO_SLOT = 255;
+/** Most players the format can describe (peer-to-peer defaults to 4). */
+export const MAX_SLOTS = 8;
+
+/** Compact state of the sender's own ship, carried in every header. */
+export interface ShipState {
+  pos: Vec3;
+  rot: Quat;
+  vel: Vec3;
+  angVel: Vec3;
+  /** 0..100 */
+  energy: number;
+  /** 0..100 (100 = destroyed) */
+  damage: number;
+}
+
+export interface PacketHeader {
+  type: PacketType;
+  /** Sender's slot 0..MAX_SLOTS-1, or NO_SLOT. */
+  senderSlot: number;
+  /** Per-sender counter (u32, wraps); receivers drop stale and duplicate ids. */
+  messageId: number;
+  /** Common game time in ms (u32, wraps). */
+  gameTime: number;
+  /** The sender is joined (its ship is in the game), not just connected. */
+  joined: boolean;
+  state: ShipState;
+}
+
+/**
+ * Object ids are owner-scoped: (ownerSlot << 16) | localId, so peers never
+ * collide when they create objects at the same time.
+ */
+export function objectId(ownerSlot: number, localId: number): number {
+  return ((ownerSlot & 0xff) << 16) | (localId & 0xffff);
+}
+export function objectOwner(id: number): number {
+  return (id >>> 16) & 0xff;
+}
+
+/** Longest chat text in UTF-8 bytes. */
+export const MAX_TEXT_BYTES = 160;
+/** Longest player name in characters (printable ASCII). */
+export const MAX_NAME_LENGTH = 16;
+/** Most entries in a connect queue. */
+export const MAX_QUEUE = 16;
+
+/**
+ * A node address as the packet API serialises it (PacketApi.encodeNode):
+ * [family 4|6][4 or 16 address bytes][port u16]. Opaque to everything but the
+ * packet API; compared bytewise (which orders by family, address, port).
+ */
+export type WireAddr = Uint8Array;
+
+export interface PlayerEntry {
+  slot: number;
+  addr: WireAddr;
+  name: string;
+  joined: boolean;
+}
+
+/** The ten remote events of the 1998 design. */
+export type RemoteEvent =
+  | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
+  | { type: 'createLaser'; id: number; pos: Vec3; vel: Vec3; ttl: number }
+  | { type: 'createMissile'; id: number; pos: Vec3; vel: Vec3; targetSlot: number; ttl: number }
+  | { type: 'createExtra'; id: number; kind: number; pos: Vec3 }
+  | { type: 'killObject'; id: number; killerSlot: number }
+  | { type: 'sendText'; text: string }
+  | { type: 'playerName'; name: string }
+  | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
+  | { type: 'playerList'; players: PlayerEntry[] }
+  | { type: 'connectQueue'; addrs: WireAddr[] };
+
+export type RemoteEventType = RemoteEvent['type'];
+
+/** One datagram. */
+export interface Packet {
+  header: PacketHeader;
+  events: RemoteEvent[];
+}
