@@ -224,6 +224,8 @@ describe('LAN broadcast on loopback', () => {
     await waitFor(() => got.length === 1, 'broadcast datagram');
     expect(text(got[0]!.data)).toBe('anyone there?');
     expect(listener.nodeToString(got[0]!.from)).toBe(`127.0.0.1:${sender.localPort()}`);
+    // With a directed broadcast address, the node announces the address peers see.
+    expect(sender.nodeToString(sender.localNode())).toBe(`127.0.0.1:${sender.localPort()}`);
     expect(sender.stats().drops).toEqual({});
   });
 

@@ -1,9 +1,11 @@
 import { createSubsystems } from '../subsystems';
 import { SettingsStore } from '../settings/store';
 import { createLogger, type Logger } from '../log';
-import { ConsoleCore } from '../../shared/console/registry';
+import { ConsoleCore, type FallbackHandler } from '../../shared/console/registry';
 import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
+import { registerNetCvars, type NetCvars } from './netCvars';
+import { HostGame } from './hostGame';
 
 export interface CreateHostOptions {
   shell: 'electron' | 'browser';
@@ -20,6 +22,23 @@ export interface CreateHostOptions {
 }
 
 /**
+ * Quake habit: a line that is not a command is chat, when a protocol offers
+ * `say`. A single word that looks like a mistyped command still gets the
+ * "unknown command — did you mean" answer rather than going out as chat.
+ */
+function plainTextIsChat(core: ConsoleCore): FallbackHandler {
+  return async (line, args, out) => {
+    const first = args[0] ?? '';
+    const say = core.command('say');
+    if (!say || (args.length === 1 && core.suggest(first).length > 0)) {
+      out.print(core.unknownCommandMessage(first), 'error');
+      return;
+    }
+    await say.run([line.trim()], out);
+  };
+}
+
+/**
  * Builds a ready host: settings loaded (a bad file is reported, never fatal),
  * subsystems bound as the settings say, core commands registered. What went
  * wrong on the way is printed to the console as soon as the renderer listens.
@@ -30,7 +49,16 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   const consoleCore = new ConsoleCore();
   // Protocols may print while they start; their output goes to the host once it exists.
   let host: HostService | null = null;
+  let cvars: NetCvars | null = null;
+  const game = new HostGame({
+    playerName: () => store.peek().playerName,
+    sendFrequency: () => cvars?.sendfreq.value ?? 20,
+    autoJoin: () => cvars?.autojoin.value ?? true,
+    deliver: (delivery) => host?.emit({ kind: 'net', delivery }),
+  });
   const subsystems = createSubsystems({
+    game,
+    p2pConfig: () => ({ maxPlayers: cvars?.maxplayers.value ?? 4 }),
     clientPort: options.clientPort,
     broadcastAddress: options.broadcastAddress,
     lanInterfaces: options.lanInterfaces,
@@ -48,6 +76,9 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     onQuit: options.onQuit,
   });
   registerCoreCommands(host);
+  consoleCore.fallback = plainTextIsChat(consoleCore);
+  cvars = registerNetCvars(host);
+  host.game = game;
 
   if (report.status === 'corrupt') {
     host.print(`settings file was unreadable (${report.issues.join('; ')}); defaults in use, old file kept as ${report.backupPath}`, 'warn');

@@ -14,6 +14,7 @@ import type { LoopStatsSnapshot } from '../../shared/util/stats';
 import type { SubsystemRegistry } from '../../shared/subsystems/jumpTable';
 import type { SettingsStore } from '../settings/store';
 import type { Logger } from '../log';
+import type { HostGame } from './hostGame';
 
 /** Console lines kept for pages that connect later. */
 export const CONSOLE_BACKLOG = 500;
@@ -49,6 +50,8 @@ export class HostService {
   private lastFrame: FrameUp | null = null;
   private framesReceived = 0;
   private disposed = false;
+  /** The game the protocols carry, fed from frame batches (set by createHost). */
+  game: HostGame | null = null;
 
   constructor(readonly options: HostServiceOptions) {
     this.console = options.console ?? new ConsoleCore();
@@ -129,6 +132,7 @@ export class HostService {
     this.framesReceived += 1;
     this.lastFrame = batch;
     if (batch.stats) this.stats = batch.stats;
+    if (batch.game) this.game?.update(batch.game);
   }
 
   /** Counts a message refused at the boundary (bad shape, untrusted sender). */

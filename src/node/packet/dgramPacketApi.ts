@@ -63,6 +63,14 @@ export abstract class DgramPacketApi implements PacketApi {
   protected abstract configure(socket: dgram.Socket, options: PacketApiOptions): void;
   /** Undoes `configure` bookkeeping when the socket goes away. */
   protected abstract unconfigure(): void;
+  /**
+   * For a wildcard bind: the local address peers will see our packets come
+   * from, when the implementation knows better than "the first external
+   * interface" (udp: the interface on the broadcast address's subnet).
+   */
+  protected preferredLocalAddress(): string | null {
+    return null;
+  }
 
   get active(): boolean {
     return this.socket !== null;
@@ -329,6 +337,8 @@ export abstract class DgramPacketApi implements PacketApi {
   /** The address reported by `localNode`: the bound one, or for the wildcard the first external one. */
   private publicAddress(): string {
     if (this.boundAddress !== this.wildcard) return this.parseAddress(this.boundAddress) ?? this.boundAddress;
+    const preferred = this.preferredLocalAddress();
+    if (preferred !== null) return preferred;
     const family = this.family === 'udp4' ? 'IPv4' : 'IPv6';
     const candidates = DgramPacketApi.externalInterfaces(family).flatMap(([name, list]) =>
       list.map((i) => (i.address.startsWith('fe80:') ? `${i.address}%${name}` : i.address)),

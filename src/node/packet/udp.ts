@@ -5,6 +5,7 @@
 import type dgram from 'node:dgram';
 import type { PacketApiOptions } from '../../shared/net/packetApi';
 import net from 'node:net';
+import os from 'node:os';
 import { DgramPacketApi } from './dgramPacketApi';
 
 /** Name of the IPv4 packet API as typed in the console. */
@@ -41,7 +42,30 @@ export class UdpPacketApi extends DgramPacketApi {
     this.broadcastTo = options.broadcastAddress ?? IPV4_BROADCAST_ADDRESS;
   }
 
+  /**
+   * With a directed broadcast address (a LAN's x.y.z.255, or loopback's
+   * 127.255.255.255) our identity is our address on that network, so the
+   * address peers see on our packets is the one we announce.
+   */
+  protected override preferredLocalAddress(): string | null {
+    if (this.broadcastTo === IPV4_BROADCAST_ADDRESS) return null;
+    if (this.broadcastTo.startsWith('127.')) return '127.0.0.1';
+    const target = ipv4ToInt(this.broadcastTo);
+    for (const infos of Object.values(os.networkInterfaces())) {
+      for (const i of infos ?? []) {
+        if (i.family !== 'IPv4') continue;
+        const mask = ipv4ToInt(i.netmask);
+        if (((ipv4ToInt(i.address) | ~mask) >>> 0) === target) return i.address;
+      }
+    }
+    return null;
+  }
+
   protected unconfigure(): void {
     // Nothing beyond the socket itself.
   }
+}
+
+function ipv4ToInt(text: string): number {
+  return text.split('.').reduce((n, part) => ((n << 8) | Number(part)) >>> 0, 0);
 }

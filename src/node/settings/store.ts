@@ -65,6 +65,11 @@ export class SettingsStore {
     return join(this.dir, SETTINGS_FILE);
   }
 
+  /** The current settings without a copy, for hot paths. Callers must not mutate it (use update). */
+  peek(): Readonly<Settings> {
+    return this.current;
+  }
+
   /** A copy of the current settings. */
   get(): Settings {
     return structuredClone(this.current);

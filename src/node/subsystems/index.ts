@@ -4,12 +4,15 @@
  * table and are restarted on whatever packet API is bound after a switch.
  */
 import { DEFAULT_CLIENT_PORT, type PacketApi, type PacketApiOptions } from '../../shared/net/packetApi';
-import type { Protocol, ProtocolContext, ProtocolFactory } from '../../shared/net/protocol';
+import type { Protocol, ProtocolContext, ProtocolFactory, ProtocolGame } from '../../shared/net/protocol';
+import { createIdleGame } from '../../shared/net/idleGame';
 import { SubsystemKind, SubsystemRegistry } from '../../shared/subsystems/jumpTable';
 import type { CommandDef } from '../../shared/console/registry';
 import { UDP_PACKET_API, UdpPacketApi } from '../packet/udp';
 import { UDP6_PACKET_API, Udp6PacketApi } from '../packet/udp6';
 import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
+import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
+import type { P2pConfig } from '../../shared/p2p';
 
 /** Kind name of the packet API layer (as typed in the console). */
 export const PACKET_API_KIND = 'packetapi';
@@ -19,7 +22,7 @@ export const PROTOCOL_KIND = 'protocol';
 /** Packet API implementation names, default first (for console completion). */
 export const PACKET_API_NAMES = [UDP_PACKET_API, UDP6_PACKET_API] as const;
 /** Protocol implementation names, default first. */
-export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL] as const;
+export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL] as const;
 /** Kind → implementation names, for completing `<kind> <name>` commands. */
 export const SUBSYSTEM_NAMES: Readonly<Record<string, readonly string[]>> = {
   [PACKET_API_KIND]: PACKET_API_NAMES,
@@ -39,6 +42,10 @@ export interface SubsystemOptions {
   print?: ((line: string) => void) | undefined;
   /** Adds a console command for a protocol (see ProtocolContext.addCommand). Default: commands are not offered. */
   addCommand?: ((def: CommandDef) => () => void) | undefined;
+  /** The game the protocols carry. Default: an idle game (no ship). */
+  game?: ProtocolGame | undefined;
+  /** Peer-to-peer settings, read each time p2p is bound (e.g. maxPlayers from a cvar). */
+  p2pConfig?: (() => Partial<P2pConfig>) | undefined;
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
   log?: ((line: string) => void) | undefined;
 }
@@ -80,9 +87,12 @@ export function createSubsystems(options: SubsystemOptions = {}): SubsystemRegis
     packetApi: packetApi.table,
     print: options.print ?? ((): void => undefined),
     addCommand: options.addCommand ?? (() => () => undefined),
+    game: options.game ?? createIdleGame(() => performance.now()),
+    discoveryPort: typeof options.clientPort === 'function' ? options.clientPort() : (options.clientPort || DEFAULT_CLIENT_PORT),
   };
   const protocolFactories: Record<string, ProtocolFactory> = {
     [OFFLINE_PROTOCOL]: (ctx) => new OfflineProtocol(ctx),
+    [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig?.() ?? {}),
   };
   const protocol = new SubsystemKind<Protocol>(
     PROTOCOL_KIND,

@@ -7,12 +7,14 @@ import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import type { HostApi, HostEvent } from '../../shared/host/contract';
 import { cvarNumber, type Settings } from '../../shared/settings/settings';
-import { createWorld } from '../../shared/sim/world';
-import { stepWorld } from '../../shared/sim/step';
-import type { World } from '../../shared/sim/types';
+import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';
+import type { Vec3 } from '../../shared/sim/types';
+import { NO_SLOT } from '../../shared/wire/types';
 import { connectHost } from './host/connect';
 import { GameLoop } from './game/loop';
 import { InputState } from './game/input';
+import { LocalGame } from './game/localGame';
+import { RemotePlayers } from './net/remotePlayers';
 import { SceneView } from './view/scene';
 import { Hud } from './view/hud';
 import { ConsoleView } from './console/consoleView';
@@ -20,8 +22,23 @@ import { ConsoleView } from './console/consoleView';
 declare global {
   interface Window {
     /** Read-only hooks for the end-to-end tests and for players poking around in devtools. */
-    __starlane?: { ready: boolean; consoleText(): string; tick(): number; rendered(): number; ship(): { speed: number; lasers: number } };
+    __starlane?: {
+      ready: boolean;
+      consoleText(): string;
+      tick(): number;
+      rendered(): number;
+      ship(): { speed: number; lasers: number };
+      /** The remote ships drawn in the last frame. */
+      remotes(): { slot: number; name: string; pos: Vec3 }[];
+      /** The chat lines on the HUD, oldest first. */
+      chat(): string[];
+    };
   }
+}
+
+/** The kill-feed line for a destroyed ship (the killer is null when unknown). */
+function killLine(victim: string, killer: string | null): string {
+  return killer === null ? `${victim} was shot down` : `${victim} was shot down by ${killer}`;
 }
 
 function banner(text: string): void {
@@ -42,17 +59,41 @@ async function boot(): Promise<void> {
 
   const hud = new Hud();
   hud.setName(settings.playerName);
+  const smoothMs = () => cvarNumber(settings, 'net_smooth', DEFAULT_CONVERGE_MS);
 
-  // Offline single-player world for now; the network layer will add peers' ships.
-  const seed = 0x5741524c;
-  let prev: World = createWorld(seed);
-  let curr: World = prev;
-  const localShipId = curr.ships[0]?.id ?? 0;
+  // The loop's own clock reading, shared: net deliveries, smoothing and flashes use the time of
+  // the frame they happen in, and the loop stays the only code that reads the clock.
+  let now = performance.now();
+  const clock = () => (now = performance.now());
 
-  const viewEl = document.getElementById('view') as HTMLElement;
-  const view = new SceneView(viewEl, localShipId);
+  // Offline world from a fixed seed: every peer starts with the same asteroids; other players'
+  // ships are drawn from the network, not simulated here.
+  const game = new LocalGame(0x5741524c);
+  const view = new SceneView(document.getElementById('view') as HTMLElement, game.shipId);
   const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
   input.attach(view.canvas);
+
+  const nameOf = (slot: number): string | null => (slot === NO_SLOT ? null : remotes.nameOf(slot));
+  const remotes = new RemotePlayers(
+    {
+      laser: (slot, laser) => game.addRemoteLaser(slot, laser),
+      removeObject: (id) => game.removeRemoteObject(id),
+      shipDestroyed: (victim, killer, pos) => {
+        if (pos) view.explode(pos, now);
+        hud.addFeed(killLine(remotes.nameOf(victim), nameOf(killer)), now);
+      },
+      chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
+      playersChanged: () => {
+        hud.setPlayers(remotes.players, remotes.localSlot, remotes.status);
+        game.setSpawnSlot(remotes.localSlot ?? 0);
+      },
+    },
+    smoothMs(),
+  );
+  game.onDestroyed = (pos, killerSlot) => {
+    view.explode(pos, now);
+    hud.addFeed(killLine(settings.playerName, nameOf(killerSlot)), now);
+  };
 
   const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) =>
     input.setEnabled(!open),
@@ -86,8 +127,12 @@ async function boot(): Promise<void> {
           settings = ev.settings;
           hud.setName(settings.playerName);
           input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
+          remotes.setConvergeMs(smoothMs());
           break;
         case 'subsystems':
+          break;
+        case 'net':
+          remotes.handle(ev.delivery, now);
           break;
         case 'quit':
           loop?.stop();
@@ -98,34 +143,42 @@ async function boot(): Promise<void> {
   };
   host.onEvents(onEvents);
 
-  let hudShipRefresh = 0;
+  let hudRefresh = 0;
   let rendered = 0;
-  loop = new GameLoop({
-    step: () => {
-      prev = curr;
-      curr = stepWorld(curr, [input.sample()]);
+  loop = new GameLoop(
+    {
+      // While destroyed the ship is out of the world; input is still sampled so mouse motion is consumed.
+      step: () => game.step(input.sample()),
+      render: (alpha) => {
+        rendered += 1;
+        view.render(game.prev, game.curr, alpha, remotes.sample(now), now);
+      },
+      afterFrame: (frame, stats) => {
+        const batch = { frame, tick: game.curr.tick, game: game.takeUpdate() };
+        host.frame(stats ? { ...batch, stats } : batch);
+        if (stats) hud.setStats(stats);
+        if (++hudRefresh % 6 === 0) {
+          hud.setShip(game.curr.ships[0]);
+          hud.setDestroyed(game.dead ? game.respawnSeconds : null);
+          hud.prune(now);
+        }
+      },
     },
-    render: (alpha) => {
-      rendered += 1;
-      view.render(prev, curr, alpha);
-    },
-    afterFrame: (frame, stats) => {
-      host.frame(stats ? { frame, tick: curr.tick, stats } : { frame, tick: curr.tick });
-      if (stats) hud.setStats(stats);
-      if (++hudShipRefresh % 6 === 0) hud.setShip(curr.ships[0]);
-    },
-  });
+    clock,
+  );
   loop.start();
 
   window.__starlane = {
     ready: true,
     consoleText: () => consoleView.text(),
-    tick: () => curr.tick,
+    tick: () => game.curr.tick,
     rendered: () => rendered,
     ship: () => {
-      const v = curr.ships[0]?.vel ?? { x: 0, y: 0, z: 0 };
-      return { speed: Math.hypot(v.x, v.y, v.z), lasers: curr.lasers.length };
+      const v = game.curr.ships[0]?.vel ?? { x: 0, y: 0, z: 0 };
+      return { speed: Math.hypot(v.x, v.y, v.z), lasers: game.curr.lasers.length };
     },
+    remotes: () => remotes.lastDrawn.map((r) => ({ slot: r.slot, name: r.name, pos: { ...r.pos } })),
+    chat: () => hud.chatLines(),
   };
 }
 

@@ -10,9 +10,11 @@
 import type { Settings } from '../settings/settings';
 import type { LoopStatsSnapshot } from '../util/stats';
 import type { Completion } from '../console/registry';
+import type { LocalGameUpdate, NetDelivery } from '../net/gameLink';
+import { parseLocalGameUpdate } from '../net/gameLinkParse';
 
 /** Bumped when a message changes shape; the browser shell refuses other versions. */
-export const HOST_CONTRACT_VERSION = 1;
+export const HOST_CONTRACT_VERSION = 2;
 
 /** Electron IPC channel names, one per message. */
 export const HOST_CHANNELS = {
@@ -45,6 +47,8 @@ export interface FrameUp {
   tick: number;
   /** Loop statistics, attached a few times per second (not every frame). */
   stats?: LoopStatsSnapshot;
+  /** The local game's state and events for the network (see gameLink.ts). */
+  game?: LocalGameUpdate;
 }
 
 export type ConsoleLevel = 'info' | 'warn' | 'error' | 'echo';
@@ -55,6 +59,7 @@ export type HostEvent =
   | { kind: 'console-clear' }
   | { kind: 'settings'; settings: Settings }
   | { kind: 'subsystems'; bound: Record<string, string | null> }
+  | { kind: 'net'; delivery: NetDelivery }
   | { kind: 'quit' };
 
 /** The renderer's view of the host, identical in both shells. */
@@ -109,6 +114,11 @@ export function parseFrame(raw: unknown): Parsed<FrameUp> {
     const s = raw.stats;
     if (!isObject(s) || !STAT_KEYS.every((k) => isFiniteNum(s[k]))) return { ok: false, reason: 'frame-bad-stats' };
     out.stats = Object.fromEntries(STAT_KEYS.map((k) => [k, s[k] as number])) as unknown as LoopStatsSnapshot;
+  }
+  if (raw.game !== undefined) {
+    const game = parseLocalGameUpdate(raw.game);
+    if (!game.ok) return game;
+    out.game = game.value;
   }
   return { ok: true, value: out };
 }

@@ -6,6 +6,32 @@
  */
 import type { PacketApi } from './packetApi';
 import type { CommandDef } from '../console/registry';
+import type { ShipState } from '../wire/types';
+import type { GameCodeInterface } from './gameCode';
+import type { NetDelivery } from './gameLink';
+
+/**
+ * The game as a protocol sees it: the local ship to put in headers, the
+ * game-code interface's event queue, and where received things go. The host
+ * implements it from the renderer's frame batches; a headless bot from its
+ * own simulation.
+ */
+export interface ProtocolGame {
+  /** The local ship now, or null while there is none (destroyed, no game view). */
+  localShip(): ShipState | null;
+  /** Remote events raised by the local game, waiting for a packet. */
+  readonly events: GameCodeInterface;
+  /** Hands received states, events, chat and slot-table changes to the game view. */
+  deliver(delivery: NetDelivery): void;
+  /** The local player's name. */
+  playerName(): string;
+  /** Packets per second to send while joined (the `sendfreq` cvar, 5..60). */
+  sendFrequency(): number;
+  /** Join automatically once connected. */
+  autoJoin(): boolean;
+  /** Host time in ms (monotonic); the only clock a protocol reads. */
+  now(): number;
+}
 
 /**
  * What a protocol is given when it is created. Ownership: the context belongs
@@ -27,6 +53,10 @@ export interface ProtocolContext {
    * their own commands).
    */
   addCommand(def: CommandDef): () => void;
+  /** The game the protocol carries. */
+  readonly game: ProtocolGame;
+  /** UDP port that LAN discovery broadcasts to (and the ports above it within the fallback range). */
+  readonly discoveryPort: number;
 }
 
 /**

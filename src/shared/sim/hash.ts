@@ -65,6 +65,7 @@ function ship(h: Fnv1a64, s: Ship): void {
   h.num(s.energy);
   h.num(s.damage);
   h.num(s.fireCooldown);
+  h.num(s.lastHitBy);
 }
 
 function laser(h: Fnv1a64, l: Laser): void {

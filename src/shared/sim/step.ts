@@ -11,8 +11,9 @@
  *  2. asteroids: drift, spin, bounce back inward beyond ASTEROID_BOUND;
  *  3. lasers: move, ttl - 1; swept sphere test against asteroids and ships
  *     (not the owner) relative to their motion this tick; the earliest hit
- *     wins; a hit removes the laser (ships take LASER_DAMAGE, asteroids get a
- *     random spin kick); a laser whose ttl reached 0 is removed;
+ *     wins; a hit removes the laser (ships take LASER_DAMAGE and remember the
+ *     laser's owner in `lastHitBy`, asteroids get a random spin kick); a
+ *     laser whose ttl reached 0 is removed;
  *  4. new lasers are spawned at the noses of the ships that fired;
  *  5. tick + 1.
  */
@@ -114,7 +115,7 @@ function stepShip(s: Ship, input: ShipInput): { ship: Ship; fired: boolean } {
     fireCooldown = FIRE_COOLDOWN_TICKS;
     energy -= LASER_ENERGY_COST;
   }
-  const ship: Ship = { id: s.id, slot: s.slot, pos, vel, rot, angVel, energy, damage: s.damage, fireCooldown };
+  const ship: Ship = { id: s.id, slot: s.slot, pos, vel, rot, angVel, energy, damage: s.damage, fireCooldown, lastHitBy: s.lastHitBy };
   return { ship, fired };
 }
 
@@ -207,7 +208,8 @@ export function stepWorld(world: World, inputs: readonly (ShipInput | undefined)
     }
     if (hitShip >= 0) {
       const target = ships[hitShip]!;
-      ships[hitShip] = { ...target, damage: target.damage + LASER_DAMAGE };
+      // Remembering the shooter lets the victim's game name its killer (the victim decides it was hit).
+      ships[hitShip] = { ...target, damage: target.damage + LASER_DAMAGE, lastHitBy: l.owner };
       continue;
     }
     if (hitAsteroid >= 0) {

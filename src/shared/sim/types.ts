@@ -48,7 +48,9 @@ export interface ShipInput {
  * `angVel` is the body-frame angular velocity in rad/s (x = pitch rate,
  * y = yaw rate, z = roll rate, right-hand rule about the body axes).
  * `energy` in [0, 100]; `damage` accumulates laser hits; `fireCooldown` is
- * ticks until the next shot is allowed (0 = ready).
+ * ticks until the next shot is allowed (0 = ready); `lastHitBy` is the
+ * `owner` of the laser that hit the ship last (0 = never hit), so the game
+ * can tell who shot it down.
  */
 export interface Ship {
   id: number;
@@ -60,6 +62,7 @@ export interface Ship {
   energy: number;
   damage: number;
   fireCooldown: number;
+  lastHitBy: number;
 }
 
 /** A laser bolt. `owner` is the firing ship's id; `ttl` is ticks left to live (removed when it reaches 0). */

@@ -53,7 +53,7 @@ export function shipSpawnPosition(slot: number): Vec3 {
   return { x: (slot % 2 === 1 ? 1 : -1) * k * SHIP_SPACING + 0, y: 0, z: 0 };
 }
 
-/** A fresh ship at its slot's spawn position, at rest, facing -Z, full energy, no damage. */
+/** A fresh ship at its slot's spawn position, at rest, facing -Z, full energy, no damage, never hit. */
 export function createShip(id: number, slot: number): Ship {
   return {
     id,
@@ -65,6 +65,7 @@ export function createShip(id: number, slot: number): Ship {
     energy: ENERGY_MAX,
     damage: 0,
     fireCooldown: 0,
+    lastHitBy: 0,
   };
 }
 

@@ -105,12 +105,26 @@ describe('ship and laser behaviour', () => {
     let world = empty(2);
     const target = world.ships[1]!;
     world = { ...world, ships: [world.ships[0]!, { ...target, pos: { x: 0, y: 0, z: -100 } }] };
+    expect(world.ships[1]!.lastHitBy).toBe(0);
     world = stepWorld(world, [input({ fire: true })]);
     expect(world.lasers).toHaveLength(1);
     world = steps(world, 10, [NO_INPUT, NO_INPUT]);
     expect(world.lasers).toHaveLength(0);
     expect(world.ships[1]!.damage).toBe(LASER_DAMAGE);
+    expect(world.ships[1]!.lastHitBy).toBe(world.ships[0]!.id);
     expect(world.ships[0]!.damage).toBe(0);
+    expect(world.ships[0]!.lastHitBy).toBe(0);
+  });
+
+  it('lastHitBy names the owner of the latest laser that hit, even an owner not in the world', () => {
+    let world = empty(1);
+    const foreignOwner = 0x1003; // e.g. a laser replicated from a remote player
+    const laser = { id: 9999, owner: foreignOwner, pos: { x: 0, y: 0, z: -50 }, vel: { x: 0, y: 0, z: 600 }, ttl: 40 };
+    world = { ...world, lasers: [laser] };
+    world = steps(world, 10, [NO_INPUT]);
+    expect(world.lasers).toHaveLength(0);
+    expect(world.ships[0]!.damage).toBe(LASER_DAMAGE);
+    expect(world.ships[0]!.lastHitBy).toBe(foreignOwner);
   });
 
   it('a laser hitting an asteroid is removed and kicks its spin', () => {

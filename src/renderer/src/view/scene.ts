@@ -1,13 +1,36 @@
 import * as THREE from 'three';
-import type { Laser, Quat, Vec3, World } from '../../../shared/sim/types';
+import type { Asteroid, Laser, Quat, Ship, Vec3, World } from '../../../shared/sim/types';
+import type { RemoteView } from '../net/remotePlayers';
 
 const CHASE_OFFSET = new THREE.Vector3(0, 3.2, 13);
+/** How long an explosion flash lasts (ms). */
+const FLASH_MS = 700;
+/** Most flashes alive at once (older ones are cut short). */
+const MAX_FLASHES = 16;
+/** Height of a name label above its ship, along the camera's up axis (units). */
+const LABEL_LIFT = 6;
+
+interface RemoteShipView {
+  mesh: THREE.Mesh;
+  label: THREE.Sprite;
+  name: string;
+  /** Frame stamp of the last render that drew it (older ones are removed). */
+  seen: number;
+}
+
+interface Flash {
+  mesh: THREE.Mesh;
+  material: THREE.MeshBasicMaterial;
+  startMs: number;
+}
 
 /**
  * The three.js view of a World. It owns every GPU object it makes and frees
  * them in `dispose`. `render(prev, curr, alpha)` draws the state `alpha` of
  * the way from `prev` to `curr` (matched by object id), so motion is smooth
- * at any display rate although the simulation runs at 40 Hz.
+ * at any display rate although the simulation runs at 40 Hz. Remote
+ * players' ships (already smoothed) are drawn where they are given, with
+ * their names above them; replicated remote lasers have their own colour.
  */
 export class SceneView {
   readonly renderer: THREE.WebGLRenderer;
@@ -20,7 +43,19 @@ export class SceneView {
   private readonly shipMaterial = new THREE.MeshStandardMaterial({ color: 0x9fc4ff, flatShading: true, metalness: 0.3, roughness: 0.5 });
   private readonly laserGeometry = new THREE.BoxGeometry(0.25, 0.25, 6);
   private readonly laserMaterial = new THREE.MeshBasicMaterial({ color: 0xff4040 });
+  private readonly remoteShipMaterial = new THREE.MeshStandardMaterial({ color: 0xffb070, flatShading: true, metalness: 0.3, roughness: 0.5 });
+  private readonly remoteLaserMaterial = new THREE.MeshBasicMaterial({ color: 0x60ff90 });
+  private readonly flashGeometry = new THREE.IcosahedronGeometry(1, 2);
   private readonly meshes = new Map<string, THREE.Mesh>();
+  private readonly remoteShips = new Map<number, RemoteShipView>();
+  private readonly flashes: Flash[] = [];
+  private frameStamp = 0;
+  private readonly seen = new Set<string>();
+  // Reused every frame (indexes of the previous world by id), so rendering makes little garbage.
+  private readonly prevShips = new Map<number, Ship>();
+  private readonly prevRocks = new Map<number, Asteroid>();
+  private readonly prevLasers = new Map<number, Laser>();
+  private readonly camUp = new THREE.Vector3();
   private readonly tmpA = new THREE.Quaternion();
   private readonly tmpB = new THREE.Quaternion();
   private readonly resizeObserver: ResizeObserver;
@@ -58,24 +93,30 @@ export class SceneView {
     this.camera.updateProjectionMatrix();
   }
 
-  render(prev: World, curr: World, alpha: number): void {
-    const seen = new Set<string>();
-    const prevShips = indexById(prev.ships);
+  /**
+   * Draws `alpha` of the way from `prev` to `curr`, plus `remotes` where they
+   * are and the running explosion flashes at `nowMs` (the loop's clock).
+   */
+  render(prev: World, curr: World, alpha: number, remotes: readonly RemoteView[] = [], nowMs = 0): void {
+    const seen = this.seen;
+    seen.clear();
+    const prevShips = reindex(this.prevShips, prev.ships);
     for (const ship of curr.ships) {
       const mesh = this.mesh(`s${ship.id}`, this.shipGeometry, this.shipMaterial, 1);
       this.place(mesh, prevShips.get(ship.id) ?? ship, ship, alpha);
       seen.add(`s${ship.id}`);
       if (ship.id === this.localShipId) this.chase(mesh);
     }
-    const prevRocks = indexById(prev.asteroids);
+    const prevRocks = reindex(this.prevRocks, prev.asteroids);
     for (const rock of curr.asteroids) {
       const mesh = this.mesh(`a${rock.id}`, this.asteroidGeometry, this.asteroidMaterial, rock.radius);
       this.place(mesh, prevRocks.get(rock.id) ?? rock, rock, alpha);
       seen.add(`a${rock.id}`);
     }
-    const prevLasers = indexById(prev.lasers);
+    const prevLasers = reindex(this.prevLasers, prev.lasers);
     for (const laser of curr.lasers) {
-      const mesh = this.mesh(`l${laser.id}`, this.laserGeometry, this.laserMaterial, 1);
+      const material = laser.owner === this.localShipId ? this.laserMaterial : this.remoteLaserMaterial;
+      const mesh = this.mesh(`l${laser.id}`, this.laserGeometry, material, 1);
       const from = prevLasers.get(laser.id) ?? laser;
       lerpInto(mesh.position, from.pos, laser.pos, alpha);
       orientAlong(mesh, laser);
@@ -87,8 +128,71 @@ export class SceneView {
         this.meshes.delete(key);
       }
     }
+    this.drawRemotes(remotes);
+    this.animateFlashes(nowMs);
     this.stars.position.copy(this.camera.position);
     this.renderer.render(this.scene, this.camera);
+  }
+
+  /** Starts an explosion flash at `pos` at `nowMs` (the clock `render` is given). */
+  explode(pos: Vec3, nowMs: number): void {
+    if (this.flashes.length >= MAX_FLASHES) this.endFlash(0);
+    const material = new THREE.MeshBasicMaterial({ color: 0xffd080, transparent: true, blending: THREE.AdditiveBlending, depthWrite: false });
+    const mesh = new THREE.Mesh(this.flashGeometry, material);
+    mesh.position.set(pos.x, pos.y, pos.z);
+    this.scene.add(mesh);
+    this.flashes.push({ mesh, material, startMs: nowMs });
+  }
+
+  private drawRemotes(remotes: readonly RemoteView[]): void {
+    const stamp = ++this.frameStamp;
+    this.camUp.set(0, 1, 0).applyQuaternion(this.camera.quaternion).multiplyScalar(LABEL_LIFT);
+    for (const r of remotes) {
+      let v = this.remoteShips.get(r.slot);
+      if (!v) {
+        const mesh = new THREE.Mesh(this.shipGeometry, this.remoteShipMaterial);
+        const label = new THREE.Sprite(new THREE.SpriteMaterial({ depthTest: false, transparent: true, sizeAttenuation: false }));
+        label.renderOrder = 10;
+        v = { mesh, label, name: '', seen: stamp };
+        this.remoteShips.set(r.slot, v);
+        this.scene.add(mesh, label);
+      }
+      if (v.name !== r.name) {
+        v.name = r.name;
+        setLabel(v.label, r.name);
+      }
+      v.seen = stamp;
+      v.mesh.position.set(r.pos.x, r.pos.y, r.pos.z);
+      v.mesh.quaternion.set(r.rot.x, r.rot.y, r.rot.z, r.rot.w);
+      v.label.position.copy(v.mesh.position).add(this.camUp);
+    }
+    for (const [slot, v] of this.remoteShips) {
+      if (v.seen === stamp) continue;
+      this.scene.remove(v.mesh, v.label);
+      v.label.material.map?.dispose();
+      v.label.material.dispose();
+      this.remoteShips.delete(slot);
+    }
+  }
+
+  private animateFlashes(nowMs: number): void {
+    for (let i = this.flashes.length - 1; i >= 0; i--) {
+      const f = this.flashes[i]!;
+      const t = (nowMs - f.startMs) / FLASH_MS;
+      if (t >= 1 || t < 0) {
+        this.endFlash(i);
+        continue;
+      }
+      f.mesh.scale.setScalar(1.5 + 8.5 * t);
+      f.material.opacity = 1 - t;
+    }
+  }
+
+  private endFlash(i: number): void {
+    const [f] = this.flashes.splice(i, 1);
+    if (!f) return;
+    this.scene.remove(f.mesh);
+    f.material.dispose();
   }
 
   private mesh(key: string, geometry: THREE.BufferGeometry, material: THREE.Material, scale: number): THREE.Mesh {
@@ -118,18 +222,44 @@ export class SceneView {
     this.resizeObserver.disconnect();
     for (const mesh of this.meshes.values()) this.scene.remove(mesh);
     this.meshes.clear();
+    this.drawRemotes([]);
+    while (this.flashes.length > 0) this.endFlash(0);
     this.stars.geometry.dispose();
     (this.stars.material as THREE.Material).dispose();
-    for (const d of [this.asteroidGeometry, this.asteroidMaterial, this.shipGeometry, this.shipMaterial, this.laserGeometry, this.laserMaterial]) d.dispose();
+    for (const d of [this.asteroidGeometry, this.asteroidMaterial, this.shipGeometry, this.shipMaterial, this.laserGeometry, this.laserMaterial, this.remoteShipMaterial, this.remoteLaserMaterial, this.flashGeometry]) d.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
   }
 }
 
-function indexById<T extends { id: number }>(items: readonly T[]): Map<number, T> {
-  const m = new Map<number, T>();
-  for (const it of items) m.set(it.id, it);
-  return m;
+/** Refills `map` with `items` by id and returns it. */
+function reindex<T extends { id: number }>(map: Map<number, T>, items: readonly T[]): Map<number, T> {
+  map.clear();
+  for (const it of items) map.set(it.id, it);
+  return map;
+}
+
+/** Draws `name` into a fresh canvas texture on `label` (the old texture is freed); a constant size on screen. */
+function setLabel(label: THREE.Sprite, name: string): void {
+  const canvas = document.createElement('canvas');
+  canvas.width = 256;
+  canvas.height = 64;
+  const ctx = canvas.getContext('2d');
+  if (ctx) {
+    ctx.font = 'bold 36px ui-monospace, "DejaVu Sans Mono", monospace';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.lineWidth = 5;
+    ctx.strokeStyle = 'rgba(0, 0, 8, 0.9)';
+    ctx.strokeText(name, 128, 32, 248);
+    ctx.fillStyle = '#ffd8b0';
+    ctx.fillText(name, 128, 32, 248);
+  }
+  label.material.map?.dispose();
+  label.material.map = new THREE.CanvasTexture(canvas);
+  label.material.needsUpdate = true;
+  // Without size attenuation a sprite's scale is measured at distance 1: about 5 % of the view's height.
+  label.scale.set(0.28, 0.07, 1);
 }
 
 function lerpInto(out: THREE.Vector3, a: Vec3, b: Vec3, t: number): void {

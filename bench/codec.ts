@@ -1,0 +1,112 @@
+/**
+ * Wire codec benchmark (`npm run bench:codec`):
+ *  - encode and decode throughput (packets/s, MB/s) for (a) a bare state
+ *    packet, (b) a typical packet with 2 laser events and a chat line, and
+ *    (c) a full 512-byte packet;
+ *  - HEADER_SIZE, and the upstream bandwidth of one client sending at 20 Hz
+ *    (with 28 bytes of UDP/IPv4 overhead per datagram) against the 1998
+ *    design's 28.8 kbit/s modem budget of 2,880 B/s, bare and with one laser
+ *    event in every packet.
+ * Exits by itself.
+ */
+import { MAX_DATAGRAM_BYTES } from '../src/shared/net/packetApi';
+import { decodePacket, encodePacket, HEADER_SIZE, packetSize, PacketType } from '../src/shared/wire';
+import type { Packet, PacketHeader, RemoteEvent } from '../src/shared/wire';
+
+const RUN_MS = 1_000;
+const WARMUP_MS = 200;
+const SEND_HZ = 20;
+const UDP_IPV4_OVERHEAD = 28; // 20-byte IPv4 header + 8-byte UDP header
+const BUDGET_BYTES_PER_S = 2_880; // 28,800 bit/s over a serial line with start and stop bits: 10 bits per byte
+
+const header: PacketHeader = {
+  type: PacketType.GameState,
+  senderSlot: 1,
+  messageId: 123_456,
+  gameTime: 987_654_321,
+  joined: true,
+  state: {
+    pos: { x: 1520.25, y: -88.5, z: 40_210.75 },
+    rot: { x: 0.1, y: 0.7, z: -0.1, w: 0.7 },
+    vel: { x: 12.5, y: 0, z: -140 },
+    angVel: { x: 0.2, y: -1.1, z: 0 },
+    energy: 83,
+    damage: 12,
+  },
+};
+
+const laser = (id: number): RemoteEvent => ({
+  type: 'createLaser',
+  id: (1 << 16) | id,
+  pos: { x: 1521, y: -88, z: 40_200 },
+  vel: { x: 12.5, y: 0, z: -940 },
+  ttl: 80,
+});
+
+const bare: Packet = { header, events: [] };
+const typical: Packet = { header, events: [laser(1), laser(2), { type: 'sendText', text: 'nice shot! meet at the gate' }] };
+// 55 + 12 × 33 = 451 bytes, then one text event of 3 + 1 + 57 fills the datagram exactly.
+const full: Packet = {
+  header,
+  events: [...Array.from({ length: 12 }, (_, i) => laser(i)), { type: 'sendText', text: 'z'.repeat(57) }],
+};
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** Calls `fn` in batches for about `ms`; returns calls per second. */
+function rate(fn: () => void, ms: number): number {
+  const batch = 1_000;
+  let calls = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < batch; i++) fn();
+    calls += batch;
+    now = performance.now();
+  }
+  return (calls * 1000) / (now - start);
+}
+
+let sink = 0; // consumed results, so the engine cannot skip the work
+
+function bench(label: string, packet: Packet): void {
+  const bytes = encodePacket(packet);
+  const check = decodePacket(bytes);
+  if (!check.ok) throw new Error(`${label}: own packet dropped (${check.reason})`);
+  const encode = (): void => {
+    sink += encodePacket(packet).length;
+  };
+  const decode = (): void => {
+    sink += decodePacket(bytes).ok ? 1 : 0;
+  };
+  rate(encode, WARMUP_MS);
+  rate(decode, WARMUP_MS);
+  const enc = rate(encode, RUN_MS);
+  const dec = rate(decode, RUN_MS);
+  const mb = (perS: number): string => fmt((perS * bytes.length) / 1e6, 1);
+  console.log(`[bench:codec] ${label}: ${bytes.length} bytes, ${packet.events.length} events`);
+  console.log(`[bench:codec]   encode ${fmt(enc)} packets/s, ${mb(enc)} MB/s`);
+  console.log(`[bench:codec]   decode ${fmt(dec)} packets/s, ${mb(dec)} MB/s`);
+}
+
+function bandwidth(label: string, packet: Packet): void {
+  const payload = packetSize(packet);
+  const perSecond = (payload + UDP_IPV4_OVERHEAD) * SEND_HZ;
+  const ratio = perSecond / BUDGET_BYTES_PER_S;
+  console.log(
+    `[bench:codec] upstream, ${label} at ${SEND_HZ} Hz: (${payload} + ${UDP_IPV4_OVERHEAD}) B × ${SEND_HZ} = ${fmt(perSecond)} B/s; ` +
+      `budget ${fmt(BUDGET_BYTES_PER_S)} B/s; ratio ${fmt(ratio, 3)} (${fmt(ratio * 100, 1)}%); within budget: ${ratio <= 1 ? 'yes' : 'NO'}`,
+  );
+}
+
+if (packetSize(full) !== MAX_DATAGRAM_BYTES) throw new Error(`full packet is ${packetSize(full)} bytes, expected ${MAX_DATAGRAM_BYTES}`);
+
+console.log(`[bench:codec] HEADER_SIZE ${HEADER_SIZE} bytes (header + ship state; +1 terminator = ${packetSize(bare)}-byte bare packet)`);
+bench('(a) bare state packet', bare);
+bench('(b) typical: 2 lasers + chat line', typical);
+bench('(c) full datagram', full);
+bandwidth('bare state packets', bare);
+bandwidth('state + 1 laser event per packet', { header, events: [laser(1)] });
+if (sink === 0) console.log('[bench:codec] (nothing measured)');

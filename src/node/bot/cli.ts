@@ -1,0 +1,128 @@
+/**
+ * `npm run bot -- [options]` / `node out/main/bot.js`: a headless Starlane
+ * client running the same network core as the game, with a scripted pilot.
+ * For tests, load and demos. With --json every event is one JSON line on
+ * stdout; otherwise readable lines.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConsoleCore } from '../../shared/console/registry';
+import { validatePlayerName } from '../../shared/settings/settings';
+import { DEFAULT_CLIENT_PORT, type PacketApi } from '../../shared/net/packetApi';
+import type { NetDelivery } from '../../shared/net/gameLink';
+import { createSubsystems } from '../subsystems';
+import { APP_VERSION } from '../version';
+import { BotGame, type Pilot } from './botGame';
+
+const int = (lo: number, hi: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new InvalidArgumentError(`must be an integer from ${lo} to ${hi}`);
+  return n;
+};
+
+const program = new Command('starlane-bot')
+  .description('Headless Starlane client with a scripted pilot')
+  .version(APP_VERSION)
+  .option('-n, --name <name>', 'player name', 'bot')
+  .addOption(new Option('--packetapi <api>', 'packet API').choices(['udp', 'udp6']).default('udp'))
+  .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p']).default('p2p'))
+  .option('-p, --port <port>', 'UDP client port (next free one if taken); LAN discovery targets it too', int(1, 65535), DEFAULT_CLIENT_PORT)
+  .option('--bind <address>', 'local address to bind (default: all interfaces)')
+  .option('--broadcast <address>', 'IPv4 broadcast address for LAN discovery', '255.255.255.255')
+  .option('--lan-interfaces <names>', 'comma-separated interfaces for IPv6 discovery ("none" for none)')
+  .option('--max-players <n>', 'slots of a game this bot starts', int(2, 8), 4)
+  .option('--sendfreq <hz>', 'game packets per second', int(5, 60), 20)
+  .addOption(new Option('--pilot <pilot>', 'scripted flying').choices(['circle', 'idle']).default('circle'))
+  .option('--say <text>', 'send this chat line once connected')
+  .option('--seconds <s>', 'stop after this many seconds (0 = run until SIGINT/SIGTERM)', int(0, 86400), 0)
+  .option('--seed <n>', 'simulation seed', int(0, 0xffffffff), 1)
+  .option('--json', 'print events as JSON lines', false)
+  .showHelpAfterError();
+
+interface Opts {
+  name: string;
+  packetapi: string;
+  protocol: string;
+  port: number;
+  bind?: string;
+  broadcast: string;
+  lanInterfaces?: string;
+  maxPlayers: number;
+  sendfreq: number;
+  pilot: Pilot;
+  say?: string;
+  seconds: number;
+  seed: number;
+  json: boolean;
+}
+
+async function main(): Promise<void> {
+  program.parse();
+  const o = program.opts<Opts>();
+  const name = validatePlayerName(o.name);
+  if (!name.ok) program.error(`starlane-bot: --name: ${name.error}`);
+  const emit = (record: Record<string, unknown>, text: string) =>
+    process.stdout.write(o.json ? `${JSON.stringify(record)}\n` : `${text}\n`);
+
+  const states = new Map<number, number>();
+  let said = false;
+  const consoleCore = new ConsoleCore();
+  const out = { print: (text: string) => emit({ t: 'print', text }, text) };
+  const onDeliver = (d: NetDelivery) => {
+    if (d.kind === 'state') states.set(d.slot, (states.get(d.slot) ?? 0) + 1);
+    else if (d.kind === 'players') {
+      emit({ t: 'players', localSlot: d.localSlot, status: d.status, players: d.players }, `players: ${d.players.map((p) => `${p.slot}:${p.name}${p.joined ? '' : '(connected)'}`).join(' ')} — ${d.status}`);
+      if (o.say && !said && d.localSlot !== null) {
+        said = true;
+        void consoleCore.execute(`say ${JSON.stringify(o.say)}`, out);
+      }
+    } else if (d.kind === 'chat') emit({ t: 'chat', slot: d.slot, from: d.from, text: d.text }, `${d.from}: ${d.text}`);
+    else if (d.kind === 'event') emit({ t: 'event', slot: d.slot, type: d.event.type }, `event from slot ${d.slot}: ${d.event.type}`);
+  };
+  const game = new BotGame({ name: name.ok ? name.name : 'bot', sendFrequency: o.sendfreq, pilot: o.pilot, seed: o.seed, onDeliver });
+  const lan = o.lanInterfaces === undefined ? undefined : o.lanInterfaces === 'none' ? [] : o.lanInterfaces.split(',');
+  const subsystems = createSubsystems({
+    clientPort: o.port,
+    bindAddress: o.bind,
+    broadcastAddress: o.broadcast,
+    lanInterfaces: lan,
+    game,
+    p2pConfig: () => ({ maxPlayers: o.maxPlayers }),
+    print: (line) => out.print(line),
+    log: (line) => process.stderr.write(`starlane-bot: ${line}\n`),
+    addCommand: (def) => consoleCore.addCommand(def),
+  });
+  for (const [kind, impl] of [['packetapi', o.packetapi], ['protocol', o.protocol]] as const) {
+    const r = await subsystems.kind(kind).bind(impl);
+    if (!r.ok) {
+      process.stderr.write(`starlane-bot: cannot start ${kind} ${impl}: ${r.error}\n`);
+      process.exit(1);
+    }
+  }
+  const packetApi = subsystems.kind<PacketApi>('packetapi').table;
+  emit({ t: 'ready', port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${o.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
+  game.start();
+  await consoleCore.execute('connect', out);
+
+  const report = setInterval(() => {
+    emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);
+  }, 1000);
+  let stopping = false;
+  const stop = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(report);
+    game.stop();
+    await consoleCore.execute('disconnect', { print: () => undefined });
+    await subsystems.killAll();
+    emit({ t: 'stopped', why }, `stopped (${why})`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (o.seconds > 0) setTimeout(() => void stop('time up'), o.seconds * 1000);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`starlane-bot: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,130 @@
+/**
+ * The game-code interface (Parsec's NET_RmEv* functions): game code calls one
+ * function per remote event; events queue in the order they happened until
+ * the next packet is built, and wait for a later packet when they do not fit.
+ * Time-critical creations (lasers, missiles) get their position moved to where
+ * the object is at the moment the packet is built.
+ */
+import type { Vec3, Quat } from '../sim/types';
+import { STEP_MS } from '../sim/types';
+import { fillPacket } from '../wire/codec';
+import { objectId, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
+
+/** Most events kept waiting; beyond it the oldest non-critical ones are dropped and counted (a stuck link must not grow memory). */
+export const MAX_PENDING_EVENTS = 256;
+
+interface Pending {
+  /** Event; for creations (and `killOwnShip`) the id is still local and gets the owner slot at send time. */
+  event: RemoteEvent;
+  /** The id must be scoped by the sender's slot when the packet is built. */
+  scoped: boolean;
+  /** Host time the event happened, for the position refresh of moving objects. */
+  at: number;
+}
+
+/** The ship of a player is object 0 of its slot. */
+export const SHIP_LOCAL_ID = 0;
+
+export class GameCodeInterface {
+  private queue: Pending[] = [];
+  private dropped = 0;
+
+  /** Events waiting for a packet. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Events dropped because the queue was full. */
+  get droppedCount(): number {
+    return this.dropped;
+  }
+
+  /** Forgets everything queued (on disconnect: nobody is left to tell). */
+  clear(): void {
+    this.queue = [];
+  }
+
+  createObject(localId: number, kind: number, pos: Vec3, rot: Quat, vel: Vec3, now: number): void {
+    this.push({ type: 'createObject', id: localId, kind, pos, rot, vel }, now);
+  }
+
+  createLaser(localId: number, pos: Vec3, vel: Vec3, ttl: number, now: number): void {
+    this.push({ type: 'createLaser', id: localId, pos, vel, ttl }, now);
+  }
+
+  createMissile(localId: number, pos: Vec3, vel: Vec3, targetSlot: number, ttl: number, now: number): void {
+    this.push({ type: 'createMissile', id: localId, pos, vel, targetSlot, ttl }, now);
+  }
+
+  createExtra(localId: number, kind: number, pos: Vec3, now: number): void {
+    this.push({ type: 'createExtra', id: localId, kind, pos }, now);
+  }
+
+  /** `id` is a full (owner-scoped) object id: players may kill others' objects. */
+  killObject(id: number, killerSlot: number, now: number): void {
+    this.push({ type: 'killObject', id, killerSlot }, now, false);
+  }
+
+  /** The local ship was destroyed (its id is object 0 of our slot, known at send time). */
+  killOwnShip(killerSlot: number, now: number): void {
+    this.push({ type: 'killObject', id: SHIP_LOCAL_ID, killerSlot }, now);
+  }
+
+  sendText(text: string, now: number): void {
+    this.push({ type: 'sendText', text }, now, false);
+  }
+
+  playerName(name: string, now: number): void {
+    // A newer name supersedes one still waiting: only the latest matters.
+    this.queue = this.queue.filter((p) => p.event.type !== 'playerName');
+    this.push({ type: 'playerName', name }, now, false);
+  }
+
+  particleObject(localId: number, kind: number, pos: Vec3, radius: number, ttl: number, now: number): void {
+    this.push({ type: 'particleObject', id: localId, kind, pos, radius, ttl }, now);
+  }
+
+  /**
+   * Builds the next packet for `header`: takes queued events from the front
+   * in order while they fit, scopes local object ids by `ownerSlot`, and
+   * refreshes lasers and missiles to their position at `now`.
+   */
+  take(header: PacketHeader, ownerSlot: number, now: number, maxBytes?: number): Packet {
+    const ready = this.queue.map((p) => finalise(p, ownerSlot, now));
+    const { packet, taken } = fillPacket(header, ready, maxBytes);
+    this.queue.splice(0, taken);
+    return packet;
+  }
+
+  private push(event: RemoteEvent, at: number, scoped = true): void {
+    if (this.queue.length >= MAX_PENDING_EVENTS) {
+      this.queue.shift();
+      this.dropped += 1;
+    }
+    this.queue.push({ event, at, scoped });
+  }
+}
+
+function finalise({ event, at, scoped }: Pending, slot: number, now: number): RemoteEvent {
+  switch (event.type) {
+    case 'createObject':
+    case 'createExtra':
+    case 'particleObject':
+    case 'killObject':
+      return scoped ? { ...event, id: objectId(slot, event.id) } : event;
+    case 'createLaser':
+    case 'createMissile': {
+      const dt = Math.max(0, now - at);
+      const s = dt / 1000;
+      const ticks = Math.round(dt / STEP_MS);
+      return {
+        ...event,
+        id: objectId(slot, event.id),
+        pos: { x: event.pos.x + event.vel.x * s, y: event.pos.y + event.vel.y * s, z: event.pos.z + event.vel.z * s },
+        ttl: Math.max(1, event.ttl - ticks),
+      };
+    }
+    default:
+      return event;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The state one peer shares between its start-up (startup.ts), game loop
+ * (gameLoop.ts) and membership rules (membership.ts), and the primitives
+ * they all use: message ids, sending, notices, table changes.
+ * Internal to src/shared/p2p; the public face is P2pPeer (peer.ts).
+ */
+import { addrKey } from '../wire/addr';
+import { NO_SLOT, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+import type { P2pConfig } from './config';
+import { MessageFilter } from './packetFilter';
+import { controlPacket } from './packets';
+import { SlotTable, toPlayer, UNKNOWN_NAME } from './slotTable';
+
+/** Where a peer is in its life cycle (STATE-MACHINE.md has the diagram). */
+export type PeerState = 'idle' | 'connecting' | 'slave' | 'connected' | 'failed';
+
+/** How a peer reaches the others. Implementations must not call back into the peer synchronously. */
+export interface P2pTransport {
+  /** Unicast `packet` to one node. */
+  send(to: WireAddr, packet: Packet): void;
+  /** Broadcast `packet` on the LAN (start-up discovery only). */
+  broadcast(packet: Packet): void;
+}
+
+/** What the peer tells its owner (the protocol adapter / game code). */
+export type P2pNotice =
+  | { kind: 'connected'; slot: number; players: PlayerEntry[] }
+  | { kind: 'failed'; reason: 'game-full' | 'slave-timeout'; message: string }
+  | { kind: 'player-added'; player: PlayerEntry }
+  | { kind: 'player-removed'; player: PlayerEntry; reason: 'disconnect' | 'timeout' }
+  | { kind: 'player-changed'; player: PlayerEntry }
+  | { kind: 'game-state'; slot: number; packet: Packet }
+  | { kind: 'disconnected' };
+
+/** Bookkeeping of one run of the start-up protocol (connect loop and slot-request loop). */
+export interface StartupRun {
+  startedAt: number;
+  requestsSent: number;
+  nextRequestAt: number;
+  /** Nodes of lower status whose requests we hold: assigned by us as master, or forwarded to our master. */
+  queue: Map<string, WireAddr>;
+  /** The table we knew before losing our slot in a conflict; sent along so answering peers can settle it. */
+  knowledge: PlayerEntry[];
+  /** Our master while a slave (the highest starting node heard of). */
+  master: WireAddr | null;
+  slaveSince: number;
+  nextSlotRequestAt: number;
+}
+
+/**
+ * An answer we gave that the node has not acknowledged yet (by sending us
+ * anything with a slot in its header): re-sent to that node alone every
+ * connect-request interval until then or until `until`.
+ */
+export interface UnackedAnswer {
+  addr: WireAddr;
+  kind: 'reply' | 'full';
+  nextAt: number;
+  until: number;
+}
+
+/** A connect request a connected peer will answer at `deadline` unless it snoops another peer's answer first. */
+export interface PendingAnswer {
+  requester: WireAddr;
+  addrs: Map<string, WireAddr>;
+  deadline: number;
+}
+
+export class PeerCore {
+  readonly selfKey: string;
+  state: PeerState = 'idle';
+  joined = false;
+  mySlot: number | null = null;
+  readonly table = new SlotTable();
+  readonly filter = new MessageFilter();
+  /** Last name heard from each node (ConnectRequest, SlotRequest, NodeAlive, playerName events). */
+  readonly names = new Map<string, string>();
+  /** Recently removed nodes → until when stale player lists may not bring them back. */
+  readonly tombstones = new Map<string, number>();
+  readonly pending = new Map<string, PendingAnswer>();
+  readonly unacked = new Map<string, UnackedAnswer>();
+  /** Rate limit for conflict evidence we send, per target. */
+  readonly lastEvidenceAt = new Map<string, number>();
+  run: StartupRun | null = null;
+  /** When we last sent something to every member (GameState, NodeAlive, an answer). */
+  lastToAllAt = -Infinity;
+  /** When we last sent NodeAlive to every member. */
+  lastAliveAt = -Infinity;
+  private nextId = 0;
+
+  constructor(
+    readonly self: WireAddr,
+    public name: string,
+    readonly transport: P2pTransport,
+    private readonly notify: (n: P2pNotice) => void,
+    readonly cfg: P2pConfig,
+  ) {
+    this.selfKey = addrKey(self);
+  }
+
+  /**
+   * Starts a new session's message ids at `now` (as u32) unless the counter
+   * is already past it, so a node restarted with a clock that kept running
+   * keeps sending ids newer than its previous session's.
+   */
+  startIds(now: number): void {
+    const t = Math.floor(now) >>> 0;
+    const diff = (t - this.nextId) >>> 0;
+    if (diff !== 0 && diff < 0x8000_0000) this.nextId = t;
+  }
+
+  /** The next message id (one per packet; the copies of one packet to several nodes share it). */
+  takeId(): number {
+    this.nextId = (this.nextId + 1) >>> 0;
+    return this.nextId;
+  }
+
+  /** A control packet from us with the next message id. */
+  packet(type: PacketType, now: number, events: RemoteEvent[]): Packet {
+    const id = this.takeId();
+    const slot = this.state === 'connected' && this.mySlot !== null ? this.mySlot : NO_SLOT;
+    return controlPacket(type, slot, id, now, this.state === 'connected' && this.joined, events);
+  }
+
+  emit(n: P2pNotice): void {
+    this.notify(n);
+  }
+
+  send(to: WireAddr, p: Packet): void {
+    this.transport.send(to, p);
+  }
+
+  broadcast(p: Packet): void {
+    this.transport.broadcast(p);
+  }
+
+  /** Unicast to every other row of the table, except the keys in `skip`. */
+  sendToMembers(p: Packet, skip?: ReadonlySet<string>): void {
+    for (const e of this.table.rows()) {
+      if (e.key === this.selfKey || skip?.has(e.key)) continue;
+      this.transport.send(e.addr, p);
+    }
+  }
+
+  nameFor(key: string): string {
+    return this.names.get(key) ?? UNKNOWN_NAME;
+  }
+
+  /** The own row as the wire sees it. */
+  selfEntry(slot: number): PlayerEntry {
+    return { slot, addr: this.self, name: this.name, joined: this.joined };
+  }
+
+  /** Adds a row for another node (connected state) and tells the owner. */
+  addPlayer(addr: WireAddr, slot: number, name: string | null, joined: boolean, now: number): void {
+    const key = addrKey(addr);
+    if (name !== null && name !== UNKNOWN_NAME) this.names.set(key, name);
+    const entry = { slot, addr, name: this.nameFor(key), joined, key, lastHeard: now };
+    this.table.add(entry);
+    this.tombstones.delete(key);
+    this.emit({ kind: 'player-added', player: toPlayer(entry) });
+  }
+
+  /** Removes another node's row, remembers it for a while and tells the owner. */
+  removePlayer(key: string, reason: 'disconnect' | 'timeout', now: number): void {
+    const e = this.table.remove(key);
+    if (!e) return;
+    this.tombstones.set(key, now + this.cfg.aliveTimeoutMs);
+    this.pending.delete(key);
+    this.unacked.delete(key);
+    this.emit({ kind: 'player-removed', player: toPlayer(e), reason });
+  }
+
+  tombstoned(key: string, now: number): boolean {
+    const until = this.tombstones.get(key);
+    return until !== undefined && now < until;
+  }
+
+  /**
+   * Forgets the session: table, slot, queue, pending answers. Names, the
+   * message filter and tombstones survive, since they describe the other
+   * nodes, which have not changed.
+   */
+  resetSession(): void {
+    this.table.clear();
+    this.mySlot = null;
+    this.joined = false;
+    this.pending.clear();
+    this.unacked.clear();
+    this.run = null;
+  }
+
+  /** Ends the attempt with a 'failed' notice (message: one line for the console). */
+  fail(reason: 'game-full' | 'slave-timeout', message: string): void {
+    this.resetSession();
+    this.state = 'failed';
+    this.emit({ kind: 'failed', reason, message });
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Peer-to-peer protocol core (Parsec 1998 design): start-up with connect and
+ * slot-request loops, slot tables, rank-delayed connect replies, alive
+ * counters and message-id filtering, as a pure state machine. See
+ * STATE-MACHINE.md in this folder.
+ */
+export { P2pPeer, DEFAULT_PLAYER_NAME } from './peer';
+export type { P2pNotice, P2pTransport, PeerState } from './core';
+export { DEFAULT_P2P_CONFIG, resolveConfig, STARTUP_MARGIN_MS, type P2pConfig } from './config';
+export { idNewer, idMax, MessageFilter } from './packetFilter';
+export { planAssignment, SlotTable, UNKNOWN_NAME, type AssignmentPlan } from './slotTable';
+export { formatAddr, NEUTRAL_STATE, sanitizeName } from './packets';

@@ -1,0 +1,87 @@
+/**
+ * Building control packets and reading the events the protocol uses
+ * (connectQueue, playerList, playerName), plus the text helpers for notices.
+ */
+import { MAX_NAME_LENGTH, MAX_QUEUE, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type ShipState, type WireAddr } from '../wire/types';
+
+/** The ship state control packets carry: all zeros, identity rotation. */
+export const NEUTRAL_STATE: ShipState = Object.freeze({
+  pos: Object.freeze({ x: 0, y: 0, z: 0 }),
+  rot: Object.freeze({ x: 0, y: 0, z: 0, w: 1 }),
+  vel: Object.freeze({ x: 0, y: 0, z: 0 }),
+  angVel: Object.freeze({ x: 0, y: 0, z: 0 }),
+  energy: 0,
+  damage: 0,
+});
+
+/** A control packet (neutral ship state, gameTime = now as u32). */
+export function controlPacket(type: PacketType, senderSlot: number, messageId: number, now: number, joined: boolean, events: RemoteEvent[]): Packet {
+  return {
+    header: { type, senderSlot, messageId: messageId >>> 0, gameTime: Math.floor(now) >>> 0, joined, state: NEUTRAL_STATE },
+    events,
+  };
+}
+
+/** A connectQueue event; at most MAX_QUEUE addresses fit, extra ones are left out (they are retried by their own requests). */
+export function queueEvent(addrs: readonly WireAddr[]): RemoteEvent {
+  return { type: 'connectQueue', addrs: addrs.slice(0, MAX_QUEUE) };
+}
+
+export function playerListEvent(players: readonly PlayerEntry[]): RemoteEvent {
+  return { type: 'playerList', players: [...players] };
+}
+
+export function nameEvent(name: string): RemoteEvent {
+  return { type: 'playerName', name };
+}
+
+/** The first connectQueue event's addresses (empty if none). */
+export function queueOf(p: Packet): WireAddr[] {
+  for (const e of p.events) if (e.type === 'connectQueue') return e.addrs;
+  return [];
+}
+
+/** The first playerList event's entries, or null if the packet has none. */
+export function playersOf(p: Packet): PlayerEntry[] | null {
+  for (const e of p.events) if (e.type === 'playerList') return e.players;
+  return null;
+}
+
+/** The last playerName event's name (the newest, should a packet carry several), or null. */
+export function nameOf(p: Packet): string | null {
+  let name: string | null = null;
+  for (const e of p.events) if (e.type === 'playerName') name = e.name;
+  return name;
+}
+
+/**
+ * Makes `raw` a valid wire name (1..MAX_NAME_LENGTH printable ASCII, no
+ * leading or trailing space): other characters become '?', the rest is cut.
+ * An empty result becomes `fallback`.
+ */
+export function sanitizeName(raw: string, fallback: string): string {
+  let s = '';
+  for (const ch of raw) {
+    const c = ch.codePointAt(0) ?? 0;
+    s += c >= 0x20 && c <= 0x7e ? ch : '?';
+  }
+  s = s.trim().slice(0, MAX_NAME_LENGTH).trim();
+  return s.length > 0 ? s : fallback;
+}
+
+/** Human form of a serialised node address for messages: "10.0.0.1:6526" or "[fe80:0:…]:6526". */
+export function formatAddr(a: WireAddr): string {
+  const port = (x: number, y: number) => ((a[x] ?? 0) << 8) | (a[y] ?? 0);
+  if (a.length === 7 && a[0] === 4) return `${a[1]}.${a[2]}.${a[3]}.${a[4]}:${port(5, 6)}`;
+  if (a.length === 19 && a[0] === 6) {
+    const groups: string[] = [];
+    for (let i = 1; i < 17; i += 2) groups.push(port(i, i + 1).toString(16));
+    return `[${groups.join(':')}]:${port(17, 18)}`;
+  }
+  return `<${[...a].map((b) => b.toString(16).padStart(2, '0')).join('')}>`;
+}
+
+/** The console line for a refused connect: "game full (4 of 4 slots taken)". */
+export function gameFullMessage(taken: number): string {
+  return `game full (${taken} of ${taken} slots taken)`;
+}

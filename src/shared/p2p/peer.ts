@@ -1,0 +1,164 @@
+/**
+ * P2pPeer: one node of a peer-to-peer game, as a pure deterministic state
+ * machine. The owner feeds it decoded packets (`receive`) and the time
+ * (`tick`, every 5–20 ms); it answers through the transport and the notice
+ * callback. No clock, no randomness, no I/O of its own.
+ */
+import { addrKey } from '../wire/addr';
+import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+import { resolveConfig, type P2pConfig } from './config';
+import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
+import { connectedReceive, connectedTick, knowledgeAfterLoss, sendAliveToAll } from './gameLoop';
+import { nameOf, sanitizeName } from './packets';
+import { beginStartup, startupReceive, startupTick } from './startup';
+import { toPlayer } from './slotTable';
+
+/** Name used when the one given is empty after sanitising. */
+export const DEFAULT_PLAYER_NAME = 'player';
+
+export class P2pPeer {
+  private readonly core: PeerCore;
+
+  /**
+   * `self` is this node's serialised address (as the others see it), `name`
+   * its player name (made wire-valid: printable ASCII, ≤ 16 characters).
+   * `notify` is called synchronously from the methods below. Throws
+   * RangeError for an invalid config.
+   */
+  constructor(self: WireAddr, name: string, transport: P2pTransport, notify: (n: P2pNotice) => void, config?: Partial<P2pConfig>) {
+    this.core = new PeerCore(Uint8Array.from(self), sanitizeName(name, DEFAULT_PLAYER_NAME), transport, notify, resolveConfig(config));
+  }
+
+  /** 'idle' (not started or disconnected), 'connecting' (connect loop), 'slave' (slot-request loop), 'connected' (has a slot), 'failed' (last attempt failed). */
+  get state(): PeerState {
+    return this.core.state;
+  }
+
+  /** The resolved configuration (defaults filled in). */
+  get config(): Readonly<P2pConfig> {
+    return this.core.cfg;
+  }
+
+  /** Starts the start-up protocol; ignored unless 'idle' or 'failed'. Ends in a 'connected' or 'failed' notice. */
+  connect(now: number): void {
+    if (this.core.state !== 'idle' && this.core.state !== 'failed') return;
+    beginStartup(this.core, now, []);
+  }
+
+  /**
+   * Leaves: a best-effort Disconnect to every member (or to the master while
+   * a slave), then 'idle' with the slot freed and a 'disconnected' notice.
+   * From 'failed' it just returns to 'idle'; from 'idle' it does nothing.
+   */
+  disconnect(now: number): void {
+    const core = this.core;
+    if (core.state === 'idle') return;
+    const was = core.state;
+    if (was === 'connected') core.sendToMembers(core.packet(PacketType.Disconnect, now, []));
+    if (was === 'slave' && core.run?.master) core.send(core.run.master, core.packet(PacketType.Disconnect, now, []));
+    core.resetSession();
+    core.state = 'idle';
+    if (was !== 'failed') core.emit({ kind: 'disconnected' });
+  }
+
+  /** Joins the game (the ship enters); only while connected. The flag rides on every packet from now on; a NodeAlive carries it at once. */
+  join(now: number): void {
+    this.setJoined(true, now);
+  }
+
+  /** Leaves the game but keeps the slot; only while connected. */
+  unjoin(now: number): void {
+    this.setJoined(false, now);
+  }
+
+  private setJoined(joined: boolean, now: number): void {
+    const core = this.core;
+    if (core.state !== 'connected' || core.joined === joined) return;
+    core.joined = joined;
+    const me = core.table.byAddrKey(core.selfKey);
+    if (me) {
+      me.joined = joined;
+      core.emit({ kind: 'player-changed', player: toPlayer(me) });
+    }
+    sendAliveToAll(core, now);
+  }
+
+  /** Changes our name (sanitised). Others learn it from our next NodeAlive or from the game code's playerName event. */
+  setName(name: string): void {
+    const core = this.core;
+    const clean = sanitizeName(name, DEFAULT_PLAYER_NAME);
+    if (clean === core.name) return;
+    core.name = clean;
+    const me = core.table.byAddrKey(core.selfKey);
+    if (me) {
+      me.name = clean;
+      core.emit({ kind: 'player-changed', player: toPlayer(me) });
+    }
+  }
+
+  /**
+   * Every received, decoded packet. Our own (looped-back broadcasts) and
+   * anything while 'idle' or 'failed' is ignored. Duplicates are dropped by
+   * message id; so are GameState, NodeAlive and Disconnect packets older
+   * than the newest from their sender (they have no effect at all). Older
+   * control packets are still used: their effects are idempotent.
+   */
+  receive(from: WireAddr, packet: Packet, now: number): void {
+    const core = this.core;
+    const key = addrKey(from);
+    if (key === core.selfKey || core.state === 'idle' || core.state === 'failed') return;
+    const h = packet.header;
+    const verdict = core.filter.check(key, h.messageId, now);
+    if (verdict === 'duplicate') return;
+    const fresh = verdict === 'fresh';
+    // State a newer packet supersedes is only taken from the newest; a Disconnect older than something newer ended an earlier session.
+    if (!fresh && (h.type === PacketType.GameState || h.type === PacketType.NodeAlive || h.type === PacketType.Disconnect)) return;
+    if (!fresh && h.type === PacketType.ConnectRequest) core.filter.restart(key, h.messageId, now);
+    const name = nameOf(packet);
+    if (name !== null) core.names.set(key, name);
+    if (core.state === 'connected') {
+      const lost = connectedReceive(core, from, key, packet, fresh, now);
+      if (lost) {
+        // A higher node proved it holds our slot (a conflict after lost packets): ask again, telling what we knew.
+        const knowledge = knowledgeAfterLoss(core, lost);
+        core.emit({ kind: 'disconnected' });
+        beginStartup(core, now, knowledge);
+      }
+      return;
+    }
+    startupReceive(core, from, key, packet, now);
+  }
+
+  /** Runs the timers; call every few ms (the tick period adds to every bound in STATE-MACHINE.md). */
+  tick(now: number): void {
+    const core = this.core;
+    if (core.state === 'connecting' || core.state === 'slave') startupTick(core, now);
+    else if (core.state === 'connected') connectedTick(core, now);
+  }
+
+  /**
+   * Sends a GameState to every other member (unicast each); ignored unless
+   * connected. The peer fills in type, senderSlot, messageId and joined.
+   * `events` must fit one datagram with the header (see fillPacket).
+   */
+  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
+    const core = this.core;
+    if (core.state !== 'connected' || core.mySlot === null) return;
+    const packet: Packet = {
+      header: { ...header, type: PacketType.GameState, senderSlot: core.mySlot, messageId: core.takeId(), joined: core.joined },
+      events,
+    };
+    core.sendToMembers(packet);
+    core.lastToAllAt = now;
+  }
+
+  /** Our slot while connected, else null. */
+  slot(): number | null {
+    return this.core.state === 'connected' ? this.core.mySlot : null;
+  }
+
+  /** The slot table including us, sorted by slot (copies); empty unless connected. */
+  players(): PlayerEntry[] {
+    return this.core.state === 'connected' ? this.core.table.toPlayers() : [];
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Game datagram codec, wire format v1 (byte tables in docs/PROTOCOL.md).
+ *
+ * A datagram is the fixed header (with the sender's ship state), then the
+ * remote-event list, then a 0 byte, and nothing after it. One codec definition
+ * per message (see `fields.ts`) gives encoding, decoding and size.
+ *
+ * - `encodePacket` takes trusted local data and throws {@link WireEncodeError}
+ *   on a programmer mistake (over-long name, NaN, more than 512 bytes...).
+ * - `decodePacket` takes untrusted bytes, never throws, and returns either a
+ *   fully validated packet or the reason it was dropped.
+ *
+ * Lossy fields: rotations (4×i16, each component within ~3e-5 after the
+ * decoder renormalises), angular rates (i16 milli-rad/s, ±0.0005 rad/s,
+ * clamped to ±32.767), energy/damage (rounded to whole percent) and every
+ * float (sent as f32). Everything else round-trips exactly.
+ */
+import { MAX_DATAGRAM_BYTES } from '../net/packetApi';
+import { eventList, remoteEvent, TERMINATOR_SIZE } from './events';
+import { measure } from './fields';
+import type { Codec } from './fields';
+import { HEADER_SIZE, packetHeader } from './header';
+import { ByteWriter, DecodeFailure, DROP_REASONS, Reader, WireEncodeError } from './stream';
+import type { DropReason } from './stream';
+import type { Packet, PacketHeader, RemoteEvent } from './types';
+
+export { DROP_REASONS, WireEncodeError } from './stream';
+export type { DropReason } from './stream';
+export { EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, TERMINATOR_SIZE } from './events';
+export { HEADER_SIZE } from './header';
+export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
+
+/** The whole datagram. Anything after the terminator fails `trailing-bytes` (checked in decodePacket). */
+const packetCodec: Codec<Packet> = {
+  write(s, p) {
+    if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
+    for (const [key, codec] of [
+      ['header', packetHeader],
+      ['events', eventList],
+    ] as const) {
+      try {
+        (codec as Codec<unknown>).write(s, p[key]);
+      } catch (e) {
+        throw e instanceof WireEncodeError ? e.within(key) : e;
+      }
+    }
+  },
+  read(r) {
+    const header = packetHeader.read(r);
+    const events = eventList.read(r);
+    return { header, events };
+  },
+};
+
+/**
+ * Bytes `packet` encodes to (header, events, terminator). Validates like
+ * encodePacket, so it throws {@link WireEncodeError} on invalid data, but not
+ * for a size above MAX_DATAGRAM_BYTES (that is what callers use it to check).
+ */
+export function packetSize(packet: Packet): number {
+  return measure(packetCodec, packet);
+}
+
+/** Bytes one event adds to a packet (type, length and payload); throws {@link WireEncodeError} on invalid data. */
+export function eventSize(event: RemoteEvent): number {
+  return measure(remoteEvent, event);
+}
+
+/**
+ * Encodes a packet of trusted local data into a fresh Uint8Array of exactly
+ * packetSize(packet) bytes. Throws {@link WireEncodeError} naming the field
+ * for invalid data, or if the result would exceed MAX_DATAGRAM_BYTES.
+ */
+export function encodePacket(packet: Packet): Uint8Array {
+  const size = packetSize(packet);
+  if (size > MAX_DATAGRAM_BYTES) {
+    throw new WireEncodeError(`packet is ${size} bytes, more than MAX_DATAGRAM_BYTES (${MAX_DATAGRAM_BYTES}); build it with fillPacket`);
+  }
+  const w = new ByteWriter(size);
+  packetCodec.write(w, packet);
+  if (w.pos !== size) throw new Error(`wire codec bug: wrote ${w.pos} bytes, measured ${size}`);
+  return w.buf;
+}
+
+/** Result of {@link decodePacket}. */
+export type DecodeResult = { ok: true; packet: Packet } | { ok: false; reason: DropReason };
+
+/**
+ * Decodes one received datagram. Never throws, and its work is linear in
+ * the datagram's length (≤ 512 bytes; no field is read twice). Accepted
+ * packets satisfy every limit encodePacket checks (so they re-encode), share
+ * no memory with `bytes`, and have unit-length rotations.
+ */
+export function decodePacket(bytes: Uint8Array): DecodeResult {
+  if (bytes.length > MAX_DATAGRAM_BYTES) return { ok: false, reason: 'too-large' };
+  const r = new Reader(bytes);
+  try {
+    const packet = packetCodec.read(r);
+    if (r.remaining() > 0) return { ok: false, reason: 'trailing-bytes' };
+    return { ok: true, packet };
+  } catch (e) {
+    // Only decode failures are expected here; anything else is a codec bug and must surface in tests.
+    if (e instanceof DecodeFailure) return { ok: false, reason: e.reason };
+    throw e;
+  }
+}
+
+/**
+ * The game-code interface's packet builder: takes events from the front of
+ * `queue`, in order, while they fit in `maxBytes` (capped at
+ * MAX_DATAGRAM_BYTES) together with the header and terminator. Stops at the
+ * first event that does not fit, so order is kept; the caller removes the
+ * first `taken` events and sends the rest later. Any single valid event fits
+ * an empty 512-byte packet (see MAX_EVENT_PAYLOAD), so with the default
+ * `maxBytes` a non-empty queue always makes progress.
+ * Throws {@link WireEncodeError} for an invalid event or a `maxBytes` below
+ * HEADER_SIZE + TERMINATOR_SIZE; the header is validated when encoded.
+ */
+export function fillPacket(header: PacketHeader, queue: readonly RemoteEvent[], maxBytes: number = MAX_DATAGRAM_BYTES): { packet: Packet; taken: number } {
+  const limit = Math.min(maxBytes, MAX_DATAGRAM_BYTES);
+  let size = HEADER_SIZE + TERMINATOR_SIZE;
+  if (!(limit >= size)) throw new WireEncodeError(`maxBytes ${maxBytes} leaves no room for the ${size}-byte header and terminator`);
+  const events: RemoteEvent[] = [];
+  for (const event of queue) {
+    const s = eventSize(event);
+    if (size + s > limit) break;
+    size += s;
+    events.push(event);
+  }
+  return { packet: { header, events }, taken: events.length };
+}
+
+/**
+ * Counts dropped datagrams per reason for stats and the console.
+ * `count(reason)` adds one; `snapshot()` returns a copy of the non-zero
+ * counters; `total` is the sum.
+ */
+export class DropCounters {
+  private readonly counts = new Map<DropReason, number>();
+  private sum = 0;
+
+  count(reason: DropReason): void {
+    this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
+    this.sum++;
+  }
+
+  /** Non-zero counters keyed by reason, in DROP_REASONS order. */
+  snapshot(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const reason of DROP_REASONS) {
+      const n = this.counts.get(reason);
+      if (n !== undefined) out[reason] = n;
+    }
+    return out;
+  }
+
+  /** Drops counted since construction or the last reset. */
+  get total(): number {
+    return this.sum;
+  }
+
+  reset(): void {
+    this.counts.clear();
+    this.sum = 0;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Two players on one machine: two browser shells (two hosts with their own
+ * UDP sockets) and two Chromium pages, connected peer-to-peer over loopback.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+
+const artifacts = join(repoRoot, 'test-artifacts');
+const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
+
+async function type(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, { timeout });
+}
+
+describe('two players peer-to-peer in headless Chromium', () => {
+  const shells: WebShellProcess[] = [];
+  let browser: Browser;
+  let alpha: Page;
+  let bravo: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    const port = String(30000 + Math.floor(Math.random() * 20000));
+    shells.push(await startWebShell(['--client-port', port]), await startWebShell(['--client-port', port]));
+    browser = await launchChromium();
+    [alpha, bravo] = await Promise.all(shells.map(async (shell) => {
+      const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(shell.url);
+      await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+      return page;
+    })) as [Page, Page];
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(shells.map((s) => s.stop()));
+  });
+
+  it('both connect and see each other in the player table', async () => {
+    for (const [page, name] of [[alpha, 'alpha'], [bravo, 'bravo']] as const) {
+      await page.keyboard.press('Backquote');
+      await type(page, `name ${name}`);
+      await type(page, 'protocol p2p');
+      await waitConsole(page, /protocol offline -> p2p/);
+    }
+    await type(alpha, 'connect');
+    await waitConsole(alpha, /connected to the peer-to-peer game as slot 0/);
+    await type(bravo, 'connect');
+    await waitConsole(bravo, /connected to the peer-to-peer game as slot 1/);
+    await type(bravo, 'players');
+    await waitConsole(bravo, /0\s+alpha\s+127\.0\.0\.1:\d+\s+joined/);
+  });
+
+  it("each sees the other's ship move, with its name", async () => {
+    await alpha.keyboard.press('Backquote'); // close alpha's console so W flies
+    await alpha.keyboard.down('KeyW');
+    const moved = await bravo.waitForFunction(
+      () => {
+        const r = window.__starlane?.remotes().find((x) => x.name === 'alpha');
+        return r && Math.hypot(r.pos.x, r.pos.y, r.pos.z) > 15 ? r : false;
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(await moved.jsonValue()).toMatchObject({ slot: 0, name: 'alpha' });
+    await alpha.keyboard.up('KeyW');
+    await alpha.waitForFunction(() => window.__starlane?.remotes().some((x) => x.name === 'bravo'), undefined, { timeout: 10_000 });
+  });
+
+  it("each sees the other's chat, in the console and on the HUD", async () => {
+    await type(bravo, 'hello alpha');
+    await alpha.waitForFunction(() => window.__starlane?.chat().some((l) => l === 'bravo: hello alpha'), undefined, { timeout: 10_000 });
+    expect(await consoleText(alpha)).toContain('bravo: hello alpha');
+    await alpha.keyboard.press('Backquote');
+    await type(alpha, 'say hi bravo');
+    await bravo.waitForFunction(() => window.__starlane?.chat().some((l) => l === 'alpha: hi bravo'), undefined, { timeout: 10_000 });
+    await alpha.keyboard.press('Backquote');
+    await bravo.keyboard.press('Backquote');
+    await alpha.waitForTimeout(300);
+    await alpha.screenshot({ path: join(artifacts, 'p2p-alpha.png') });
+    await bravo.screenshot({ path: join(artifacts, 'p2p-bravo.png') });
+    expect(problems).toEqual([]);
+  });
+});

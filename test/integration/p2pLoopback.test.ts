@@ -1,0 +1,124 @@
+/**
+ * Two complete hosts (settings, console, subsystems, p2p protocol) in this
+ * process, talking over real UDP sockets on loopback.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../../src/node/host/createHost';
+import type { HostService } from '../../src/node/host/hostService';
+import type { HostEvent } from '../../src/shared/host/contract';
+import type { NetDelivery } from '../../src/shared/net/gameLink';
+
+interface Node {
+  host: HostService;
+  events: HostEvent[];
+  run(line: string): Promise<void>;
+  text(): string;
+  deliveries(kind: NetDelivery['kind']): NetDelivery[];
+}
+
+const started: HostService[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((h) => h.dispose()));
+});
+
+async function node(name: string, port: number): Promise<Node> {
+  const host = await createHost({
+    shell: 'browser',
+    appVersion: 'test',
+    userDataDir: mkdtempSync(join(tmpdir(), 'starlane-p2p-')),
+    clientPort: port,
+    broadcastAddress: '127.255.255.255',
+    lanInterfaces: [],
+    log: pino({ level: 'silent' }),
+    onQuit: () => undefined,
+  });
+  started.push(host);
+  const events: HostEvent[] = [];
+  host.onEvents((b) => events.push(...b));
+  await host.command(`name ${name}`);
+  return {
+    host,
+    events,
+    run: (line) => host.command(line),
+    text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
+    deliveries: (kind) => events.flatMap((e) => (e.kind === 'net' && e.delivery.kind === kind ? [e.delivery] : [])),
+  };
+}
+
+async function until<T>(what: string, check: () => T | undefined | false, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const ship = (z: number) => ({
+  pos: { x: 0, y: 0, z },
+  rot: { x: 0, y: 0, z: 0, w: 1 },
+  vel: { x: 0, y: 0, z: -10 },
+  angVel: { x: 0, y: 0.5, z: 0 },
+  energy: 100,
+  damage: 0,
+});
+
+describe('peer-to-peer between two hosts on loopback', () => {
+  it('connect finds the other host, both agree on the slots, states and chat flow both ways', async () => {
+    const port = 30000 + Math.floor(Math.random() * 20000);
+    const a = await node('alpha', port);
+    const b = await node('bravo', port);
+    await a.run('protocol p2p');
+    await b.run('protocol p2p');
+    await a.run('connect');
+    await until('alpha alone in its game', () => /connected to the peer-to-peer game as slot 0/.test(a.text()));
+    await b.run('connect');
+    await until('bravo connected', () => /connected to the peer-to-peer game as slot 1/.test(b.text()));
+    const lastPlayers = (n: Node) => n.deliveries('players').at(-1) as Extract<NetDelivery, { kind: 'players' }> | undefined;
+    await until('both see two joined players', () => [a, b].every((n) => lastPlayers(n)?.players.filter((p) => p.joined).length === 2));
+    expect(lastPlayers(a)?.players.map((p) => [p.slot, p.name])).toEqual([[0, 'alpha'], [1, 'bravo']]);
+    expect(lastPlayers(b)?.players.map((p) => [p.slot, p.name])).toEqual([[0, 'alpha'], [1, 'bravo']]);
+
+    // The game view reports its ship; the other host receives it as states of that slot.
+    for (let tick = 1; tick <= 20; tick++) {
+      a.host.frame({ frame: tick, tick, game: { tick, ship: ship(-tick), events: tick === 5 ? [{ type: 'laser', localId: 9, pos: { x: 0, y: 0, z: -5 }, vel: { x: 0, y: 0, z: -600 }, ttl: 40 }] : [] } });
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const states = await until('states from alpha', () => {
+      const got = b.deliveries('state').filter((d) => d.kind === 'state' && d.slot === 0);
+      return got.length >= 5 ? got : undefined;
+    });
+    expect(states.at(-1)).toMatchObject({ slot: 0, state: { vel: { z: -10 } } });
+    await until('alpha laser at bravo', () => b.deliveries('event').some((d) => d.kind === 'event' && d.slot === 0 && d.event.type === 'createLaser' && d.event.id === 9));
+
+    await b.run('say hello alpha');
+    await until('chat at alpha', () => a.deliveries('chat').some((d) => d.kind === 'chat' && d.from === 'bravo' && d.text === 'hello alpha'));
+    expect(a.text()).toContain('bravo: hello alpha');
+    // Plain text is chat too.
+    await a.run('nice to see you');
+    await until('plain-text chat at bravo', () => /alpha: nice to see you/.test(b.text()));
+
+    await b.run('disconnect');
+    await until('alpha sees bravo leave', () => /bravo disconnected/.test(a.text()));
+  });
+
+  it('a name change reaches the other player', async () => {
+    const port = 30000 + Math.floor(Math.random() * 20000);
+    const a = await node('alpha', port);
+    const b = await node('bravo', port);
+    for (const n of [a, b]) await n.run('protocol p2p');
+    await a.run('connect');
+    await until('alpha connected', () => /as slot 0/.test(a.text()));
+    await b.run('connect');
+    await until('bravo connected', () => /as slot 1/.test(b.text()));
+    await a.run('name goose');
+    await until('bravo sees the new name', () =>
+      b.deliveries('players').some((d) => d.kind === 'players' && d.players.some((p) => p.slot === 0 && p.name === 'goose')),
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** What a `--json` bot printed, parsed. */
+export interface BotRecord {
+  t: string;
+  [key: string]: unknown;
+}
+
+export interface BotPlayers {
+  localSlot: number | null;
+  status: string;
+  players: { slot: number; name: string; joined: boolean; local: boolean; address: string }[];
+}
+
+/**
+ * Follows a `starlane-bot --json` process: every line it prints, its latest
+ * slot table, and waiting helpers with clear timeouts.
+ */
+export class BotWatch {
+  readonly records: BotRecord[] = [];
+  stderr = '';
+  private waiters = new Set<() => void>();
+
+  constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+  ) {
+    child.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        this.records.push(JSON.parse(line) as BotRecord);
+      } catch {
+        this.records.push({ t: 'raw', text: line });
+      }
+      for (const w of this.waiters) w();
+    });
+    child.once('exit', () => {
+      for (const w of this.waiters) w();
+    });
+  }
+
+  /** The newest slot table the bot reported. */
+  players(): BotPlayers | null {
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const r = this.records[i] as BotRecord;
+      if (r.t === 'players') return r as unknown as BotPlayers;
+    }
+    return null;
+  }
+
+  /** Console lines the bot printed. */
+  prints(): string[] {
+    return this.records.filter((r) => r.t === 'print').map((r) => String(r.text));
+  }
+
+  /** States received per slot, from the newest stats line. */
+  received(): Record<string, number> {
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const r = this.records[i] as BotRecord;
+      if (r.t === 'stats') return r.received as Record<string, number>;
+    }
+    return {};
+  }
+
+  /** Resolves when `check` holds (checked on every new line and every 100 ms); rejects after `ms` with `what`. */
+  until<T>(what: string, check: () => T | undefined | null | false, ms = 10_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        const v = check();
+        if (v !== undefined && v !== null && v !== false) {
+          cleanup();
+          resolve(v);
+        } else if (this.child.exitCode !== null) {
+          cleanup();
+          reject(new Error(`${this.name} exited (${this.child.exitCode}) before: ${what}\n${this.stderr}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`${this.name}: timed out after ${ms} ms waiting for: ${what}\nlast lines: ${JSON.stringify(this.records.slice(-5))}\n${this.stderr}`));
+      }, ms);
+      const poll = setInterval(done, 100);
+      const cleanup = () => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.waiters.delete(done);
+      };
+      this.waiters.add(done);
+      done();
+    });
+  }
+}

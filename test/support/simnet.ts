@@ -1,0 +1,272 @@
+/**
+ * A deterministic simulated LAN for protocol tests of the p2p core: nodes
+ * with IPv4 WireAddr addresses ([4, 10,0,0,i, port]), a virtual clock that
+ * advances in fixed steps, and seeded latency, loss, duplication and
+ * reordering. Every packet goes through the real wire codec
+ * (encodePacket at send, decodePacket at delivery), so the core can only
+ * rely on what survives the wire. No Math.random, no timers.
+ */
+import { addrKey } from '../../src/shared/wire/addr';
+import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
+import type { Packet, WireAddr } from '../../src/shared/wire/types';
+import { P2pPeer, type P2pConfig, type P2pNotice } from '../../src/shared/p2p';
+
+/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The p2p client port, as the nodes' addresses carry it. */
+export const SIM_PORT = 6526;
+
+/** Address of simulated node i: 10.0.0.i:6526. A higher i is a higher address. */
+export function simAddr(i: number): WireAddr {
+  return Uint8Array.from([4, 10, 0, 0, i, SIM_PORT >> 8, SIM_PORT & 0xff]);
+}
+
+export interface SimNetOptions {
+  seed: number;
+  /** One-way latency range in ms, inclusive (default [1, 30]). */
+  latencyMs?: readonly [number, number];
+  /** Probability that a copy is lost (default 0). */
+  loss?: number;
+  /** Probability that a copy is delivered twice, each with its own latency (default 0). */
+  duplicate?: number;
+  /** Probability that a copy is held back an extra 0..reorderDelayMs, so later packets overtake it (default 0). */
+  reorder?: number;
+  /** Largest extra hold-back of a reordered copy (default 30 ms). */
+  reorderDelayMs?: number;
+  /** Clock step; every live node is ticked once per step (default 5 ms). */
+  stepMs?: number;
+  /** Keep a log of every send in `sent` (default false). */
+  log?: boolean;
+}
+
+export interface SimNode {
+  readonly index: number;
+  readonly addr: WireAddr;
+  readonly key: string;
+  readonly name: string;
+  readonly peer: P2pPeer;
+  /** Every notice with the virtual time it was given. */
+  readonly notices: { at: number; notice: P2pNotice }[];
+  /** A crashed node neither ticks, receives nor sends any more (its program stopped silently). */
+  crashed: boolean;
+  /** Time of the last connect() made through SimNet.connect. */
+  connectAt: number | null;
+}
+
+/** One send as logged with `log: true` (`to` is null for a broadcast). */
+export interface SentRecord {
+  at: number;
+  from: number;
+  to: number | null;
+  packet: Packet;
+}
+
+/** Decides per copy whether a test drops it on purpose (before random loss). */
+export type DropRule = (from: SimNode, to: SimNode, packet: Packet, at: number) => boolean;
+
+/** A delivery or a scheduled test action, run at `due` in (due, seq) order. */
+interface Due {
+  due: number;
+  seq: number;
+  run: () => void;
+}
+
+export class SimNet {
+  now = 0;
+  readonly nodes: SimNode[] = [];
+  readonly sent: SentRecord[] = [];
+  /** Test hook: return true to drop a copy. */
+  dropRule: DropRule | null = null;
+  readonly stats = { copies: 0, delivered: 0, lost: 0, duplicated: 0, dropped: 0, undecodable: 0 };
+  private readonly rand: () => number;
+  private readonly latency: readonly [number, number];
+  private readonly loss: number;
+  private readonly dup: number;
+  private readonly reorder: number;
+  private readonly reorderDelay: number;
+  readonly stepMs: number;
+  private readonly log: boolean;
+  private readonly byKey = new Map<string, SimNode>();
+  private queue: Due[] = [];
+  private readonly encoded = new WeakMap<Packet, Uint8Array>();
+  private seq = 0;
+
+  constructor(opts: SimNetOptions) {
+    this.rand = mulberry32(opts.seed);
+    this.latency = opts.latencyMs ?? [1, 30];
+    this.loss = opts.loss ?? 0;
+    this.dup = opts.duplicate ?? 0;
+    this.reorder = opts.reorder ?? 0;
+    this.reorderDelay = opts.reorderDelayMs ?? 30;
+    this.stepMs = opts.stepMs ?? 5;
+    this.log = opts.log ?? false;
+  }
+
+  /** Largest one-way delay a copy can have on this network (latency + reorder hold-back). */
+  get maxDelayMs(): number {
+    return this.latency[1] + (this.reorder > 0 ? this.reorderDelay : 0);
+  }
+
+  /** Adds node 10.0.0.`index` with its own P2pPeer. */
+  addNode(index: number, opts: { name?: string; config?: Partial<P2pConfig> } = {}): SimNode {
+    const addr = simAddr(index);
+    const notices: SimNode['notices'] = [];
+    const name = opts.name ?? `node${index}`;
+    // The node object is created first so the transport closures can refer to it.
+    const node = { index, addr, key: addrKey(addr), name, notices, crashed: false, connectAt: null } as unknown as SimNode & { peer: P2pPeer };
+    const peer = new P2pPeer(
+      addr,
+      name,
+      { send: (to, packet) => this.unicast(node, to, packet), broadcast: (packet) => this.broadcast(node, packet) },
+      (notice) => notices.push({ at: this.now, notice }),
+      opts.config,
+    );
+    (node as { peer: P2pPeer }).peer = peer;
+    this.nodes.push(node);
+    this.byKey.set(node.key, node);
+    return node;
+  }
+
+  /** Calls connect() on `node` now and records the time. */
+  connect(node: SimNode): void {
+    node.connectAt = this.now;
+    node.peer.connect(this.now);
+  }
+
+  /** Runs `action` at virtual time `at` (≥ now), between deliveries, with `now` set to `at`. */
+  schedule(at: number, action: () => void): void {
+    this.enqueue({ due: Math.max(at, this.now), seq: this.seq++, run: action });
+  }
+
+  /** Stops `node` silently: no more ticks, deliveries or sends (packets already in flight still arrive). */
+  crash(node: SimNode): void {
+    node.crashed = true;
+  }
+
+  /**
+   * Advances the clock one step: runs every delivery and action due by the
+   * end of the step in (due, seq) order, each at its exact time, then ticks
+   * every live node at the step's end.
+   */
+  step(): void {
+    const end = this.now + this.stepMs;
+    // Deliveries can trigger sends that are due within this same step; keep going until none is left.
+    for (;;) {
+      const head = this.queue[0];
+      if (!head || head.due > end) break;
+      this.queue.shift();
+      this.now = head.due;
+      head.run();
+    }
+    this.now = end;
+    for (const n of this.nodes) if (!n.crashed) n.peer.tick(this.now);
+  }
+
+  /** Steps until `ms` of virtual time have passed. */
+  run(ms: number): void {
+    const end = this.now + ms;
+    while (this.now < end) this.step();
+  }
+
+  /** Steps until `done()` holds (checked after each step) or `maxMs` passed; returns whether it held. */
+  runUntil(done: () => boolean, maxMs: number): boolean {
+    const end = this.now + maxMs;
+    while (this.now < end) {
+      this.step();
+      if (done()) return true;
+    }
+    return done();
+  }
+
+  private deliver(from: SimNode, to: SimNode, bytes: Uint8Array): void {
+    if (to.crashed) return;
+    const decoded = decodePacket(bytes);
+    if (!decoded.ok) {
+      this.stats.undecodable++;
+      return;
+    }
+    this.stats.delivered++;
+    to.peer.receive(from.addr, decoded.packet, this.now);
+  }
+
+  /** Encodes once per packet object (a peer sends one object to every member). */
+  private bytesOf(packet: Packet): Uint8Array {
+    let bytes = this.encoded.get(packet);
+    if (!bytes) {
+      bytes = encodePacket(packet);
+      this.encoded.set(packet, bytes);
+    }
+    return bytes;
+  }
+
+  private unicast(from: SimNode, to: WireAddr, packet: Packet): void {
+    if (from.crashed) return;
+    const bytes = this.bytesOf(packet);
+    const target = this.byKey.get(addrKey(to));
+    if (this.log) this.sent.push({ at: this.now, from: from.index, to: target?.index ?? -1, packet });
+    if (target && target !== from) this.transmit(from, target, packet, bytes);
+  }
+
+  private broadcast(from: SimNode, packet: Packet): void {
+    if (from.crashed) return;
+    const bytes = this.bytesOf(packet);
+    if (this.log) this.sent.push({ at: this.now, from: from.index, to: null, packet });
+    for (const target of this.nodes) if (target !== from) this.transmit(from, target, packet, bytes);
+  }
+
+  private transmit(from: SimNode, to: SimNode, packet: Packet, bytes: Uint8Array): void {
+    this.stats.copies++;
+    if (this.dropRule?.(from, to, packet, this.now)) {
+      this.stats.dropped++;
+      return;
+    }
+    if (this.rand() < this.loss) {
+      this.stats.lost++;
+      return;
+    }
+    const copies = this.rand() < this.dup ? 2 : 1;
+    if (copies === 2) this.stats.duplicated++;
+    for (let i = 0; i < copies; i++) {
+      const [lo, hi] = this.latency;
+      let delay = lo + Math.floor(this.rand() * (hi - lo + 1));
+      if (this.rand() < this.reorder) delay += Math.floor(this.rand() * (this.reorderDelay + 1));
+      this.enqueue({ due: this.now + delay, seq: this.seq++, run: () => this.deliver(from, to, bytes) });
+    }
+  }
+
+  private enqueue(item: Due): void {
+    // Sorted by (due, seq): binary search for the insertion point keeps delivery order deterministic.
+    let lo = 0;
+    let hi = this.queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.queue[mid] as Due;
+      if (m.due < item.due || (m.due === item.due && m.seq < item.seq)) lo = mid + 1;
+      else hi = mid;
+    }
+    this.queue.splice(lo, 0, item);
+  }
+}
+
+/** A node's table as "slot:addr" pairs in slot order (for agreement checks); '' unless connected. */
+export function tableKey(node: SimNode): string {
+  return node.peer
+    .players()
+    .map((p) => `${p.slot}:${addrKey(p.addr)}`)
+    .join(' ');
+}
+
+/** Notices of one kind from a node. */
+export function noticesOf<K extends P2pNotice['kind']>(node: SimNode, kind: K): { at: number; notice: Extract<P2pNotice, { kind: K }> }[] {
+  return node.notices.filter((n): n is { at: number; notice: Extract<P2pNotice, { kind: K }> } => n.notice.kind === kind);
+}

@@ -1,0 +1,172 @@
+/**
+ * fast-check arbitraries for wire format v1: every value they produce is valid
+ * local data that encodePacket accepts, with the lossy fields already on the
+ * wire grid where that keeps comparisons exact (integer energy/damage, f32
+ * floats). Also the comparison helper used by round-trip tests.
+ */
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { Quat, Vec3 } from '../../src/shared/sim/types';
+import { fillPacket, MAX_ANGULAR_RATE, MAX_COORD } from '../../src/shared/wire/codec';
+import { MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, NO_SLOT, PacketType } from '../../src/shared/wire/types';
+import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
+
+/** An f32 within ±limit (fc.float yields only f32-representable values). */
+export const arbF32 = (limit: number): fc.Arbitrary<number> => fc.float({ min: -limit, max: limit, noNaN: true });
+
+export const arbCoordVec: fc.Arbitrary<Vec3> = fc.record({ x: arbF32(MAX_COORD), y: arbF32(MAX_COORD), z: arbF32(MAX_COORD) });
+
+const unitRange = fc.double({ min: -1, max: 1, noNaN: true });
+/** A unit quaternion, spread over the whole sphere (including negative w). */
+export const arbQuat: fc.Arbitrary<Quat> = fc
+  .tuple(unitRange, unitRange, unitRange, unitRange)
+  .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
+  .map(([x, y, z, w]) => {
+    const len = Math.hypot(x, y, z, w);
+    return { x: x / len, y: y / len, z: z / len, w: w / len };
+  });
+
+/** Angular velocity inside the i16 range (rad/s). */
+export const arbAngVel: fc.Arbitrary<Vec3> = fc.record({
+  x: fc.double({ min: -MAX_ANGULAR_RATE, max: MAX_ANGULAR_RATE, noNaN: true }),
+  y: fc.double({ min: -MAX_ANGULAR_RATE, max: MAX_ANGULAR_RATE, noNaN: true }),
+  z: fc.double({ min: -MAX_ANGULAR_RATE, max: MAX_ANGULAR_RATE, noNaN: true }),
+});
+
+export const arbU8 = fc.integer({ min: 0, max: 0xff });
+export const arbU16 = fc.integer({ min: 0, max: 0xffff });
+export const arbU32 = fc.integer({ min: 0, max: 0xffffffff });
+export const arbSlot = fc.integer({ min: 0, max: MAX_SLOTS - 1 });
+export const arbSlotOrNone = fc.oneof(arbSlot, fc.constant(NO_SLOT));
+export const arbPercent = fc.integer({ min: 0, max: 100 });
+
+export const arbShipState: fc.Arbitrary<ShipState> = fc.record({
+  pos: arbCoordVec,
+  rot: arbQuat,
+  vel: arbCoordVec,
+  angVel: arbAngVel,
+  energy: arbPercent,
+  damage: arbPercent,
+});
+
+export const arbPacketType = fc.constantFrom(...Object.values(PacketType));
+
+export const arbHeader: fc.Arbitrary<PacketHeader> = fc.record({
+  type: arbPacketType,
+  senderSlot: arbSlotOrNone,
+  messageId: arbU32,
+  gameTime: arbU32,
+  joined: fc.boolean(),
+  state: arbShipState,
+});
+
+/** A serialised node address: [4][4 bytes][port] or [6][16 bytes][port]. */
+export const arbWireAddr: fc.Arbitrary<WireAddr> = fc.oneof(
+  fc.uint8Array({ minLength: 6, maxLength: 6 }).map((b) => Uint8Array.of(4, ...b)),
+  fc.uint8Array({ minLength: 18, maxLength: 18 }).map((b) => Uint8Array.of(6, ...b)),
+);
+
+const printable = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
+/** 1..MAX_NAME_LENGTH printable ASCII, not starting or ending with a space. */
+export const arbName: fc.Arbitrary<string> = fc
+  .string({ unit: printable, minLength: 1, maxLength: MAX_NAME_LENGTH })
+  .filter((s) => !s.startsWith(' ') && !s.endsWith(' '));
+
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+const hasControl = (s: string): boolean => /[\u0000-\u001f\u007f-\u009f]/u.test(s);
+/** Chat text: any Unicode (ASCII-heavy), no control characters, at most MAX_TEXT_BYTES UTF-8 bytes. */
+export const arbText: fc.Arbitrary<string> = fc
+  .oneof(fc.string({ maxLength: MAX_TEXT_BYTES }), fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 40 }))
+  .map((s) => s.replace(/[\u0000-\u001f\u007f-\u009f]/gu, '?'))
+  .filter((s) => utf8Length(s) <= MAX_TEXT_BYTES && !hasControl(s));
+
+export const arbPlayerEntry: fc.Arbitrary<PlayerEntry> = fc.record({ slot: arbSlot, addr: arbWireAddr, name: arbName, joined: fc.boolean() });
+
+/** One arbitrary per remote event type. */
+export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEvent, { type: K }>> } = {
+  createObject: fc.record({ type: fc.constant('createObject'), id: arbU32, kind: arbU8, pos: arbCoordVec, rot: arbQuat, vel: arbCoordVec }),
+  createLaser: fc.record({ type: fc.constant('createLaser'), id: arbU32, pos: arbCoordVec, vel: arbCoordVec, ttl: arbU16 }),
+  createMissile: fc.record({ type: fc.constant('createMissile'), id: arbU32, pos: arbCoordVec, vel: arbCoordVec, targetSlot: arbSlotOrNone, ttl: arbU16 }),
+  createExtra: fc.record({ type: fc.constant('createExtra'), id: arbU32, kind: arbU8, pos: arbCoordVec }),
+  killObject: fc.record({ type: fc.constant('killObject'), id: arbU32, killerSlot: arbSlotOrNone }),
+  sendText: fc.record({ type: fc.constant('sendText'), text: arbText }),
+  playerName: fc.record({ type: fc.constant('playerName'), name: arbName }),
+  particleObject: fc.record({
+    type: fc.constant('particleObject'),
+    id: arbU32,
+    kind: arbU8,
+    pos: arbCoordVec,
+    radius: fc.float({ min: 0, max: MAX_COORD, noNaN: true }),
+    ttl: arbU16,
+  }),
+  playerList: fc.record({
+    type: fc.constant('playerList'),
+    players: fc.uniqueArray(arbPlayerEntry, { maxLength: MAX_SLOTS, selector: (p) => p.slot }),
+  }),
+  connectQueue: fc.record({ type: fc.constant('connectQueue'), addrs: fc.array(arbWireAddr, { maxLength: MAX_QUEUE }) }),
+};
+
+export const arbRemoteEvent: fc.Arbitrary<RemoteEvent> = fc.oneof(...Object.values(arbEventOf));
+
+/** A packet that fits in one datagram: a header plus as many events of a random queue as fillPacket takes. */
+export const arbPacket: fc.Arbitrary<Packet> = fc
+  .tuple(arbHeader, fc.array(arbRemoteEvent, { maxLength: 12 }))
+  .map(([header, queue]) => fillPacket(header, queue).packet);
+
+/** Tolerances of the lossy fields (see codec.ts): quaternion components and angular rates. */
+export const QUAT_TOLERANCE = 1e-4;
+export const ANGVEL_TOLERANCE = 0.0005 + 1e-9;
+
+type Lossy = { quats: [Quat, string][]; rates: [Vec3, string][] };
+
+/**
+ * Copy of a packet for exact comparison: f32 fields rounded through
+ * Math.fround, energy/damage rounded, and the lossy rotations/angular rates
+ * replaced by a marker and collected for tolerance checks.
+ */
+function comparable(value: unknown, path: string, lossy: Lossy): unknown {
+  if (typeof value === 'number') return Math.fround(value);
+  if (value instanceof Uint8Array) return Array.from(value);
+  if (Array.isArray(value)) return value.map((v, i) => comparable(v, `${path}[${i}]`, lossy));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const at = `${path}.${k}`;
+      if (k === 'rot') lossy.quats.push([v as Quat, at]);
+      else if (k === 'angVel') lossy.rates.push([v as Vec3, at]);
+      else if (k === 'energy' || k === 'damage') out[k] = Math.round(v as number);
+      // Integers compare as they are: fround would blur u32 ids above 2^24 (float fields within ±1e6 that
+      // happen to be integers are exact in f32 anyway).
+      else if (typeof v === 'number' && Number.isInteger(v)) out[k] = v;
+      else out[k] = comparable(v, at, lossy);
+      if (k === 'rot' || k === 'angVel') out[k] = 'lossy';
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Asserts `actual` (a decoded packet) equals `expected` (what was encoded):
+ * exactly for every field once floats go through Math.fround, within
+ * QUAT_TOLERANCE per rotation component and ANGVEL_TOLERANCE per rate
+ * (after clamping the expected rate to ±MAX_ANGULAR_RATE).
+ */
+export function expectWireEqual(actual: Packet | RemoteEvent, expected: Packet | RemoteEvent): void {
+  const a: Lossy = { quats: [], rates: [] };
+  const e: Lossy = { quats: [], rates: [] };
+  expect(comparable(actual, '', a)).toEqual(comparable(expected, '', e));
+  e.quats.forEach(([q, at], i) => {
+    const got = a.quats[i]![0];
+    for (const c of ['x', 'y', 'z', 'w'] as const) {
+      expect(Math.abs(got[c] - q[c]), `${at}.${c}: ${got[c]} vs ${q[c]}`).toBeLessThanOrEqual(QUAT_TOLERANCE);
+    }
+  });
+  e.rates.forEach(([v, at], i) => {
+    const got = a.rates[i]![0];
+    for (const c of ['x', 'y', 'z'] as const) {
+      const want = Math.max(-MAX_ANGULAR_RATE, Math.min(MAX_ANGULAR_RATE, v[c]));
+      expect(Math.abs(got[c] - want), `${at}.${c}: ${got[c]} vs ${want}`).toBeLessThanOrEqual(ANGVEL_TOLERANCE);
+    }
+  });
+}

@@ -1,0 +1,435 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_DATAGRAM_BYTES } from '../../../src/shared/net/packetApi';
+import {
+  decodePacket,
+  DROP_REASONS,
+  DropCounters,
+  encodePacket,
+  EVENT_CODES,
+  eventSize,
+  fillPacket,
+  HEADER_SIZE,
+  MAX_EVENT_PAYLOAD,
+  MAX_NAME_LENGTH,
+  MAX_QUEUE,
+  MAX_SLOTS,
+  MAX_TEXT_BYTES,
+  NO_SLOT,
+  packetSize,
+  PacketType,
+  WireEncodeError,
+} from '../../../src/shared/wire';
+import type { DropReason, Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../../../src/shared/wire';
+import { arbEventOf, arbHeader, arbPacket, arbRemoteEvent, expectWireEqual } from '../../support/wireArbitraries';
+
+// --- hand-written byte helpers (independent of the codec) -------------------
+
+const be16 = (n: number): number[] => [(n >>> 8) & 0xff, n & 0xff];
+const be32 = (n: number): number[] => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+const f32 = (x: number): number[] => {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setFloat32(0, x);
+  return [...b];
+};
+const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
+/** An event on the wire: type, u16 length of `payload`, payload. */
+const ev = (code: number, payload: number[]): number[] => [code, ...be16(payload.length), ...payload];
+
+const STATE = {
+  pos: { x: 1, y: -2, z: 0.5 },
+  rot: { x: 0, y: 0, z: 0, w: 1 },
+  vel: { x: 0, y: 0, z: -100 },
+  angVel: { x: 0.5, y: -1, z: 0 },
+  energy: 100,
+  damage: 7,
+};
+const HEADER: PacketHeader = {
+  type: PacketType.GameState,
+  senderSlot: 2,
+  messageId: 0x01020304,
+  gameTime: 0x0a0b0c0d,
+  joined: true,
+  state: STATE,
+};
+
+/** HEADER as the byte table in docs/PROTOCOL.md says it goes on the wire. */
+const HEADER_BYTES = [
+  0x53, 0x4c, // magic 'SL'
+  0x01, // version
+  0x01, // type GameState
+  0x02, // sender slot
+  0x01, // flags: joined
+  0x01, 0x02, 0x03, 0x04, // message id
+  0x0a, 0x0b, 0x0c, 0x0d, // game time
+  0x3f, 0x80, 0x00, 0x00, 0xc0, 0x00, 0x00, 0x00, 0x3f, 0x00, 0x00, 0x00, // pos 1, -2, 0.5
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7f, 0xff, // rot (0, 0, 0, 1) × 32767
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc2, 0xc8, 0x00, 0x00, // vel 0, 0, -100
+  0x01, 0xf4, 0xfc, 0x18, 0x00, 0x00, // angVel 500, -1000, 0 milli-rad/s
+  0x64, // energy 100
+  0x07, // damage 7
+];
+/** Field offsets in the header, from the same table. */
+const AT = { magic: 0, version: 2, type: 3, slot: 4, flags: 5, pos: 14, rot: 26, vel: 34, energy: 52, damage: 53, events: 54 };
+
+/** A datagram: the known header, the given events, the terminator. */
+const datagram = (...events: number[][]): Uint8Array => Uint8Array.from([...HEADER_BYTES, ...events.flat(), 0]);
+const patched = (bytes: Uint8Array, at: number, values: number[]): Uint8Array => {
+  const copy = bytes.slice();
+  copy.set(values, at);
+  return copy;
+};
+const v4 = (a: number, b: number, c: number, d: number, port: number): number[] => [4, a, b, c, d, ...be16(port)];
+const v6 = (last: number, port: number): number[] => [6, ...new Array<number>(15).fill(0), last, ...be16(port)];
+const addr = (bytes: number[]): WireAddr => Uint8Array.from(bytes);
+
+function dropReason(bytes: Uint8Array): DropReason | 'accepted' {
+  const r = decodePacket(bytes);
+  return r.ok ? 'accepted' : r.reason;
+}
+
+describe('wire layout (golden bytes)', () => {
+  it('the header is 54 bytes laid out field by field as in the protocol table', () => {
+    expect(HEADER_SIZE).toBe(54);
+    expect(HEADER_BYTES).toHaveLength(HEADER_SIZE);
+    const bytes = encodePacket({ header: HEADER, events: [] });
+    expect([...bytes]).toEqual([...HEADER_BYTES, 0x00]);
+    expect(packetSize({ header: HEADER, events: [] })).toBe(HEADER_SIZE + 1);
+  });
+
+  it('event type codes are 1..10 in the order of the RemoteEvent union', () => {
+    expect(Object.entries(EVENT_CODES)).toEqual([
+      ['createObject', 1],
+      ['createLaser', 2],
+      ['createMissile', 3],
+      ['createExtra', 4],
+      ['killObject', 5],
+      ['sendText', 6],
+      ['playerName', 7],
+      ['particleObject', 8],
+      ['playerList', 9],
+      ['connectQueue', 10],
+    ]);
+  });
+
+  it('events are [type][u16 length][payload] and the list ends with a 0 byte', () => {
+    const events: RemoteEvent[] = [
+      { type: 'killObject', id: 0x0003002a, killerSlot: NO_SLOT },
+      { type: 'sendText', text: 'hé' },
+      { type: 'createLaser', id: 7, pos: { x: 1, y: 0, z: 0 }, vel: { x: 0, y: 0, z: -2 }, ttl: 300 },
+      {
+        type: 'playerList',
+        players: [{ slot: 1, joined: true, addr: addr(v4(10, 0, 0, 2, 6526)), name: 'Ann' }],
+      },
+      { type: 'connectQueue', addrs: [addr(v4(10, 0, 0, 3, 6527))] },
+    ];
+    const expected = [
+      ...HEADER_BYTES,
+      ...[0x05, 0x00, 0x05, 0x00, 0x03, 0x00, 0x2a, 0xff],
+      ...[0x06, 0x00, 0x04, 0x03, 0x68, 0xc3, 0xa9],
+      ...[0x02, 0x00, 0x1e, ...be32(7), ...f32(1), ...f32(0), ...f32(0), ...f32(0), ...f32(0), ...f32(-2), ...be16(300)],
+      ...[0x09, 0x00, 0x0f, 0x01, 0x01, 0x01, 0x07, ...v4(10, 0, 0, 2, 6526), 0x03, ...ascii('Ann')],
+      ...[0x0a, 0x00, 0x09, 0x01, 0x07, ...v4(10, 0, 0, 3, 6527)],
+      0x00,
+    ];
+    expect([...encodePacket({ header: HEADER, events })]).toEqual(expected);
+    expect(events.map(eventSize)).toEqual([8, 7, 33, 18, 12]);
+  });
+
+  it('a decoded datagram does not share memory with the received bytes, even inside a larger buffer', () => {
+    const inner = encodePacket({ header: HEADER, events: [{ type: 'connectQueue', addrs: [addr(v4(1, 2, 3, 4, 5))] }] });
+    const big = new Uint8Array(inner.length + 10);
+    big.set(inner, 5);
+    const r = decodePacket(big.subarray(5, 5 + inner.length));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    big.fill(0);
+    const e = r.packet.events[0];
+    expect(e?.type === 'connectQueue' && [...(e.addrs[0] ?? [])]).toEqual(v4(1, 2, 3, 4, 5));
+  });
+});
+
+describe('round trip', () => {
+  it('decode(encode(header)) gives the header back (rotation and angular rate within their precision)', () => {
+    fc.assert(
+      fc.property(arbHeader, (header) => {
+        const bytes = encodePacket({ header, events: [] });
+        expect(bytes.length).toBe(HEADER_SIZE + 1);
+        const r = decodePacket(bytes);
+        expect(r.ok).toBe(true);
+        if (r.ok) expectWireEqual(r.packet, { header, events: [] });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  for (const [type, arb] of Object.entries(arbEventOf)) {
+    it(`decode(encode(${type})) gives the event back and eventSize is its exact size`, () => {
+      fc.assert(
+        fc.property(arbHeader, arb as fc.Arbitrary<RemoteEvent>, (header, event) => {
+          const bytes = encodePacket({ header, events: [event] });
+          expect(bytes.length).toBe(HEADER_SIZE + eventSize(event) + 1);
+          const r = decodePacket(bytes);
+          expect(r.ok).toBe(true);
+          if (r.ok) expectWireEqual(r.packet, { header, events: [event] });
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
+
+  it('whole packets round-trip, packetSize is the encoded length, and a decoded packet re-encodes to the same size', () => {
+    fc.assert(
+      fc.property(arbPacket, (packet) => {
+        const bytes = encodePacket(packet);
+        expect(bytes.length).toBe(packetSize(packet));
+        expect(bytes.length).toBeLessThanOrEqual(MAX_DATAGRAM_BYTES);
+        const r = decodePacket(bytes);
+        expect(r.ok).toBe(true);
+        if (!r.ok) return;
+        expectWireEqual(r.packet, packet);
+        // A relay forwarding what it received: same size, same content (renormalised rotations may move by one i16 step).
+        const again = encodePacket(r.packet);
+        expect(again.length).toBe(bytes.length);
+        const r2 = decodePacket(again);
+        expect(r2.ok).toBe(true);
+        if (r2.ok) expectWireEqual(r2.packet, r.packet);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('rotations come back unit length with the sign kept; rates clamp to ±32.767; energy rounds to whole percent', () => {
+    const s = 1 / Math.sqrt(2);
+    const header: PacketHeader = {
+      ...HEADER,
+      state: { ...STATE, rot: { x: 0, y: -s, z: 0, w: -s }, angVel: { x: 100, y: -1e9, z: 0.0004 }, energy: 42.6, damage: 0.4 },
+    };
+    const r = decodePacket(encodePacket({ header, events: [] }));
+    if (!r.ok) throw new Error(r.reason);
+    const { rot, angVel, energy, damage } = r.packet.header.state;
+    expect(Math.hypot(rot.x, rot.y, rot.z, rot.w)).toBeCloseTo(1, 12);
+    expect(rot.y).toBeCloseTo(-s, 4);
+    expect(rot.w).toBeCloseTo(-s, 4);
+    expect(angVel).toEqual({ x: 32.767, y: -32.767, z: 0 });
+    expect([energy, damage]).toEqual([43, 0]);
+    // A non-unit local quaternion is normalised before it is quantised.
+    const scaled = decodePacket(encodePacket({ header: { ...HEADER, state: { ...STATE, rot: { x: 0, y: 0, z: 3, w: 0 } } }, events: [] }));
+    expect(scaled.ok && scaled.packet.header.state.rot).toEqual({ x: 0, y: 0, z: 1, w: 0 });
+  });
+});
+
+describe('limits', () => {
+  const name16 = 'Sixteen-char-nm!';
+  const fullPlayerList: RemoteEvent = {
+    type: 'playerList',
+    players: Array.from({ length: MAX_SLOTS }, (_, i): PlayerEntry => ({ slot: i, joined: true, addr: addr(v6(i, 6526 + i)), name: name16 })),
+  };
+  const fullQueue: RemoteEvent = { type: 'connectQueue', addrs: Array.from({ length: MAX_QUEUE }, (_, i) => addr(v6(i, 6526))) };
+  const longestText: RemoteEvent = { type: 'sendText', text: 'ü'.repeat(MAX_TEXT_BYTES / 2) };
+
+  it('MAX_EVENT_PAYLOAD is the room an empty datagram leaves for one event', () => {
+    expect(MAX_EVENT_PAYLOAD).toBe(MAX_DATAGRAM_BYTES - HEADER_SIZE - 3 - 1);
+  });
+
+  it('the largest possible events each fit in one packet with the header', () => {
+    expect(name16).toHaveLength(MAX_NAME_LENGTH);
+    // 1 count + 8 × (slot 1 + flags 1 + addr 1+19 + name 1+16)
+    expect(eventSize(fullPlayerList)).toBe(3 + 1 + 8 * 39);
+    // 1 count + 16 × (1+19): the biggest event of all
+    expect(eventSize(fullQueue)).toBe(3 + 1 + 16 * 20);
+    expect(eventSize(longestText)).toBe(3 + 1 + MAX_TEXT_BYTES);
+    for (const event of [fullPlayerList, fullQueue, longestText]) {
+      expect(eventSize(event) - 3).toBeLessThanOrEqual(MAX_EVENT_PAYLOAD);
+      const bytes = encodePacket({ header: HEADER, events: [event] });
+      expect(bytes.length).toBeLessThanOrEqual(MAX_DATAGRAM_BYTES);
+      expect(decodePacket(bytes).ok).toBe(true);
+    }
+  });
+});
+
+describe('decode drops malformed datagrams with a reason', () => {
+  const good = datagram(ev(5, [...be32(1), 0xff]));
+  const name = (s: string): number[] => [s.length, ...ascii(s)];
+  const entry = (slot: number, flags = 1, a = v4(10, 0, 0, 1, 6526), n = name('Bo')): number[] => [slot, flags, a.length, ...a, ...n];
+  const laser = [...be32(1), ...f32(0), ...f32(0), ...f32(0), ...f32(1), ...f32(1), ...f32(1), ...be16(40)];
+
+  const cases: [DropReason, string, Uint8Array][] = [
+    ['too-large', 'a 513-byte datagram', Uint8Array.from([...datagram(), ...new Array<number>(513 - 55).fill(0)])],
+    ['truncated', 'an empty datagram', new Uint8Array(0)],
+    ['truncated', 'a header without the terminator', Uint8Array.from(HEADER_BYTES)],
+    ['truncated', 'a header cut in the ship state', Uint8Array.from(HEADER_BYTES.slice(0, 30))],
+    ['truncated', 'an event whose declared length runs past the datagram', Uint8Array.from([...HEADER_BYTES, 5, 0, 5, 0, 0])],
+    ['bad-magic', 'another magic', patched(good, AT.magic, [0x53, 0x4d])],
+    ['bad-version', 'version 2', patched(good, AT.version, [2])],
+    ['unknown-type', 'packet type 0', patched(good, AT.type, [0])],
+    ['unknown-type', 'packet type 9', patched(good, AT.type, [9])],
+    ['bad-slot', `sender slot ${MAX_SLOTS}`, patched(good, AT.slot, [MAX_SLOTS])],
+    ['bad-slot', 'killer slot 9', datagram(ev(5, [...be32(1), 9]))],
+    ['bad-slot', 'missile target slot 8', datagram(ev(3, [...laser.slice(0, 28), 8, ...be16(40)]))],
+    ['bad-slot', 'player-list entry slot 8', datagram(ev(9, [1, ...entry(8)]))],
+    ['bad-flags', 'header flag bit 1', patched(good, AT.flags, [0x03])],
+    ['bad-flags', 'player-list entry flags 2', datagram(ev(9, [1, ...entry(0, 2)]))],
+    ['non-finite', 'a NaN position', patched(good, AT.pos, f32(NaN))],
+    ['non-finite', 'an infinite velocity', patched(good, AT.vel + 8, f32(-Infinity))],
+    ['non-finite', 'an infinite particle radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(Infinity), ...be16(1)]))],
+    ['out-of-range', 'a position beyond 1e6', patched(good, AT.pos + 4, f32(-2e6))],
+    ['out-of-range', 'energy 101', patched(good, AT.energy, [101])],
+    ['out-of-range', 'damage 255', patched(good, AT.damage, [255])],
+    ['out-of-range', 'a negative radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(-1), ...be16(1)]))],
+    ['bad-quat', 'an all-zero rotation', patched(good, AT.rot, new Array<number>(8).fill(0))],
+    ['bad-quat', 'a rotation of length 2', patched(good, AT.rot, [...be16(32767), ...be16(32767), ...be16(32767), ...be16(32767)])],
+    ['unknown-event', 'event type 11', datagram(ev(11, [0]))],
+    ['unknown-event', 'event type 255', datagram(ev(255, []))],
+    ['bad-length', 'a payload one byte longer than its fields', datagram(ev(5, [...be32(1), 0xff, 0]))],
+    ['bad-length', 'a payload one byte shorter than its fields', datagram(ev(5, [...be32(1)]))],
+    ['bad-length', 'a laser with an empty payload', datagram(ev(2, []))],
+    ['bad-length', 'a text length running past its payload', datagram([6, ...be16(3), 10, 0x61, 0x62], [0x63])],
+    ['bad-text', 'malformed UTF-8', datagram(ev(6, [2, 0xc3, 0x28]))],
+    ['bad-text', 'a UTF-8 encoded surrogate', datagram(ev(6, [3, 0xed, 0xa0, 0x80]))],
+    ['bad-text', 'a C0 control character (BEL)', datagram(ev(6, [3, 0x61, 0x07, 0x62]))],
+    ['bad-text', 'DEL', datagram(ev(6, [1, 0x7f]))],
+    ['bad-text', 'a C1 control character (NEL)', datagram(ev(6, [2, 0xc2, 0x85]))],
+    ['bad-text', `${MAX_TEXT_BYTES + 1} bytes of text`, datagram(ev(6, [MAX_TEXT_BYTES + 1, ...new Array<number>(MAX_TEXT_BYTES + 1).fill(0x61)]))],
+    ['bad-name', 'an empty name', datagram(ev(7, [0]))],
+    ['bad-name', 'a name with a leading space', datagram(ev(7, name(' Bo')))],
+    ['bad-name', 'a name with a trailing space', datagram(ev(7, name('Bo ')))],
+    ['bad-name', `a name of ${MAX_NAME_LENGTH + 1} characters`, datagram(ev(7, name('a'.repeat(MAX_NAME_LENGTH + 1))))],
+    ['bad-name', 'a name with a byte above 0x7e', datagram(ev(7, [2, 0x61, 0xe9]))],
+    ['bad-name', 'a player-list name with a tab', datagram(ev(9, [1, ...entry(0, 1, undefined, [3, 0x61, 0x09, 0x62])]))],
+    ['bad-addr', 'an address of 8 bytes', datagram(ev(10, [1, 8, ...v4(1, 2, 3, 4, 5), 0]))],
+    ['bad-addr', 'a 7-byte address claiming family 6', datagram(ev(10, [1, 7, 6, 1, 2, 3, 4, 0, 5]))],
+    ['bad-addr', 'a 19-byte address claiming family 4', datagram(ev(10, [1, 19, 4, ...v6(1, 5).slice(1)]))],
+    ['bad-list', `a player list of ${MAX_SLOTS + 1} entries`, datagram(ev(9, [MAX_SLOTS + 1, ...Array.from({ length: MAX_SLOTS + 1 }, (_, i) => entry(i % MAX_SLOTS)).flat()]))],
+    ['bad-list', 'a player list with slot 3 twice', datagram(ev(9, [2, ...entry(3), ...entry(3)]))],
+    ['bad-list', `a connect queue of ${MAX_QUEUE + 1}`, datagram(ev(10, [MAX_QUEUE + 1, ...Array.from({ length: MAX_QUEUE + 1 }, () => [7, ...v4(1, 2, 3, 4, 5)]).flat()]))],
+    ['trailing-bytes', 'a byte after the terminator', Uint8Array.from([...good, 0])],
+  ];
+
+  it('the crafted base datagram itself is accepted', () => {
+    expect(dropReason(good)).toBe('accepted');
+    expect(dropReason(datagram(ev(2, laser)))).toBe('accepted');
+    expect(dropReason(datagram(ev(9, [2, ...entry(0), ...entry(7, 0, v6(9, 1))])))).toBe('accepted');
+  });
+
+  for (const [reason, what, bytes] of cases) {
+    it(`${reason}: ${what}`, () => {
+      expect(dropReason(bytes)).toBe(reason);
+    });
+  }
+
+  it('every DropReason has a crafted datagram', () => {
+    expect(new Set(cases.map(([reason]) => reason))).toEqual(new Set(DROP_REASONS));
+  });
+
+  it('DropCounters counts per reason and in total', () => {
+    const drops = new DropCounters();
+    for (const [, , bytes] of cases) {
+      const r = decodePacket(bytes);
+      if (!r.ok) drops.count(r.reason);
+    }
+    expect(drops.total).toBe(cases.length);
+    const snap = drops.snapshot();
+    expect(Object.keys(snap)).toEqual([...DROP_REASONS]);
+    expect(snap['bad-text']).toBe(cases.filter(([r]) => r === 'bad-text').length);
+    drops.reset();
+    expect([drops.total, drops.snapshot()]).toEqual([0, {}]);
+  });
+});
+
+describe('fillPacket', () => {
+  const laser = (id: number): RemoteEvent => ({ type: 'createLaser', id, pos: { x: 0, y: 0, z: 0 }, vel: { x: 0, y: 0, z: -1 }, ttl: 40 });
+
+  it('takes events from the front in order, never exceeds 512 bytes, and leaves the rest queued', () => {
+    fc.assert(
+      fc.property(arbHeader, fc.array(arbRemoteEvent, { maxLength: 30 }), (header, queue) => {
+        const { packet, taken } = fillPacket(header, queue);
+        expect(packet.events).toEqual(queue.slice(0, taken));
+        expect(packet.header).toBe(header);
+        const size = encodePacket(packet).length;
+        expect(size).toBeLessThanOrEqual(MAX_DATAGRAM_BYTES);
+        // It stopped only because the next event did not fit.
+        const next = queue[taken];
+        if (next !== undefined) expect(size + eventSize(next)).toBeGreaterThan(MAX_DATAGRAM_BYTES);
+        // A non-empty queue always makes progress.
+        if (queue.length > 0) expect(taken).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stops at the first event that does not fit even if a later one would, so order is kept', () => {
+    const big: RemoteEvent = { type: 'sendText', text: 'x'.repeat(MAX_TEXT_BYTES) };
+    const queue = [...Array.from({ length: 10 }, (_, i) => laser(i)), big, laser(99)];
+    const { packet, taken } = fillPacket(HEADER, queue);
+    // 55 + 10 × 33 = 385; the 164-byte text would make 549.
+    expect(taken).toBe(10);
+    expect(packetSize(packet)).toBe(385);
+    const second = fillPacket(HEADER, queue.slice(taken));
+    expect(second.taken).toBe(2);
+  });
+
+  it('honours a smaller maxBytes, caps a larger one at 512, and refuses one too small for the header', () => {
+    const queue = Array.from({ length: 40 }, (_, i) => laser(i));
+    expect(fillPacket(HEADER, queue, HEADER_SIZE + 1 + 33 * 2).taken).toBe(2);
+    expect(fillPacket(HEADER, queue, HEADER_SIZE + 1 + 33 * 2 - 1).taken).toBe(1);
+    expect(fillPacket(HEADER, queue, 10_000).taken).toBe(Math.floor((MAX_DATAGRAM_BYTES - HEADER_SIZE - 1) / 33));
+    expect(fillPacket(HEADER, []).taken).toBe(0);
+    expect(() => fillPacket(HEADER, queue, HEADER_SIZE)).toThrow(/no room for the 55-byte header/);
+  });
+});
+
+describe('encode refuses invalid local data with a message naming the field', () => {
+  const withState = (patch: Partial<PacketHeader['state']>): Packet => ({ header: { ...HEADER, state: { ...STATE, ...patch } }, events: [] });
+  const withHeader = (patch: Partial<PacketHeader>): Packet => ({ header: { ...HEADER, ...patch }, events: [] });
+  const withEvent = (event: unknown): Packet => ({ header: HEADER, events: [event as RemoteEvent] });
+  const a4 = addr(v4(1, 2, 3, 4, 5));
+  const player = (slot: number, name = 'Bo'): PlayerEntry => ({ slot, joined: true, addr: a4, name });
+
+  const cases: [string, Packet, RegExp][] = [
+    ['NaN position', withState({ pos: { x: NaN, y: 0, z: 0 } }), /header\.state\.pos\.x: NaN is not a finite f32/],
+    ['position beyond 1e6', withState({ pos: { x: 0, y: 0, z: 1.5e6 } }), /header\.state\.pos\.z: 1500000 is outside -1000000\.\.1000000/],
+    ['velocity overflowing f32', withState({ vel: { x: 1e39, y: 0, z: 0 } }), /header\.state\.vel\.x: 1e\+39 is not a finite f32/],
+    ['zero quaternion', withState({ rot: { x: 0, y: 0, z: 0, w: 0 } }), /header\.state\.rot: quaternion has zero length/],
+    ['infinite angular rate', withState({ angVel: { x: Infinity, y: 0, z: 0 } }), /header\.state\.angVel\.x: Infinity is not a finite angular rate/],
+    ['energy 101', withState({ energy: 101 }), /header\.state\.energy: 101 is not a percentage/],
+    ['negative damage', withState({ damage: -1 }), /header\.state\.damage: -1 is not a percentage/],
+    ['sender slot 8', withHeader({ senderSlot: 8 }), /header\.senderSlot: 8 is not a slot \(0\.\.7\) or NO_SLOT \(255\)/],
+    ['negative message id', withHeader({ messageId: -1 }), /header\.messageId: -1 is not a u32/],
+    ['fractional game time', withHeader({ gameTime: 1.5 }), /header\.gameTime: 1\.5 is not a u32/],
+    ['unknown packet type', withHeader({ type: 42 as PacketType }), /header\.type: 42 is not a PacketType/],
+    ['unknown event type', withEvent({ type: 'teleport' }), /events\[0\]: teleport is not a remote event type/],
+    ['ttl above u16', withEvent({ type: 'createLaser', id: 1, pos: STATE.pos, vel: STATE.vel, ttl: 70000 }), /events\[0\] \(createLaser\)\.ttl: 70000 is not a u16/],
+    ['killer slot 9', withEvent({ type: 'killObject', id: 1, killerSlot: 9 }), /events\[0\] \(killObject\)\.killerSlot: 9 is not a slot/],
+    ['kind 256', withEvent({ type: 'createExtra', id: 1, kind: 256, pos: STATE.pos }), /\(createExtra\)\.kind: 256 is not a u8/],
+    ['text over MAX_TEXT_BYTES', withEvent({ type: 'sendText', text: 'é'.repeat(81) }), /\(sendText\)\.text: text is 162 UTF-8 bytes, more than MAX_TEXT_BYTES \(160\)/],
+    ['text with a newline', withEvent({ type: 'sendText', text: 'a\nb' }), /text contains the control character U\+000a/],
+    ['text with a lone surrogate', withEvent({ type: 'sendText', text: 'a\ud800' }), /lone surrogate/],
+    ['name over MAX_NAME_LENGTH', withEvent({ type: 'playerName', name: 'a'.repeat(17) }), /\(playerName\)\.name: name "a{17}" is 17 characters, not 1\.\.16/],
+    ['empty name', withEvent({ type: 'playerName', name: '' }), /is 0 characters/],
+    ['non-ASCII name', withEvent({ type: 'playerName', name: 'Zoë' }), /outside printable ASCII/],
+    ['name with a trailing space', withEvent({ type: 'playerName', name: 'Bo ' }), /starts or ends with a space/],
+    ['duplicate slots', withEvent({ type: 'playerList', players: [player(1), player(1)] }), /\(playerList\)\.players: slot 1 appears twice/],
+    ['bad name inside the player list', withEvent({ type: 'playerList', players: [player(0), player(1, ' x')] }), /\(playerList\)\.players\[1\]\.name: name " x" starts or ends/],
+    ['too many players', withEvent({ type: 'playerList', players: Array.from({ length: 9 }, (_, i) => player(i % 8)) }), /players: list has 9 items, more than 8/],
+    ['bad address', withEvent({ type: 'connectQueue', addrs: [addr([6, 1, 2, 3, 4, 0, 5])] }), /\(connectQueue\)\.addrs\[0\]: address of 7 bytes starting with 6/],
+    ['queue over MAX_QUEUE', withEvent({ type: 'connectQueue', addrs: new Array<WireAddr>(17).fill(a4) }), /addrs: list has 17 items, more than 16/],
+    [
+      'packet over 512 bytes',
+      { header: HEADER, events: Array.from({ length: 4 }, () => ({ type: 'sendText', text: 'x'.repeat(MAX_TEXT_BYTES) }) as RemoteEvent) },
+      /packet is 711 bytes, more than MAX_DATAGRAM_BYTES \(512\); build it with fillPacket/,
+    ],
+  ];
+
+  for (const [what, packet, message] of cases) {
+    it(what, () => {
+      expect(() => encodePacket(packet)).toThrow(WireEncodeError);
+      expect(() => encodePacket(packet)).toThrow(message);
+    });
+  }
+
+  it('packetSize validates the same way but reports sizes above 512 instead of refusing them', () => {
+    expect(() => packetSize(withState({ energy: NaN }))).toThrow(/energy/);
+    expect(packetSize(cases[cases.length - 1]![1])).toBe(711);
+  });
+});
