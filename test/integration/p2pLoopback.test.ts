@@ -103,6 +103,12 @@ describe('peer-to-peer between two hosts on loopback', () => {
     await a.run('nice to see you');
     await until('plain-text chat at bravo', () => /alpha: nice to see you/.test(b.text()));
 
+    // players lists both with a measured round trip (pings go out once a second).
+    await new Promise((r) => setTimeout(r, 1200));
+    await b.run('players');
+    await until('players with ping', () => /0\s+alpha\s+127\.0\.0\.1:\d+\s+\d+ ms\s+joined/.test(b.text()));
+    expect(b.text()).toMatch(/1\s+bravo\s+127\.0\.0\.1:\d+\s+-\s+joined \(you\)/);
+
     await b.run('disconnect');
     await until('alpha sees bravo leave', () => /bravo disconnected/.test(a.text()));
   });

@@ -81,7 +81,13 @@ interface Due {
   run: () => void;
 }
 
+/**
+ * The simulated LAN and its clock. Deliveries and scheduled actions run in
+ * (time, sequence) order at their exact time; nodes are ticked at the end
+ * of every step. The same seed and the same calls give the same run.
+ */
 export class SimNet {
+  /** Virtual time in ms (the exact time of the delivery or action being run, else the end of the last step). */
   now = 0;
   readonly nodes: SimNode[] = [];
   readonly sent: SentRecord[] = [];
@@ -269,4 +275,35 @@ export function tableKey(node: SimNode): string {
 /** Notices of one kind from a node. */
 export function noticesOf<K extends P2pNotice['kind']>(node: SimNode, kind: K): { at: number; notice: Extract<P2pNotice, { kind: K }> }[] {
   return node.notices.filter((n): n is { at: number; notice: Extract<P2pNotice, { kind: K }> } => n.notice.kind === kind);
+}
+
+/** The table every connected node among `nodes` has, or null if they differ (or none is connected). */
+export function agreedTable(nodes: readonly SimNode[]): string | null {
+  const connected = nodes.filter((n) => !n.crashed && n.peer.state === 'connected');
+  const first = connected[0];
+  if (!first) return null;
+  const t = tableKey(first);
+  return connected.every((n) => tableKey(n) === t) ? t : null;
+}
+
+/** Time of a node's last 'connected' or 'failed' notice (when its start-up ended), or null. */
+export function settledAt(node: SimNode): number | null {
+  for (let i = node.notices.length - 1; i >= 0; i--) {
+    const n = node.notices[i];
+    if (n && (n.notice.kind === 'connected' || n.notice.kind === 'failed')) return n.at;
+  }
+  return null;
+}
+
+/**
+ * Adds nodes 10.0.0.i for each i, connects them all now and runs until every
+ * one is connected with the same table (throws after `maxMs`). For tests
+ * that need a running game as their starting point.
+ */
+export function formGame(net: SimNet, indexes: readonly number[], opts: { config?: Partial<P2pConfig>; maxMs?: number } = {}): SimNode[] {
+  const nodes = indexes.map((i) => net.addNode(i, opts.config ? { config: opts.config } : {}));
+  for (const n of nodes) net.connect(n);
+  const ok = net.runUntil(() => nodes.every((n) => n.peer.state === 'connected') && agreedTable(nodes) !== null && nodes.every((n) => n.peer.players().length === nodes.length), opts.maxMs ?? 5000);
+  if (!ok) throw new Error(`formGame: no common table after ${opts.maxMs ?? 5000} ms: ${nodes.map((n) => `${n.index}:${n.peer.state}[${tableKey(n)}]`).join(' ')}`);
+  return nodes;
 }

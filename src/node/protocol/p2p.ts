@@ -7,11 +7,13 @@
 import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
 import type { NodeAddress } from '../../shared/net/packetApi';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
-import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
+import { NEUTRAL_STATE, P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
 import { DropCounters, decodePacket, encodePacket } from '../../shared/wire/codec';
-import { NO_SLOT, type Packet, type PacketHeader, type PlayerEntry, type ShipState } from '../../shared/wire/types';
+import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry, type ShipState } from '../../shared/wire/types';
+import { addrKey } from '../../shared/wire/addr';
+import { PingTable } from '../../shared/net/pingTable';
 import type { NetPlayer } from '../../shared/net/gameLink';
-import { SHIP_LOCAL_ID } from '../../shared/net/gameCode';
+import { SHIP_LOCAL_ID, playerNameOf } from '../../shared/net/gameCode';
 import { sendDecision, type SendMemory } from '../../shared/net/sendPolicy';
 import { protocolCommands } from './p2pCommands';
 
@@ -19,14 +21,6 @@ export const P2P_PROTOCOL = 'p2p';
 /** How often the core's timers run. */
 const TICK_MS = 10;
 
-const NEUTRAL_STATE: ShipState = {
-  pos: { x: 0, y: 0, z: 0 },
-  rot: { x: 0, y: 0, z: 0, w: 1 },
-  vel: { x: 0, y: 0, z: 0 },
-  angVel: { x: 0, y: 0, z: 0 },
-  energy: 0,
-  damage: 0,
-};
 
 export class P2pProtocol implements Protocol {
   readonly name = P2P_PROTOCOL;
@@ -38,6 +32,7 @@ export class P2pProtocol implements Protocol {
   private removers: (() => void)[] = [];
   private memory: SendMemory = { at: -Infinity, key: '' };
   private names = new Map<number, string>();
+  private readonly pings = new PingTable();
   private myName = '';
 
   constructor(
@@ -177,7 +172,52 @@ export class P2pProtocol implements Protocol {
       this.drops.count(decoded.reason);
       return;
     }
-    peer.receive(api.encodeNode(from), decoded.packet, this.ctx.game.now());
+    const { header } = decoded.packet;
+    const fromBytes = api.encodeNode(from);
+    if (header.type === PacketType.Ping || header.type === PacketType.Pong) {
+      this.onPing(from, fromBytes, header);
+      return;
+    }
+    peer.receive(fromBytes, decoded.packet, this.ctx.game.now());
+  }
+
+  /** Pings are answered only between members of the same game (no reflection for strangers). */
+  private onPing(from: NodeAddress, fromBytes: Uint8Array, header: PacketHeader): void {
+    const peer = this.peer;
+    if (!peer || peer.state !== 'connected') return;
+    const key = addrKey(fromBytes);
+    if (!peer.players().some((p) => addrKey(p.addr) === key)) return;
+    if (header.type === PacketType.Ping) {
+      this.sendControl(from, PacketType.Pong, header.gameTime);
+    } else {
+      this.pings.pong(key, header.gameTime, this.ctx.game.now());
+    }
+  }
+
+  private sendControl(to: NodeAddress, type: PacketType, gameTime: number): void {
+    const slot = this.peer?.slot() ?? NO_SLOT;
+    const packet: Packet = {
+      header: { type, senderSlot: slot, messageId: 0, gameTime, joined: false, state: NEUTRAL_STATE },
+      events: [],
+    };
+    try {
+      this.ctx.packetApi.send(to, encodePacket(packet));
+    } catch {
+      /* a failed probe is just a missing sample */
+    }
+  }
+
+  private pingPeers(now: number): void {
+    const peer = this.peer;
+    if (!peer) return;
+    const keys = new Set<string>();
+    for (const p of peer.players()) {
+      if (p.slot === peer.slot()) continue;
+      keys.add(addrKey(p.addr));
+      const node = this.ctx.packetApi.decodeNode(p.addr, this.self ?? undefined);
+      if (node) this.sendControl(node, PacketType.Ping, this.pings.stamp(now));
+    }
+    this.pings.retain(keys);
   }
 
   private tick(): void {
@@ -195,6 +235,7 @@ export class P2pProtocol implements Protocol {
     peer.tick(now);
     const slot = peer.slot();
     if (peer.state !== 'connected' || slot === null) return;
+    if (this.pings.due(now)) this.pingPeers(now);
     const me = peer.players().find((p) => p.slot === slot);
     if (!me?.joined) return;
     const ship = game.localShip();
@@ -202,7 +243,7 @@ export class P2pProtocol implements Protocol {
     if (!decision.send) return;
     this.memory = decision.memory;
     const header: PacketHeader = {
-      type: 1,
+      type: PacketType.GameState,
       senderSlot: slot,
       messageId: 0,
       gameTime: now >>> 0,
@@ -256,7 +297,7 @@ export class P2pProtocol implements Protocol {
       } else if (event.type === 'playerName') {
         this.deliverPlayers();
       } else if (event.type !== 'playerList' && event.type !== 'connectQueue') {
-        if (event.type === 'killObject' && event.id === (slot << 16 | SHIP_LOCAL_ID)) this.printKill(slot, event.killerSlot);
+        if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) this.printKill(slot, event.killerSlot);
         game.deliver({ kind: 'event', slot, event });
       }
     }
@@ -267,7 +308,8 @@ export class P2pProtocol implements Protocol {
   }
 
   private nameOf(slot: number): string {
-    return this.peer?.players().find((p) => p.slot === slot)?.name ?? this.names.get(slot) ?? `slot ${slot}`;
+    const name = playerNameOf(this.peer?.players() ?? [], slot);
+    return name === `slot ${slot}` ? (this.names.get(slot) ?? name) : name;
   }
 
   private deliverPlayers(): void {
@@ -287,11 +329,15 @@ export class P2pProtocol implements Protocol {
     const peer = this.peer;
     if (!peer || peer.state !== 'connected') return ['not connected'];
     const api = this.ctx.packetApi;
-    const lines = [`slot  name              address                  state`];
+    const lines = [`slot  name              address                  ping    state`];
     for (const p of peer.players()) {
       const node = api.decodeNode(p.addr, this.self ?? undefined);
-      const you = p.slot === peer.slot() ? ' (you)' : '';
-      lines.push(`${String(p.slot).padEnd(5)} ${p.name.padEnd(17)} ${(node ? api.nodeToString(node) : '?').padEnd(24)} ${p.joined ? 'joined' : 'connected'}${you}`);
+      const mine = p.slot === peer.slot();
+      const rtt = this.pings.get(addrKey(p.addr));
+      const ping = mine ? '-' : rtt === undefined ? '?' : `${Math.round(rtt)} ms`;
+      lines.push(
+        `${String(p.slot).padEnd(5)} ${p.name.padEnd(17)} ${(node ? api.nodeToString(node) : '?').padEnd(24)} ${ping.padEnd(7)} ${p.joined ? 'joined' : 'connected'}${mine ? ' (you)' : ''}`,
+      );
     }
     return lines;
   }

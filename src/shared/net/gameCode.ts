@@ -8,7 +8,7 @@
 import type { Vec3, Quat } from '../sim/types';
 import { STEP_MS } from '../sim/types';
 import { fillPacket } from '../wire/codec';
-import { objectId, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
+import { NO_SLOT, objectId, objectOwner, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
 
 /** Most events kept waiting; beyond it the oldest non-critical ones are dropped and counted (a stuck link must not grow memory). */
 export const MAX_PENDING_EVENTS = 256;
@@ -24,6 +24,16 @@ interface Pending {
 
 /** The ship of a player is object 0 of its slot. */
 export const SHIP_LOCAL_ID = 0;
+
+/** Utility (Parsec's NET_FetchOwnersShip): the object id of the ship whose player owns `objectId` — who fired a laser, who dropped a mine. */
+export function ownerShipOf(id: number): number {
+  return objectId(objectOwner(id), SHIP_LOCAL_ID);
+}
+
+/** Utility (Parsec's NET_FetchPlayerName): the name of the player in `slot`, or a neutral label when the slot is empty. */
+export function playerNameOf(players: readonly { slot: number; name: string }[], slot: number): string {
+  return players.find((p) => p.slot === slot)?.name ?? (slot === NO_SLOT ? 'nobody' : `slot ${slot}`);
+}
 
 export class GameCodeInterface {
   private queue: Pending[] = [];

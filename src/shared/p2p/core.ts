@@ -24,12 +24,19 @@ export interface P2pTransport {
 
 /** What the peer tells its owner (the protocol adapter / game code). */
 export type P2pNotice =
+  /** We hold `slot`; `players` is the whole table including us (sorted by slot). Can come again with a new slot after a repaired split (see STATE-MACHINE.md). */
   | { kind: 'connected'; slot: number; players: PlayerEntry[] }
+  /** The attempt ended without a slot; `message` is one line for the console. */
   | { kind: 'failed'; reason: 'game-full' | 'slave-timeout'; message: string }
+  /** Another node entered the table. */
   | { kind: 'player-added'; player: PlayerEntry }
+  /** A node left the table: it said so, or was silent for aliveTimeoutMs (or lost its slot in a conflict: 'disconnect'). */
   | { kind: 'player-removed'; player: PlayerEntry; reason: 'disconnect' | 'timeout' }
+  /** A row changed: joined/unjoined, name, or (rarely) slot. Also for our own row. */
   | { kind: 'player-changed'; player: PlayerEntry }
+  /** A fresh, in-order GameState from the member in `slot`, for the game code. */
   | { kind: 'game-state'; slot: number; packet: Packet }
+  /** We left the game: disconnect(), or a higher node proved it holds our slot (a new start-up follows at once). */
   | { kind: 'disconnected' };
 
 /** Bookkeeping of one run of the start-up protocol (connect loop and slot-request loop). */
@@ -66,6 +73,10 @@ export interface PendingAnswer {
   deadline: number;
 }
 
+/**
+ * Mutable state of one peer plus the primitives every part of the protocol
+ * uses. Not exported from the package: P2pPeer owns exactly one.
+ */
 export class PeerCore {
   readonly selfKey: string;
   state: PeerState = 'idle';
@@ -79,6 +90,8 @@ export class PeerCore {
   readonly tombstones = new Map<string, number>();
   readonly pending = new Map<string, PendingAnswer>();
   readonly unacked = new Map<string, UnackedAnswer>();
+  /** When some peer (we or another) last answered each node: a copy can overtake the request it answers. */
+  readonly answeredAt = new Map<string, number>();
   /** Rate limit for conflict evidence we send, per target. */
   readonly lastEvidenceAt = new Map<string, number>();
   run: StartupRun | null = null;
@@ -122,14 +135,17 @@ export class PeerCore {
     return controlPacket(type, slot, id, now, this.state === 'connected' && this.joined, events);
   }
 
+  /** Hands a notice to the owner (synchronously). */
   emit(n: P2pNotice): void {
     this.notify(n);
   }
 
+  /** Unicast through the transport. */
   send(to: WireAddr, p: Packet): void {
     this.transport.send(to, p);
   }
 
+  /** LAN broadcast through the transport. */
   broadcast(p: Packet): void {
     this.transport.broadcast(p);
   }
@@ -142,6 +158,7 @@ export class PeerCore {
     }
   }
 
+  /** The last name heard from a node, or UNKNOWN_NAME. */
   nameFor(key: string): string {
     return this.names.get(key) ?? UNKNOWN_NAME;
   }
@@ -171,6 +188,7 @@ export class PeerCore {
     this.emit({ kind: 'player-removed', player: toPlayer(e), reason });
   }
 
+  /** Whether the node was removed less than aliveTimeoutMs ago (stale player lists must not bring it back). */
   tombstoned(key: string, now: number): boolean {
     const until = this.tombstones.get(key);
     return until !== undefined && now < until;
@@ -187,6 +205,7 @@ export class PeerCore {
     this.joined = false;
     this.pending.clear();
     this.unacked.clear();
+    this.answeredAt.clear();
     this.run = null;
   }
 

@@ -10,7 +10,7 @@ import { MAX_SLOTS, NO_SLOT, PacketType, type Packet, type PlayerEntry, type Wir
 import type { PeerCore } from './core';
 import { applyClaim, type Claim } from './membership';
 import { gameFullMessage, nameEvent, nameOf, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
-import { planAssignment, toPlayer, type AssignmentPlan } from './slotTable';
+import { planAssignment, toPlayer, UNKNOWN_NAME, type AssignmentPlan } from './slotTable';
 
 /** A name/keepalive NodeAlive goes out at least this many alive intervals apart even while GameStates flow. */
 const JOINED_REFRESH_INTERVALS = 4;
@@ -45,6 +45,7 @@ function sendAnswer(core: PeerCore, plan: AssignmentPlan, now: number): void {
     for (const addr of plan.full) core.send(addr, full);
     core.sendToMembers(full);
   }
+  for (const addr of [...answered, ...plan.full]) core.answeredAt.set(addrKey(addr), now);
   // Until the node shows up with a slot we keep telling it: a lost answer must not turn it into a lone game of its own.
   const nextAt = now + core.cfg.connectRequestIntervalMs;
   for (const addr of answered) core.unacked.set(addrKey(addr), { addr, kind: 'reply', nextAt, until: now + core.cfg.startupWindowMs + core.cfg.slaveTimeoutMs });
@@ -114,7 +115,7 @@ export function adoptTable(core: PeerCore, players: readonly PlayerEntry[], now:
   for (const p of players) {
     const key = addrKey(p.addr);
     if (key === core.selfKey || !validSlot(p.slot) || core.table.has(key) || core.table.atSlot(p.slot)) continue;
-    if (p.name) core.names.set(key, p.name);
+    if (p.name !== UNKNOWN_NAME) core.names.set(key, p.name);
     core.tombstones.delete(key);
     core.table.add({ slot: p.slot, addr: p.addr, name: core.nameFor(key), joined: p.joined, key, lastHeard: now });
   }
@@ -141,9 +142,10 @@ function schedule(core: PeerCore, requester: WireAddr, addrs: readonly WireAddr[
 }
 
 /** Another peer answered these nodes: we need not (the snooping of the 1998 design). */
-function snoop(core: PeerCore, answered: readonly WireAddr[]): void {
+function snoop(core: PeerCore, answered: readonly WireAddr[], now: number): void {
   if (answered.length === 0) return;
   const keys = answered.map(addrKey);
+  for (const k of keys) core.answeredAt.set(k, now);
   for (const [k, p] of core.pending) {
     for (const a of keys) p.addrs.delete(a);
     if (p.addrs.size === 0) core.pending.delete(k);
@@ -186,6 +188,9 @@ export function connectedReceive(core: PeerCore, from: WireAddr, key: string, pa
     case PacketType.ConnectRequest: {
       // A node that lost a slot conflict sends what it knew; settle that before assigning.
       for (const p of playersOf(packet) ?? []) applyClaim(core, { addr: p.addr, slot: p.slot, name: p.name, joined: p.joined, direct: false, fresh: false }, now);
+      // An answer seen less than one reply-wait ago overtook this very request on the way: it is answered already.
+      const answered = core.answeredAt.get(key);
+      if (answered !== undefined && now - answered < core.cfg.replyWaitIntervalMs) return null;
       const rank = Math.max(0, core.table.rankOf(core.selfKey));
       schedule(core, from, queueOf(packet), now + rank * core.cfg.replyWaitIntervalMs);
       flushAnswers(core, now);
@@ -207,8 +212,9 @@ export function connectedReceive(core: PeerCore, from: WireAddr, key: string, pa
         else adoptTable(core, players, now);
         return null;
       }
-      if (validSlot(h.senderSlot) && applyClaim(core, direct, now) === 'lost-own-slot') return direct;
-      snoop(core, answered);
+      // An overtaken answer's header may show a slot its sender has since given up: only the newest counts as a claim.
+      if (fresh && validSlot(h.senderSlot) && applyClaim(core, direct, now) === 'lost-own-slot') return direct;
+      snoop(core, answered, now);
       if (h.type === PacketType.ConnectReply) {
         const fresh = new Set(answered.map(addrKey));
         for (const p of playersOf(packet) ?? []) {
@@ -238,6 +244,7 @@ export function connectedTick(core: PeerCore, now: number): void {
   if (quiet || refresh) sendAliveToAll(core, now);
   for (const [k, until] of core.tombstones) if (now >= until) core.tombstones.delete(k);
   for (const [k, at] of core.lastEvidenceAt) if (now - at > core.cfg.aliveIntervalMs) core.lastEvidenceAt.delete(k);
+  for (const [k, at] of core.answeredAt) if (now - at > core.cfg.aliveIntervalMs) core.answeredAt.delete(k);
   core.filter.prune(now, core.cfg.aliveIntervalMs, (k) => core.table.has(k));
 }
 

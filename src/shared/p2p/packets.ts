@@ -27,10 +27,12 @@ export function queueEvent(addrs: readonly WireAddr[]): RemoteEvent {
   return { type: 'connectQueue', addrs: addrs.slice(0, MAX_QUEUE) };
 }
 
+/** A playerList event (the slot table as the wire carries it). */
 export function playerListEvent(players: readonly PlayerEntry[]): RemoteEvent {
   return { type: 'playerList', players: [...players] };
 }
 
+/** A playerName event with the sender's own name. */
 export function nameEvent(name: string): RemoteEvent {
   return { type: 'playerName', name };
 }

@@ -16,6 +16,10 @@ import { toPlayer } from './slotTable';
 /** Name used when the one given is empty after sanitising. */
 export const DEFAULT_PLAYER_NAME = 'player';
 
+/**
+ * One node of a peer-to-peer game (see STATE-MACHINE.md). All methods are
+ * synchronous and deterministic; `now` must not go backwards between calls.
+ */
 export class P2pPeer {
   private readonly core: PeerCore;
 

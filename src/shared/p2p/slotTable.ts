@@ -36,18 +36,22 @@ export class SlotTable {
   private readonly bySlot = new Map<number, TableEntry>();
   private readonly byKey = new Map<string, TableEntry>();
 
+  /** Number of rows. */
   get size(): number {
     return this.bySlot.size;
   }
 
+  /** The row holding `slot`, if any. */
   atSlot(slot: number): TableEntry | undefined {
     return this.bySlot.get(slot);
   }
 
+  /** The row of the node with addrKey `key`, if any. */
   byAddrKey(key: string): TableEntry | undefined {
     return this.byKey.get(key);
   }
 
+  /** Whether the node with addrKey `key` has a row. */
   has(key: string): boolean {
     return this.byKey.has(key);
   }
@@ -68,6 +72,7 @@ export class SlotTable {
     return e;
   }
 
+  /** Removes every row. */
   clear(): void {
     this.bySlot.clear();
     this.byKey.clear();

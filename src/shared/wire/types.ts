@@ -28,6 +28,10 @@ export const PacketType = {
   Disconnect: 7,
   /** Answer to a connect request when every slot is taken. */
   GameFull: 8,
+  /** Round-trip probe between connected peers; `gameTime` carries the sender's clock. */
+  Ping: 9,
+  /** Answer to a Ping; `gameTime` echoes the Ping's, so the sender measures the round trip. */
+  Pong: 10,
 } as const;
 export type PacketType = (typeof PacketType)[keyof typeof PacketType];
 

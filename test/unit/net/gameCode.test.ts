@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GameCodeInterface, MAX_PENDING_EVENTS } from '../../../src/shared/net/gameCode';
+import { GameCodeInterface, MAX_PENDING_EVENTS, ownerShipOf, playerNameOf } from '../../../src/shared/net/gameCode';
 import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, objectId, type PacketHeader } from '../../../src/shared/wire/types';
 
@@ -61,5 +61,13 @@ describe('game-code interface', () => {
     for (let i = 0; i < MAX_PENDING_EVENTS + 10; i++) g.createLaser(i, v(0), v(1), 40, 0);
     expect(g.pending).toBe(MAX_PENDING_EVENTS);
     expect(g.droppedCount).toBe(10);
+  });
+
+  it('utilities find the owner ship of an object and a player name by slot', () => {
+    expect(ownerShipOf(objectId(3, 1234))).toBe(objectId(3, 0));
+    const players = [{ slot: 0, name: 'alpha' }, { slot: 2, name: 'charlie' }];
+    expect(playerNameOf(players, 2)).toBe('charlie');
+    expect(playerNameOf(players, 1)).toBe('slot 1');
+    expect(playerNameOf(players, 255)).toBe('nobody');
   });
 });

@@ -263,7 +263,7 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-magic', 'another magic', patched(good, AT.magic, [0x53, 0x4d])],
     ['bad-version', 'version 2', patched(good, AT.version, [2])],
     ['unknown-type', 'packet type 0', patched(good, AT.type, [0])],
-    ['unknown-type', 'packet type 9', patched(good, AT.type, [9])],
+    ['unknown-type', 'packet type 11', patched(good, AT.type, [11])],
     ['bad-slot', `sender slot ${MAX_SLOTS}`, patched(good, AT.slot, [MAX_SLOTS])],
     ['bad-slot', 'killer slot 9', datagram(ev(5, [...be32(1), 9]))],
     ['bad-slot', 'missile target slot 8', datagram(ev(3, [...laser.slice(0, 28), 8, ...be16(40)]))],
