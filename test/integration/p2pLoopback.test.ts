@@ -96,6 +96,10 @@ describe('peer-to-peer between two hosts on loopback', () => {
     expect(states.at(-1)).toMatchObject({ slot: 0, state: { vel: { z: -10 } } });
     await until('alpha laser at bravo', () => b.deliveries('event').some((d) => d.kind === 'event' && d.slot === 0 && d.event.type === 'createLaser' && d.event.id === 9));
 
+    // Bravo's game view reports its ship destroyed by alpha's laser: alpha hears of it.
+    b.host.frame({ frame: 1, tick: 1, game: { tick: 1, ship: null, events: [{ type: 'destroyed', killerSlot: 0 }] } });
+    await until('the kill at alpha', () => /bravo was shot down by alpha/.test(a.text()));
+
     await b.run('say hello alpha');
     await until('chat at alpha', () => a.deliveries('chat').some((d) => d.kind === 'chat' && d.from === 'bravo' && d.text === 'hello alpha'));
     expect(a.text()).toContain('bravo: hello alpha');
