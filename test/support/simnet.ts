@@ -7,21 +7,13 @@
  * rely on what survives the wire. No Math.random, no timers.
  */
 import { addrKey } from '../../src/shared/wire/addr';
+import { floatStream } from '../../src/shared/sim/prng';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
 import type { Packet, WireAddr } from '../../src/shared/wire/types';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../src/shared/p2p';
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 as a stream: a small seeded PRNG, uniform in [0, 1). */
+export const mulberry32 = floatStream;
 
 /** The p2p client port, as the nodes' addresses carry it. */
 export const SIM_PORT = 6526;

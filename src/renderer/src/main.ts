@@ -8,7 +8,6 @@ import './styles.css';
 import type { HostApi, HostEvent } from '../../shared/host/contract';
 import { cvarNumber, type Settings } from '../../shared/settings/settings';
 import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';
-import type { Vec3 } from '../../shared/sim/types';
 import { NO_SLOT } from '../../shared/wire/types';
 import { connectHost } from './host/connect';
 import { GameLoop } from './game/loop';
@@ -18,21 +17,11 @@ import { RemotePlayers } from './net/remotePlayers';
 import { SceneView } from './view/scene';
 import { Hud } from './view/hud';
 import { ConsoleView } from './console/consoleView';
+import type { PageHooks } from '../../shared/host/pageHooks';
 
 declare global {
   interface Window {
-    /** Read-only hooks for the end-to-end tests and for players poking around in devtools. */
-    __starlane?: {
-      ready: boolean;
-      consoleText(): string;
-      tick(): number;
-      rendered(): number;
-      ship(): { speed: number; lasers: number };
-      /** The remote ships drawn in the last frame. */
-      remotes(): { slot: number; name: string; pos: Vec3 }[];
-      /** The chat lines on the HUD, oldest first. */
-      chat(): string[];
-    };
+    __starlane?: PageHooks;
   }
 }
 

@@ -61,3 +61,17 @@ export function nextInt(state: number, n: number): [value: number, next: number]
   if (!(n >= 1 && n <= 2097152) || Math.floor(n) !== n) return [0, next];
   return [Math.floor(f * n), next];
 }
+
+/**
+ * The same generator as a stateful stream, for tests and tools that want
+ * `f()` → next float in [0, 1). Starts from `seed >>> 0` as is (not mixed by
+ * {@link seedRng}), so a seed names the stream exactly.
+ */
+export function floatStream(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    const [value, next] = nextFloat(state);
+    state = next;
+    return value;
+  };
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { floatStream as rng } from '../../../src/shared/sim/prng';
 import fc from 'fast-check';
 import {
   DEFAULT_CONVERGE_MS,
@@ -40,17 +41,6 @@ function refExp(w: Vec3, t: number): Quat {
 }
 const snapshot = (v: Vec3): Vec3 => ({ x: v.x, y: v.y, z: v.z });
 
-/** mulberry32: a seeded stream for the long runs (reproducible failures). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('trig-free rotation helpers', () => {
   it('quatFromAngularVelocityInto matches exp(½ωt) computed with sin/cos', () => {

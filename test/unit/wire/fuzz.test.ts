@@ -5,6 +5,7 @@
  * datagram of the same size that decodes again.
  */
 import fc from 'fast-check';
+import { floatStream as prng } from '../../../src/shared/sim/prng';
 import { describe, expect, it } from 'vitest';
 import { MAX_DATAGRAM_BYTES } from '../../../src/shared/net/packetApi';
 import { decodePacket, DROP_REASONS, encodePacket, HEADER_SIZE, WIRE_MAGIC, WIRE_VERSION } from '../../../src/shared/wire';
@@ -16,17 +17,6 @@ const SEED = 0x5a1a_1998;
 const MAX_DECODE_MS = 50;
 const TIMEOUT_MS = 60_000;
 
-/** mulberry32: a tiny seeded PRNG, so every run feeds the same datagrams. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const int = (rng: Rng, n: number): number => Math.floor(rng() * n);

@@ -1,0 +1,20 @@
+import type { Vec3 } from '../sim/types';
+
+/**
+ * Read-only hooks the game page puts on `window.__starlane`, for the
+ * end-to-end tests and for players poking around in devtools.
+ */
+export interface PageHooks {
+  ready: boolean;
+  /** Plain text of the console, scroll-back included. */
+  consoleText(): string;
+  /** Simulation tick reached. */
+  tick(): number;
+  /** Frames drawn so far. */
+  rendered(): number;
+  ship(): { speed: number; lasers: number };
+  /** The remote ships drawn in the last frame. */
+  remotes(): { slot: number; name: string; pos: Vec3 }[];
+  /** The chat lines on the HUD, oldest first. */
+  chat(): string[];
+}
