@@ -9,7 +9,7 @@ import {
   type ReceivedPacket,
 } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
-import { Udp6PacketApi, STARLANE_MULTICAST_GROUP } from '../../src/node/packet/udp6';
+import { Udp6PacketApi } from '../../src/node/packet/udp6';
 
 /** A random high base port per call, so parallel runs on one machine rarely collide. */
 const basePort = (): number => 40000 + Math.floor(Math.random() * 20000);

@@ -9,7 +9,7 @@ import type { NodeAddress } from '../../shared/net/packetApi';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { NEUTRAL_STATE, P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
 import { DropCounters, decodePacket, encodePacket } from '../../shared/wire/codec';
-import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry, type ShipState } from '../../shared/wire/types';
+import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry } from '../../shared/wire/types';
 import { addrKey } from '../../shared/wire/addr';
 import { PingTable } from '../../shared/net/pingTable';
 import type { NetPlayer } from '../../shared/net/gameLink';

@@ -11,10 +11,6 @@ import { agreedTable, formGame, noticesOf, SimNet, simAddr, type SimNode } from 
 const CFG = DEFAULT_P2P_CONFIG;
 const STEP = 5;
 
-function slotsOf(nodes: SimNode[]): (number | null)[] {
-  return nodes.map((n) => n.peer.slot());
-}
-
 describe('a lone node and later arrivals', () => {
   it('a lone node starts its own game at the end of the start-up window; later nodes get slots 1, 2, 3; a fifth is refused with "game full (4 of 4 slots taken)"', () => {
     const net = new SimNet({ seed: 1, latencyMs: [1, 30], stepMs: STEP });
