@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
  * - unit: pure logic in src/shared and src/node without sockets;
  * - integration: real sockets and processes on loopback;
  * - e2e: the built renderer in headless Chromium through the browser shell.
+ * The suites run one after another (group order), so the CPU-heavy unit races
+ * do not starve the real-time tests on a 2-core machine.
  */
 export default defineConfig({
   test: {
@@ -21,6 +23,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
           fileParallelism: false,
@@ -31,6 +34,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
