@@ -3,7 +3,7 @@ import { defineConfig } from 'electron-vite';
 
 /**
  * Three builds, one per runtime:
- * - main: every Node entry (the Electron main process, the browser shell, the headless bot; servers later);
+ * - main: every Node entry (the Electron main process, the browser shell, the headless bot, the servers);
  * - preload: CommonJS, because a sandboxed preload cannot load ES modules;
  * - renderer: the game page, served by Electron or by the browser shell.
  */
@@ -16,6 +16,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           web: resolve(__dirname, 'src/node/web/cli.ts'),
           bot: resolve(__dirname, 'src/node/bot/cli.ts'),
+          server: resolve(__dirname, 'src/node/servers/cli.ts'),
         },
       },
     },

@@ -1,0 +1,236 @@
+/**
+ * The Starlane masterserver: slot- and gameservers keep a TCP connection to
+ * it and announce themselves with the masterserver protocol
+ * (`src/shared/servers/masterProtocol.ts`); it keeps the list and shows it
+ * over HTTP as an HTML page and as JSON for game clients.
+ *
+ * An entry lives until its server says `remove me` or goes silent for
+ * `expireMs`. A dropped TCP connection alone does not remove it, so a server
+ * whose connection blips keeps its place and simply re-joins.
+ */
+import { startLineServer, type LineConnection } from './lineServer';
+import { startStatusHttp, type StatusHttp } from './statusHttp';
+import type { CommonServerOptions, RunningServer } from './types';
+import { linkOrText, statusPage } from '../../shared/servers/html';
+import {
+  DEFAULT_MAX_SERVERS,
+  JOIN_ACCEPTED,
+  MASTERSERVER_FULL,
+  NOT_JOINED,
+  PLAYERS_ACKNOWLEDGED,
+  REMOVING_YOU,
+  parseRequest,
+  type JoinRequest,
+  type MasterServerType,
+} from '../../shared/servers/masterProtocol';
+
+/** Options of {@link startMasterserver}. */
+export interface MasterserverOptions extends CommonServerOptions {
+  /** TCP port for the masterserver protocol (6502 by convention; 0 = any free port). */
+  port: number;
+  /** Most servers listed at once (default 256); further joins get `masterserver full`. */
+  maxServers?: number;
+  /** A server not heard from (no line at all) for this long is dropped from the list (default 90,000 ms). */
+  expireMs?: number;
+}
+
+/** One listed server (a snapshot; changing it changes nothing). */
+export interface MasterEntry {
+  name: string;
+  os: string;
+  /** Protocol version of its join line, e.g. `1.0`. */
+  version: string;
+  players: number;
+  maxPlayers: number;
+  url: string;
+  /** The remote IP of the connection it joined over. */
+  address: string;
+  /** Its TCP join port (extension field), or null if it did not say. */
+  port: number | null;
+  /** `slotserver` / `gameserver` (extension field), or null if it did not say. */
+  type: MasterServerType | null;
+  /** Epoch ms of its join and of its last line. */
+  joinedAt: number;
+  lastHeard: number;
+  /** Whether its TCP connection is still open. */
+  connected: boolean;
+}
+
+/** A running masterserver: {@link RunningServer} plus the current list. */
+export type Masterserver = RunningServer & { servers(): MasterEntry[] };
+
+interface Entry extends MasterEntry {
+  conn: LineConnection | undefined;
+}
+
+/** `host:port` with IPv6 addresses bracketed; just the host when the port is unknown. */
+function hostPort(address: string, port: number | null): string {
+  const host = address.includes(':') ? `[${address}]` : address;
+  return port === null ? host : `${host}:${port}`;
+}
+
+/**
+ * Starts a masterserver on `options.port` (and a status page on
+ * `options.httpPort` when given); resolves once both listen.
+ * Routes: `/` (HTML list) and `/servers.json`.
+ */
+export async function startMasterserver(options: MasterserverOptions): Promise<Masterserver> {
+  const { log } = options;
+  const maxServers = options.maxServers ?? DEFAULT_MAX_SERVERS;
+  const expireMs = options.expireMs ?? 90_000;
+  const entries = new Set<Entry>();
+  const entryOf = (conn: LineConnection) => conn.state as Entry | undefined;
+  const logged = (e: Entry) => ({ server: e.name, address: e.address, port: e.port, type: e.type });
+
+  const join = (conn: LineConnection, req: JoinRequest, now: number) => {
+    const fields = {
+      name: req.name,
+      os: req.os,
+      version: `${req.version.major}.${req.version.minor}`,
+      players: 0,
+      maxPlayers: req.maxPlayers,
+      url: req.url,
+      address: conn.address,
+      port: req.port ?? null,
+      type: req.type ?? null,
+      lastHeard: now,
+      connected: true,
+      conn,
+    };
+    // The same connection joining again, or the same server (address, name, port) back over a new connection
+    // after its old one died: replace the entry rather than listing it twice or counting it against the limit.
+    const old = entryOf(conn) ?? [...entries].find((e) => e.address === conn.address && e.name === req.name && e.port === fields.port);
+    if (old) {
+      if (old.conn && old.conn !== conn) old.conn.state = undefined;
+      Object.assign(old, fields);
+      conn.state = old;
+      log.info(logged(old), 'server re-joined; entry replaced');
+      return conn.send(JOIN_ACCEPTED);
+    }
+    if (entries.size >= maxServers) {
+      log.warn({ server: req.name, address: conn.address, limit: maxServers }, 'list full; join refused');
+      return conn.send(MASTERSERVER_FULL);
+    }
+    const entry: Entry = { ...fields, joinedAt: now };
+    entries.add(entry);
+    conn.state = entry;
+    log.info({ ...logged(entry), maxPlayers: entry.maxPlayers, os: entry.os, url: entry.url }, 'server joined');
+    conn.send(JOIN_ACCEPTED);
+  };
+
+  const lines = await startLineServer(
+    {
+      line(conn, line) {
+        const now = Date.now();
+        const entry = entryOf(conn);
+        // Any line at all shows the server is alive.
+        if (entry) entry.lastHeard = now;
+        const req = parseRequest(line);
+        if (!req.ok) {
+          log.debug({ address: conn.address, error: req.error, reply: req.reply }, 'request refused');
+          return conn.send(req.reply);
+        }
+        const msg = req.value;
+        if (msg.kind === 'join') return join(conn, msg, now);
+        if (!entry) return conn.send(NOT_JOINED);
+        if (msg.kind === 'players') {
+          entry.players = msg.players;
+          entry.maxPlayers = msg.maxPlayers;
+          return conn.send(PLAYERS_ACKNOWLEDGED);
+        }
+        entries.delete(entry);
+        conn.state = undefined;
+        log.info(logged(entry), 'server removed itself');
+        conn.send(REMOVING_YOU);
+      },
+      close(conn, reason) {
+        const entry = entryOf(conn);
+        if (!entry) return;
+        entry.conn = undefined;
+        entry.connected = false;
+        log.info({ ...logged(entry), reason, expiresInMs: Math.max(0, entry.lastHeard + expireMs - Date.now()) }, 'connection lost without remove; entry kept until it expires');
+      },
+    },
+    // Idle connections outlive an entry's expiry slightly, so a silent server expires before its socket is cut.
+    { port: options.port, host: options.host, idleMs: expireMs + 1000, count: (reason) => log.debug({ reason }, 'line server') },
+  );
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const e of entries) {
+      if (now - e.lastHeard < expireMs) continue;
+      entries.delete(e);
+      if (e.conn) {
+        e.conn.state = undefined;
+        e.conn.close();
+      }
+      log.info({ ...logged(e), silentMs: now - e.lastHeard }, 'server expired');
+    }
+  }, Math.min(1000, Math.max(25, expireMs / 4)));
+  sweep.unref();
+
+  const snapshot = (): MasterEntry[] => [...entries].map(({ conn: _conn, ...e }) => ({ ...e }));
+  let http: StatusHttp | undefined;
+  try {
+    if (options.httpPort !== undefined) {
+      http = await startStatusHttp({
+        port: options.httpPort,
+        host: options.host,
+        routes: { '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot()) }), '/servers.json': () => ({ type: 'json', body: renderJson(snapshot()) }) },
+      });
+    }
+  } catch (err) {
+    clearInterval(sweep);
+    await lines.close();
+    throw err;
+  }
+
+  const ports: Record<string, number> = { tcp: lines.port };
+  if (http) ports.http = http.port;
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'masterserver',
+    ports,
+    servers: snapshot,
+    close: (reason = 'close') => {
+      closing ??= (async () => {
+        clearInterval(sweep);
+        await Promise.all([lines.close(), http?.close()]);
+        log.debug({ reason, listed: entries.size }, 'masterserver closed');
+        entries.clear();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The HTML list page: every listed server with its player count as `n/max` and a link to its URL. */
+export function renderHtml(title: string, servers: readonly MasterEntry[]): string {
+  const rows = servers.map((s) => [
+    s.name,
+    `${s.players}/${s.maxPlayers}`,
+    s.type ?? '—',
+    hostPort(s.address, s.port),
+    s.os,
+    { html: linkOrText(s.url) },
+  ]);
+  const intro = `${servers.length} server${servers.length === 1 ? '' : 's'} listed. Join one with its address and port.`;
+  return statusPage(`${title} — Starlane masterserver`, intro, ['name', 'players', 'type', 'address', 'OS', 'URL'], rows);
+}
+
+/** The JSON list `{ servers: [{ name, players, maxPlayers, type, host, port, os, url, lastHeardMs }] }`; lastHeardMs is the age of the last line. */
+export function renderJson(servers: readonly MasterEntry[], now = Date.now()): string {
+  return JSON.stringify({
+    servers: servers.map((s) => ({
+      name: s.name,
+      players: s.players,
+      maxPlayers: s.maxPlayers,
+      type: s.type,
+      host: s.address,
+      port: s.port,
+      os: s.os,
+      url: s.url,
+      lastHeardMs: Math.max(0, now - s.lastHeard),
+    })),
+  });
+}

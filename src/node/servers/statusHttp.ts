@@ -1,0 +1,102 @@
+/**
+ * The small HTTP server behind every Starlane server's status pages
+ * (the masterserver list, a slotserver's player table). Read-only: GET and
+ * HEAD on a fixed set of paths; bodies are rendered fresh on every request
+ * and never cached.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** A rendered route: an HTML page or a JSON document. */
+export interface StatusBody {
+  type: 'html' | 'json';
+  body: string;
+}
+
+/** Options of {@link startStatusHttp}. */
+export interface StatusHttpOptions {
+  /** TCP port; 0 = any free port. */
+  port: number;
+  /** Address to listen on (default 0.0.0.0). */
+  host?: string;
+  /** Exact request paths (query strings ignored) → renderer, called on every request. */
+  routes: Record<string, () => StatusBody>;
+}
+
+/** A running status server. */
+export interface StatusHttp {
+  /** The port actually bound. */
+  readonly port: number;
+  /** Stops listening and drops every open connection (keep-alive included). */
+  close(): Promise<void>;
+}
+
+// Pages carry inline styles and nothing else; JSON never renders anything.
+const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'";
+const JSON_CSP = "default-src 'none'";
+
+/**
+ * Starts the status server; resolves once it listens. Unknown paths get 404,
+ * methods other than GET/HEAD 405, a renderer that throws 500 (without
+ * details, which could leak internals).
+ */
+export async function startStatusHttp(options: StatusHttpOptions): Promise<StatusHttp> {
+  const routes = new Map(Object.entries(options.routes));
+  const plain = (res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}) => {
+    res.writeHead(status, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Security-Policy': JSON_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      ...extra,
+    });
+    res.end(text);
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
+    // Only the path selects a route; a malformed target simply matches nothing.
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const render = routes.get(path);
+    if (!render) return plain(res, 404, 'not found\n');
+    let page: StatusBody;
+    try {
+      page = render();
+    } catch {
+      return plain(res, 500, 'internal error\n');
+    }
+    const body = Buffer.from(page.body, 'utf8');
+    res.writeHead(200, {
+      'Content-Type': page.type === 'html' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
+      'Content-Length': String(body.length),
+      'Content-Security-Policy': page.type === 'html' ? HTML_CSP : JSON_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+      // Server URLs in the lists are third-party links; do not tell them where the visitor came from.
+      'Referrer-Policy': 'no-referrer',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  // A status page is tiny; slow or stuck clients must not hold sockets for long.
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 5_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,332 @@
+/**
+ * The text-line protocol between a client and a slotserver (Parsec §2.3.2;
+ * the gameserver will speak the same lines). Pure parse and format, one pair
+ * of functions per message. Parsers never throw: they return `null` (or a
+ * refusal) for anything that is not exactly a valid line. Formatters throw a
+ * RangeError naming the field when given a value no parser would accept, so
+ * whatever we send, a peer can read back unchanged.
+ *
+ * Grammar (one line each, single spaces, lower-case keywords, `\n` ends a line):
+ *
+ *   join      = "version: " D "." D " join me: " NAME " os: " OS [ " port: " PORT ]
+ *   remove    = "remove me"
+ *   rename    = "my new name: " NAME
+ *   accepted  = "join from " NAME " accepted, slot: " SLOT ", server name: " SERVER
+ *   add       = "add ip: " EP " name: " NAME " in " SLOT
+ *   removed   = "remove ip: " EP
+ *   renamed   = "name ip: " EP " name: " NAME
+ *   replies   = the constants below; after `accepted` exactly four MESSAGE lines follow.
+ *
+ *   NAME   = 1..16 printable ASCII, no space at either end (validatePlayerName);
+ *            it may contain spaces, even " os: ": in a join the name runs up
+ *            to the LAST " os: " of the line, which is unambiguous because OS
+ *            may not contain ':'.
+ *   OS     = 1..31 printable ASCII except ':', no space at either end.
+ *   SERVER = 1..31 printable ASCII, no space at either end.
+ *   SLOT   = 0..254 in canonical decimal.  PORT = 1..65535 in canonical decimal.
+ *   MESSAGE= any text of at most 160 UTF-8 bytes without control characters (may be empty).
+ *
+ * Version: Starlane speaks 1.0. Any `d.d` with major 1 is compatible; another
+ * major is refused with VERSION_INCOMPATIBLE whatever follows (a future major
+ * may change the rest of the line); a malformed line gets INVALID_REQUEST.
+ *
+ * Starlane extension — UDP game ports. The 1998 protocol assumed one client
+ * per machine on a fixed port. A join may end with " port: <n>", the UDP port
+ * the client's game packets use. Client-list lines then name the endpoint
+ * (EP) as `ip: 192.0.2.7:6527` or, for IPv6, `ip: [2001:db8::7]:6527`; a
+ * plain address (`ip: 192.0.2.7`, `ip: 2001:db8::7`) means the default port
+ * 6526. The port is written only when it is not 6526, so the canonical form is
+ * unique and 1998-style lines stay valid.
+ */
+import { validatePlayerName } from '../settings/settings';
+import { DEFAULT_CLIENT_PORT } from '../net/packetApi';
+
+/** Version string Starlane sends, and the major it accepts. */
+export const PROTOCOL_VERSION = '1.0';
+export const PROTOCOL_MAJOR = 1;
+/** Slotserver TCP port (Parsec: 6582). */
+export const SLOTSERVER_PORT = 6582;
+/** Longest line either side may send, in bytes; a server closes a connection that exceeds it. */
+export const MAX_LINE_BYTES = 256;
+export const MAX_OS_LENGTH = 31;
+export const MAX_SERVER_NAME_LENGTH = 31;
+export const MAX_MESSAGE_BYTES = 160;
+/** Message lines that follow every accepted join. */
+export const MESSAGE_LINES = 4;
+export const MAX_SLOT = 254;
+
+export const SERVER_FULL = 'server full';
+export const INVALID_REQUEST = 'you sent an invalid request';
+export const VERSION_INCOMPATIBLE = 'server version incompatible';
+export const BANNED = "you're banned from this server";
+export const REMOVE_ME = 'remove me';
+export const REMOVING_YOU = 'removing you';
+export const NOT_JOINED = "you're not even joined";
+export const NEW_NAME_ACCEPTED = 'new name accepted';
+export const NAME_TAKEN = 'name already taken';
+
+/** Every fixed reply a server sends. */
+export const REPLIES = [SERVER_FULL, INVALID_REQUEST, VERSION_INCOMPATIBLE, BANNED, REMOVING_YOU, NOT_JOINED, NEW_NAME_ACCEPTED, NAME_TAKEN] as const;
+export type Reply = (typeof REPLIES)[number];
+
+/** Where a client receives game packets: its IP address and UDP port. */
+export type Endpoint = { address: string; port: number };
+export interface JoinRequest {
+  /** `d.d`, major PROTOCOL_MAJOR. */
+  version: string;
+  name: string;
+  os: string;
+  /** The client's UDP game port (extension); absent = DEFAULT_CLIENT_PORT. */
+  port?: number;
+}
+/** `join from … accepted`. */
+export type JoinAccepted = { name: string; slot: number; serverName: string };
+/** `add ip: …`: a player joined (or was already there when you joined). */
+export type ListAdd = { endpoint: Endpoint; name: string; slot: number };
+/** `name ip: …`: a player renamed. */
+export type ListRename = { endpoint: Endpoint; name: string };
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
+const ZONE = /^[0-9A-Za-z_.-]{1,15}$/;
+const PRINTABLE_TRIMMED = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const SLOT_TEXT = '(0|[1-9]\\d{0,2})';
+
+/** True for a dotted-quad IPv4 address without leading zeros. */
+export function isIPv4(text: string): boolean {
+  return IPV4.test(text);
+}
+
+/** True for an IPv6 address in any RFC 4291 text form, optionally with a `%zone` (as Node reports link-local peers). */
+export function isIPv6(text: string): boolean {
+  let s = text;
+  const pct = s.indexOf('%');
+  if (pct >= 0) {
+    if (!ZONE.test(s.slice(pct + 1))) return false;
+    s = s.slice(0, pct);
+  }
+  const lastColon = s.lastIndexOf(':');
+  if (lastColon >= 0 && s.includes('.', lastColon)) {
+    // An embedded IPv4 tail counts as two groups.
+    if (!IPV4.test(s.slice(lastColon + 1))) return false;
+    s = `${s.slice(0, lastColon + 1)}0:0`;
+  }
+  const gap = s.indexOf('::');
+  if (gap !== s.lastIndexOf('::')) return false;
+  if (gap < 0) {
+    const groups = s.split(':');
+    return groups.length === 8 && groups.every((g) => HEX_GROUP.test(g));
+  }
+  const head = s.slice(0, gap) ? s.slice(0, gap).split(':') : [];
+  const tail = s.slice(gap + 2) ? s.slice(gap + 2).split(':') : [];
+  return head.length + tail.length <= 7 && [...head, ...tail].every((g) => HEX_GROUP.test(g));
+}
+
+/** A player name as the protocol carries it: exactly what validatePlayerName accepts, untrimmed. */
+export function isProtocolName(name: string): boolean {
+  const v = validatePlayerName(name);
+  return v.ok && v.name === name;
+}
+
+/** An OS string: 1..31 printable ASCII without ':' and without space at either end. */
+export function isOsName(os: string): boolean {
+  return os.length <= MAX_OS_LENGTH && PRINTABLE_TRIMMED.test(os) && !os.includes(':');
+}
+
+/** A server name: 1..31 printable ASCII without space at either end. */
+export function isServerName(name: string): boolean {
+  return name.length <= MAX_SERVER_NAME_LENGTH && PRINTABLE_TRIMMED.test(name);
+}
+
+/** A welcome message line: ≤ 160 UTF-8 bytes, well-formed, no control characters; empty is fine. */
+export function isMessageLine(text: string): boolean {
+  return !CONTROL.test(text) && !LONE_SURROGATE.test(text) && new TextEncoder().encode(text).length <= MAX_MESSAGE_BYTES;
+}
+
+const isPort = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= 65535;
+const isSlot = (n: number): boolean => Number.isInteger(n) && n >= 0 && n <= MAX_SLOT;
+function parsePort(text: string): number | null {
+  if (!/^[1-9]\d{0,4}$/.test(text)) return null;
+  const n = Number(text);
+  return isPort(n) ? n : null;
+}
+function check(ok: boolean, what: string, value: unknown): void {
+  if (!ok) throw new RangeError(`joinProtocol: invalid ${what}: ${JSON.stringify(value)}`);
+}
+
+/** The endpoint token: `a.b.c.d`, `v6`, `a.b.c.d:port` or `[v6]:port` (port only when not 6526). */
+export function formatEndpoint(endpoint: Endpoint): string {
+  const { address, port } = endpoint;
+  const v4 = isIPv4(address);
+  check(v4 || isIPv6(address), 'address', address);
+  check(isPort(port), 'port', port);
+  if (port === DEFAULT_CLIENT_PORT) return address;
+  return v4 ? `${address}:${port}` : `[${address}]:${port}`;
+}
+
+/** Reads an endpoint token in canonical form (an explicit `:6526` is refused), or `null`. */
+export function parseEndpoint(token: string): Endpoint | null {
+  const withPort = (address: string, portText: string): Endpoint | null => {
+    const port = parsePort(portText);
+    return port === null || port === DEFAULT_CLIENT_PORT ? null : { address, port };
+  };
+  const bracketed = /^\[([^\]]+)\]:(\d+)$/.exec(token);
+  if (bracketed) return isIPv6(bracketed[1] ?? '') ? withPort(bracketed[1] ?? '', bracketed[2] ?? '') : null;
+  if (isIPv4(token)) return { address: token, port: DEFAULT_CLIENT_PORT };
+  const v4Port = /^([\d.]+):(\d+)$/.exec(token);
+  if (v4Port) return isIPv4(v4Port[1] ?? '') ? withPort(v4Port[1] ?? '', v4Port[2] ?? '') : null;
+  return isIPv6(token) ? { address: token, port: DEFAULT_CLIENT_PORT } : null;
+}
+
+export type JoinParse = { ok: true; join: JoinRequest } | { ok: false; reply: typeof INVALID_REQUEST | typeof VERSION_INCOMPATIBLE };
+
+/** Reads a join line; refusals carry the reply the server sends. */
+export function parseJoin(line: string): JoinParse {
+  const invalid = { ok: false, reply: INVALID_REQUEST } as const;
+  const version = /^version: (\d)\.(\d)(?: |$)/.exec(line);
+  if (!version) return invalid;
+  if (Number(version[1]) !== PROTOCOL_MAJOR) return { ok: false, reply: VERSION_INCOMPATIBLE };
+  const rest = line.slice(version[0].length);
+  if (!rest.startsWith('join me: ')) return invalid;
+  const body = rest.slice('join me: '.length);
+  const split = body.lastIndexOf(' os: ');
+  if (split < 0) return invalid;
+  const name = body.slice(0, split);
+  let os = body.slice(split + ' os: '.length);
+  let port: number | undefined;
+  if (os.includes(':')) {
+    // OS has no ':', so a colon can only belong to the port suffix.
+    const suffix = /^([^:]*) port: (\d+)$/.exec(os);
+    const parsed = suffix ? parsePort(suffix[2] ?? '') : null;
+    if (!suffix || parsed === null) return invalid;
+    os = suffix[1] ?? '';
+    port = parsed;
+  }
+  if (!isProtocolName(name) || !isOsName(os)) return invalid;
+  const join: JoinRequest = { version: `${version[1]}.${version[2]}`, name, os };
+  if (port !== undefined) join.port = port;
+  return { ok: true, join };
+}
+
+/** The join line for `join` (throws RangeError on an invalid field). */
+export function formatJoin(join: JoinRequest): string {
+  check(/^\d\.\d$/.test(join.version) && Number(join.version[0]) === PROTOCOL_MAJOR, 'version', join.version);
+  check(isProtocolName(join.name), 'name', join.name);
+  check(isOsName(join.os), 'os', join.os);
+  if (join.port !== undefined) check(isPort(join.port), 'port', join.port);
+  return `version: ${join.version} join me: ${join.name} os: ${join.os}${join.port === undefined ? '' : ` port: ${join.port}`}`;
+}
+
+/** True when the line is exactly `remove me`. */
+export function parseRemoveMe(line: string): boolean {
+  return line === REMOVE_ME;
+}
+
+/** The name requested by a `my new name:` line, or `null`. */
+export function parseNewName(line: string): string | null {
+  const prefix = 'my new name: ';
+  if (!line.startsWith(prefix)) return null;
+  const name = line.slice(prefix.length);
+  return isProtocolName(name) ? name : null;
+}
+
+export function formatNewName(name: string): string {
+  check(isProtocolName(name), 'name', name);
+  return `my new name: ${name}`;
+}
+
+export function parseJoinAccepted(line: string): JoinAccepted | null {
+  const m = new RegExp(`^join from (.+) accepted, slot: ${SLOT_TEXT}, server name: (.+)$`).exec(line);
+  if (!m) return null;
+  const [, name = '', slotText = '', serverName = ''] = m;
+  const slot = Number(slotText);
+  return isProtocolName(name) && isSlot(slot) && isServerName(serverName) ? { name, slot, serverName } : null;
+}
+
+export function formatJoinAccepted(a: JoinAccepted): string {
+  check(isProtocolName(a.name), 'name', a.name);
+  check(isSlot(a.slot), 'slot', a.slot);
+  check(isServerName(a.serverName), 'server name', a.serverName);
+  return `join from ${a.name} accepted, slot: ${a.slot}, server name: ${a.serverName}`;
+}
+
+export function parseAdd(line: string): ListAdd | null {
+  // The name is greedy: the slot is the last " in <digits>", so a name may itself contain " in 3".
+  const m = new RegExp(`^add ip: (\\S+) name: (.+) in ${SLOT_TEXT}$`).exec(line);
+  if (!m) return null;
+  const [, token = '', name = '', slotText = ''] = m;
+  const endpoint = parseEndpoint(token);
+  const slot = Number(slotText);
+  return endpoint && isProtocolName(name) && isSlot(slot) ? { endpoint, name, slot } : null;
+}
+
+export function formatAdd(a: ListAdd): string {
+  check(isProtocolName(a.name), 'name', a.name);
+  check(isSlot(a.slot), 'slot', a.slot);
+  return `add ip: ${formatEndpoint(a.endpoint)} name: ${a.name} in ${a.slot}`;
+}
+
+export function parseRemove(line: string): Endpoint | null {
+  const m = /^remove ip: (\S+)$/.exec(line);
+  return m ? parseEndpoint(m[1] ?? '') : null;
+}
+
+export function formatRemove(endpoint: Endpoint): string {
+  return `remove ip: ${formatEndpoint(endpoint)}`;
+}
+
+export function parseNameUpdate(line: string): ListRename | null {
+  const m = /^name ip: (\S+) name: (.+)$/.exec(line);
+  if (!m) return null;
+  const endpoint = parseEndpoint(m[1] ?? '');
+  const name = m[2] ?? '';
+  return endpoint && isProtocolName(name) ? { endpoint, name } : null;
+}
+
+export function formatNameUpdate(r: ListRename): string {
+  check(isProtocolName(r.name), 'name', r.name);
+  return `name ip: ${formatEndpoint(r.endpoint)} name: ${r.name}`;
+}
+
+/** What a server makes of one client line. */
+export type ClientRequest =
+  | { kind: 'join'; join: JoinRequest }
+  | { kind: 'remove' }
+  | { kind: 'rename'; name: string }
+  | { kind: 'refused'; reply: typeof INVALID_REQUEST | typeof VERSION_INCOMPATIBLE };
+
+/** Classifies a line a client sent; never throws. */
+export function parseClientLine(line: string): ClientRequest {
+  if (line.startsWith('version:')) {
+    const j = parseJoin(line);
+    return j.ok ? { kind: 'join', join: j.join } : { kind: 'refused', reply: j.reply };
+  }
+  if (parseRemoveMe(line)) return { kind: 'remove' };
+  const name = parseNewName(line);
+  return name === null ? { kind: 'refused', reply: INVALID_REQUEST } : { kind: 'rename', name };
+}
+
+/** What a client makes of one server line; `text` is anything else (the message lines after a join). */
+export type ServerLine =
+  | { kind: 'accepted'; accepted: JoinAccepted }
+  | { kind: 'add'; add: ListAdd }
+  | { kind: 'remove'; endpoint: Endpoint }
+  | { kind: 'name'; rename: ListRename }
+  | { kind: 'reply'; reply: Reply }
+  | { kind: 'text'; text: string };
+
+/** Classifies a line a server sent; never throws. The four lines after an accept are messages whatever they look like: read them as text by position, not with this. */
+export function parseServerLine(line: string): ServerLine {
+  const reply = REPLIES.find((r) => r === line);
+  if (reply !== undefined) return { kind: 'reply', reply };
+  const accepted = parseJoinAccepted(line);
+  if (accepted) return { kind: 'accepted', accepted };
+  const add = parseAdd(line);
+  if (add) return { kind: 'add', add };
+  const endpoint = parseRemove(line);
+  if (endpoint) return { kind: 'remove', endpoint };
+  const rename = parseNameUpdate(line);
+  return rename ? { kind: 'name', rename } : { kind: 'text', text: line };
+}

@@ -1,0 +1,261 @@
+/**
+ * The masterserver's text protocol (Parsec design, docs/PROTOCOL.md
+ * "Masterserver protocol"): one newline-terminated ASCII line per request or
+ * reply over a TCP connection the slot- or gameserver keeps open.
+ *
+ * Requests (whitespace-separated tokens; a token is 1+ printable ASCII
+ * characters without spaces, so a name with spaces cannot be expressed):
+ *
+ *   version: <d.d> join me: <name> os: <os> maxplayers: <n> url: <url> [port: <p>] [type: <t>]
+ *   players: <n> max: <m>
+ *   remove me
+ *
+ * Starlane extension: after the url, a join line may carry `port: <1..65535>`
+ * (the TCP port players join the server on) and `type: slotserver|gameserver`,
+ * each at most once, in either order, so a game client reading the list can
+ * connect without guessing. Both are optional; a 1998-style join line without
+ * them is still accepted. A join line with a newer minor version (1.1, 1.2…)
+ * may carry further `key: value` pairs, which are ignored, so later 1.x
+ * extensions stay compatible with this masterserver.
+ *
+ * Pure: no I/O, never throws while parsing; formatting refuses invalid values.
+ */
+
+/** The masterserver protocol version Starlane speaks. Another major version is incompatible. */
+export const MASTER_PROTOCOL_VERSION: Readonly<MasterVersion> = { major: 1, minor: 0 };
+/** TCP port a masterserver listens on unless told otherwise. */
+export const DEFAULT_MASTER_PORT = 6502;
+/** How many servers a masterserver lists at most unless told otherwise. */
+export const DEFAULT_MAX_SERVERS = 256;
+/** Longest server name or OS token. */
+export const MAX_TOKEN_CHARS = 31;
+/** Longest URL. */
+export const MAX_URL_CHARS = 127;
+/** Largest `maxplayers` / `max:` a server may announce. */
+export const MAX_PLAYERS_LIMIT = 256;
+
+/** Reply: the join was accepted and the server is listed. */
+export const JOIN_ACCEPTED = 'join accepted';
+/** Reply: the list is at its limit; the server should try again later. */
+export const MASTERSERVER_FULL = 'masterserver full';
+/** Reply: the request could not be parsed or failed validation. */
+export const ILLEGAL_REQUEST = 'illegal request not processed';
+/** Reply: the join line's major protocol version differs from the masterserver's. */
+export const VERSION_INCOMPATIBLE = 'masterserver version incompatible';
+/** Reply to `remove me`: the server was taken off the list. */
+export const REMOVING_YOU = 'removing you';
+/** Reply to `remove me` (and, in Starlane, to `players:`) from a connection that has not joined. */
+export const NOT_JOINED = "you're not even joined";
+/** Reply to a valid `players:` update. */
+export const PLAYERS_ACKNOWLEDGED = 'players acknowledged.';
+
+/** Every reply a masterserver sends. */
+export const MASTER_REPLIES = [
+  JOIN_ACCEPTED,
+  MASTERSERVER_FULL,
+  ILLEGAL_REQUEST,
+  VERSION_INCOMPATIBLE,
+  REMOVING_YOU,
+  NOT_JOINED,
+  PLAYERS_ACKNOWLEDGED,
+] as const;
+/** One of {@link MASTER_REPLIES}. */
+export type MasterReply = (typeof MASTER_REPLIES)[number];
+
+/** A protocol version `major.minor`, each a single digit. */
+export interface MasterVersion {
+  major: number;
+  minor: number;
+}
+
+/** What kind of server registers (Starlane extension field `type:`). */
+export type MasterServerType = 'slotserver' | 'gameserver';
+/** Every {@link MasterServerType}. */
+export const MASTER_SERVER_TYPES: readonly MasterServerType[] = ['slotserver', 'gameserver'];
+
+/** `version: … join me: …`: a server announcing itself. `port` and `type` are the Starlane extension. */
+export interface JoinRequest {
+  kind: 'join';
+  version: MasterVersion;
+  name: string;
+  os: string;
+  maxPlayers: number;
+  url: string;
+  port?: number;
+  type?: MasterServerType;
+}
+
+/** `players: n max: m`: the current player count; also the heartbeat. */
+export interface PlayersUpdate {
+  kind: 'players';
+  players: number;
+  maxPlayers: number;
+}
+
+/** `remove me`: the server is shutting down. */
+export interface RemoveRequest {
+  kind: 'remove';
+}
+
+/** Any request a masterserver understands. */
+export type MasterRequest = JoinRequest | PlayersUpdate | RemoveRequest;
+
+/** A parse outcome: the value, or the reply to send and a reason for logs. */
+export type MasterParse<T> =
+  | { ok: true; value: T }
+  | { ok: false; reply: typeof ILLEGAL_REQUEST | typeof VERSION_INCOMPATIBLE; error: string };
+
+const illegal = (error: string): { ok: false; reply: typeof ILLEGAL_REQUEST; error: string } => ({ ok: false, reply: ILLEGAL_REQUEST, error });
+
+/** Splits a line into tokens, or undefined if it holds anything but printable ASCII, spaces and tabs. */
+function tokenize(line: string): string[] | undefined {
+  if (!/^[\x20-\x7e\t]*$/.test(line)) return undefined;
+  const trimmed = line.trim();
+  return trimmed === '' ? [] : trimmed.split(/[ \t]+/);
+}
+
+/** A decimal integer lo..hi without sign or leading zeros (so each value has one spelling). */
+function parseInteger(text: string | undefined, lo: number, hi: number): number | undefined {
+  if (text === undefined || !/^(0|[1-9][0-9]{0,5})$/.test(text)) return undefined;
+  const n = Number(text);
+  return n >= lo && n <= hi ? n : undefined;
+}
+
+/** Why `text` is not a valid server name or OS token (1–31 printable ASCII, no spaces), or undefined if it is. */
+export function validateServerToken(text: string): string | undefined {
+  if (text.length === 0) return 'must not be empty';
+  if (text.length > MAX_TOKEN_CHARS) return `must be at most ${MAX_TOKEN_CHARS} characters`;
+  if (!/^[\x21-\x7e]+$/.test(text)) return 'must be printable ASCII without spaces (use _ instead of a space)';
+  return undefined;
+}
+
+/** Why `url` is not acceptable in a join line (absolute http(s), ≤ 127 printable characters), or undefined. */
+export function validateServerUrl(url: string): string | undefined {
+  if (url.length === 0 || url.length > MAX_URL_CHARS) return `must be 1 to ${MAX_URL_CHARS} characters`;
+  if (!/^[\x21-\x7e]+$/.test(url)) return 'must be printable ASCII without spaces';
+  if (!/^https?:\/\//i.test(url)) return 'must be an http:// or https:// URL';
+  try {
+    const u = new URL(url);
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') return 'must be an http:// or https:// URL with a host';
+  } catch {
+    return 'is not a valid URL';
+  }
+  return undefined;
+}
+
+/** Parses `d.d` (one digit each side), or undefined. */
+export function parseVersion(text: string | undefined): MasterVersion | undefined {
+  const m = text === undefined ? null : /^([0-9])\.([0-9])$/.exec(text);
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
+
+/** Parses a join line. A different major version yields {@link VERSION_INCOMPATIBLE} before the rest is read, since a newer grammar may differ. */
+export function parseJoin(line: string): MasterParse<JoinRequest> {
+  const t = tokenize(line);
+  if (!t) return illegal('non-printable characters');
+  if (t[0] !== 'version:') return illegal('not a join line');
+  const version = parseVersion(t[1]);
+  if (!version) return illegal('bad version');
+  if (version.major !== MASTER_PROTOCOL_VERSION.major) return { ok: false, reply: VERSION_INCOMPATIBLE, error: `version ${version.major}.${version.minor}` };
+  if (t[2] !== 'join' || t[3] !== 'me:' || t[5] !== 'os:' || t[7] !== 'maxplayers:' || t[9] !== 'url:') return illegal('join line keywords');
+  const [name, os, url] = [t[4] ?? '', t[6] ?? '', t[10] ?? ''];
+  if (validateServerToken(name)) return illegal('bad server name');
+  if (validateServerToken(os)) return illegal('bad os');
+  const maxPlayers = parseInteger(t[8], 1, MAX_PLAYERS_LIMIT);
+  if (maxPlayers === undefined) return illegal('bad maxplayers');
+  if (validateServerUrl(url)) return illegal('bad url');
+  const join: JoinRequest = { kind: 'join', version, name, os, maxPlayers, url };
+  const rest = t.slice(11);
+  if (rest.length % 2 !== 0) return illegal('extension field without a value');
+  for (let i = 0; i < rest.length; i += 2) {
+    const key = rest[i] ?? '';
+    const value = rest[i + 1];
+    if (key === 'port:' && join.port === undefined) {
+      const port = parseInteger(value, 1, 65535);
+      if (port === undefined) return illegal('bad port');
+      join.port = port;
+    } else if (key === 'type:' && join.type === undefined) {
+      const type = MASTER_SERVER_TYPES.find((x) => x === value);
+      if (!type) return illegal('bad type');
+      join.type = type;
+    } else if (!(version.minor > MASTER_PROTOCOL_VERSION.minor && /^[a-z][a-z0-9_-]*:$/.test(key) && key !== 'port:' && key !== 'type:')) {
+      // Unknown (or repeated) fields are only tolerated from newer minor versions.
+      return illegal(`unexpected field ${key}`);
+    }
+  }
+  return { ok: true, value: join };
+}
+
+/** The canonical join line for `join`. Throws a RangeError naming the field if a value is invalid. */
+export function formatJoin(join: Omit<JoinRequest, 'kind' | 'version'> & { version?: MasterVersion }): string {
+  const version = join.version ?? MASTER_PROTOCOL_VERSION;
+  const bad = (field: string, why: string) => new RangeError(`join line: ${field} ${why}`);
+  if (parseVersion(`${version.major}.${version.minor}`) === undefined) throw bad('version', 'must be two digits d.d');
+  const nameError = validateServerToken(join.name);
+  if (nameError) throw bad('name', nameError);
+  const osError = validateServerToken(join.os);
+  if (osError) throw bad('os', osError);
+  if (!Number.isInteger(join.maxPlayers) || join.maxPlayers < 1 || join.maxPlayers > MAX_PLAYERS_LIMIT) throw bad('maxPlayers', `must be 1..${MAX_PLAYERS_LIMIT}`);
+  const urlError = validateServerUrl(join.url);
+  if (urlError) throw bad('url', urlError);
+  let line = `version: ${version.major}.${version.minor} join me: ${join.name} os: ${join.os} maxplayers: ${join.maxPlayers} url: ${join.url}`;
+  if (join.port !== undefined) {
+    if (!Number.isInteger(join.port) || join.port < 1 || join.port > 65535) throw bad('port', 'must be 1..65535');
+    line += ` port: ${join.port}`;
+  }
+  if (join.type !== undefined) {
+    if (!MASTER_SERVER_TYPES.includes(join.type)) throw bad('type', `must be ${MASTER_SERVER_TYPES.join(' or ')}`);
+    line += ` type: ${join.type}`;
+  }
+  return line;
+}
+
+/** Parses `players: n max: m` (0 ≤ n ≤ m, 1 ≤ m ≤ 256). */
+export function parsePlayers(line: string): MasterParse<PlayersUpdate> {
+  const t = tokenize(line);
+  if (!t || t.length !== 4 || t[0] !== 'players:' || t[2] !== 'max:') return illegal('not a players line');
+  const maxPlayers = parseInteger(t[3], 1, MAX_PLAYERS_LIMIT);
+  const players = parseInteger(t[1], 0, MAX_PLAYERS_LIMIT);
+  if (maxPlayers === undefined || players === undefined || players > maxPlayers) return illegal('bad player counts');
+  return { ok: true, value: { kind: 'players', players, maxPlayers } };
+}
+
+/** The canonical players line. Throws a RangeError if the counts are invalid. */
+export function formatPlayers(players: number, maxPlayers: number): string {
+  if (!Number.isInteger(maxPlayers) || maxPlayers < 1 || maxPlayers > MAX_PLAYERS_LIMIT) throw new RangeError(`players line: max must be 1..${MAX_PLAYERS_LIMIT}`);
+  if (!Number.isInteger(players) || players < 0 || players > maxPlayers) throw new RangeError('players line: players must be 0..max');
+  return `players: ${players} max: ${maxPlayers}`;
+}
+
+/** Parses `remove me`. */
+export function parseRemove(line: string): MasterParse<RemoveRequest> {
+  const t = tokenize(line);
+  return t && t.length === 2 && t[0] === 'remove' && t[1] === 'me' ? { ok: true, value: { kind: 'remove' } } : illegal('not a remove line');
+}
+
+/** The remove line. */
+export function formatRemove(): string {
+  return 'remove me';
+}
+
+/** Parses any request, choosing the message by its first token. Never throws. */
+export function parseRequest(line: string): MasterParse<MasterRequest> {
+  const first = tokenize(line)?.[0];
+  if (first === 'version:') return parseJoin(line);
+  if (first === 'players:') return parsePlayers(line);
+  if (first === 'remove') return parseRemove(line);
+  return illegal('unknown request');
+}
+
+/** The canonical line for any request. Throws a RangeError if a value is invalid. */
+export function formatRequest(request: MasterRequest): string {
+  if (request.kind === 'join') return formatJoin(request);
+  if (request.kind === 'players') return formatPlayers(request.players, request.maxPlayers);
+  return formatRemove();
+}
+
+/** The reply `line` is (surrounding whitespace ignored), or undefined for anything else. */
+export function parseReply(line: string): MasterReply | undefined {
+  const trimmed = line.trim();
+  return MASTER_REPLIES.find((r) => r === trimmed);
+}

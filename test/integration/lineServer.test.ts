@@ -1,0 +1,114 @@
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startLineServer, type LineServer } from '../../src/node/servers/lineServer';
+
+const servers: LineServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A raw client that collects lines and tells when the server closed it. */
+function client(port: number): Promise<{ socket: Socket; lines: string[]; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const lines: string[] = [];
+    let buf = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      buf += d;
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        lines.push(buf.slice(0, i));
+        buf = buf.slice(i + 1);
+      }
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.once('connect', () => resolve({ socket, lines, closed }));
+    socket.once('error', reject);
+  });
+}
+
+const until = async (check: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('line server', () => {
+  it('delivers complete lines (CRLF or LF, split across packets) and answers', async () => {
+    const counts: Record<string, number> = {};
+    const server = await startLineServer(
+      { line: (c, l) => c.send(`echo: ${l}`) },
+      { port: 0, host: '127.0.0.1', count: (r) => void (counts[r] = (counts[r] ?? 0) + 1) },
+    );
+    servers.push(server);
+    const c = await client(server.port);
+    c.socket.write('hel');
+    c.socket.write('lo\r\nwor');
+    c.socket.write('ld\n');
+    await until(() => c.lines.length === 2);
+    expect(c.lines).toEqual(['echo: hello', 'echo: world']);
+    c.socket.destroy();
+  });
+
+  it('closes a connection whose line is too long, with or without a line break, and keeps serving others', async () => {
+    const server = await startLineServer({ line: (c, l) => c.send(l) }, { port: 0, host: '127.0.0.1', maxLineBytes: 64 });
+    servers.push(server);
+    const bad = await client(server.port);
+    bad.socket.write('x'.repeat(100));
+    await bad.closed;
+    const good = await client(server.port);
+    good.socket.write('fine\n');
+    await until(() => good.lines.length === 1);
+    good.socket.destroy();
+  });
+
+  it('closes idle connections', async () => {
+    const server = await startLineServer({ line: () => undefined }, { port: 0, host: '127.0.0.1', idleMs: 150 });
+    servers.push(server);
+    const c = await client(server.port);
+    const t0 = Date.now();
+    await c.closed;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+  });
+
+  it('rate-limits connection attempts per address', async () => {
+    let refused = 0;
+    const server = await startLineServer({ line: () => undefined }, { port: 0, host: '127.0.0.1', connectsPerMinute: 3, count: (r) => void (r === 'rate-limited' && refused++) });
+    servers.push(server);
+    const clients = await Promise.all([1, 2, 3, 4, 5].map(() => client(server.port)));
+    await until(() => refused === 2);
+    clients.forEach((c) => c.socket.destroy());
+  });
+
+  it('a throwing handler is counted and the connection keeps working', async () => {
+    const counts: string[] = [];
+    const server = await startLineServer(
+      {
+        line: (c, l) => {
+          if (l === 'boom') throw new Error('handler bug');
+          c.send('ok');
+        },
+      },
+      { port: 0, host: '127.0.0.1', count: (r) => void counts.push(r) },
+    );
+    servers.push(server);
+    const c = await client(server.port);
+    c.socket.write('boom\nnext\n');
+    await until(() => c.lines.length === 1);
+    expect(counts).toContain('handler-threw-line');
+    c.socket.destroy();
+  });
+
+  it('close() says goodbye to every open connection and releases the port', async () => {
+    const server = await startLineServer({ line: () => undefined }, { port: 0, host: '127.0.0.1' });
+    const c = await client(server.port);
+    await until(() => server.connections().length === 1);
+    await server.close((conn) => conn.send('bye'));
+    await c.closed;
+    expect(c.lines).toEqual(['bye']);
+  });
+});

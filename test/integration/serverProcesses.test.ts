@@ -1,0 +1,137 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../support/webShellProcess';
+
+const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
+
+interface ServerProcess {
+  child: ChildProcess;
+  tcp: number;
+  http?: number;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+/** Starts `node out/main/server.js <args>` and waits for its "listening on" line. */
+async function startServer(args: string[]): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [serverEntry, ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const m = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const found = /^\w+ ".*" listening on tcp (\d+)(?:, http (\d+))?$/m.exec(out);
+      if (found) {
+        clearInterval(timer);
+        resolve(found);
+      }
+    }, 20);
+    setTimeout(() => (clearInterval(timer), reject(new Error(`no "listening on" line in 10 s:\n${out}`))), 10_000);
+    void exited.then((code) => (clearInterval(timer), reject(new Error(`${args[0]} exited (${code}) early:\n${out}`))));
+  });
+  return { child, tcp: Number(m[1]), http: m[2] ? Number(m[2]) : undefined, output: () => out, exited };
+}
+
+interface Listed {
+  name: string;
+  players: number;
+  maxPlayers: number;
+  type: string | null;
+  host: string;
+  port: number | null;
+}
+const list = async (http: number | undefined) => ((await (await fetch(`http://127.0.0.1:${http}/servers.json`)).json()) as { servers: Listed[] }).servers;
+const until = async (check: () => Promise<boolean>, ms: number, what: string) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+beforeAll(() => {
+  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run "npx electron-vite build" (or "npm test", which builds) first`);
+});
+
+describe('server command line', () => {
+  const help = (...args: string[]) => spawnSync(process.execPath, [serverEntry, ...args, '--help'], { encoding: 'utf8' });
+
+  it('--help lists the masterserver and slotserver commands and nothing that does not work yet', () => {
+    const r = help();
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/masterserver/);
+    expect(r.stdout).toMatch(/slotserver/);
+    expect(r.stdout).not.toMatch(/gameserver \[/);
+  });
+
+  it.each([
+    ['masterserver', ['--name', '--host', '--port', '--http-port', '--log-level', '--max-servers']],
+    ['slotserver', ['--name', '--host', '--port', '--http-port', '--log-level', '--max-players', '--welcome', '--ban-file', '--master', '--url']],
+  ])('%s --help exits 0 and lists its options', (command, options) => {
+    const r = help(command);
+    expect(r.status).toBe(0);
+    for (const o of options) expect(r.stdout).toContain(o);
+  });
+
+  it('refuses a server name with spaces before starting anything', () => {
+    const r = spawnSync(process.execPath, [serverEntry, 'masterserver', '--name', 'Gamma Quadrant', '--port', '0'], { encoding: 'utf8' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/space/);
+  });
+});
+
+describe('masterserver and slotservers as real processes', () => {
+  it('lists registering slotservers with their counts; SIGTERM leaves at once, SIGKILL expires', { timeout: 40_000 }, async () => {
+    const expireSeconds = 3;
+    const master = await startServer(['masterserver', '--name', 'test-master', '--port', '0', '--http-port', '0', '--expire-seconds', String(expireSeconds)]);
+    const slot = (name: string) =>
+      startServer(['slotserver', '--name', name, '--port', '0', '--max-players', '8', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`, '--heartbeat-seconds', '0.5']);
+    const [alpha, beta] = await Promise.all([slot('alpha'), slot('beta')]);
+    await until(async () => (await list(master.http)).length === 2, 5000, 'both slotservers to be listed');
+    const byName = async (name: string) => (await list(master.http)).find((s) => s.name === name);
+    expect(await byName('alpha')).toMatchObject({ players: 0, maxPlayers: 8, type: 'slotserver', host: '127.0.0.1', port: alpha.tcp });
+    expect(await byName('beta')).toMatchObject({ players: 0, maxPlayers: 8, type: 'slotserver', host: '127.0.0.1', port: beta.tcp });
+
+    // A player taking a slot on alpha shows up in the masterserver's count.
+    const player = connect({ host: '127.0.0.1', port: alpha.tcp });
+    player.on('error', () => undefined);
+    let reply = '';
+    player.on('data', (d: Buffer) => (reply += d.toString()));
+    player.write('version: 1.0 join me: sid os: linux-x64\n');
+    await until(async () => reply.includes('\n'), 3000, 'the slotserver to answer the join');
+    expect(reply).toMatch(/^join from sid accepted, slot: 0/);
+    await until(async () => (await byName('alpha'))?.players === 1, 3000, 'alpha to report 1/8');
+    player.destroy();
+
+    // SIGTERM: remove me, so the entry disappears long before it could expire.
+    const termAt = Date.now();
+    alpha.child.kill('SIGTERM');
+    expect(await alpha.exited).toBe(0);
+    await until(async () => !(await byName('alpha')), 1000, 'alpha to leave the list after SIGTERM');
+    expect(Date.now() - termAt).toBeLessThan(expireSeconds * 1000);
+
+    // SIGKILL: no remove me; the masterserver keeps beta until it has been silent for the expiry time.
+    const killAt = Date.now();
+    beta.child.kill('SIGKILL');
+    await beta.exited;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await byName('beta')).toBeDefined();
+    await until(async () => !(await byName('beta')), (expireSeconds + 3) * 1000, 'beta to expire after SIGKILL');
+    // Its last heartbeat was at most 0.5 s before the kill.
+    expect(Date.now() - killAt).toBeGreaterThanOrEqual((expireSeconds - 0.5) * 1000 - 100);
+
+    master.child.kill('SIGTERM');
+    expect(await master.exited).toBe(0);
+    expect(master.output()).not.toMatch(/"level":50/);
+  });
+});

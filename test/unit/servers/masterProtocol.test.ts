@@ -1,0 +1,212 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ILLEGAL_REQUEST,
+  JOIN_ACCEPTED,
+  MASTER_REPLIES,
+  MASTERSERVER_FULL,
+  NOT_JOINED,
+  PLAYERS_ACKNOWLEDGED,
+  REMOVING_YOU,
+  VERSION_INCOMPATIBLE,
+  formatJoin,
+  formatPlayers,
+  formatRemove,
+  formatRequest,
+  parseJoin,
+  parsePlayers,
+  parseRemove,
+  parseReply,
+  parseRequest,
+  validateServerToken,
+  validateServerUrl,
+  type JoinRequest,
+  type MasterRequest,
+} from '../../../src/shared/servers/masterProtocol';
+
+const SEED_JOIN = 'version: 1.0 join me: Gamma_Quadrant os: i586-pc-linux-gnu maxplayers: 16 url: http://gammaquadrant.example.org/';
+const join = (extra = '') => `${SEED_JOIN}${extra}`;
+const refusal = (line: string) => {
+  const r = parseRequest(line);
+  return r.ok ? 'accepted' : r.reply;
+};
+
+describe('masterserver join line', () => {
+  it('parses a 1998-style join line without the extension fields', () => {
+    expect(parseJoin(SEED_JOIN)).toEqual({
+      ok: true,
+      value: { kind: 'join', version: { major: 1, minor: 0 }, name: 'Gamma_Quadrant', os: 'i586-pc-linux-gnu', maxPlayers: 16, url: 'http://gammaquadrant.example.org/' },
+    });
+  });
+
+  it('parses the port and type extension fields in either order and formats them port first', () => {
+    const a = parseJoin(join(' port: 6582 type: slotserver'));
+    const b = parseJoin(join(' type: slotserver port: 6582'));
+    expect(a).toEqual(b);
+    expect(a.ok && a.value).toMatchObject({ port: 6582, type: 'slotserver' });
+    expect(a.ok && formatJoin(a.value)).toBe(join(' port: 6582 type: slotserver'));
+    expect(parseJoin(join(' type: gameserver')).ok && parseJoin(join(' type: gameserver'))).toMatchObject({ value: { type: 'gameserver' } });
+  });
+
+  it('formats exactly the line it parses, with Starlane protocol 1.0 by default', () => {
+    expect(formatJoin({ name: 'Gamma_Quadrant', os: 'i586-pc-linux-gnu', maxPlayers: 16, url: 'http://gammaquadrant.example.org/' })).toBe(SEED_JOIN);
+  });
+
+  it('tolerates runs of spaces and tabs between tokens', () => {
+    expect(parseJoin(`  version:\t1.0   join me: x os: y maxplayers: 1 url: https://a.example/  `)).toMatchObject({ ok: true, value: { name: 'x', maxPlayers: 1 } });
+  });
+
+  it('answers another major version with "masterserver version incompatible" whatever follows', () => {
+    expect(refusal('version: 2.0 join me: x os: y maxplayers: 16 url: http://a.example/')).toBe(VERSION_INCOMPATIBLE);
+    expect(refusal('version: 0.9 something entirely different')).toBe(VERSION_INCOMPATIBLE);
+    expect(refusal('version: 9.9')).toBe(VERSION_INCOMPATIBLE);
+  });
+
+  it('accepts a newer minor version and ignores its unknown key: value fields', () => {
+    const r = parseJoin(join(' port: 7000 region: eu-west').replace('1.0', '1.3'));
+    expect(r).toMatchObject({ ok: true, value: { version: { major: 1, minor: 3 }, port: 7000 } });
+    expect(r.ok && formatJoin(r.value)).toBe(join(' port: 7000').replace('1.0', '1.3'));
+  });
+
+  it.each([
+    ['a malformed version', SEED_JOIN.replace('1.0', '1.00')],
+    ['a version without digits', SEED_JOIN.replace('1.0', 'x.y')],
+    ['a missing keyword', SEED_JOIN.replace('join me:', 'join:')],
+    ['keywords in another case', SEED_JOIN.replace('os:', 'OS:')],
+    ['a name over 31 characters', SEED_JOIN.replace('Gamma_Quadrant', 'N'.repeat(32))],
+    ['an OS over 31 characters', SEED_JOIN.replace('i586-pc-linux-gnu', 'o'.repeat(32))],
+    ['a name with a space (the extra token breaks the grammar)', SEED_JOIN.replace('Gamma_Quadrant', 'Gamma Quadrant')],
+    ['a non-ASCII name', SEED_JOIN.replace('Gamma_Quadrant', 'Gämma')],
+    ['a control character', SEED_JOIN.replace('Gamma_Quadrant', 'Gamma\x07')],
+    ['maxplayers 0', SEED_JOIN.replace('maxplayers: 16', 'maxplayers: 0')],
+    ['maxplayers 257', SEED_JOIN.replace('maxplayers: 16', 'maxplayers: 257')],
+    ['maxplayers with a leading zero', SEED_JOIN.replace('maxplayers: 16', 'maxplayers: 016')],
+    ['maxplayers not a number', SEED_JOIN.replace('maxplayers: 16', 'maxplayers: lots')],
+    ['a javascript: URL', SEED_JOIN.replace('http://gammaquadrant.example.org/', 'javascript:alert(1)')],
+    ['an ftp URL', SEED_JOIN.replace('http://', 'ftp://')],
+    ['a URL over 127 characters', SEED_JOIN.replace('example.org/', `example.org/${'p'.repeat(120)}`)],
+    ['a missing URL', SEED_JOIN.replace(' http://gammaquadrant.example.org/', '')],
+    ['port 0', join(' port: 0')],
+    ['port 65536', join(' port: 65536')],
+    ['a port without a value', join(' port:')],
+    ['an unknown type', join(' type: webserver')],
+    ['a repeated field', join(' port: 1 port: 2')],
+    ['an unknown field in version 1.0', join(' region: eu')],
+  ])('refuses %s with "illegal request not processed"', (_what, line) => {
+    expect(refusal(line)).toBe(ILLEGAL_REQUEST);
+  });
+
+  it('refuses to format what it would not parse, naming the field', () => {
+    const ok = { name: 'a', os: 'b', maxPlayers: 4, url: 'https://a.example/' };
+    expect(() => formatJoin({ ...ok, name: 'has space' })).toThrow(/name/);
+    expect(() => formatJoin({ ...ok, os: '' })).toThrow(/os/);
+    expect(() => formatJoin({ ...ok, maxPlayers: 257 })).toThrow(/maxPlayers/);
+    expect(() => formatJoin({ ...ok, url: 'file:///etc/passwd' })).toThrow(/url/);
+    expect(() => formatJoin({ ...ok, port: 70000 })).toThrow(/port/);
+    expect(() => formatJoin({ ...ok, version: { major: 10, minor: 0 } })).toThrow(/version/);
+  });
+
+  it('validates names and URLs for the command line with a reason', () => {
+    expect(validateServerToken('Gamma_Quadrant')).toBeUndefined();
+    expect(validateServerToken('Gamma Quadrant')).toMatch(/space/);
+    expect(validateServerUrl('https://example.org/x?y=1')).toBeUndefined();
+    expect(validateServerUrl('http://')).toBeDefined();
+    expect(validateServerUrl('mailto:a@b.example')).toMatch(/http/);
+  });
+});
+
+describe('masterserver players, remove and replies', () => {
+  it('parses and formats "players: 3 max: 16"', () => {
+    expect(parsePlayers('players: 3 max: 16')).toEqual({ ok: true, value: { kind: 'players', players: 3, maxPlayers: 16 } });
+    expect(formatPlayers(3, 16)).toBe('players: 3 max: 16');
+    expect(parsePlayers('players: 0 max: 1').ok).toBe(true);
+  });
+
+  it.each(['players: 17 max: 16', 'players: -1 max: 16', 'players: 3 max: 0', 'players: 3 max: 257', 'players: 3', 'players: 3 max: 16 extra', 'players: three max: 16'])(
+    'refuses "%s"',
+    (line) => expect(refusal(line)).toBe(ILLEGAL_REQUEST),
+  );
+
+  it('refuses to format impossible counts', () => {
+    expect(() => formatPlayers(5, 4)).toThrow(RangeError);
+    expect(() => formatPlayers(0, 0)).toThrow(RangeError);
+  });
+
+  it('parses and formats "remove me" and nothing like it', () => {
+    expect(parseRemove('remove me')).toEqual({ ok: true, value: { kind: 'remove' } });
+    expect(formatRemove()).toBe('remove me');
+    expect(refusal('remove me now')).toBe(ILLEGAL_REQUEST);
+    expect(refusal('remove you')).toBe(ILLEGAL_REQUEST);
+  });
+
+  it('refuses empty lines and unknown requests', () => {
+    for (const line of ['', '   ', 'hello', 'GET / HTTP/1.0', 'join me: x']) expect(refusal(line)).toBe(ILLEGAL_REQUEST);
+  });
+
+  it('knows every reply of the protocol, exactly as written', () => {
+    expect(MASTER_REPLIES).toEqual([
+      'join accepted',
+      'masterserver full',
+      'illegal request not processed',
+      'masterserver version incompatible',
+      'removing you',
+      "you're not even joined",
+      'players acknowledged.',
+    ]);
+    for (const r of [JOIN_ACCEPTED, MASTERSERVER_FULL, ILLEGAL_REQUEST, VERSION_INCOMPATIBLE, REMOVING_YOU, NOT_JOINED, PLAYERS_ACKNOWLEDGED]) expect(parseReply(`${r}\r`)).toBe(r);
+    expect(parseReply('players acknowledged')).toBeUndefined();
+  });
+});
+
+describe('masterserver protocol properties', () => {
+  const token = fc.stringMatching(/^[\x21-\x7e]{1,31}$/);
+  const arbJoin: fc.Arbitrary<JoinRequest> = fc
+    .record(
+      {
+        version: fc.record({ major: fc.constant(1), minor: fc.integer({ min: 0, max: 9 }) }),
+        name: token,
+        os: token,
+        maxPlayers: fc.integer({ min: 1, max: 256 }),
+        url: fc.tuple(fc.constantFrom('http', 'https'), fc.stringMatching(/^[a-z][a-z0-9-]{0,20}(\.[a-z]{2,6})?$/), fc.stringMatching(/^[a-zA-Z0-9/_.~-]{0,60}$/)).map(([s, h, p]) => `${s}://${h}/${p}`),
+        port: fc.integer({ min: 1, max: 65535 }),
+        type: fc.constantFrom('slotserver' as const, 'gameserver' as const),
+      },
+      { requiredKeys: ['version', 'name', 'os', 'maxPlayers', 'url'] },
+    )
+    .map((j) => ({ kind: 'join' as const, ...j }));
+  const arbPlayers = fc.integer({ min: 1, max: 256 }).chain((max) => fc.record({ kind: fc.constant('players' as const), players: fc.integer({ min: 0, max }), maxPlayers: fc.constant(max) }));
+  const arbRequest: fc.Arbitrary<MasterRequest> = fc.oneof(arbJoin, arbPlayers, fc.constant({ kind: 'remove' as const }));
+
+  it('parses back every request it formats', () => {
+    fc.assert(
+      fc.property(arbRequest, (req) => {
+        expect(parseRequest(formatRequest(req))).toEqual({ ok: true, value: req });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  // Strings built from the protocol's own words reach deep into the parser; plain strings test the edges.
+  const words = fc.constantFrom('version:', '1.0', '2.0', '1.5', 'join', 'me:', 'os:', 'maxplayers:', '16', '0', '256', 'url:', 'http://a.example/', 'https://b.example/x', 'javascript:x', 'port:', '6582', 'type:', 'slotserver', 'gameserver', 'players:', 'max:', 'remove', 'extra:', 'x', '');
+  const soup = fc.array(words, { maxLength: 16 }).map((w) => w.join(' '));
+  const anyLine = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 100 }), soup, arbRequest.map(formatRequest).chain((l) => fc.tuple(fc.constant(l), fc.nat(l.length), fc.string({ maxLength: 3 })).map(([s, i, ins]) => s.slice(0, i) + ins + s.slice(i))));
+
+  it('never throws on arbitrary lines, and never parses a line into something that formats differently', () => {
+    fc.assert(
+      fc.property(anyLine, (line) => {
+        const r = parseRequest(line);
+        if (!r.ok) {
+          expect([ILLEGAL_REQUEST, VERSION_INCOMPATIBLE]).toContain(r.reply);
+          return;
+        }
+        const canonical = formatRequest(r.value);
+        expect(parseRequest(canonical)).toEqual(r);
+        expect(formatRequest((parseRequest(canonical) as { value: MasterRequest }).value)).toBe(canonical);
+        // The canonical form differs from the input only in whitespace, the order of the extension fields
+        // and, for newer minor versions, ignored fields: it holds the same tokens.
+        if (!/version: 1\.[1-9]/.test(line)) expect(canonical.split(' ').sort()).toEqual(line.trim().split(/[ \t]+/).sort());
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
