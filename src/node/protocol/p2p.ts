@@ -51,7 +51,7 @@ export class P2pProtocol implements Protocol {
     api.onPacket(({ from, data }) => session.handlePacket(from, data));
     this.timer = setInterval(() => session.tick(), TICK_MS);
     this.removers = protocolCommands({
-      connect: () => this.connect(),
+      connect: (target) => this.connect(target),
       disconnect: () => this.disconnect(),
       join: () => session.whenConnected((m, now) => m.join(now)),
       unjoin: () => session.whenConnected((m, now) => m.unjoin(now)),
@@ -95,9 +95,10 @@ export class P2pProtocol implements Protocol {
     }
   }
 
-  private connect(): string {
+  private connect(target?: string): string {
     const peer = this.peer;
     if (!peer) return 'p2p is not running';
+    if (target !== undefined) this.ctx.print(`connect: the peer-to-peer protocol finds games by LAN broadcast; the address "${target}" is not used`);
     if (peer.state === 'connected') return `already connected as slot ${peer.slot()}`;
     if (peer.state === 'connecting' || peer.state === 'slave') return 'already looking for a game';
     peer.connect(this.ctx.game.now());

@@ -25,20 +25,17 @@ export function chatProblem(text: string): string | null {
   return null;
 }
 
-export function protocolCommands(act: ProtocolActions): CommandDef[] {
+export function protocolCommands(act: ProtocolActions, connectHelp = 'connect to a game (p2p: find or start one on the LAN)'): CommandDef[] {
   const line = (out: { print(t: string, l?: 'info' | 'warn' | 'error'): void }, text: string | null) => {
     if (text !== null) out.print(text);
   };
   return [
     {
       name: 'connect',
-      help: 'connect to a game (p2p: find or start one on the LAN)',
+      help: connectHelp,
       usage: 'connect [host[:port]]',
       args: { max: 1 },
-      run: (args, out) => {
-        if (args[0] !== undefined) out.print(`connect: the peer-to-peer protocol finds games by LAN broadcast; the address "${args[0]}" is not used`, 'warn');
-        line(out, act.connect(args[0]));
-      },
+      run: (args, out) => line(out, act.connect(args[0])),
     },
     { name: 'disconnect', help: 'leave the game and free your slot', args: { max: 0 }, run: (_a, out) => line(out, act.disconnect()) },
     { name: 'join', help: 'enter the game with your ship (after connect)', args: { max: 0 }, run: (_a, out) => line(out, act.join()) },

@@ -1,0 +1,163 @@
+/**
+ * A peer set run by a server (the slotserver protocol): the server hands out
+ * our slot and tells us who joins, leaves and renames; game packets still go
+ * peer to peer. This keeps that table, filters stale and duplicate packets
+ * by message id, carries joined/unjoined in every header and keeps the peers
+ * fed with node-alive packets. Pure: time comes in as `now`.
+ */
+import { MessageFilter } from '../p2p/packetFilter';
+import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
+import { addrKey } from '../wire/addr';
+import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+
+/** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */
+export const MANAGED_ALIVE_MS = 500;
+export const MANAGED_ALIVE_JOINED_MS = 2000;
+
+export type ManagedNotice = { kind: 'game-state'; slot: number; packet: Packet } | { kind: 'player-changed'; player: PlayerEntry };
+
+export class ManagedPeer {
+  state: 'idle' | 'connected' = 'idle';
+  private mySlot: number | null = null;
+  private joined = false;
+  private readonly table = new Map<number, PlayerEntry>();
+  private readonly filter = new MessageFilter();
+  private nextId = 1;
+  private lastAliveAt = -Infinity;
+
+  constructor(
+    private readonly self: WireAddr,
+    private name: string,
+    private readonly send: (to: WireAddr, packet: Packet) => void,
+    private readonly notify: (n: ManagedNotice) => void,
+    /** Called when our name changes while connected (the adapter tells the server). */
+    private readonly onRename: (name: string) => void = () => undefined,
+  ) {
+    this.name = sanitizeName(name, 'player');
+  }
+
+  /** The server gave us `slot`: we are connected, alone in the table until it lists the others. */
+  adopt(slot: number): void {
+    this.reset();
+    this.state = 'connected';
+    this.mySlot = slot;
+    this.table.set(slot, { slot, addr: this.self, name: this.name, joined: false });
+  }
+
+  /** Back to idle: table, filter and join state forgotten. */
+  leave(): void {
+    this.reset();
+  }
+
+  /** The server announced a player (or one already there). Replaces whoever held that slot. */
+  add(slot: number, addr: WireAddr, name: string): PlayerEntry | null {
+    if (this.state !== 'connected' || slot === this.mySlot) return null;
+    const entry = { slot, addr, name: sanitizeName(name, 'player'), joined: false };
+    this.table.set(slot, entry);
+    return { ...entry };
+  }
+
+  /** The server says the player at `addr` left; returns who it was. */
+  remove(addr: WireAddr): PlayerEntry | null {
+    const entry = this.byAddr(addr);
+    if (!entry || entry.slot === this.mySlot) return null;
+    this.table.delete(entry.slot);
+    return { ...entry };
+  }
+
+  /** The server says the player at `addr` is now called `name`. */
+  rename(addr: WireAddr, name: string): void {
+    const entry = this.byAddr(addr);
+    if (!entry || entry.slot === this.mySlot) return;
+    entry.name = sanitizeName(name, entry.name);
+    this.notify({ kind: 'player-changed', player: { ...entry } });
+  }
+
+  slot(): number | null {
+    return this.state === 'connected' ? this.mySlot : null;
+  }
+
+  players(): PlayerEntry[] {
+    return [...this.table.values()].sort((a, b) => a.slot - b.slot).map((p) => ({ ...p }));
+  }
+
+  setName(name: string): void {
+    const clean = sanitizeName(name, 'player');
+    if (clean === this.name) return;
+    this.name = clean;
+    const me = this.mySlot === null ? undefined : this.table.get(this.mySlot);
+    if (me) me.name = clean;
+    if (this.state === 'connected') this.onRename(clean);
+  }
+
+  join(now: number): void {
+    this.setJoined(true, now);
+  }
+
+  unjoin(now: number): void {
+    this.setJoined(false, now);
+  }
+
+  /** A decoded packet from a peer. Only members are heard; old and duplicate ids have no effect. */
+  receive(from: WireAddr, packet: Packet, now: number): void {
+    if (this.state !== 'connected') return;
+    const entry = this.byAddr(from);
+    if (!entry || entry.slot === this.mySlot) return;
+    const h = packet.header;
+    if (h.type !== PacketType.GameState && h.type !== PacketType.NodeAlive) return;
+    if (this.filter.check(addrKey(from), h.messageId, now) !== 'fresh') return;
+    const name = nameOf(packet);
+    const changed = entry.joined !== h.joined || (name !== null && name !== entry.name);
+    entry.joined = h.joined;
+    if (name !== null) entry.name = name;
+    if (changed) this.notify({ kind: 'player-changed', player: { ...entry } });
+    if (h.type === PacketType.GameState) this.notify({ kind: 'game-state', slot: entry.slot, packet });
+  }
+
+  /** Node-alive to every peer while connected (every 0.5 s unjoined, 2 s joined), carrying our name. */
+  tick(now: number): void {
+    if (this.state !== 'connected') return;
+    if (now - this.lastAliveAt >= (this.joined ? MANAGED_ALIVE_JOINED_MS : MANAGED_ALIVE_MS)) this.sendAlive(now);
+  }
+
+  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
+    if (this.state !== 'connected' || this.mySlot === null) return;
+    const packet: Packet = { header: { ...header, type: PacketType.GameState, senderSlot: this.mySlot, messageId: this.nextId++ >>> 0, joined: this.joined }, events };
+    this.toOthers(packet);
+  }
+
+  private setJoined(joined: boolean, now: number): void {
+    if (this.state !== 'connected' || this.joined === joined || this.mySlot === null) return;
+    this.joined = joined;
+    const me = this.table.get(this.mySlot);
+    if (me) {
+      me.joined = joined;
+      this.notify({ kind: 'player-changed', player: { ...me } });
+    }
+    this.sendAlive(now);
+  }
+
+  private sendAlive(now: number): void {
+    this.lastAliveAt = now;
+    this.toOthers(controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, now, this.joined, [nameEvent(this.name)]));
+  }
+
+  private toOthers(packet: Packet): void {
+    for (const p of this.table.values()) if (p.slot !== this.mySlot) this.send(p.addr, packet);
+  }
+
+  private byAddr(addr: WireAddr): PlayerEntry | undefined {
+    const key = addrKey(addr);
+    for (const p of this.table.values()) if (addrKey(p.addr) === key) return p;
+    return undefined;
+  }
+
+  private reset(): void {
+    this.state = 'idle';
+    this.mySlot = null;
+    this.joined = false;
+    this.table.clear();
+    this.filter.clear();
+    this.lastAliveAt = -Infinity;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The `slotserver` protocol end to end: a real slotserver (TCP) and two full
+ * hosts in this process; slots from the server, game packets peer to peer
+ * over real UDP on loopback.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../../src/node/host/createHost';
+import type { HostService } from '../../src/node/host/hostService';
+import { startSlotserver } from '../../src/node/servers/slotserver';
+import type { RunningServer } from '../../src/node/servers/types';
+import type { HostEvent } from '../../src/shared/host/contract';
+import type { NetDelivery } from '../../src/shared/net/gameLink';
+import { parseTarget } from '../../src/node/protocol/slotserverClient';
+
+const hosts: HostService[] = [];
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.dispose()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function node(name: string) {
+  const host = await createHost({
+    shell: 'browser',
+    appVersion: 'test',
+    userDataDir: mkdtempSync(join(tmpdir(), 'starlane-slot-')),
+    clientPort: 30000 + Math.floor(Math.random() * 20000),
+    broadcastAddress: '127.255.255.255',
+    lanInterfaces: [],
+    log: pino({ level: 'silent' }),
+    onQuit: () => undefined,
+  });
+  hosts.push(host);
+  const events: HostEvent[] = [];
+  host.onEvents((b) => events.push(...b));
+  await host.command(`name ${name}`);
+  await host.command('protocol slotserver');
+  return {
+    host,
+    run: (line: string) => host.command(line),
+    text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
+    deliveries: (kind: NetDelivery['kind']) => events.flatMap((e) => (e.kind === 'net' && e.delivery.kind === kind ? [e.delivery] : [])),
+  };
+}
+
+async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const ship = (z: number) => ({ pos: { x: 0, y: 0, z }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: -5 }, angVel: { x: 0, y: 0.2, z: 0 }, energy: 90, damage: 0 });
+
+describe('slotserver protocol', () => {
+  it('parses connect targets', () => {
+    expect(parseTarget('example.org')).toEqual({ host: 'example.org', port: 6582 });
+    expect(parseTarget('10.0.0.5:7000')).toEqual({ host: '10.0.0.5', port: 7000 });
+    expect(parseTarget('[::1]:7000')).toEqual({ host: '::1', port: 7000 });
+    expect(parseTarget('::1')).toEqual({ host: '::1', port: 6582 });
+    expect(parseTarget('host:99999')).toBeNull();
+  });
+
+  it('two players get slots from the server, hear the welcome, and play peer to peer', async () => {
+    const server = await startSlotserver({ name: 'Test Slots', log: pino({ level: 'silent' }), port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: ['welcome aboard', 'no camping at the gate'] });
+    servers.push(server);
+    const target = `127.0.0.1:${server.ports.tcp}`;
+    const a = await node('alpha');
+    const b = await node('bravo');
+    await a.run(`connect ${target}`);
+    await until('alpha joined', () => /joined slotserver "Test Slots" as slot 0/.test(a.text()));
+    expect(a.text()).toContain('Test Slots: welcome aboard');
+    await b.run(`connect ${target}`);
+    await until('bravo joined', () => /as slot 1/.test(b.text()));
+    await until('each knows the other', () => /bravo connected \(slot 1\)/.test(a.text()) && /alpha connected \(slot 0\)/.test(b.text()));
+
+    for (let tick = 1; tick <= 12; tick++) {
+      a.host.frame({ frame: tick, tick, game: { tick, ship: ship(-tick), events: [] } });
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await until('alpha state at bravo', () => b.deliveries('state').some((d) => d.kind === 'state' && d.slot === 0));
+    await b.run('say hi from bravo');
+    await until('chat at alpha', () => /bravo: hi from bravo/.test(a.text()));
+
+    await a.run('name goose');
+    await until('rename reaches bravo', () => b.deliveries('players').some((d) => d.kind === 'players' && d.players.some((p) => p.name === 'goose')));
+    expect((server as unknown as { players(): { name: string }[] }).players().map((p) => p.name).sort()).toEqual(['bravo', 'goose']);
+
+    await b.run('disconnect');
+    await until('alpha hears bravo left', () => /bravo disconnected/.test(a.text()));
+    await until('bravo is out', () => /disconnected from the slotserver/.test(b.text()));
+  });
+
+  it('a full server and a vanished server each give one clear line', async () => {
+    const server = await startSlotserver({ name: 'Tiny', log: pino({ level: 'silent' }), port: 0, host: '127.0.0.1', maxPlayers: 1, welcome: [] });
+    servers.push(server);
+    const target = `127.0.0.1:${server.ports.tcp}`;
+    const a = await node('alpha');
+    const b = await node('bravo');
+    await a.run(`connect ${target}`);
+    await until('alpha joined', () => /as slot 0/.test(a.text()));
+    await b.run(`connect ${target}`);
+    await until('bravo refused', () => /connect failed: server full/.test(b.text()));
+    await servers.pop()?.close();
+    await until('alpha told', () => /lost connection to the slotserver|disconnected from the slotserver/.test(a.text()));
+    const c = await node('charlie');
+    await c.run(`connect ${target}`);
+    await until('nothing there', () => /connect failed: nothing is listening/.test(c.text()));
+  });
+});
