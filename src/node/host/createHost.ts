@@ -6,6 +6,7 @@ import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
 import { registerNetCvars, type NetCvars } from './netCvars';
 import { HostGame } from './hostGame';
+import { registerServersCommand } from './serversCommand';
 
 export interface CreateHostOptions {
   shell: 'electron' | 'browser';
@@ -65,6 +66,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     log: (line) => log.warn(line),
     print: (line) => host?.print(line),
     addCommand: (def) => consoleCore.addCommand(def),
+    pickServer: (text) => serverList.pick(text),
+    switchTo: (protocol, target) => void switchProtocol(protocol, target),
   });
   host = new HostService({
     console: consoleCore,
@@ -76,6 +79,13 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     onQuit: options.onQuit,
   });
   registerCoreCommands(host);
+  const serverList = registerServersCommand(host);
+  /** `connect <n>` to a server of another protocol: rebind, then connect, printing each step. */
+  const switchProtocol = async (protocol: string, target: string) => {
+    const h = host as HostService;
+    await h.command(`protocol ${protocol}`);
+    if (subsystems.kind('protocol').bound() === protocol) await h.command(`connect ${target}`);
+  };
   consoleCore.fallback = plainTextIsChat(consoleCore);
   cvars = registerNetCvars(host);
   host.game = game;

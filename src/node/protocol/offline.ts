@@ -3,6 +3,7 @@
  * it works even when no packet API could be bound.
  */
 import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
+import { resolveConnectTarget } from './serverPick';
 
 /** Name of the offline protocol as typed in the console. */
 export const OFFLINE_PROTOCOL = 'offline';
@@ -28,7 +29,12 @@ export class OfflineProtocol implements Protocol {
         name: 'connect',
         help: 'join a game (not available while playing offline)',
         usage: 'connect [host[:port]]',
-        run: (_args, out) => out.print('connect: you are playing offline (protocol offline); there is nobody to connect to', 'warn'),
+        run: (args, out) => {
+          // `connect <n>` after `servers` switches to that server's protocol.
+          const picked = resolveConnectTarget(this.context, OFFLINE_PROTOCOL, args[0]);
+          if (picked.line && /^[0-9]{1,3}$/.test(args[0] ?? '')) return out.print(picked.line);
+          out.print('connect: you are playing offline (protocol offline); switch with protocol p2p|slotserver, or list servers with servers', 'warn');
+        },
       }),
       this.context.addCommand({
         name: 'disconnect',

@@ -11,6 +11,7 @@ import { encodePacket } from '../../shared/wire/codec';
 import type { Packet } from '../../shared/wire/types';
 import { GameSession } from './gameSession';
 import { protocolCommands } from './p2pCommands';
+import { resolveConnectTarget } from './serverPick';
 
 export const P2P_PROTOCOL = 'p2p';
 /** How often the core's timers run. */
@@ -63,6 +64,7 @@ export class P2pProtocol implements Protocol {
   async kill(): Promise<void> {
     const peer = this.peer;
     if (peer && peer.state !== 'idle') {
+      if (peer.state === 'connected') this.ctx.print('leaving the peer-to-peer game');
       // Best effort: the packet API may already be swapped or gone.
       try {
         peer.disconnect(this.ctx.game.now());
@@ -98,7 +100,9 @@ export class P2pProtocol implements Protocol {
   private connect(target?: string): string {
     const peer = this.peer;
     if (!peer) return 'p2p is not running';
-    if (target !== undefined) this.ctx.print(`connect: the peer-to-peer protocol finds games by LAN broadcast; the address "${target}" is not used`);
+    const resolved = resolveConnectTarget(this.ctx, this.name, target);
+    if (resolved.line) return resolved.line;
+    if (resolved.target !== undefined) this.ctx.print(`connect: the peer-to-peer protocol finds games by LAN broadcast; the address "${resolved.target}" is not used`);
     if (peer.state === 'connected') return `already connected as slot ${peer.slot()}`;
     if (peer.state === 'connecting' || peer.state === 'slave') return 'already looking for a game';
     peer.connect(this.ctx.game.now());

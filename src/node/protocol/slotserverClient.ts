@@ -20,6 +20,7 @@ import {
 import { GameSession } from './gameSession';
 import { protocolCommands } from './p2pCommands';
 import { ServerLink } from './serverLink';
+import { resolveConnectTarget } from './serverPick';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
 const TICK_MS = 10;
@@ -76,6 +77,7 @@ export class SlotserverProtocol implements Protocol {
   }
 
   async kill(): Promise<void> {
+    if (this.phase === 'joined') this.ctx.print(`leaving slotserver "${this.serverName}"`);
     if (this.link?.isOpen) {
       this.link.send(REMOVE_ME);
       this.link.close();
@@ -109,6 +111,9 @@ export class SlotserverProtocol implements Protocol {
 
   private connect(text: string | undefined): string | null {
     if (this.phase !== 'idle') return `already ${this.phase === 'joined' ? 'connected' : 'connecting'} (disconnect first)`;
+    const resolved = resolveConnectTarget(this.ctx, this.name, text);
+    if (resolved.line) return resolved.line;
+    text = resolved.target;
     const target = text === undefined ? this.target : parseTarget(text);
     if (!target) return text === undefined ? 'connect: which slotserver? (connect host[:port])' : `connect: "${text}" is not host[:port]`;
     this.target = target;

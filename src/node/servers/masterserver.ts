@@ -20,6 +20,9 @@ import {
   PLAYERS_ACKNOWLEDGED,
   REMOVING_YOU,
   parseRequest,
+  LIST_SERVERS,
+  END_OF_LIST,
+  formatListedServer,
   type JoinRequest,
   type MasterServerType,
 } from '../../shared/servers/masterProtocol';
@@ -125,6 +128,11 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
         const entry = entryOf(conn);
         // Any line at all shows the server is alive.
         if (entry) entry.lastHeard = now;
+        if (line === LIST_SERVERS) {
+          // Game clients ask for the list (Starlane extension); servers never need it.
+          for (const e of entries) conn.send(formatListedServer({ name: e.name, type: e.type, host: e.address, port: e.port, players: e.players, maxPlayers: e.maxPlayers }));
+          return conn.send(END_OF_LIST);
+        }
         const req = parseRequest(line);
         if (!req.ok) {
           log.debug({ address: conn.address, error: req.error, reply: req.reply }, 'request refused');

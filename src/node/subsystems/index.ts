@@ -45,6 +45,9 @@ export interface SubsystemOptions {
   addCommand?: ((def: CommandDef) => () => void) | undefined;
   /** The game the protocols carry. Default: an idle game (no ship). */
   game?: ProtocolGame | undefined;
+  /** `connect <n>` support and protocol switching (see ProtocolContext); hosts provide them, bots need not. */
+  pickServer?: ProtocolContext['pickServer'];
+  switchTo?: ProtocolContext['switchTo'];
   /** Peer-to-peer settings, read each time p2p is bound (e.g. maxPlayers from a cvar). */
   p2pConfig?: (() => Partial<P2pConfig>) | undefined;
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
@@ -88,6 +91,8 @@ export function createSubsystems(options: SubsystemOptions = {}): SubsystemRegis
     packetApi: packetApi.table,
     print: options.print ?? ((): void => undefined),
     addCommand: options.addCommand ?? (() => () => undefined),
+    ...(options.pickServer ? { pickServer: options.pickServer } : {}),
+    ...(options.switchTo ? { switchTo: options.switchTo } : {}),
     game: options.game ?? createIdleGame(() => performance.now()),
     discoveryPort: typeof options.clientPort === 'function' ? options.clientPort() : (options.clientPort || DEFAULT_CLIENT_PORT),
   };

@@ -57,6 +57,13 @@ export interface ProtocolContext {
   readonly game: ProtocolGame;
   /** UDP port that LAN discovery broadcasts to (and the ports above it within the fallback range). */
   readonly discoveryPort: number;
+  /**
+   * `connect <n>`: the n-th server of the last `servers` list, as the
+   * protocol it needs and a `host:port` target; null when `text` is not such a number.
+   */
+  pickServer?(text: string): { protocol: string | null; target: string } | null;
+  /** Switches to `protocol` and connects it to `target` (the host rebinds the table, then runs connect). */
+  switchTo?(protocol: string, target: string): void;
 }
 
 /**

@@ -259,3 +259,39 @@ export function parseReply(line: string): MasterReply | undefined {
   const trimmed = line.trim();
   return MASTER_REPLIES.find((r) => r === trimmed);
 }
+
+/**
+ * Starlane extension for game clients (the `servers` console command): the
+ * request `list servers` on the masterserver port, answered by one line per
+ * listed server and a closing `end of list`:
+ *
+ *     server: <name> type: <slotserver|gameserver|?> host: <ip> port: <n|?> players: <n> max: <m>
+ */
+export const LIST_SERVERS = 'list servers';
+export const END_OF_LIST = 'end of list';
+
+/** One server as the masterserver lists it to clients. */
+export interface ListedServer {
+  name: string;
+  type: MasterServerType | null;
+  host: string;
+  port: number | null;
+  players: number;
+  maxPlayers: number;
+}
+
+const LISTED = /^server: (\S+) type: (slotserver|gameserver|\?) host: ([0-9A-Fa-f.:]+) port: (\d{1,5}|\?) players: (\d{1,3}) max: (\d{1,3})$/;
+
+export function formatListedServer(s: ListedServer): string {
+  return `server: ${s.name} type: ${s.type ?? '?'} host: ${s.host} port: ${s.port ?? '?'} players: ${s.players} max: ${s.maxPlayers}`;
+}
+
+/** Parses a `server:` line; null for anything else (a client distrusts the master's lines too). */
+export function parseListedServer(line: string): ListedServer | null {
+  const m = LISTED.exec(line);
+  if (!m) return null;
+  const [, name, type, host, port, players, max] = m as unknown as [string, string, string, string, string, string, string];
+  const portNumber = port === '?' ? null : Number(port);
+  if (validateServerToken(name) !== undefined || (portNumber !== null && (portNumber < 1 || portNumber > 65535))) return null;
+  return { name, type: type === '?' ? null : (type as MasterServerType), host, port: portNumber, players: Number(players), maxPlayers: Number(max) };
+}

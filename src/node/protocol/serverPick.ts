@@ -1,0 +1,17 @@
+import type { ProtocolContext } from '../../shared/net/protocol';
+
+/**
+ * `connect <n>` handling shared by the protocols: n picks a server of the
+ * last `servers` list. Returns the target to connect this protocol to, or a
+ * line to print (the host switches protocol when the server needs another).
+ */
+export function resolveConnectTarget(ctx: ProtocolContext, self: string, text: string | undefined): { target?: string; line?: string } {
+  if (text === undefined || !/^\d{1,3}$/.test(text)) return text === undefined ? {} : { target: text };
+  const picked = ctx.pickServer?.(text);
+  if (!picked) return { line: `connect: no server ${text} in the last list (type servers first)` };
+  if (picked.protocol === null) return { line: `connect: server ${text} did not say whether it is a slotserver or a gameserver` };
+  if (picked.protocol === self) return { target: picked.target };
+  if (!ctx.switchTo) return { line: `connect: server ${text} needs protocol ${picked.protocol}` };
+  ctx.switchTo(picked.protocol, picked.target);
+  return { line: `server ${text} is a ${picked.protocol}: switching protocol ${self} -> ${picked.protocol}` };
+}

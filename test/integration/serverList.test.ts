@@ -1,0 +1,87 @@
+/**
+ * Finding a game through the masterserver: a slotserver registers with a
+ * masterserver; a player's `servers` lists it and `connect 1` switches the
+ * protocol from offline to slotserver and joins it.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost } from '../../src/node/host/createHost';
+import type { HostService } from '../../src/node/host/hostService';
+import { startMasterserver } from '../../src/node/servers/masterserver';
+import { MasterRegistration } from '../../src/node/servers/masterClient';
+import { startSlotserver } from '../../src/node/servers/slotserver';
+import type { HostEvent } from '../../src/shared/host/contract';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('servers and connect <n>', () => {
+  it('lists the masterserver servers and joins one by number, switching protocol', async () => {
+    const log = pino({ level: 'silent' });
+    const master = await startMasterserver({ name: 'master', log, port: 0, host: '127.0.0.1' });
+    cleanups.push(() => master.close());
+    const slots = await startSlotserver({ name: 'Alpha_Slots', log, port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
+    cleanups.push(() => slots.close());
+    const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name: 'Alpha_Slots', os: 'linux', maxPlayers: 4, url: 'http://alpha.example/', port: slots.ports.tcp as number, type: 'slotserver', log });
+    reg.start();
+    cleanups.push(() => reg.stop());
+    await until('registered', () => master.servers().length === 1);
+
+    const host: HostService = await createHost({
+      shell: 'browser',
+      appVersion: 'test',
+      userDataDir: mkdtempSync(join(tmpdir(), 'starlane-list-')),
+      clientPort: 30000 + Math.floor(Math.random() * 20000),
+      broadcastAddress: '127.255.255.255',
+      lanInterfaces: [],
+      log,
+      onQuit: () => undefined,
+    });
+    cleanups.push(() => host.dispose());
+    const events: HostEvent[] = [];
+    host.onEvents((b) => events.push(...b));
+    const text = () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n');
+
+    await host.command('connect 1');
+    await until('no list yet', () => /no server 1 in the last list/.test(text()));
+    await host.command(`net_master 127.0.0.1:${master.ports.tcp}`);
+    await host.command('servers');
+    await until('the list', () => /1\s+Alpha_Slots\s+slotserver\s+0\/4\s+127\.0\.0\.1:\d+/.test(text()));
+    await host.command('connect 1');
+    await until('joined by number', () => /joined slotserver "Alpha_Slots" as slot 0/.test(text()));
+    expect(text()).toMatch(/protocol offline -> slotserver/);
+    expect(host.subsystems.describe().protocol).toBe('slotserver');
+  });
+
+  it('servers says clearly when the masterserver cannot be reached', async () => {
+    const host = await createHost({
+      shell: 'browser',
+      appVersion: 'test',
+      userDataDir: mkdtempSync(join(tmpdir(), 'starlane-list-')),
+      clientPort: 30000 + Math.floor(Math.random() * 20000),
+      lanInterfaces: [],
+      broadcastAddress: '127.255.255.255',
+      log: pino({ level: 'silent' }),
+      onQuit: () => undefined,
+    });
+    cleanups.push(() => host.dispose());
+    const events: HostEvent[] = [];
+    host.onEvents((b) => events.push(...b));
+    await host.command('net_master 127.0.0.1:1');
+    await host.command('servers');
+    await until('error line', () => events.some((e) => e.kind === 'console' && /^servers: nothing is listening at 127\.0\.0\.1:1$/.test(e.text)));
+  });
+});
