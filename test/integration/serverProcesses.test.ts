@@ -1,46 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/webShellProcess';
+import { serverEntry, startServer, stopServers } from '../support/serverProcess';
 
-const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
-
-interface ServerProcess {
-  child: ChildProcess;
-  tcp: number;
-  http?: number;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-
-/** Starts `node out/main/server.js <args>` and waits for its "listening on" line. */
-async function startServer(args: string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [serverEntry, ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const m = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const found = /^\w+ ".*" listening on tcp (\d+)(?:, http (\d+))?$/m.exec(out);
-      if (found) {
-        clearInterval(timer);
-        resolve(found);
-      }
-    }, 20);
-    setTimeout(() => (clearInterval(timer), reject(new Error(`no "listening on" line in 10 s:\n${out}`))), 10_000);
-    void exited.then((code) => (clearInterval(timer), reject(new Error(`${args[0]} exited (${code}) early:\n${out}`))));
-  });
-  return { child, tcp: Number(m[1]), http: m[2] ? Number(m[2]) : undefined, output: () => out, exited };
-}
+afterEach(stopServers);
 
 interface Listed {
   name: string;

@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from './webShellProcess';
+
+/** The built server CLI. */
+export const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  tcp: number;
+  http?: number;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+
+/** SIGKILLs every server process started through {@link startServer} that is still running (call in afterEach). */
+export function stopServers(): void {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}
+
+/** Starts `node out/main/server.js <args>` on 127.0.0.1 and waits for its "listening on" line. */
+export async function startServer(args: string[]): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [serverEntry, ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const m = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const found = /^\w+ ".*" listening on tcp (\d+)(?:, http (\d+))?$/m.exec(out);
+      if (found) {
+        clearInterval(timer);
+        resolve(found);
+      }
+    }, 20);
+    setTimeout(() => (clearInterval(timer), reject(new Error(`no "listening on" line in 10 s:\n${out}`))), 10_000);
+    void exited.then((code) => (clearInterval(timer), reject(new Error(`${args[0]} exited (${code}) early:\n${out}`))));
+  });
+  return { child, tcp: Number(m[1]), http: m[2] ? Number(m[2]) : undefined, output: () => out, exited };
+}
