@@ -89,7 +89,7 @@ describe('host console commands', () => {
     expect(await run('protocol')).toBe('protocol is offline: single player, no packets are sent');
     expect(await run('connect 10.0.0.1')).toContain('you are playing offline');
     expect(await run('disconnect')).toBe('disconnect: not connected (protocol offline)');
-    expect(await run('protocol gameserver')).toContain("unknown protocol 'gameserver'");
+    expect(await run('protocol ipx')).toContain("unknown protocol 'ipx'");
   });
 
   it('a protocol brings its commands on init and takes them away on kill', async () => {

@@ -14,7 +14,7 @@ import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { RunningServer } from '../../src/node/servers/types';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
-import { parseTarget } from '../../src/node/protocol/slotserverClient';
+import { parseTarget } from '../../src/node/protocol/serverClient';
 
 const hosts: HostService[] = [];
 const servers: RunningServer[] = [];

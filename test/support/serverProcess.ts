@@ -30,7 +30,7 @@ export async function startServer(args: string[]): Promise<ServerProcess> {
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const m = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setInterval(() => {
-      const found = /^\w+ ".*" listening on tcp (\d+)(?:, http (\d+))?$/m.exec(out);
+      const found = /^\w+ ".*" listening on tcp (\d+)(?:, udp \d+)?(?:, http (\d+))?$/m.exec(out);
       if (found) {
         clearInterval(timer);
         resolve(found);

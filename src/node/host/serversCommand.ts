@@ -1,5 +1,5 @@
 import { queryMaster } from '../net/masterQuery';
-import { parseTarget } from '../protocol/slotserverClient';
+import { parseTarget } from '../protocol/serverClient';
 import type { ListedServer } from '../../shared/servers/masterProtocol';
 import { DEFAULT_MASTER_PORT } from '../../shared/servers/masterProtocol';
 import type { HostService } from './hostService';

@@ -28,6 +28,8 @@ export interface Membership {
   sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void;
   join(now: number): void;
   unjoin(now: number): void;
+  /** Nodes besides the members whose pings we answer (a gameserver). */
+  trusts?(from: WireAddr): boolean;
 }
 
 export class GameSession {
@@ -191,7 +193,7 @@ export class GameSession {
   private onPing(member: Membership, from: NodeAddress, fromBytes: Uint8Array, header: PacketHeader): void {
     if (member.state !== 'connected') return;
     const key = addrKey(fromBytes);
-    if (!member.players().some((p) => addrKey(p.addr) === key)) return;
+    if (!member.players().some((p) => addrKey(p.addr) === key) && !member.trusts?.(fromBytes)) return;
     if (header.type === PacketType.Ping) this.sendControl(member, from, PacketType.Pong, header.gameTime);
     else this.pings.pong(key, header.gameTime, this.ctx.game.now());
   }

@@ -55,6 +55,12 @@ export class ServerLink {
     });
   }
 
+  /** The server's IP address as the connection sees it (IPv4-mapped IPv6 unwrapped), once connected. */
+  get remoteAddress(): string | undefined {
+    const a = this.socket?.remoteAddress;
+    return a?.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
+  }
+
   get isOpen(): boolean {
     return this.socket !== null;
   }

@@ -1,5 +1,5 @@
 /**
- * `npm run server -- <masterserver|slotserver> [options]` /
+ * `npm run server -- <masterserver|slotserver|gameserver> [options]` /
  * `node out/main/server.js`: runs one Starlane server. Prints one line for a
  * person on stdout once it listens; structured logs (pino JSON) go to stderr.
  * SIGINT/SIGTERM shut it down gracefully (leave the masterserver list, say
@@ -13,8 +13,12 @@ import { APP_VERSION } from '../version';
 import { startMasterserver } from './masterserver';
 import { MasterRegistration, parseHostPort } from './masterClient';
 import { startSlotserver, renderSlotserverStatus } from './slotserver';
-import { SLOTSERVER_PORT } from '../../shared/servers/joinProtocol';
-import { startStatusHttp, type StatusHttp } from './statusHttp';
+import { startGameserver } from './gameserver';
+import { renderGameserverStatus } from './gameserverStatus';
+import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, SLOTSERVER_PORT } from '../../shared/servers/joinProtocol';
+import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
+import { startStatusHttp, type StatusBody, type StatusHttp } from './statusHttp';
+import type { RunningServer } from './types';
 import { DEFAULT_MASTER_PORT, DEFAULT_MAX_SERVERS, validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -27,6 +31,11 @@ const int = (lo: number, hi: number) => (value: string) => {
 const seconds = (lo: number, hi: number) => (value: string) => {
   const n = Number(value);
   if (!Number.isFinite(n) || n < lo || n > hi) throw new InvalidArgumentError(`must be a number of seconds from ${lo} to ${hi}`);
+  return n;
+};
+const number = (lo: number, hi: number, unit: string) => (value: string) => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < lo || n > hi) throw new InvalidArgumentError(`must be a number of ${unit} from ${lo} to ${hi}`);
   return n;
 };
 const serverName = (value: string) => {
@@ -68,10 +77,11 @@ function withCommonOptions(cmd: Command, defaults: { name: string; port: number;
     .showHelpAfterError();
 }
 
-/** The one line a person reads: what runs, under which name, on which ports. */
+/** The one line a person reads: what runs, under which name, on which ports (`tcp N[, udp N][, http N]`). */
 function announce(kind: string, name: string, ports: Record<string, number | undefined>): void {
+  const udp = ports.udp === undefined ? '' : `, udp ${ports.udp}`;
   const http = ports.http === undefined ? '' : `, http ${ports.http}`;
-  process.stdout.write(`${kind} "${name}" listening on tcp ${ports.tcp}${http}\n`);
+  process.stdout.write(`${kind} "${name}" listening on tcp ${ports.tcp}${udp}${http}\n`);
 }
 
 /** Runs `stop` once on SIGINT/SIGTERM, logs one line, exits 0 (1 if stopping fails or hangs). */
@@ -102,7 +112,7 @@ function stopOnSignals(log: Logger, kind: string, stop: (reason: string) => Prom
 }
 
 const program = new Command('starlane-server')
-  .description('Starlane servers: a masterserver that lists game servers, and a slotserver that hands out game slots')
+  .description('Starlane servers: a masterserver that lists game servers, a slotserver that hands out game slots, and a gameserver that relays game packets')
   .version(APP_VERSION)
   .showHelpAfterError();
 
@@ -138,83 +148,164 @@ interface SlotOpts extends CommonOpts {
   heartbeatSeconds: number;
 }
 
-withCommonOptions(program.command('slotserver').description('hand out game slots to players over TCP (Parsec slotserver protocol)'), {
-  name: 'starlane-slots',
-  port: SLOTSERVER_PORT,
-  nameHelp: 'server name sent to players and listed by the masterserver (1-31 printable ASCII characters; no spaces with --master)',
-  // The slotserver checks its own names (spaces allowed inside); --master adds the no-space rule below.
-  parseName: (v) => v,
-})
-  // Game packets between the players carry slots 0..7 (MAX_SLOTS), so a slotserver hands out at most 8.
-  .option('--max-players <n>', `number of slots (1-${MAX_SLOTS})`, int(1, MAX_SLOTS), MAX_SLOTS)
-  .option('--welcome <line>', 'a line sent to each player who joins (repeat for up to 4 lines)', welcomeLine)
-  .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line')
-  .option('--master <host:port>', 'register with this masterserver', masterAddress)
-  .option('--url <url>', 'web page about this server, linked from the masterserver list (default: its status page)', serverUrl)
-  .addOption(new Option('--heartbeat-seconds <s>', 'how often the player count is re-sent to the masterserver').argParser(seconds(0.05, 3600)).default(30).hideHelp())
-  .action(async (o: SlotOpts, cmd: Command) => {
-    if (o.master && !o.url && o.httpPort === undefined) cmd.error('error: --master needs --url (or --http-port, whose status page is then the URL)');
-    // The masterserver protocol separates fields by spaces, so a listed name cannot contain one.
-    if (o.master && validateServerToken(o.name)) cmd.error(`error: --name with --master: ${validateServerToken(o.name)}`);
-    const log = createLogger('starlane-slotserver', o.logLevel);
-    let registration: MasterRegistration | undefined;
-    const server = await startSlotserver({
+/** A slot- or gameserver as the shared CLI plumbing sees it. */
+interface PlayerServer extends RunningServer {
+  readonly maxPlayers: number;
+  playerCount(): number;
+}
+
+/** Checks the masterserver options of a slot- or gameserver command before anything starts. */
+function checkMasterOptions(o: SlotOpts, cmd: Command): void {
+  if (o.master && !o.url && o.httpPort === undefined) cmd.error('error: --master needs --url (or --http-port, whose status page is then the URL)');
+  // The masterserver protocol separates fields by spaces, so a listed name cannot contain one.
+  if (o.master && validateServerToken(o.name)) cmd.error(`error: --name with --master: ${validateServerToken(o.name)}`);
+}
+
+/**
+ * Everything around a running slot- or gameserver: its status page, its
+ * masterserver registration (wired to `link` so player changes reach it),
+ * graceful shutdown on signals, and the announce line.
+ */
+async function serveAndRegister(
+  o: SlotOpts,
+  log: Logger,
+  server: PlayerServer,
+  type: 'slotserver' | 'gameserver',
+  link: { registration?: MasterRegistration },
+  routes: Record<string, () => StatusBody>,
+): Promise<void> {
+  let status: StatusHttp | undefined;
+  if (o.httpPort !== undefined) {
+    try {
+      status = await startStatusHttp({ port: o.httpPort, host: o.host, routes });
+    } catch (err) {
+      await server.close('status page failed');
+      throw err;
+    }
+  }
+  if (o.master) {
+    // Listening on every interface says nothing about how others reach us; the host name is the best guess.
+    const publicHost = o.host === '0.0.0.0' || o.host === '::' ? hostname() : o.host;
+    const url = o.url ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${status?.port}/`;
+    try {
+      link.registration = new MasterRegistration({
+        master: o.master,
+        name: o.name,
+        os: `${process.platform}-${process.arch}`,
+        maxPlayers: server.maxPlayers,
+        url,
+        port: server.ports.tcp,
+        type,
+        log,
+        heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
+      });
+    } catch (err) {
+      // Only the default URL (built from the host name) can still be invalid here.
+      await Promise.all([server.close('bad masterserver registration'), status?.close()]);
+      throw new Error(`--master: ${(err as Error).message} (${url}); pass --url`);
+    }
+    link.registration.update(server.playerCount(), server.maxPlayers);
+    link.registration.start();
+  }
+  stopOnSignals(log, type, async (reason) => {
+    // Leave the list first, so nobody is sent to a server that is going away.
+    await link.registration?.stop();
+    await server.close(reason);
+    await status?.close();
+  });
+  announce(type, o.name, { ...server.ports, http: status?.port });
+}
+
+/** Options of the slot- and gameserver commands beyond the common ones. */
+function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: string): Command {
+  return cmd
+    .option('--max-players <n>', maxHelp, int(1, maxPlayers), maxPlayers)
+    .option('--welcome <line>', 'a line sent to each player who joins (repeat for up to 4 lines)', welcomeLine)
+    .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line')
+    .option('--master <host:port>', 'register with this masterserver', masterAddress)
+    .option('--url <url>', 'web page about this server, linked from the masterserver list (default: its status page)', serverUrl)
+    .addOption(new Option('--heartbeat-seconds <s>', 'how often the player count is re-sent to the masterserver').argParser(seconds(0.05, 3600)).default(30).hideHelp());
+}
+
+const SERVER_NAME_HELP = 'server name sent to players and listed by the masterserver (1-31 printable ASCII characters; no spaces with --master)';
+
+withPlayerOptions(
+  withCommonOptions(program.command('slotserver').description('hand out game slots to players over TCP (Parsec slotserver protocol)'), {
+    name: 'starlane-slots',
+    port: SLOTSERVER_PORT,
+    nameHelp: SERVER_NAME_HELP,
+    // The slotserver checks its own names (spaces allowed inside); --master adds the no-space rule below.
+    parseName: (v) => v,
+  }),
+  // A slotserver game is peer-to-peer, whose slot table holds at most 8 (MAX_SLOTS).
+  MAX_SLOTS,
+  `number of slots (1-${MAX_SLOTS})`,
+).action(async (o: SlotOpts, cmd: Command) => {
+  checkMasterOptions(o, cmd);
+  const log = createLogger('starlane-slotserver', o.logLevel);
+  const link: { registration?: MasterRegistration } = {};
+  const server = await startSlotserver({
+    name: o.name,
+    host: o.host,
+    port: o.port,
+    maxPlayers: o.maxPlayers,
+    welcome: o.welcome ?? [],
+    banFile: o.banFile,
+    log,
+    onPlayersChanged: (count, max) => link.registration?.update(count, max),
+  });
+  await serveAndRegister(o, log, server, 'slotserver', link, {
+    '/': () => ({ type: 'html', body: renderSlotserverStatus(server).html }),
+    '/status.json': () => ({ type: 'json', body: renderSlotserverStatus(server).json }),
+  });
+});
+
+interface GameOpts extends SlotOpts {
+  udpPort: number;
+  filterRadius: number;
+  tickHz: number;
+  flush: 'arrival' | 'tick';
+  timeoutSeconds: number;
+}
+
+withPlayerOptions(
+  withCommonOptions(program.command('gameserver').description('relay game packets between players over UDP, joined over TCP (Parsec gameserver protocol)'), {
+    name: 'starlane-game',
+    port: GAMESERVER_PORT,
+    nameHelp: SERVER_NAME_HELP,
+    parseName: (v) => v,
+  }),
+  MAX_WIRE_SLOTS,
+  `number of slots (1-${MAX_WIRE_SLOTS})`,
+)
+  .option('--udp-port <port>', 'UDP port for game packets (0 = any free port)', int(0, 65535), GAMESERVER_UDP_PORT)
+  .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
+  .option('--tick-hz <n>', 'server ticks per second (relays at the latest, pings, timeouts)', number(1, 1000, 'ticks per second'), 20)
+  .addOption(new Option('--flush <when>', 'relay right after each burst of game packets (arrival) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))
+  .option('--timeout-seconds <s>', 'remove a player silent on UDP and TCP for this long', seconds(0.1, 3600), 10)
+  .action(async (o: GameOpts, cmd: Command) => {
+    checkMasterOptions(o, cmd);
+    const log = createLogger('starlane-gameserver', o.logLevel);
+    const link: { registration?: MasterRegistration } = {};
+    const server = await startGameserver({
       name: o.name,
       host: o.host,
       port: o.port,
+      udpPort: o.udpPort,
       maxPlayers: o.maxPlayers,
       welcome: o.welcome ?? [],
       banFile: o.banFile,
+      filterRadius: o.filterRadius,
+      tickHz: o.tickHz,
+      flush: o.flush,
+      timeoutMs: Math.round(o.timeoutSeconds * 1000),
       log,
-      onPlayersChanged: (count, max) => registration?.update(count, max),
+      onPlayersChanged: (count, max) => link.registration?.update(count, max),
     });
-    let status: StatusHttp | undefined;
-    if (o.httpPort !== undefined) {
-      try {
-        status = await startStatusHttp({
-          port: o.httpPort,
-          host: o.host,
-          routes: {
-            '/': () => ({ type: 'html', body: renderSlotserverStatus(server).html }),
-            '/status.json': () => ({ type: 'json', body: renderSlotserverStatus(server).json }),
-          },
-        });
-      } catch (err) {
-        await server.close('status page failed');
-        throw err;
-      }
-    }
-    if (o.master) {
-      // Listening on every interface says nothing about how others reach us; the host name is the best guess.
-      const publicHost = o.host === '0.0.0.0' || o.host === '::' ? hostname() : o.host;
-      const url = o.url ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${status?.port}/`;
-      try {
-        registration = new MasterRegistration({
-          master: o.master,
-          name: o.name,
-          os: `${process.platform}-${process.arch}`,
-          maxPlayers: server.maxPlayers,
-          url,
-          port: server.ports.tcp,
-          type: 'slotserver',
-          log,
-          heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
-        });
-      } catch (err) {
-        // Only the default URL (built from the host name) can still be invalid here.
-        await Promise.all([server.close('bad masterserver registration'), status?.close()]);
-        throw new Error(`--master: ${(err as Error).message} (${url}); pass --url`);
-      }
-      registration.update(server.playerCount(), server.maxPlayers);
-      registration.start();
-    }
-    stopOnSignals(log, 'slotserver', async (reason) => {
-      // Leave the list first, so nobody is sent to a server that is going away.
-      await registration?.stop();
-      await server.close(reason);
-      await status?.close();
+    await serveAndRegister(o, log, server, 'gameserver', link, {
+      '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
+      '/status.json': () => ({ type: 'json', body: renderGameserverStatus(server).json }),
     });
-    announce('slotserver', o.name, { ...server.ports, http: status?.port });
   });
 
 program.parseAsync().catch((err: unknown) => {

@@ -3,54 +3,21 @@
  * every joined client's list of the others up to date, so peer-to-peer games
  * can start across networks where broadcast discovery cannot reach. Game
  * packets never touch it; it only knows who is joined, from where, and which
- * UDP port they play on (the `port:` extension in joinProtocol.ts).
- *
- * Choices the 1998 text leaves open:
- * - A join whose name another player already has (compared case-insensitively)
- *   is refused with `name already taken`, the reply Parsec defines for renames;
- *   the connection stays open so the client can try another name.
- * - A join from an endpoint (address + UDP port) that is already joined is
- *   refused with `you sent an invalid request`: client-list lines identify a
- *   player by endpoint, so two players on one endpoint could not be told apart.
- * - `server full`, `server version incompatible` and `you're banned from this
- *   server` close the connection after the reply; so does `removing you`.
- * - Joined connections have no idle timeout (a player may stay silent for a
- *   whole game); a connection that has not joined within `joinTimeoutMs` is closed.
+ * UDP port they play on (the `port:` extension in joinProtocol.ts). The join
+ * handling (and the choices the 1998 text leaves open) lives in joinServer.ts,
+ * shared with the gameserver.
  */
 import { MAX_SLOTS } from '../../shared/wire/types';
-import { DEFAULT_CLIENT_PORT } from '../../shared/net/packetApi';
 import { statusPage } from '../../shared/servers/html';
-import {
-  BANNED,
-  formatAdd,
-  formatEndpoint,
-  formatJoinAccepted,
-  formatNameUpdate,
-  formatRemove,
-  INVALID_REQUEST,
-  isIPv4,
-  isIPv6,
-  isMessageLine,
-  isServerName,
-  MAX_LINE_BYTES,
-  MESSAGE_LINES,
-  NAME_TAKEN,
-  NEW_NAME_ACCEPTED,
-  NOT_JOINED,
-  parseClientLine,
-  parseServerLine,
-  REMOVING_YOU,
-  SERVER_FULL,
-  type JoinRequest,
-} from '../../shared/servers/joinProtocol';
-import { emptyBanList, loadBanList, type BanList } from './banList';
-import { startLineServer, type LineConnection } from './lineServer';
+import { formatEndpoint } from '../../shared/servers/joinProtocol';
+import { duration, startJoinServer, type SeatedPlayer } from './joinServer';
 import type { CommonServerOptions, RunningServer } from './types';
 
+/** Options of {@link startSlotserver}. */
 export interface SlotserverOptions extends CommonServerOptions {
   /** TCP port (default 6582 in the CLI); 0 = any free port. */
   port: number;
-  /** Slots 0..maxPlayers-1 (1..MAX_SLOTS: the players' game packets carry slots 0..7; the CLI's default is 8). */
+  /** Slots 0..maxPlayers-1 (1..MAX_SLOTS: a slotserver game is peer-to-peer, whose slot table holds 8; the CLI's default is 8). */
   maxPlayers: number;
   /** Up to four message lines sent after every accepted join; fewer are padded with empty lines. */
   welcome: string[];
@@ -63,18 +30,9 @@ export interface SlotserverOptions extends CommonServerOptions {
 }
 
 /** One joined player as the status page and the CLI see it. */
-export interface SlotPlayer {
-  slot: number;
-  name: string;
-  /** TCP peer address. */
-  address: string;
-  /** UDP game port from the join (6526 unless the client said otherwise). */
-  port: number;
-  os: string;
-  /** Date.now() at join. */
-  joinedAt: number;
-}
+export type SlotPlayer = SeatedPlayer;
 
+/** A running slotserver: its TCP port, name and players; `close()` tells every client `removing you`. */
 export interface Slotserver extends RunningServer {
   /** The server name sent in every accept. */
   readonly name: string;
@@ -84,25 +42,6 @@ export interface Slotserver extends RunningServer {
   players(): SlotPlayer[];
 }
 
-interface Seat {
-  player: SlotPlayer;
-  conn: LineConnection;
-}
-/** Per-connection state kept in `conn.state`. */
-interface ConnState {
-  seat?: Seat;
-  /** Set once the connection has joined, so a second join is refused even after leaving. */
-  joinedOnce: boolean;
-  invalid: number;
-  timer?: ReturnType<typeof setTimeout>;
-}
-
-/** Invalid lines an unjoined connection may send before it is dropped. */
-const MAX_INVALID = 5;
-
-const endpointOf = (p: SlotPlayer) => ({ address: p.address, port: p.port });
-const stateOf = (conn: LineConnection) => conn.state as ConnState;
-
 /**
  * Starts a slotserver; resolves once it listens. Rejects on a bad option
  * (server name, message lines, player count), an unreadable ban file or a
@@ -110,173 +49,24 @@ const stateOf = (conn: LineConnection) => conn.state as ConnState;
  */
 export async function startSlotserver(options: SlotserverOptions): Promise<Slotserver> {
   const { log, name, maxPlayers } = options;
-  if (!isServerName(name)) throw new Error(`slotserver: the server name must be 1..31 printable ASCII characters (got ${JSON.stringify(name)})`);
-  if (!Number.isInteger(maxPlayers) || maxPlayers < 1 || maxPlayers > MAX_SLOTS) throw new Error(`slotserver: maxPlayers must be 1..${MAX_SLOTS}`);
-  if (options.welcome.length > MESSAGE_LINES) throw new Error(`slotserver: at most ${MESSAGE_LINES} welcome lines`);
-  // A message that reads like a protocol line would mislead any client that does not count lines.
-  const bad = options.welcome.find((l) => !isMessageLine(l) || parseServerLine(l).kind !== 'text');
-  if (bad !== undefined) {
-    throw new Error(`slotserver: a welcome line must be ≤ 160 UTF-8 bytes without control characters and not look like a protocol line: ${JSON.stringify(bad)}`);
-  }
-  const welcome = [...options.welcome, ...Array<string>(MESSAGE_LINES - options.welcome.length).fill('')];
-  let bans: BanList = emptyBanList();
-  if (options.banFile !== undefined) {
-    const loaded = await loadBanList(options.banFile);
-    for (const w of loaded.warnings) log.warn({ file: options.banFile, line: w.line, text: w.text }, `ban file: ${w.reason}`);
-    bans = loaded.list;
-    log.info({ file: options.banFile, entries: bans.size }, 'ban list loaded');
-  }
-  const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
-  const seats: (Seat | undefined)[] = Array<Seat | undefined>(maxPlayers).fill(undefined);
-  let closing = false;
-
-  const joined = () => seats.filter((s): s is Seat => s !== undefined);
-  const toOthers = (except: Seat, line: string) => {
-    for (const s of joined()) if (s !== except) s.conn.send(line);
-  };
-  const changed = () => {
-    try {
-      options.onPlayersChanged?.(joined().length, maxPlayers);
-    } catch (err) {
-      log.error({ err }, 'onPlayersChanged threw');
-    }
-  };
-  const nameTaken = (candidate: string, except?: Seat) =>
-    joined().some((s) => s !== except && s.player.name.toLowerCase() === candidate.toLowerCase());
-
-  const refuse = (conn: LineConnection, reply: string, why: string, extra: object = {}, close = false) => {
-    log.info({ address: conn.address, reply, ...extra }, `refused: ${why}`);
-    if (close) conn.close(reply);
-    else conn.send(reply);
-  };
-
-  const join = (conn: LineConnection, st: ConnState, req: JoinRequest) => {
-    const port = req.port ?? DEFAULT_CLIENT_PORT;
-    const who = { player: req.name, os: req.os, port };
-    if (st.joinedOnce) return refuse(conn, INVALID_REQUEST, 'second join on one connection', who);
-    // Node always reports an IP here; anything else could not be formatted into client-list lines.
-    if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
-    const slot = seats.findIndex((s) => s === undefined);
-    if (slot < 0) return refuse(conn, SERVER_FULL, 'server full', who, true);
-    if (nameTaken(req.name)) return refuse(conn, NAME_TAKEN, 'name taken', who);
-    if (joined().some((s) => s.player.address === conn.address && s.player.port === port)) {
-      return refuse(conn, INVALID_REQUEST, 'endpoint already joined', who);
-    }
-    const player: SlotPlayer = { slot, name: req.name, address: conn.address, port, os: req.os, joinedAt: Date.now() };
-    const seat: Seat = { player, conn };
-    seats[slot] = seat;
-    st.seat = seat;
-    st.joinedOnce = true;
-    clearTimeout(st.timer);
-    conn.send(formatJoinAccepted({ name: req.name, slot, serverName: name }));
-    for (const line of welcome) conn.send(line);
-    // The newcomer learns everyone already here; everyone else learns the newcomer.
-    for (const s of joined()) if (s !== seat) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
-    toOthers(seat, formatAdd({ endpoint: endpointOf(player), name: player.name, slot }));
-    log.info({ slot, player: req.name, address: conn.address, port, os: req.os, version: req.version }, 'player joined');
-    changed();
-  };
-
-  const leave = (st: ConnState, why: string) => {
-    const seat = st.seat;
-    if (!seat) return;
-    st.seat = undefined;
-    seats[seat.player.slot] = undefined;
-    if (closing) return;
-    toOthers(seat, formatRemove(endpointOf(seat.player)));
-    log.info({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address, port: seat.player.port, why }, 'player left');
-    changed();
-  };
-
-  const rename = (conn: LineConnection, st: ConnState, newName: string) => {
-    const seat = st.seat;
-    if (!seat) return refuse(conn, NOT_JOINED, 'rename while not joined', { player: newName });
-    if (nameTaken(newName, seat)) return refuse(conn, NAME_TAKEN, 'name taken', { slot: seat.player.slot, player: newName });
-    const old = seat.player.name;
-    seat.player.name = newName;
-    conn.send(NEW_NAME_ACCEPTED);
-    if (newName !== old) toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
-    log.info({ slot: seat.player.slot, from: old, to: newName }, 'player renamed');
-  };
-
-  const lines = await startLineServer(
-    {
-      open(conn) {
-        const st: ConnState = { joinedOnce: false, invalid: 0 };
-        st.timer = setTimeout(() => {
-          if (!st.joinedOnce) {
-            log.info({ address: conn.address }, 'closed: no join in time');
-            conn.close();
-          }
-        }, joinTimeoutMs);
-        st.timer.unref();
-        conn.state = st;
-      },
-      line(conn, line) {
-        const st = stateOf(conn);
-        // A banned address gets its reply to whatever it sends first: replying
-        // before the client has written could lose the line to a reset.
-        if (bans.isBanned(conn.address)) return refuse(conn, BANNED, 'banned address', {}, true);
-        const req = parseClientLine(line);
-        switch (req.kind) {
-          case 'join':
-            return join(conn, st, req.join);
-          case 'rename':
-            return rename(conn, st, req.name);
-          case 'remove':
-            if (!st.seat) return refuse(conn, NOT_JOINED, 'remove while not joined');
-            leave(st, 'remove me');
-            return conn.close(REMOVING_YOU);
-          case 'refused': {
-            st.invalid += 1;
-            // A connection that has joined is never dropped for a bad line: any second join is just invalid.
-            const reply = st.joinedOnce ? INVALID_REQUEST : req.reply;
-            const close = !st.joinedOnce && (reply !== INVALID_REQUEST || st.invalid >= MAX_INVALID);
-            return refuse(conn, reply, reply === INVALID_REQUEST ? 'invalid request' : 'incompatible version', { line: line.slice(0, 80) }, close);
-          }
-        }
-      },
-      close(conn, reason) {
-        const st = stateOf(conn);
-        clearTimeout(st.timer);
-        leave(st, reason);
-      },
-    },
-    {
-      port: options.port,
-      ...(options.host === undefined ? {} : { host: options.host }),
-      maxLineBytes: MAX_LINE_BYTES,
-      // 0 disables the line server's idle timeout; unjoined connections have their own deadline.
-      idleMs: 0,
-      count: (reason) => log.info({ reason }, 'connection dropped or refused by the line server'),
-    },
-  );
+  const seats = await startJoinServer({ ...options, kind: 'slotserver', slotLimit: MAX_SLOTS });
   // `server`, not `name`: pino's own `name` field is the logger's.
-  log.info({ port: lines.port, server: name, maxPlayers, banned: bans.size }, 'slotserver listening');
-
+  log.info({ port: seats.port, server: name, maxPlayers }, 'slotserver listening');
+  let closing = false;
   return {
     kind: 'slotserver',
     name,
     maxPlayers,
-    ports: { tcp: lines.port },
-    playerCount: () => joined().length,
-    players: () => joined().map((s) => ({ ...s.player })),
+    ports: { tcp: seats.port },
+    playerCount: () => seats.playerCount(),
+    players: () => seats.players(),
     async close(reason = 'server shutting down') {
       if (closing) return;
       closing = true;
-      log.info({ reason, players: joined().length }, 'slotserver closing');
-      await lines.close((conn) => conn.send(REMOVING_YOU));
-      seats.fill(undefined);
+      log.info({ reason, players: seats.playerCount() }, 'slotserver closing');
+      await seats.close();
     },
   };
-}
-
-function duration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}h ${pad(m)}m ${pad(s % 60)}s` : m > 0 ? `${m}m ${pad(s % 60)}s` : `${s}s`;
 }
 
 /**
@@ -287,7 +77,7 @@ function duration(ms: number): string {
  */
 export function renderSlotserverStatus(server: Slotserver, now = Date.now()): { html: string; json: string } {
   const players = server.players();
-  const endpoint = (p: SlotPlayer) => formatEndpoint(endpointOf(p));
+  const endpoint = (p: SlotPlayer) => formatEndpoint({ address: p.address, port: p.port });
   const html = statusPage(
     `Starlane slotserver: ${server.name}`,
     `${players.length} of ${server.maxPlayers} slots taken.`,

@@ -12,7 +12,7 @@ import { UDP_PACKET_API, UdpPacketApi } from '../packet/udp';
 import { UDP6_PACKET_API, Udp6PacketApi } from '../packet/udp6';
 import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
 import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
-import { SLOTSERVER_PROTOCOL, SlotserverProtocol } from '../protocol/slotserverClient';
+import { GAMESERVER_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
 import type { P2pConfig } from '../../shared/p2p';
 
 /** Kind name of the packet API layer (as typed in the console). */
@@ -23,7 +23,7 @@ export const PROTOCOL_KIND = 'protocol';
 /** Packet API implementation names, default first (for console completion). */
 export const PACKET_API_NAMES = [UDP_PACKET_API, UDP6_PACKET_API] as const;
 /** Protocol implementation names, default first. */
-export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL, SLOTSERVER_PROTOCOL] as const;
+export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL, SLOTSERVER_PROTOCOL, GAMESERVER_PROTOCOL] as const;
 /** Kind → implementation names, for completing `<kind> <name>` commands. */
 export const SUBSYSTEM_NAMES: Readonly<Record<string, readonly string[]>> = {
   [PACKET_API_KIND]: PACKET_API_NAMES,
@@ -99,7 +99,8 @@ export function createSubsystems(options: SubsystemOptions = {}): SubsystemRegis
   const protocolFactories: Record<string, ProtocolFactory> = {
     [OFFLINE_PROTOCOL]: (ctx) => new OfflineProtocol(ctx),
     [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig?.() ?? {}),
-    [SLOTSERVER_PROTOCOL]: (ctx) => new SlotserverProtocol(ctx),
+    [SLOTSERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, SLOTSERVER_PROTOCOL),
+    [GAMESERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, GAMESERVER_PROTOCOL),
   };
   const protocol = new SubsystemKind<Protocol>(
     PROTOCOL_KIND,

@@ -4,7 +4,7 @@
  * other input). Returns a drop reason instead of throwing.
  */
 import type { Vec3 } from '../sim/types';
-import { NO_SLOT, MAX_SLOTS, type ShipState } from '../wire/types';
+import { NO_SLOT, MAX_WIRE_SLOTS, type ShipState } from '../wire/types';
 import { MAX_LOCAL_EVENTS, type LocalGameEvent, type LocalGameUpdate } from './gameLink';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -42,7 +42,7 @@ function parseEvent(raw: unknown): LocalGameEvent | null {
     return { type: 'laser', localId: raw.localId, pos, vel, ttl: raw.ttl };
   }
   if (raw.type === 'destroyed') {
-    if (!(int(raw.killerSlot, 0, MAX_SLOTS - 1) || raw.killerSlot === NO_SLOT)) return null;
+    if (!(int(raw.killerSlot, 0, MAX_WIRE_SLOTS - 1) || raw.killerSlot === NO_SLOT)) return null;
     return { type: 'destroyed', killerSlot: raw.killerSlot as number };
   }
   return null;

@@ -18,18 +18,18 @@ export type ManagedNotice = { kind: 'game-state'; slot: number; packet: Packet }
 
 export class ManagedPeer {
   state: 'idle' | 'connected' = 'idle';
-  private mySlot: number | null = null;
-  private joined = false;
-  private readonly table = new Map<number, PlayerEntry>();
-  private readonly filter = new MessageFilter();
-  private nextId = 1;
+  protected mySlot: number | null = null;
+  protected joined = false;
+  protected readonly table = new Map<number, PlayerEntry>();
+  protected readonly filter = new MessageFilter();
+  protected nextId = 1;
   private lastAliveAt = -Infinity;
 
   constructor(
     private readonly self: WireAddr,
     private name: string,
-    private readonly send: (to: WireAddr, packet: Packet) => void,
-    private readonly notify: (n: ManagedNotice) => void,
+    protected readonly send: (to: WireAddr, packet: Packet) => void,
+    protected readonly notify: (n: ManagedNotice) => void,
     /** Called when our name changes while connected (the adapter tells the server). */
     private readonly onRename: (name: string) => void = () => undefined,
   ) {
@@ -103,9 +103,19 @@ export class ManagedPeer {
     if (this.state !== 'connected') return;
     const entry = this.byAddr(from);
     if (!entry || entry.slot === this.mySlot) return;
+    this.accept(entry, addrKey(from), packet, now);
+  }
+
+  /** Whether `from` may send us control packets (pings): members here, the server too in a relayed game. */
+  trusts(from: WireAddr): boolean {
+    return this.byAddr(from) !== undefined;
+  }
+
+  /** A packet of member `entry` (keyed `key` for the id filter): fresh ones update join state and name and go to the game. */
+  protected accept(entry: PlayerEntry, key: string, packet: Packet, now: number): void {
     const h = packet.header;
     if (h.type !== PacketType.GameState && h.type !== PacketType.NodeAlive) return;
-    if (this.filter.check(addrKey(from), h.messageId, now) !== 'fresh') return;
+    if (this.filter.check(key, h.messageId, now) !== 'fresh') return;
     const name = nameOf(packet);
     const changed = entry.joined !== h.joined || (name !== null && name !== entry.name);
     entry.joined = h.joined;
@@ -142,11 +152,12 @@ export class ManagedPeer {
     this.toOthers(controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, now, this.joined, [nameEvent(this.name)]));
   }
 
-  private toOthers(packet: Packet): void {
+  /** Where our packets go: every other member (overridden when a server relays). */
+  protected toOthers(packet: Packet): void {
     for (const p of this.table.values()) if (p.slot !== this.mySlot) this.send(p.addr, packet);
   }
 
-  private byAddr(addr: WireAddr): PlayerEntry | undefined {
+  protected byAddr(addr: WireAddr): PlayerEntry | undefined {
     const key = addrKey(addr);
     for (const p of this.table.values()) if (addrKey(p.addr) === key) return p;
     return undefined;

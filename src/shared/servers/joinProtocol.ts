@@ -1,6 +1,6 @@
 /**
- * The text-line protocol between a client and a slotserver (Parsec §2.3.2;
- * the gameserver will speak the same lines). Pure parse and format, one pair
+ * The text-line protocol between a client and a slotserver (Parsec §2.3.2)
+ * or a gameserver (§2.3.3: the same lines, plus two fields in the accept). Pure parse and format, one pair
  * of functions per message. Parsers never throw: they return `null` (or a
  * refusal) for anything that is not exactly a valid line. Formatters throw a
  * RangeError naming the field when given a value no parser would accept, so
@@ -12,6 +12,7 @@
  *   remove    = "remove me"
  *   rename    = "my new name: " NAME
  *   accepted  = "join from " NAME " accepted, slot: " SLOT ", server name: " SERVER
+ *               [ ", udp: " PORT ", token: " TOKEN ]       (gameserver only)
  *   add       = "add ip: " EP " name: " NAME " in " SLOT
  *   removed   = "remove ip: " EP
  *   renamed   = "name ip: " EP " name: " NAME
@@ -24,6 +25,7 @@
  *   OS     = 1..31 printable ASCII except ':', no space at either end.
  *   SERVER = 1..31 printable ASCII, no space at either end.
  *   SLOT   = 0..254 in canonical decimal.  PORT = 1..65535 in canonical decimal.
+ *   TOKEN  = exactly 8 lower-case hex digits (a u32).
  *   MESSAGE= any text of at most 160 UTF-8 bytes without control characters (may be empty).
  *
  * Version: Starlane speaks 1.0. Any `d.d` with major 1 is compatible; another
@@ -37,6 +39,13 @@
  * plain address (`ip: 192.0.2.7`, `ip: 2001:db8::7`) means the default port
  * 6526. The port is written only when it is not 6526, so the canonical form is
  * unique and 1998-style lines stay valid.
+ *
+ * Starlane extension — gameserver sessions. A gameserver's accept ends with
+ * ", udp: <port>, token: <8 hex digits>": the server's UDP game port (same
+ * address as the TCP connection) and the session token the client must put
+ * in every datagram it sends there. A slotserver's accept has neither. The
+ * pair is read only at the very end of the line, so a server name that
+ * itself ends like it cannot be formatted (formatJoinAccepted refuses it).
  */
 import { validatePlayerName } from '../settings/settings';
 import { DEFAULT_CLIENT_PORT } from '../net/packetApi';
@@ -46,6 +55,10 @@ export const PROTOCOL_VERSION = '1.0';
 export const PROTOCOL_MAJOR = 1;
 /** Slotserver TCP port (Parsec: 6582). */
 export const SLOTSERVER_PORT = 6582;
+/** Gameserver TCP port (Parsec: 6581). */
+export const GAMESERVER_PORT = 6581;
+/** Gameserver UDP port for game packets (Parsec: 6522). */
+export const GAMESERVER_UDP_PORT = 6522;
 /** Longest line either side may send, in bytes; a server closes a connection that exceeds it. */
 export const MAX_LINE_BYTES = 256;
 export const MAX_OS_LENGTH = 31;
@@ -79,8 +92,11 @@ export interface JoinRequest {
   /** The client's UDP game port (extension); absent = DEFAULT_CLIENT_PORT. */
   port?: number;
 }
-/** `join from … accepted`. */
-export type JoinAccepted = { name: string; slot: number; serverName: string };
+/**
+ * `join from … accepted`. A gameserver adds `udp` (its UDP game port) and
+ * `token` (the u32 session token); both are present or both absent.
+ */
+export type JoinAccepted = { name: string; slot: number; serverName: string; udp?: number; token?: number };
 /** `add ip: …`: a player joined (or was already there when you joined). */
 export type ListAdd = { endpoint: Endpoint; name: string; slot: number };
 /** `name ip: …`: a player renamed. */
@@ -93,6 +109,8 @@ const PRINTABLE_TRIMMED = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const SLOT_TEXT = '(0|[1-9]\\d{0,2})';
+/** The gameserver suffix of an accept line, anchored at its end. */
+const SESSION_SUFFIX = /, udp: ([1-9]\d{0,4}), token: ([0-9a-f]{8})$/;
 
 /** True for a dotted-quad IPv4 address without leading zeros. */
 export function isIPv4(text: string): boolean {
@@ -237,19 +255,38 @@ export function formatNewName(name: string): string {
   return `my new name: ${name}`;
 }
 
+/** Reads an accept line, with the gameserver's `udp:`/`token:` pair when the line ends with it; `null` for anything else. */
 export function parseJoinAccepted(line: string): JoinAccepted | null {
-  const m = new RegExp(`^join from (.+) accepted, slot: ${SLOT_TEXT}, server name: (.+)$`).exec(line);
+  const session = SESSION_SUFFIX.exec(line);
+  const body = session ? line.slice(0, session.index) : line;
+  const m = new RegExp(`^join from (.+) accepted, slot: ${SLOT_TEXT}, server name: (.+)$`).exec(body);
   if (!m) return null;
   const [, name = '', slotText = '', serverName = ''] = m;
   const slot = Number(slotText);
-  return isProtocolName(name) && isSlot(slot) && isServerName(serverName) ? { name, slot, serverName } : null;
+  if (!isProtocolName(name) || !isSlot(slot) || !isServerName(serverName)) return null;
+  if (!session) return { name, slot, serverName };
+  const udp = parsePort(session[1] ?? '');
+  return udp === null ? null : { name, slot, serverName, udp, token: Number.parseInt(session[2] ?? '', 16) };
 }
 
+/** The accept line; with `udp` and `token` (both or neither) it is a gameserver's. Throws RangeError on an invalid field. */
 export function formatJoinAccepted(a: JoinAccepted): string {
   check(isProtocolName(a.name), 'name', a.name);
   check(isSlot(a.slot), 'slot', a.slot);
   check(isServerName(a.serverName), 'server name', a.serverName);
-  return `join from ${a.name} accepted, slot: ${a.slot}, server name: ${a.serverName}`;
+  // A name ending like the suffix would be read back as a gameserver accept with a shorter name.
+  check(!SESSION_SUFFIX.test(a.serverName), 'server name (ends like ", udp: …, token: …")', a.serverName);
+  check((a.udp === undefined) === (a.token === undefined), 'udp/token (both or neither)', { udp: a.udp, token: a.token });
+  const base = `join from ${a.name} accepted, slot: ${a.slot}, server name: ${a.serverName}`;
+  if (a.udp === undefined || a.token === undefined) return base;
+  check(isPort(a.udp), 'udp port', a.udp);
+  check(Number.isInteger(a.token) && a.token >= 0 && a.token <= 0xffffffff, 'token', a.token);
+  return `${base}, udp: ${a.udp}, token: ${formatToken(a.token)}`;
+}
+
+/** A session token as the accept line writes it: 8 lower-case hex digits. */
+export function formatToken(token: number): string {
+  return (token >>> 0).toString(16).padStart(8, '0');
 }
 
 export function parseAdd(line: string): ListAdd | null {

@@ -45,7 +45,9 @@ interface Sample {
  * Sliding-window meter of the game loop. Call `recordFrame` once per frame
  * (after running the frame's steps) and `snapshot` whenever stats are wanted.
  *
- * Time coverage: the window is (now − windowMs, now]. The very first recorded
+ * Time coverage: samples newer than now − windowMs are kept, and their steps
+ * are divided by the time they cover — from the end of the frame before the
+ * oldest kept one to now (slightly over the window). The very first recorded
  * frame only marks the start of measurement (its steps belong to time before
  * the meter existed and are not counted), so while the meter is younger than
  * the window the covered time is "now − first frame". Samples are dropped as
@@ -99,7 +101,11 @@ export class LoopMeter {
     const now = Number.isFinite(nowMs) ? Math.max(nowMs, this.lastT) : this.lastT;
     if (this.origin === null || !Number.isFinite(now)) return emptySnapshot();
     this.prune(now);
-    const start = Math.max(now - this.windowMs, this.origin ?? now);
+    // The kept samples' steps cover exactly (origin, now]: origin is the end of
+    // the frame before the first kept one. Dividing by that span (a little
+    // over the window) keeps a long frame straddling the window's start from
+    // counting its catch-up steps against too short a time.
+    const start = this.origin ?? now;
     const coveredMs = now - start;
     const kept = this.samples.slice(this.head);
     let ticks = 0;

@@ -16,30 +16,32 @@
  * float (sent as f32). Everything else round-trips exactly.
  */
 import { MAX_DATAGRAM_BYTES } from '../net/packetApi';
-import { eventList, remoteEvent, TERMINATOR_SIZE } from './events';
+import { eventListFor, remoteEvent, TERMINATOR_SIZE } from './events';
 import { measure } from './fields';
 import type { Codec } from './fields';
-import { HEADER_SIZE, packetHeader } from './header';
+import { headerSize, packetHeader } from './header';
 import { ByteWriter, DecodeFailure, DROP_REASONS, Reader, WireEncodeError } from './stream';
 import type { DropReason } from './stream';
 import type { Packet, PacketHeader, RemoteEvent } from './types';
 
 export { DROP_REASONS, WireEncodeError } from './stream';
 export type { DropReason } from './stream';
-export { EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, TERMINATOR_SIZE } from './events';
-export { HEADER_SIZE } from './header';
+export { EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, RELAYED_EVENT_CODE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from './events';
+export { FLAG_JOINED, FLAG_TOKEN, HEADER_SIZE, headerSize, TOKEN_SIZE } from './header';
 export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
 
-/** The whole datagram. Anything after the terminator fails `trailing-bytes` (checked in decodePacket). */
+/**
+ * The whole datagram. The packet type decides the event list: only a Relay
+ * packet may carry `relayed` events. Anything after the terminator fails
+ * `trailing-bytes` (checked in decodePacket).
+ */
 const packetCodec: Codec<Packet> = {
   write(s, p) {
     if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
-    for (const [key, codec] of [
-      ['header', packetHeader],
-      ['events', eventList],
-    ] as const) {
+    for (const key of ['header', 'events'] as const) {
       try {
-        (codec as Codec<unknown>).write(s, p[key]);
+        if (key === 'header') packetHeader.write(s, p.header);
+        else eventListFor(p.header.type).write(s, p.events);
       } catch (e) {
         throw e instanceof WireEncodeError ? e.within(key) : e;
       }
@@ -47,7 +49,7 @@ const packetCodec: Codec<Packet> = {
   },
   read(r) {
     const header = packetHeader.read(r);
-    const events = eventList.read(r);
+    const events = eventListFor(header.type).read(r);
     return { header, events };
   },
 };
@@ -111,14 +113,15 @@ export function decodePacket(bytes: Uint8Array): DecodeResult {
  * MAX_DATAGRAM_BYTES) together with the header and terminator. Stops at the
  * first event that does not fit, so order is kept; the caller removes the
  * first `taken` events and sends the rest later. Any single valid event fits
- * an empty 512-byte packet (see MAX_EVENT_PAYLOAD), so with the default
- * `maxBytes` a non-empty queue always makes progress.
+ * an empty 512-byte packet (see MAX_EVENT_PAYLOAD; a header with a token
+ * leaves 4 bytes less, still more than any valid event needs), so with the
+ * default `maxBytes` a non-empty queue always makes progress.
  * Throws {@link WireEncodeError} for an invalid event or a `maxBytes` below
- * HEADER_SIZE + TERMINATOR_SIZE; the header is validated when encoded.
+ * the header (with its token) + TERMINATOR_SIZE; the header is validated when encoded.
  */
 export function fillPacket(header: PacketHeader, queue: readonly RemoteEvent[], maxBytes: number = MAX_DATAGRAM_BYTES): { packet: Packet; taken: number } {
   const limit = Math.min(maxBytes, MAX_DATAGRAM_BYTES);
-  let size = HEADER_SIZE + TERMINATOR_SIZE;
+  let size = headerSize(header) + TERMINATOR_SIZE;
   if (!(limit >= size)) throw new WireEncodeError(`maxBytes ${maxBytes} leaves no room for the ${size}-byte header and terminator`);
   const events: RemoteEvent[] = [];
   for (const event of queue) {

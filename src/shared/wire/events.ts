@@ -1,7 +1,11 @@
 /**
- * The ten remote events on the wire: `[type u8][payload length u16][payload]`.
- * Type codes are 1..10 in the order of the RemoteEvent union; 0 ends the list.
- * Each payload is one `struct` below, whose key order is the byte order.
+ * Remote events on the wire: `[type u8][payload length u16][payload]`.
+ * Type codes 1..10 are the ten game events in the order of the RemoteEvent
+ * union, 11 is `relayed` (the gameserver's envelope); 0 ends the list.
+ * Each game event payload is one `struct` below, whose key order is the byte
+ * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
+ * allowed only in Relay packets, and the inner datagram is a GameState
+ * without a token or `relayed` events of its own (else `bad-nesting`).
  */
 import { MAX_DATAGRAM_BYTES } from '../net/packetApi';
 import {
@@ -23,9 +27,9 @@ import type { Codec } from './fields';
 import { chatText, playerName, wireAddr } from './strings';
 import { fail, WireEncodeError } from './stream';
 import type { Reader } from './stream';
-import { HEADER_SIZE } from './header';
-import { MAX_QUEUE, MAX_SLOTS } from './types';
-import type { PlayerEntry, RemoteEvent, RemoteEventType } from './types';
+import { HEADER_SIZE, packetHeader } from './header';
+import { MAX_QUEUE, MAX_SLOTS, PacketType } from './types';
+import type { Packet, PlayerEntry, RelayedEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -55,6 +59,10 @@ export const EVENT_CODES = {
 
 /** The event-list terminator in place of a type code. */
 export const EVENT_LIST_END = 0;
+/** Wire type code of a `relayed` event (gameserver → client, Relay packets only). */
+export const RELAYED_EVENT_CODE = 11;
+/** Bytes a `relayed` event adds around its inner datagram: event header 3 + slot 1 + inner length 2. */
+export const RELAYED_OVERHEAD = EVENT_HEADER_SIZE + 3;
 
 type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
 type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
@@ -87,53 +95,116 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
 const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];
 for (const [type, code] of Object.entries(EVENT_CODES)) TYPE_BY_CODE[code] = type as RemoteEventType;
 
-function readEvent(r: Reader, code: number): RemoteEvent {
-  const type = TYPE_BY_CODE[code];
-  if (type === undefined) return fail('unknown-event');
-  const length = r.u16();
-  const body = r.within(length, () => BODIES[type].read(r));
-  return { type, ...body } as RemoteEvent;
+/** Rethrows an encode error with `segment` in front of its path. */
+function within<T>(segment: string, body: () => T): T {
+  try {
+    return body();
+  } catch (e) {
+    throw e instanceof WireEncodeError ? e.within(segment) : e;
+  }
 }
 
-/** One remote event: type code, u16 payload length, payload. Its size is what `eventSize` reports. */
-export const remoteEvent: Codec<RemoteEvent> = {
-  write(s, ev) {
-    const type = (ev as { type?: unknown } | null)?.type;
-    const code = typeof type === 'string' ? (EVENT_CODES as Record<string, number | undefined>)[type] : undefined;
-    if (code === undefined) throw new WireEncodeError(`${String(type)} is not a remote event type`);
-    s.u8(code);
-    try {
-      const length = s.lengthPrefixed(() => (BODIES[ev.type] as Codec<RemoteEvent>).write(s, ev));
-      if (length > MAX_EVENT_PAYLOAD) throw new WireEncodeError(`payload is ${length} bytes, more than MAX_EVENT_PAYLOAD (${MAX_EVENT_PAYLOAD})`);
-    } catch (e) {
-      throw e instanceof WireEncodeError ? e.within(`(${ev.type})`) : e;
-    }
+/**
+ * The datagram inside a `relayed` event: a GameState header without a token,
+ * then game events only. Anything else is refused (`bad-nesting`).
+ */
+const innerPacket: Codec<Packet> = {
+  write(s, p) {
+    if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
+    const header = (p.header ?? {}) as Partial<Packet['header']>;
+    if (header.type !== PacketType.GameState) throw new WireEncodeError(`a relayed packet must be a GameState, not type ${String(header.type)}`);
+    if (header.token !== undefined) throw new WireEncodeError('a relayed packet carries no session token');
+    within('header', () => packetHeader.write(s, p.header));
+    within('events', () => gameEventList.write(s, p.events));
   },
-  read: (r) => readEvent(r, r.u8()),
+  read(r) {
+    const header = packetHeader.read(r);
+    if (header.type !== PacketType.GameState || header.token !== undefined) fail('bad-nesting');
+    return { header, events: gameEventList.read(r) };
+  },
 };
+
+/** `relayed` payload: the player's slot, then its datagram behind a u16 length; the inner sender slot must equal the slot (`bad-slot`). */
+const relayedBody: Codec<Omit<RelayedEvent, 'type'>> = {
+  write(s, v) {
+    within('slot', () => slot.write(s, v.slot));
+    if (v.packet?.header?.senderSlot !== v.slot) {
+      throw new WireEncodeError(`packet.header.senderSlot ${String(v.packet?.header?.senderSlot)} is not the relayed slot ${v.slot}`);
+    }
+    within('packet', () => s.lengthPrefixed(() => innerPacket.write(s, v.packet)));
+  },
+  read(r) {
+    const from = slot.read(r);
+    const length = r.u16();
+    const packet = r.within(length, () => innerPacket.read(r));
+    if (packet.header.senderSlot !== from) fail('bad-slot');
+    return { slot: from, packet };
+  },
+};
+
+/** An event codec that can also read an event whose type byte the caller has already read. */
+type EventCodec = Codec<RemoteEvent> & { readCode(r: Reader, code: number): RemoteEvent };
+
+/** One event codec per context: `relayOk` only for Relay packets (a `relayed` code elsewhere fails `bad-nesting`). */
+function eventCodec(relayOk: boolean): EventCodec {
+  const codec: EventCodec = {
+    write(s, ev) {
+      const type = (ev as { type?: unknown } | null)?.type;
+      const code = type === 'relayed' ? RELAYED_EVENT_CODE : typeof type === 'string' ? (EVENT_CODES as Record<string, number | undefined>)[type] : undefined;
+      if (code === undefined) throw new WireEncodeError(`${String(type)} is not a remote event type`);
+      if (code === RELAYED_EVENT_CODE && !relayOk) throw new WireEncodeError('a relayed event may only travel in a Relay packet, never nested');
+      s.u8(code);
+      within(`(${ev.type})`, () => {
+        const body = ev.type === 'relayed' ? relayedBody : (BODIES[ev.type] as Codec<RemoteEvent>);
+        const length = s.lengthPrefixed(() => body.write(s, ev as never));
+        if (length > MAX_EVENT_PAYLOAD) throw new WireEncodeError(`payload is ${length} bytes, more than MAX_EVENT_PAYLOAD (${MAX_EVENT_PAYLOAD})`);
+      });
+    },
+    read: (r) => codec.readCode(r, r.u8()),
+    readCode(r, code) {
+      if (code === RELAYED_EVENT_CODE) {
+        if (!relayOk) fail('bad-nesting');
+        const length = r.u16();
+        return { type: 'relayed', ...r.within(length, () => relayedBody.read(r)) };
+      }
+      const type = TYPE_BY_CODE[code];
+      if (type === undefined) return fail('unknown-event');
+      const length = r.u16();
+      const body = r.within(length, () => BODIES[type].read(r));
+      return { type, ...body } as RemoteEvent;
+    },
+  };
+  return codec;
+}
 
 /**
  * The event list: events in order, then the 0 terminator. Every event takes at
  * least 3 bytes, so reading a hostile list ends within a datagram's length.
  */
-export const eventList: Codec<RemoteEvent[]> = {
-  write(s, events) {
-    if (!Array.isArray(events)) throw new WireEncodeError(`${String(events)} is not an array of events`);
-    events.forEach((ev: RemoteEvent, i) => {
-      try {
-        remoteEvent.write(s, ev);
-      } catch (e) {
-        throw e instanceof WireEncodeError ? e.within(`[${i}]`) : e;
+function eventListCodec(event: EventCodec): Codec<RemoteEvent[]> {
+  return {
+    write(s, events) {
+      if (!Array.isArray(events)) throw new WireEncodeError(`${String(events)} is not an array of events`);
+      events.forEach((ev: RemoteEvent, i) => within(`[${i}]`, () => event.write(s, ev)));
+      s.u8(EVENT_LIST_END);
+    },
+    read(r) {
+      const events: RemoteEvent[] = [];
+      for (;;) {
+        const code = r.u8();
+        if (code === EVENT_LIST_END) return events;
+        events.push(event.readCode(r, code));
       }
-    });
-    s.u8(EVENT_LIST_END);
-  },
-  read(r) {
-    const events: RemoteEvent[] = [];
-    for (;;) {
-      const code = r.u8();
-      if (code === EVENT_LIST_END) return events;
-      events.push(readEvent(r, code));
-    }
-  },
-};
+    },
+  };
+}
+
+/** Any event, `relayed` included: what `eventSize` measures. */
+export const remoteEvent: EventCodec = eventCodec(true);
+const gameEventList = eventListCodec(eventCodec(false));
+const relayEventList = eventListCodec(remoteEvent);
+
+/** The event list of a packet of type `type`: only a Relay packet may carry `relayed` events. */
+export function eventListFor(type: number): Codec<RemoteEvent[]> {
+  return type === PacketType.Relay ? relayEventList : gameEventList;
+}

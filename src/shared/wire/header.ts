@@ -1,18 +1,26 @@
 /**
- * The fixed packet header: magic, version, packet type, sender slot, flags,
- * message id, game time, then the sender's ship state. Always HEADER_SIZE bytes.
+ * The packet header: magic, version, packet type, sender slot, flags,
+ * message id, game time, the sender's ship state (HEADER_SIZE bytes), then,
+ * when flags bit 1 is set, a u32 gameserver session token (TOKEN_SIZE bytes).
  */
-import { angularRate, flagBit, oneOf, percent, position, slotOrNone, struct, u32, unitQuat, velocity } from './fields';
+import { angularRate, oneOf, percent, position, slotOrNone, struct, u32, unitQuat, velocity } from './fields';
 import type { Codec } from './fields';
-import { fail } from './stream';
+import { fail, refuse, WireEncodeError } from './stream';
 import { PacketType, WIRE_MAGIC, WIRE_VERSION } from './types';
 import type { PacketHeader, ShipState } from './types';
 
 /**
- * Bytes of the fixed header including the ship state, not counting the
- * event-list terminator: 2+1+1+1+1+4+4 (prefix) + 12+8+12+6+1+1 (ship state).
+ * Bytes of the fixed header including the ship state, not counting a token
+ * or the event-list terminator: 2+1+1+1+1+4+4 (prefix) + 12+8+12+6+1+1 (ship state).
  */
 export const HEADER_SIZE = 54;
+/** Bytes a session token adds after the fixed header (flags bit 1). */
+export const TOKEN_SIZE = 4;
+
+/** Flags byte: bit 0 = the sender is joined. */
+export const FLAG_JOINED = 0x01;
+/** Flags byte: bit 1 = a u32 session token follows the ship state. Bits 2..7 must be 0 (`bad-flags`). */
+export const FLAG_TOKEN = 0x02;
 
 /** Ship state: pos 3×f32, rot 4×i16, vel 3×f32, angVel 3×i16, energy u8, damage u8 (40 bytes). */
 export const shipState = struct<ShipState>({
@@ -26,26 +34,54 @@ export const shipState = struct<ShipState>({
 
 const packetType = oneOf(Object.values(PacketType), 'unknown-type', 'a PacketType');
 
-// Key order is byte order: type, sender slot, flags (bit 0 = joined), message id, game time, ship state.
-const headerFields = struct<PacketHeader>({
-  type: packetType,
-  senderSlot: slotOrNone,
-  joined: flagBit,
-  messageId: u32,
-  gameTime: u32,
-  state: shipState,
-});
+/** Message id and game time, in that order (byte order). */
+const counters = struct<Pick<PacketHeader, 'messageId' | 'gameTime'>>({ messageId: u32, gameTime: u32 });
 
-/** The whole header: magic u16 and version u8 first, so foreign datagrams are refused before anything else is read. */
+/** Bytes `header` takes on the wire: HEADER_SIZE, plus TOKEN_SIZE when it carries a token. */
+export function headerSize(header: PacketHeader): number {
+  return header.token === undefined ? HEADER_SIZE : HEADER_SIZE + TOKEN_SIZE;
+}
+
+/**
+ * The whole header: magic u16 and version u8 first, so foreign datagrams are
+ * refused before anything else is read. A decoded header has a `token` key
+ * only when flags bit 1 was set; a token cut off by the end of the datagram
+ * fails `truncated`.
+ */
 export const packetHeader: Codec<PacketHeader> = {
   write(s, h) {
+    if (typeof h !== 'object' || h === null) refuse(`${String(h)} is not a header`);
+    if (typeof h.joined !== 'boolean') refuse(`joined: ${String(h.joined)} is not a boolean`);
+    const hasToken = h.token !== undefined;
     s.u16(WIRE_MAGIC);
     s.u8(WIRE_VERSION);
-    headerFields.write(s, h);
+    writeField('type', () => packetType.write(s, h.type));
+    writeField('senderSlot', () => slotOrNone.write(s, h.senderSlot));
+    s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0));
+    counters.write(s, h);
+    writeField('state', () => shipState.write(s, h.state));
+    if (hasToken) writeField('token', () => u32.write(s, h.token as number));
   },
   read(r) {
     if (r.u16() !== WIRE_MAGIC) fail('bad-magic');
     if (r.u8() !== WIRE_VERSION) fail('bad-version');
-    return headerFields.read(r);
+    const type = packetType.read(r);
+    const senderSlot = slotOrNone.read(r);
+    const flags = r.u8();
+    if ((flags & ~(FLAG_JOINED | FLAG_TOKEN)) !== 0) fail('bad-flags');
+    const { messageId, gameTime } = counters.read(r);
+    const state = shipState.read(r);
+    const header: PacketHeader = { type, senderSlot, messageId, gameTime, joined: (flags & FLAG_JOINED) !== 0, state };
+    if ((flags & FLAG_TOKEN) !== 0) header.token = r.u32();
+    return header;
   },
 };
+
+/** Runs one field's writer, prefixing the field name to an encode error's path. */
+function writeField(key: string, write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    throw e instanceof WireEncodeError ? e.within(key) : e;
+  }
+}

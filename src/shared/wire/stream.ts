@@ -30,6 +30,7 @@ export const DROP_REASONS = [
   'bad-name',
   'bad-addr',
   'bad-list',
+  'bad-nesting',
   'trailing-bytes',
 ] as const;
 

@@ -32,13 +32,29 @@ export const PacketType = {
   Ping: 9,
   /** Answer to a Ping; `gameTime` echoes the Ping's, so the sender measures the round trip. */
   Pong: 10,
+  /**
+   * Gameserver → client: other players' GameState datagrams, each inside a
+   * `relayed` event. Only a Relay packet may carry `relayed` events.
+   */
+  Relay: 11,
 } as const;
 export type PacketType = (typeof PacketType)[keyof typeof PacketType];
 
 /** Slot number meaning "no slot yet". */
 export const NO_SLOT = 255;
-/** Most players the format can describe (peer-to-peer defaults to 4). */
+/**
+ * Most players of a peer-to-peer or slotserver game (peer-to-peer defaults to
+ * 4), and most entries of a playerList event: a whole slot table travels in
+ * one event, which must fit one datagram.
+ */
 export const MAX_SLOTS = 8;
+/**
+ * Slot numbers the format can carry: every slot field (sender, killer,
+ * missile target, player-list entry) takes 0..MAX_WIRE_SLOTS-1. A gameserver
+ * seats up to 16 players (Parsec's limit); peer-to-peer games stay within
+ * MAX_SLOTS.
+ */
+export const MAX_WIRE_SLOTS = 16;
 
 /** Compact state of the sender's own ship, carried in every header. */
 export interface ShipState {
@@ -54,7 +70,7 @@ export interface ShipState {
 
 export interface PacketHeader {
   type: PacketType;
-  /** Sender's slot 0..MAX_SLOTS-1, or NO_SLOT. */
+  /** Sender's slot 0..MAX_WIRE_SLOTS-1, or NO_SLOT. */
   senderSlot: number;
   /** Per-sender counter (u32, wraps); receivers drop stale and duplicate ids. */
   messageId: number;
@@ -63,6 +79,12 @@ export interface PacketHeader {
   /** The sender is joined (its ship is in the game), not just connected. */
   joined: boolean;
   state: ShipState;
+  /**
+   * Gameserver session token (u32) from the TCP join reply; absent when
+   * undefined. Flags bit 1 says it follows the ship state. Clients put it in
+   * every datagram they send to a gameserver; nobody else sends one.
+   */
+  token?: number;
 }
 
 /**
@@ -97,7 +119,18 @@ export interface PlayerEntry {
   joined: boolean;
 }
 
-/** The ten remote events of the 1998 design. */
+/**
+ * Gameserver → client: one other player's GameState datagram (decoded), with
+ * its slot. Only inside a Relay packet; the inner packet is a GameState
+ * without a token and without `relayed` events of its own (nesting depth 1).
+ */
+export interface RelayedEvent {
+  type: 'relayed';
+  slot: number;
+  packet: Packet;
+}
+
+/** The ten remote events of the 1998 design, and `relayed` (only in Relay packets; the decoder guarantees it). */
 export type RemoteEvent =
   | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
   | { type: 'createLaser'; id: number; pos: Vec3; vel: Vec3; ttl: number }
@@ -108,9 +141,11 @@ export type RemoteEvent =
   | { type: 'playerName'; name: string }
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
   | { type: 'playerList'; players: PlayerEntry[] }
-  | { type: 'connectQueue'; addrs: WireAddr[] };
+  | { type: 'connectQueue'; addrs: WireAddr[] }
+  | RelayedEvent;
 
-export type RemoteEventType = RemoteEvent['type'];
+/** The ten game events' names (not `relayed`, the gameserver's envelope, which game code never raises). */
+export type RemoteEventType = Exclude<RemoteEvent['type'], 'relayed'>;
 
 /** One datagram. */
 export interface Packet {

@@ -99,7 +99,8 @@ describe('LocalGame', () => {
     expect(killerSlotOf(REMOTE_OWNER_BASE + 5)).toBe(5);
     expect(killerSlotOf(0)).toBe(NO_SLOT);
     expect(killerSlotOf(1)).toBe(NO_SLOT);
-    expect(killerSlotOf(REMOTE_OWNER_BASE + 8)).toBe(NO_SLOT);
+    expect(killerSlotOf(REMOTE_OWNER_BASE + 15)).toBe(15); // gameservers use slots up to 15
+    expect(killerSlotOf(REMOTE_OWNER_BASE + 16)).toBe(NO_SLOT);
   });
 });
 

@@ -93,4 +93,20 @@ describe('LoopMeter', () => {
     meter.recordFrame(NaN, 1, 1);
     expect(meter.snapshot(NaN)).toEqual({ tickHz: 0, fps: 0, frameMsP50: 0, frameMsP95: 0, frameMsP99: 0, windowS: 0, ticks: 0, frames: 0 });
   });
+
+  it('a long frame straddling the start of the window does not inflate the tick rate', () => {
+    const meter = new LoopMeter(5000);
+    let t = 0;
+    meter.recordFrame(t, 0, 0);
+    // 40 Hz with one 300 ms stall whose 12 catch-up steps land just inside the window.
+    while (t < 10_000) {
+      const stall = t === 4_900;
+      t += stall ? 300 : 25;
+      meter.recordFrame(t, stall ? 300 : 25, stall ? 12 : 1);
+    }
+    const snap = meter.snapshot(t);
+    expect(snap.tickHz).toBeCloseTo(40, 6);
+    expect(snap.windowS).toBeGreaterThanOrEqual(5);
+  });
 });
+

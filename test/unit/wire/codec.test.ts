@@ -15,6 +15,7 @@ import {
   MAX_QUEUE,
   MAX_SLOTS,
   MAX_TEXT_BYTES,
+  MAX_WIRE_SLOTS,
   NO_SLOT,
   packetSize,
   PacketType,
@@ -74,6 +75,8 @@ const AT = { magic: 0, version: 2, type: 3, slot: 4, flags: 5, pos: 14, rot: 26,
 
 /** A datagram: the known header, the given events, the terminator. */
 const datagram = (...events: number[][]): Uint8Array => Uint8Array.from([...HEADER_BYTES, ...events.flat(), 0]);
+/** The same as a Relay packet (type 11), whose events may be `relayed`. */
+const relay = (...events: number[][]): Uint8Array => Uint8Array.from([...HEADER_BYTES.slice(0, 3), 11, ...HEADER_BYTES.slice(4), ...events.flat(), 0]);
 const patched = (bytes: Uint8Array, at: number, values: number[]): Uint8Array => {
   const copy = bytes.slice();
   copy.set(values, at);
@@ -263,12 +266,12 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-magic', 'another magic', patched(good, AT.magic, [0x53, 0x4d])],
     ['bad-version', 'version 2', patched(good, AT.version, [2])],
     ['unknown-type', 'packet type 0', patched(good, AT.type, [0])],
-    ['unknown-type', 'packet type 11', patched(good, AT.type, [11])],
-    ['bad-slot', `sender slot ${MAX_SLOTS}`, patched(good, AT.slot, [MAX_SLOTS])],
-    ['bad-slot', 'killer slot 9', datagram(ev(5, [...be32(1), 9]))],
-    ['bad-slot', 'missile target slot 8', datagram(ev(3, [...laser.slice(0, 28), 8, ...be16(40)]))],
-    ['bad-slot', 'player-list entry slot 8', datagram(ev(9, [1, ...entry(8)]))],
-    ['bad-flags', 'header flag bit 1', patched(good, AT.flags, [0x03])],
+    ['unknown-type', 'packet type 12', patched(good, AT.type, [12])],
+    ['bad-slot', `sender slot ${MAX_WIRE_SLOTS}`, patched(good, AT.slot, [MAX_WIRE_SLOTS])],
+    ['bad-slot', 'killer slot 16', datagram(ev(5, [...be32(1), 16]))],
+    ['bad-slot', 'missile target slot 16', datagram(ev(3, [...laser.slice(0, 28), 16, ...be16(40)]))],
+    ['bad-slot', 'player-list entry slot 16', datagram(ev(9, [1, ...entry(16)]))],
+    ['bad-flags', 'header flag bit 2', patched(good, AT.flags, [0x05])],
     ['bad-flags', 'player-list entry flags 2', datagram(ev(9, [1, ...entry(0, 2)]))],
     ['non-finite', 'a NaN position', patched(good, AT.pos, f32(NaN))],
     ['non-finite', 'an infinite velocity', patched(good, AT.vel + 8, f32(-Infinity))],
@@ -279,7 +282,7 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['out-of-range', 'a negative radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(-1), ...be16(1)]))],
     ['bad-quat', 'an all-zero rotation', patched(good, AT.rot, new Array<number>(8).fill(0))],
     ['bad-quat', 'a rotation of length 2', patched(good, AT.rot, [...be16(32767), ...be16(32767), ...be16(32767), ...be16(32767)])],
-    ['unknown-event', 'event type 11', datagram(ev(11, [0]))],
+    ['unknown-event', 'event type 12', datagram(ev(12, [0]))],
     ['unknown-event', 'event type 255', datagram(ev(255, []))],
     ['bad-length', 'a payload one byte longer than its fields', datagram(ev(5, [...be32(1), 0xff, 0]))],
     ['bad-length', 'a payload one byte shorter than its fields', datagram(ev(5, [...be32(1)]))],
@@ -302,6 +305,10 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-addr', 'a 19-byte address claiming family 4', datagram(ev(10, [1, 19, 4, ...v6(1, 5).slice(1)]))],
     ['bad-list', `a player list of ${MAX_SLOTS + 1} entries`, datagram(ev(9, [MAX_SLOTS + 1, ...Array.from({ length: MAX_SLOTS + 1 }, (_, i) => entry(i % MAX_SLOTS)).flat()]))],
     ['bad-list', 'a player list with slot 3 twice', datagram(ev(9, [2, ...entry(3), ...entry(3)]))],
+    ['bad-nesting', 'a relayed event (type 11) in a GameState packet', datagram(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.slot, [2]), 0]))],
+    ['bad-nesting', 'a relayed GameState that itself holds a relayed event', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 4), ...HEADER_BYTES, ...ev(11, []), 0]))],
+    ['bad-nesting', 'a relayed packet that is a NodeAlive, not a GameState', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.type, [2]), 0]))],
+    ['bad-nesting', 'a relayed packet carrying a session token', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 5), ...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [0x03]), ...be32(7), 0]))],
     ['bad-list', `a connect queue of ${MAX_QUEUE + 1}`, datagram(ev(10, [MAX_QUEUE + 1, ...Array.from({ length: MAX_QUEUE + 1 }, () => [7, ...v4(1, 2, 3, 4, 5)]).flat()]))],
     ['trailing-bytes', 'a byte after the terminator', Uint8Array.from([...good, 0])],
   ];
@@ -394,13 +401,13 @@ describe('encode refuses invalid local data with a message naming the field', ()
     ['infinite angular rate', withState({ angVel: { x: Infinity, y: 0, z: 0 } }), /header\.state\.angVel\.x: Infinity is not a finite angular rate/],
     ['energy 101', withState({ energy: 101 }), /header\.state\.energy: 101 is not a percentage/],
     ['negative damage', withState({ damage: -1 }), /header\.state\.damage: -1 is not a percentage/],
-    ['sender slot 8', withHeader({ senderSlot: 8 }), /header\.senderSlot: 8 is not a slot \(0\.\.7\) or NO_SLOT \(255\)/],
+    ['sender slot 16', withHeader({ senderSlot: 16 }), /header\.senderSlot: 16 is not a slot \(0\.\.15\) or NO_SLOT \(255\)/],
     ['negative message id', withHeader({ messageId: -1 }), /header\.messageId: -1 is not a u32/],
     ['fractional game time', withHeader({ gameTime: 1.5 }), /header\.gameTime: 1\.5 is not a u32/],
     ['unknown packet type', withHeader({ type: 42 as PacketType }), /header\.type: 42 is not a PacketType/],
     ['unknown event type', withEvent({ type: 'teleport' }), /events\[0\]: teleport is not a remote event type/],
     ['ttl above u16', withEvent({ type: 'createLaser', id: 1, pos: STATE.pos, vel: STATE.vel, ttl: 70000 }), /events\[0\] \(createLaser\)\.ttl: 70000 is not a u16/],
-    ['killer slot 9', withEvent({ type: 'killObject', id: 1, killerSlot: 9 }), /events\[0\] \(killObject\)\.killerSlot: 9 is not a slot/],
+    ['killer slot 16', withEvent({ type: 'killObject', id: 1, killerSlot: 16 }), /events\[0\] \(killObject\)\.killerSlot: 16 is not a slot/],
     ['kind 256', withEvent({ type: 'createExtra', id: 1, kind: 256, pos: STATE.pos }), /\(createExtra\)\.kind: 256 is not a u8/],
     ['text over MAX_TEXT_BYTES', withEvent({ type: 'sendText', text: 'é'.repeat(81) }), /\(sendText\)\.text: text is 162 UTF-8 bytes, more than MAX_TEXT_BYTES \(160\)/],
     ['text with a newline', withEvent({ type: 'sendText', text: 'a\nb' }), /text contains the control character U\+000a/],

@@ -14,7 +14,7 @@ import { MAX_COORD } from '../../../shared/net/gameLinkParse';
 import { stepWorld } from '../../../shared/sim/step';
 import { NO_INPUT, TICK_HZ, type Laser, type ShipInput, type Vec3, type World } from '../../../shared/sim/types';
 import { createShip, createWorld, shipSpawnPosition } from '../../../shared/sim/world';
-import { MAX_SLOTS, NO_SLOT, type ShipState } from '../../../shared/wire/types';
+import { MAX_WIRE_SLOTS, NO_SLOT, type ShipState } from '../../../shared/wire/types';
 
 /**
  * Id of a replicated remote laser in the local world: this base + its wire
@@ -25,7 +25,7 @@ export const REMOTE_LASER_ID_BASE = 0x1000000;
 /**
  * `owner` of a replicated remote laser: this base + the shooter's slot. Local
  * ship ids are small world ids, so a ship's `lastHitBy` in
- * [REMOTE_OWNER_BASE, REMOTE_OWNER_BASE + MAX_SLOTS) names the killer's slot.
+ * [REMOTE_OWNER_BASE, REMOTE_OWNER_BASE + MAX_WIRE_SLOTS) names the killer's slot.
  */
 export const REMOTE_OWNER_BASE = 0x1000;
 /** Ticks between the local ship's destruction and its respawn (3 s). */
@@ -40,7 +40,7 @@ export const MAX_REMOTE_LASER_TTL = 4 * TICK_HZ;
 /** The slot whose laser last hit a ship with this `lastHitBy`, or NO_SLOT (never hit, or not by a remote player). */
 export function killerSlotOf(lastHitBy: number): number {
   const slot = lastHitBy - REMOTE_OWNER_BASE;
-  return Number.isInteger(slot) && slot >= 0 && slot < MAX_SLOTS ? slot : NO_SLOT;
+  return Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS ? slot : NO_SLOT;
 }
 
 const clampCoord = (v: number): number => (v > MAX_COORD ? MAX_COORD : v < -MAX_COORD ? -MAX_COORD : v);
@@ -103,7 +103,7 @@ export class LocalGame {
 
   /** Respawns happen at this slot's spawn point (the network's slot, once known; 0 offline). */
   setSpawnSlot(slot: number): void {
-    this.spawnSlot = Number.isInteger(slot) && slot >= 0 && slot < MAX_SLOTS ? slot : 0;
+    this.spawnSlot = Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS ? slot : 0;
   }
 
   /** One 25 ms tick with `input` for the local ship (ignored while it is destroyed). */
@@ -163,7 +163,7 @@ export class LocalGame {
    * MAX_REMOTE_LASERS are ignored.
    */
   addRemoteLaser(slot: number, laser: RemoteLaser): void {
-    if (!(slot >= 0 && slot < MAX_SLOTS) || !(laser.ttl >= 1)) return;
+    if (!(slot >= 0 && slot < MAX_WIRE_SLOTS) || !(laser.ttl >= 1)) return;
     const id = REMOTE_LASER_ID_BASE + (laser.id & 0xffffff);
     let remote = this.incoming.length;
     for (const l of this.currWorld.lasers) {

@@ -1,11 +1,16 @@
 /**
- * The `slotserver` protocol: a slotserver (TCP 6582) hands out slots and
- * tells everyone who is playing; game packets go peer to peer exactly as in
- * p2p (the shared GameSession), to the endpoints the server lists.
+ * The client/server protocols. Both join over TCP with the same text lines
+ * and get the player list from the server:
+ * - `slotserver` (TCP 6582): game packets go peer to peer exactly as in p2p
+ *   (the shared GameSession), to the endpoints the server lists;
+ * - `gameserver` (TCP 6581): game packets go to the server only (UDP port and
+ *   session token from the join reply), which relays the others' to us.
  */
 import { platform, arch } from 'node:os';
 import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
+import { RelayPeer } from '../../shared/net/relayPeer';
+import type { Packet } from '../../shared/wire/types';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
@@ -23,6 +28,10 @@ import { ServerLink } from './serverLink';
 import { resolveConnectTarget } from './serverPick';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
+export const GAMESERVER_PROTOCOL = 'gameserver';
+/** Parsec's gameserver join port. */
+export const GAMESERVER_PORT = 6581;
+export type ServerMode = typeof SLOTSERVER_PROTOCOL | typeof GAMESERVER_PROTOCOL;
 const TICK_MS = 10;
 
 /** `host[:port]`, `[v6]:port` or `v6` → host and port (default 6582); null when malformed. */
@@ -36,8 +45,7 @@ export function parseTarget(text: string, defaultPort = SLOTSERVER_PORT): { host
 
 type Phase = 'idle' | 'connecting' | 'joining' | 'welcome' | 'joined' | 'leaving';
 
-export class SlotserverProtocol implements Protocol {
-  readonly name = SLOTSERVER_PROTOCOL;
+export class ServerClientProtocol implements Protocol {
   private peer: ManagedPeer | null = null;
   private session: GameSession | null = null;
   private link: ServerLink | null = null;
@@ -48,19 +56,20 @@ export class SlotserverProtocol implements Protocol {
   private serverName = '';
   private welcomeLeft = 0;
 
-  constructor(private readonly ctx: ProtocolContext) {}
+  constructor(
+    private readonly ctx: ProtocolContext,
+    readonly name: ServerMode,
+  ) {}
+
+  private get defaultPort(): number {
+    return this.name === GAMESERVER_PROTOCOL ? GAMESERVER_PORT : SLOTSERVER_PORT;
+  }
 
   async init(): Promise<void> {
     if (this.peer) return;
     const api = this.ctx.packetApi;
     const session = new GameSession(this.ctx, api.localNode(), () => this.status());
-    const peer = new ManagedPeer(
-      api.encodeNode(session.self),
-      this.ctx.game.playerName(),
-      (to, packet) => session.sendTo(to, packet),
-      (n) => this.onNotice(n),
-      (name) => this.link?.send(formatNewName(name)),
-    );
+    const peer = this.makePeer(session);
     session.member = peer;
     this.session = session;
     this.peer = peer;
@@ -73,11 +82,21 @@ export class SlotserverProtocol implements Protocol {
       unjoin: () => session.whenConnected((m, now) => m.unjoin(now)),
       say: (text) => session.say(text),
       players: () => session.playerLines(),
-    }, 'connect to a slotserver (default port 6582)').map((def) => this.ctx.addCommand(def));
+    }, `connect to a ${this.name} (default port ${this.defaultPort})`).map((def) => this.ctx.addCommand(def));
+  }
+
+  /** A fresh membership: peer to peer for a slotserver, relayed through `relay` for a gameserver. */
+  private makePeer(session: GameSession, relay?: { server: Uint8Array; token: number }): ManagedPeer {
+    const self = this.ctx.packetApi.encodeNode(session.self);
+    const send = (to: Uint8Array, packet: Packet) => session.sendTo(to, packet);
+    const notify = (n: ManagedNotice) => this.onNotice(n);
+    const rename = (name: string) => this.link?.send(formatNewName(name));
+    const name = this.ctx.game.playerName();
+    return relay ? new RelayPeer(self, name, send, notify, rename, relay.server, relay.token) : new ManagedPeer(self, name, send, notify, rename);
   }
 
   async kill(): Promise<void> {
-    if (this.phase === 'joined') this.ctx.print(`leaving slotserver "${this.serverName}"`);
+    if (this.phase === 'joined') this.ctx.print(`leaving ${this.name} "${this.serverName}"`);
     if (this.link?.isOpen) {
       this.link.send(REMOVE_ME);
       this.link.close();
@@ -97,13 +116,13 @@ export class SlotserverProtocol implements Protocol {
     const where = this.target ? `${this.target.host}:${this.target.port}` : '';
     switch (this.phase) {
       case 'joined':
-        return `joined slotserver "${this.serverName}" at ${where} as slot ${this.peer?.slot()}, ${this.peer?.players().length ?? 0} players`;
+        return `joined ${this.name} "${this.serverName}" at ${where} as slot ${this.peer?.slot()}, ${this.peer?.players().length ?? 0} players`;
       case 'connecting':
       case 'joining':
       case 'welcome':
-        return `connecting to the slotserver at ${where}`;
+        return `connecting to the ${this.name} at ${where}`;
       case 'leaving':
-        return 'leaving the slotserver';
+        return `leaving the ${this.name}`;
       default:
         return this.peer ? 'not connected (type connect host[:port])' : 'not started';
     }
@@ -114,7 +133,7 @@ export class SlotserverProtocol implements Protocol {
     const resolved = resolveConnectTarget(this.ctx, this.name, text);
     if (resolved.line) return resolved.line;
     text = resolved.target;
-    const target = text === undefined ? this.target : parseTarget(text);
+    const target = text === undefined ? this.target : parseTarget(text, this.defaultPort);
     if (!target) return text === undefined ? 'connect: which slotserver? (connect host[:port])' : `connect: "${text}" is not host[:port]`;
     this.target = target;
     this.phase = 'connecting';
@@ -128,7 +147,7 @@ export class SlotserverProtocol implements Protocol {
     });
     this.link = link;
     link.open(target.host, target.port);
-    return `connecting to the slotserver at ${target.host}:${target.port}…`;
+    return `connecting to the ${this.name} at ${target.host}:${target.port}…`;
   }
 
   private disconnect(): string | null {
@@ -139,6 +158,14 @@ export class SlotserverProtocol implements Protocol {
     // Wait briefly for "removing you"; close regardless.
     setTimeout(() => link.close(), 1000).unref();
     return null;
+  }
+
+  /** The gameserver's UDP address (the TCP peer's IP, the announced port) and our token. */
+  private relayTarget(udp: number | undefined, token: number | undefined): { server: Uint8Array; token: number } | null {
+    const ip = this.link?.remoteAddress;
+    if (udp === undefined || token === undefined || !ip) return null;
+    const server = this.endpointAddr({ address: ip, port: udp });
+    return server ? { server, token } : null;
   }
 
   private endpointAddr(e: Endpoint): Uint8Array | null {
@@ -161,15 +188,29 @@ export class SlotserverProtocol implements Protocol {
     }
     const msg = parseServerLine(line);
     switch (msg.kind) {
-      case 'accepted':
-        peer.adopt(msg.accepted.slot);
+      case 'accepted': {
+        let member = peer;
+        if (this.name === GAMESERVER_PROTOCOL) {
+          const relay = this.relayTarget(msg.accepted.udp, msg.accepted.token);
+          if (!relay) {
+            this.ctx.print('connect failed: the gameserver did not say where to send game packets (udp and token)');
+            this.phase = 'leaving';
+            this.link?.close();
+            return;
+          }
+          member = this.makePeer(session, relay);
+          session.member = member;
+          this.peer = member;
+        }
+        member.adopt(msg.accepted.slot);
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';
         this.welcomeLeft = MESSAGE_LINES;
-        this.ctx.print(`joined slotserver "${this.serverName}" as slot ${msg.accepted.slot}`);
+        this.ctx.print(`joined ${this.name} "${this.serverName}" as slot ${msg.accepted.slot}`);
         session.deliverPlayers();
-        if (this.ctx.game.autoJoin()) peer.join(this.ctx.game.now());
+        if (this.ctx.game.autoJoin()) member.join(this.ctx.game.now());
         return;
+      }
       case 'add': {
         const addr = this.endpointAddr(msg.add.endpoint);
         const added = addr ? peer.add(msg.add.slot, addr, msg.add.name) : null;
@@ -191,18 +232,18 @@ export class SlotserverProtocol implements Protocol {
       }
       case 'reply':
         if (msg.reply === REMOVING_YOU) {
-          this.ctx.print('disconnected from the slotserver');
+          this.ctx.print(`disconnected from the ${this.name}`);
           this.link?.close();
         } else if (this.phase === 'joining') {
           this.ctx.print(`connect failed: ${msg.reply}`);
           this.phase = 'leaving';
           this.link?.close();
         } else {
-          this.ctx.print(`slotserver: ${msg.reply}`);
+          this.ctx.print(`${this.name}: ${msg.reply}`);
         }
         return;
       case 'text':
-        this.ctx.print(`slotserver: ${line}`);
+        this.ctx.print(`${this.name}: ${line}`);
     }
   }
 
@@ -213,12 +254,19 @@ export class SlotserverProtocol implements Protocol {
     this.peer?.leave();
     this.session?.deliverPlayers();
     if (!error || was === 'leaving') return;
-    const where = this.target ? `${this.target.host}:${this.target.port}` : 'the slotserver';
-    this.ctx.print(was === 'connecting' ? `connect failed: ${error}` : `lost connection to the slotserver at ${where}: ${error}`);
+    const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
+    this.ctx.print(was === 'connecting' ? `connect failed: ${error}` : `lost connection to the ${this.name} at ${where}: ${error}`);
   }
 
   private onNotice(n: ManagedNotice): void {
     if (n.kind === 'game-state') this.session?.onGameState(n.slot, n.packet);
     else this.session?.deliverPlayers();
+  }
+}
+
+/** The slotserver protocol (kept as a name for callers and tests). */
+export class SlotserverProtocol extends ServerClientProtocol {
+  constructor(ctx: ProtocolContext) {
+    super(ctx, SLOTSERVER_PROTOCOL);
   }
 }

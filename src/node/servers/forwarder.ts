@@ -1,0 +1,132 @@
+/**
+ * The gameserver's forwarding core, without sockets: the joined players'
+ * sessions, what each one's GameState packets mean for the others (state
+ * kept, events queued by priority and distance), and, per client, packing
+ * what is due into Relay packets within its datagram budget. The caller
+ * encodes and sends them (gameserver.ts).
+ */
+import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../shared/wire/codec';
+import type { Packet, PacketHeader } from '../../shared/wire/types';
+import { GameSession } from './gameSession';
+import { ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
+import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
+
+/** Tunables of a {@link Forwarder} (validated by the gameserver). */
+export interface ForwarderConfig {
+  /** Distance filter in units. */
+  radius: number;
+  /** Lasers and missiles older than this when their turn comes are dropped. */
+  outdatedMs: number;
+  /** Relay datagrams per client per tick. */
+  budget: number;
+  /** Events queued per client and tier. */
+  queueCap: number;
+}
+
+/** Dropped events by reason. */
+export interface EventDrops {
+  /** Time-critical events that waited longer than `outdatedMs`. */
+  outdated: number;
+  /** Events pushed out of a full queue. */
+  overflow: number;
+  /** Events a client may not send (slot tables, connect queues, other players' objects). */
+  foreign: number;
+}
+
+/** Bytes of the server's own header on a Relay: the fixed header and the client's token. */
+const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
+
+type Item = RelayItem & { pending?: PendingEvent; of?: GameSession };
+
+/** Sessions and forwarding for one gameserver. */
+export class Forwarder {
+  /** Joined players by slot. */
+  readonly sessions = new Map<number, GameSession>();
+  readonly byToken = new Map<number, GameSession>();
+  readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0 };
+  private nextId = 1;
+
+  constructor(private readonly cfg: ForwarderConfig) {}
+
+  /** A new session for a player seated in `slot` at `address`, with a token no other session has. */
+  add(slot: number, address: string, newToken: () => number, now: number): GameSession {
+    let token: number;
+    do token = newToken();
+    while (this.byToken.has(token));
+    const s = new GameSession(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget);
+    this.sessions.set(slot, s);
+    this.byToken.set(token, s);
+    return s;
+  }
+
+  /** Ends the session in `slot`: its token stops working, and what the others still had queued from it is forgotten. */
+  remove(slot: number): void {
+    const s = this.sessions.get(slot);
+    if (!s) return;
+    this.sessions.delete(slot);
+    this.byToken.delete(s.token);
+    for (const c of this.sessions.values()) {
+      c.outbox.remove((p) => p.from === s.slot);
+      c.sent.delete(s.id);
+    }
+  }
+
+  /** A GameState accepted from `s` (`newest`: its id is the highest so far, so its state counts); its events are queued for the others. */
+  onGameState(s: GameSession, packet: Packet, newest: boolean, now: number): void {
+    if (newest) s.setState(packet.header);
+    for (const event of packet.events) {
+      const tier = tierOf(event);
+      if (tier === null || !ownedBy(event, s.slot)) {
+        this.eventDrops.foreign += 1;
+        continue;
+      }
+      const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
+      const everyone = reachesEveryone(event);
+      for (const c of this.sessions.values()) {
+        if (c === s) continue;
+        if (!everyone && !withinRadius(s.pos, c.pos, this.cfg.radius)) c.counters.eventsFiltered += 1;
+        else this.eventDrops.overflow += c.outbox.push(tier, pending);
+      }
+    }
+  }
+
+  /**
+   * Everything due for client `c` (bound, with budget left) as Relay packets
+   * under `header()`: time-critical events, then the new states of players in
+   * range (once each; those out of range are counted and skipped), then world
+   * changes, then chat and names. What does not fit the budget waits.
+   */
+  flush(c: GameSession, now: number, header: () => PacketHeader): Packet[] {
+    if (!c.udp || c.budget <= 0) return [];
+    this.eventDrops.outdated += c.outbox.dropOutdated(now, this.cfg.outdatedMs);
+    const items: Item[] = [];
+    const events = (tier: number) => {
+      for (const p of c.outbox.queues[tier] ?? []) items.push({ from: p.from, event: p.event, size: p.size, stream: tier, pending: p });
+    };
+    events(0);
+    for (const p of this.sessions.values()) {
+      if (p === c || !c.stateDue(p)) continue;
+      if (withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
+      else {
+        c.sent.set(p.id, p.seq);
+        c.counters.statesFiltered += 1;
+      }
+    }
+    for (let tier = 1; tier < TIERS; tier++) events(tier);
+    if (items.length === 0) return [];
+    const plan = planRelays(items, OUTER_HEADER, c.budget);
+    const sent = new Set<PendingEvent>();
+    items.forEach((item, i) => {
+      if (!plan.placed[i]) return;
+      if (item.pending) sent.add(item.pending);
+      else if (item.of) {
+        c.sent.set(item.of.id, item.of.seq);
+        c.counters.statesSent += 1;
+      }
+    });
+    if (sent.size > 0) c.outbox.remove((p) => sent.has(p));
+    c.counters.eventsSent += sent.size;
+    c.budget -= plan.datagrams.length;
+    return plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.sessions.get(slot)?.header ?? null));
+  }
+}

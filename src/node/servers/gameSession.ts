@@ -1,0 +1,84 @@
+/**
+ * One joined player of a gameserver: its TCP identity (slot, name, address),
+ * its UDP session (token, endpoint bound by the first valid datagram), its
+ * newest state, its message-id window, what it still has to receive (the
+ * Outbox) and the counters the status page shows.
+ */
+import type { Vec3 } from '../../shared/sim/types';
+import type { PacketHeader } from '../../shared/wire/types';
+import { IdWindow } from './interest';
+import { Outbox } from './relay';
+
+/** Per-client counters (status page, JSON, tests). */
+export interface ClientCounters {
+  /** Datagrams accepted from this client. */
+  packetsIn: number;
+  bytesIn: number;
+  /** New states of others sent to this client. */
+  statesSent: number;
+  /** New states of others not sent because they were beyond the filter radius (once per state). */
+  statesFiltered: number;
+  /** Events of others sent to this client. */
+  eventsSent: number;
+  /** Events of others not queued for this client because of the distance filter. */
+  eventsFiltered: number;
+  /** Relay datagrams (and pings) sent to this client, and their bytes. */
+  datagramsSent: number;
+  bytesSent: number;
+}
+
+/** One joined player's session. */
+export class GameSession {
+  /** UDP endpoint, fixed by the first valid datagram (any port from the TCP address). */
+  udp: { address: string; port: number } | null = null;
+  /** Newest GameState header (without its token), and a counter bumped with each. */
+  header: PacketHeader | null = null;
+  seq = 0;
+  /** Server clock (ms) of the last sign of life on TCP or UDP. */
+  lastHeard: number;
+  readonly ids = new IdWindow();
+  readonly outbox: Outbox;
+  /** Per other session id: the `seq` of its newest state this client has been sent (or skipped by distance). */
+  readonly sent = new Map<number, number>();
+  /** Datagrams this client may still be sent in the current tick. */
+  budget: number;
+  /** Message id of the server's datagrams to this client. */
+  nextId = 1;
+  /** Round trip of the last answered ping (ms), and the clock of the ping in flight. */
+  rttMs: number | null = null;
+  pingAt: number | null = null;
+  readonly counters: ClientCounters = { packetsIn: 0, bytesIn: 0, statesSent: 0, statesFiltered: 0, eventsSent: 0, eventsFiltered: 0, datagramsSent: 0, bytesSent: 0 };
+
+  constructor(
+    /** Unique per session (a slot is reused; this is not). */
+    readonly id: number,
+    readonly slot: number,
+    /** TCP peer address; datagrams must come from it. */
+    readonly address: string,
+    readonly token: number,
+    now: number,
+    queueCap: number,
+    budget: number,
+  ) {
+    this.lastHeard = now;
+    this.outbox = new Outbox(queueCap);
+    this.budget = budget;
+  }
+
+  /** Last known position, or undefined before the first state. */
+  get pos(): Vec3 | undefined {
+    return this.header?.state.pos;
+  }
+
+  /** Takes a newer GameState header as this player's state. */
+  setState(header: PacketHeader): void {
+    const { token: _token, ...rest } = header;
+    this.header = rest;
+    this.seq += 1;
+  }
+
+  /** True when the newest state of `other` has not been sent to (or skipped for) this client yet. */
+  stateDue(other: GameSession): boolean {
+    return other.header !== null && other.seq > (this.sent.get(other.id) ?? 0);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The gameserver's status page and its JSON twin, served by the CLI through
+ * statusHttp.ts: players with their endpoints, ping and traffic, server
+ * totals, drops by reason, and the process's CPU time. Every client-sent
+ * string reaches the HTML only through statusPage's escaping.
+ */
+import { statusPage } from '../../shared/servers/html';
+import { formatEndpoint } from '../../shared/servers/joinProtocol';
+import type { EventDrops } from './forwarder';
+import type { Gameserver } from './gameserver';
+import { duration } from './joinServer';
+
+/**
+ * Renders the page and the JSON. JSON: `{ name, maxPlayers, udpPort,
+ * players: [{ slot, name, address, port, endpoint, udp, os, joinedAt,
+ * joinedForSeconds, pingMs, packetsIn, bytesIn, statesSent, statesFiltered,
+ * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued }],
+ * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
+ * cpu: { userMs, systemMs }, uptimeSeconds }`.
+ */
+export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
+  const stats = server.stats();
+  const bySlot = new Map(stats.clients.map((c) => [c.slot, c]));
+  const players = server.players().map((p) => {
+    const c = bySlot.get(p.slot);
+    return {
+      slot: p.slot,
+      name: p.name,
+      address: p.address,
+      port: p.port,
+      endpoint: formatEndpoint({ address: p.address, port: p.port }),
+      udp: c?.udp ?? null,
+      os: p.os,
+      joinedAt: new Date(p.joinedAt).toISOString(),
+      joinedForSeconds: Math.max(0, Math.floor((now - p.joinedAt) / 1000)),
+      pingMs: c?.pingMs ?? null,
+      packetsIn: c?.packetsIn ?? 0,
+      bytesIn: c?.bytesIn ?? 0,
+      statesSent: c?.statesSent ?? 0,
+      statesFiltered: c?.statesFiltered ?? 0,
+      eventsSent: c?.eventsSent ?? 0,
+      eventsFiltered: c?.eventsFiltered ?? 0,
+      datagramsSent: c?.datagramsSent ?? 0,
+      bytesSent: c?.bytesSent ?? 0,
+      queued: c?.queued ?? 0,
+      joinedMs: now - p.joinedAt,
+    };
+  });
+  const cpu = process.cpuUsage();
+  const dropText = (d: Readonly<Record<string, number>> | EventDrops) =>
+    Object.entries(d)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
+  const html = statusPage(
+    `Starlane gameserver: ${server.name}`,
+    `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. ` +
+      `In: ${stats.packetsIn} datagrams (${stats.nodeAlive} node-alive, not forwarded). Out: ${stats.packetsOut} datagrams. ` +
+      `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}.`,
+    ['slot', 'name', 'address', 'udp', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
+    players.map((p) => [
+      String(p.slot),
+      p.name,
+      p.endpoint,
+      p.udp ?? '-',
+      p.os,
+      p.pingMs === null ? '-' : `${p.pingMs} ms`,
+      String(p.packetsIn),
+      `${p.datagramsSent} (${p.bytesSent} B)`,
+      `${p.statesSent} / ${p.statesFiltered}`,
+      duration(p.joinedMs),
+    ]),
+  );
+  const json = JSON.stringify({
+    name: server.name,
+    maxPlayers: server.maxPlayers,
+    udpPort: server.ports.udp,
+    players: players.map(({ joinedMs: _joinedMs, ...p }) => p),
+    packetsIn: stats.packetsIn,
+    bytesIn: stats.bytesIn,
+    packetsOut: stats.packetsOut,
+    bytesOut: stats.bytesOut,
+    nodeAlive: stats.nodeAlive,
+    drops: stats.drops,
+    eventDrops: stats.eventDrops,
+    cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000) },
+    uptimeSeconds: Math.round(process.uptime()),
+  });
+  return { html, json };
+}

@@ -1,0 +1,211 @@
+/**
+ * A small gameserver client for tests and the benchmark: joins over TCP with
+ * the join protocol (lines read one at a time), then talks UDP through
+ * node:dgram with the session token from the accept line. It answers the
+ * server's pings, decodes every datagram it receives and keeps them.
+ */
+import dgram from 'node:dgram';
+import { connect, type Socket } from 'node:net';
+import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
+import { PacketType, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
+import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
+import type { Vec3 } from '../../src/shared/sim/types';
+
+/** A received datagram, decoded, with the local clock (performance.now) at arrival. */
+export interface Received {
+  packet: Packet;
+  at: number;
+  bytes: number;
+}
+
+/** A plausible ship state at `pos` (identity rotation, flying along −Z). */
+export const shipAt = (pos: Vec3): ShipState => ({
+  pos,
+  rot: { x: 0, y: 0, z: 0, w: 1 },
+  vel: { x: 0, y: 0, z: -10 },
+  angVel: { x: 0, y: 0, z: 0 },
+  energy: 100,
+  damage: 0,
+});
+
+/** Line reader over one TCP connection. */
+export class LineClient {
+  readonly lines: string[] = [];
+  private buffer = '';
+  ended = false;
+
+  constructor(readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        this.lines.push(this.buffer.slice(0, nl));
+        this.buffer = this.buffer.slice(nl + 1);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => (this.ended = true));
+  }
+
+  static open(port: number, host = '127.0.0.1'): Promise<LineClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ port, host });
+      socket.once('connect', () => resolve(new LineClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  send(line: string): void {
+    this.socket.write(`${line}\n`);
+  }
+
+  /** The next line (fails after `ms`, or when the connection ends first). */
+  async next(ms = 2000): Promise<string> {
+    const deadline = Date.now() + ms;
+    while (this.lines.length === 0) {
+      if (this.ended) throw new Error('connection ended while waiting for a line');
+      if (Date.now() > deadline) throw new Error('timed out waiting for a line');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return this.lines.shift() as string;
+  }
+}
+
+/** How {@link GameClient.join} connects. */
+export interface JoinOptions {
+  tcpPort: number;
+  name: string;
+  host?: string;
+  /** Answer the server's pings (default true). */
+  answerPings?: boolean;
+  /**
+   * Takes every datagram raw instead of decoding and keeping it (`received`
+   * stays empty; pings are still decoded and answered): for load tests that
+   * only scan bytes.
+   */
+  raw?: (bytes: Uint8Array, at: number) => void;
+}
+
+/** A joined gameserver client. */
+export class GameClient {
+  readonly received: Received[] = [];
+  private messageId = 0;
+
+  private constructor(
+    readonly tcp: LineClient,
+    readonly udp: dgram.Socket,
+    readonly accepted: JoinAccepted & { udp: number; token: number },
+    readonly welcome: string[],
+    readonly host: string,
+    answerPings: boolean,
+    raw?: (bytes: Uint8Array, at: number) => void,
+  ) {
+    udp.on('message', (msg) => {
+      const at = performance.now();
+      if (raw) raw(msg, at);
+      if (raw && msg[3] !== PacketType.Ping) return;
+      const r = decodePacket(msg);
+      if (!r.ok) return;
+      const h = r.packet.header;
+      if (!raw) this.received.push({ packet: r.packet, at, bytes: msg.length });
+      if (answerPings && h.type === PacketType.Ping) this.sendRaw(this.packet({ type: PacketType.Pong, gameTime: h.gameTime }));
+    });
+  }
+
+  /** Opens a UDP socket on loopback, joins with its port and reads the accept and the four message lines. */
+  static async join(o: JoinOptions): Promise<GameClient> {
+    const host = o.host ?? '127.0.0.1';
+    const udp = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => udp.bind(0, host, () => resolve()));
+    const tcp = await LineClient.open(o.tcpPort, host);
+    tcp.send(formatJoin({ version: '1.0', name: o.name, os: 'test-os', port: udp.address().port }));
+    const line = await tcp.next();
+    const accepted = parseJoinAccepted(line);
+    if (!accepted || accepted.udp === undefined || accepted.token === undefined) {
+      tcp.socket.destroy();
+      udp.close();
+      throw new Error(`join refused: ${line}`);
+    }
+    const welcome = [await tcp.next(), await tcp.next(), await tcp.next(), await tcp.next()];
+    return new GameClient(tcp, udp, accepted as JoinAccepted & { udp: number; token: number }, welcome, host, o.answerPings ?? true, o.raw);
+  }
+
+  get slot(): number {
+    return this.accepted.slot;
+  }
+  get token(): number {
+    return this.accepted.token;
+  }
+  get udpPort(): number {
+    return this.udp.address().port;
+  }
+
+  /** A packet from this client: GameState by default, its slot, token and next message id, at `pos`. */
+  packet(o: Partial<PacketHeader> & { pos?: Vec3; events?: RemoteEvent[] } = {}): Packet {
+    const { pos, events, ...header } = o;
+    return {
+      header: {
+        type: PacketType.GameState,
+        senderSlot: this.slot,
+        messageId: ++this.messageId,
+        gameTime: Math.floor(performance.now()) >>> 0,
+        joined: true,
+        state: shipAt(pos ?? { x: 0, y: 0, z: 0 }),
+        token: this.token,
+        ...header,
+      },
+      events: events ?? [],
+    };
+  }
+
+  /** Encodes and sends a packet to the server's UDP port (from this client's socket). */
+  sendRaw(packet: Packet): void {
+    this.udp.send(encodePacket(packet), this.accepted.udp, this.host);
+  }
+
+  /** Sends a GameState at `pos` with `events`; returns its message id. */
+  sendState(pos: Vec3, events: RemoteEvent[] = []): number {
+    const p = this.packet({ pos, events });
+    this.sendRaw(p);
+    return p.header.messageId;
+  }
+
+  /**
+   * Sends a NodeAlive (not joined): the first datagram tells the server where
+   * this client receives, so a client says hello before it can get relays.
+   */
+  hello(): void {
+    this.sendRaw(this.packet({ type: PacketType.NodeAlive, joined: false }));
+  }
+
+  /** Received Relay packets. */
+  relays(): Received[] {
+    return this.received.filter((r) => r.packet.header.type === PacketType.Relay);
+  }
+
+  /** Every relayed inner packet received so far, in order. */
+  relayed(): { slot: number; packet: Packet; at: number }[] {
+    const out: { slot: number; packet: Packet; at: number }[] = [];
+    for (const r of this.relays()) for (const e of r.packet.events) if (e.type === 'relayed') out.push({ slot: e.slot, packet: e.packet, at: r.at });
+    return out;
+  }
+
+  /** Polls `check` until it is true (fails after `ms`). */
+  async until(check: () => boolean, ms = 2000, what = 'condition'): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  close(): void {
+    this.tcp.socket.destroy();
+    try {
+      this.udp.close();
+    } catch {
+      /* already closed */
+    }
+  }
+}
