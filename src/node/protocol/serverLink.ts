@@ -30,7 +30,7 @@ export class ServerLink {
     const timer = setTimeout(() => socket.destroy(new Error(`no answer from ${host}:${port} within ${timeoutMs / 1000} s`)), timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
-      this.handlers.connected();
+      if (!this.closing) this.safely(() => this.handlers.connected());
     });
     socket.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -38,8 +38,8 @@ export class ServerLink {
       while ((nl = this.buffer.indexOf('\n')) >= 0) {
         const line = this.buffer.slice(0, nl).replace(/\r$/, '');
         this.buffer = this.buffer.slice(nl + 1);
-        if (this.socket !== socket) return;
-        this.handlers.line(line);
+        if (this.socket !== socket || this.closing) return;
+        this.safely(() => this.handlers.line(line));
       }
       if (this.buffer.length > MAX_LINE) socket.destroy(new Error('the server sent an over-long line'));
     });
@@ -50,8 +50,9 @@ export class ServerLink {
     socket.on('close', () => {
       clearTimeout(timer);
       if (this.socket === socket) this.socket = null;
-      this.handlers.closed(this.closing ? undefined : (error ?? 'the server closed the connection'));
+      const closedByUs = this.closing;
       this.closing = false;
+      this.safely(() => this.handlers.closed(closedByUs ? undefined : (error ?? 'the server closed the connection')));
     });
   }
 
@@ -69,7 +70,16 @@ export class ServerLink {
     if (this.socket?.writable) this.socket.write(`${line}\n`);
   }
 
-  /** Closes (after flushing what was sent); `closed` is then called without an error. */
+  /** A handler fault must never escape a socket event (it would take the process down). */
+  private safely(run: () => void): void {
+    try {
+      run();
+    } catch {
+      this.socket?.destroy();
+    }
+  }
+
+  /** Closes (after flushing what was sent); no more lines are delivered, and `closed` is then called without an error. */
   close(): void {
     if (!this.socket) return;
     this.closing = true;
