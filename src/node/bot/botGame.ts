@@ -6,7 +6,7 @@
 import { GameCodeInterface } from '../../shared/net/gameCode';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import type { ProtocolGame } from '../../shared/net/protocol';
-import { createWorld } from '../../shared/sim/world';
+import { createWorld, shipSpawnPosition } from '../../shared/sim/world';
 import { stepWorld } from '../../shared/sim/step';
 import { STEP_MS, type ShipInput, type World } from '../../shared/sim/types';
 import type { ShipState } from '../../shared/wire/types';
@@ -27,6 +27,7 @@ export class BotGame implements ProtocolGame {
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly started = performance.now();
   private seenLasers = new Set<number>();
+  private spawnSlot: number | null = null;
 
   constructor(private readonly options: BotGameOptions) {
     this.world = createWorld(options.seed, { ships: 1 });
@@ -71,6 +72,11 @@ export class BotGame implements ProtocolGame {
   }
 
   deliver(delivery: NetDelivery): void {
+    // Like a game view, fly from our slot's spawn point (players do not all start on one spot).
+    if (delivery.kind === 'players' && delivery.localSlot !== null && delivery.localSlot !== this.spawnSlot) {
+      this.spawnSlot = delivery.localSlot;
+      this.world = { ...this.world, ships: this.world.ships.map((s) => ({ ...s, pos: shipSpawnPosition(delivery.localSlot as number) })) };
+    }
     this.options.onDeliver(delivery);
   }
 

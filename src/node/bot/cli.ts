@@ -24,7 +24,8 @@ const program = new Command('starlane-bot')
   .version(APP_VERSION)
   .option('-n, --name <name>', 'player name', 'bot')
   .addOption(new Option('--packetapi <api>', 'packet API').choices(['udp', 'udp6']).default('udp'))
-  .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p']).default('p2p'))
+  .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p', 'slotserver', 'gameserver']).default('p2p'))
+  .option('--server <host:port>', 'the slot- or gameserver to join (with --protocol slotserver|gameserver)')
   .option('-p, --port <port>', 'UDP client port (next free one if taken); LAN discovery targets it too', int(1, 65535), DEFAULT_CLIENT_PORT)
   .option('--bind <address>', 'local address to bind (default: all interfaces)')
   .option('--broadcast <address>', 'IPv4 broadcast address for LAN discovery', '255.255.255.255')
@@ -42,6 +43,7 @@ interface Opts {
   name: string;
   packetapi: string;
   protocol: string;
+  server?: string;
   port: number;
   bind?: string;
   broadcast: string;
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
   const o = program.opts<Opts>();
   const name = validatePlayerName(o.name);
   if (!name.ok) program.error(`starlane-bot: --name: ${name.error}`);
+  if (o.protocol !== 'p2p' && !o.server) program.error(`starlane-bot: --protocol ${o.protocol} needs --server host:port`);
   const emit = (record: Record<string, unknown>, text: string) =>
     process.stdout.write(o.json ? `${JSON.stringify(record)}\n` : `${text}\n`);
 
@@ -101,7 +104,7 @@ async function main(): Promise<void> {
   const packetApi = subsystems.kind<PacketApi>('packetapi').table;
   emit({ t: 'ready', port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${o.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
-  await consoleCore.execute('connect', out);
+  await consoleCore.execute(o.protocol === 'p2p' ? 'connect' : `connect ${o.server}`, out);
 
   const report = setInterval(() => {
     emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);
