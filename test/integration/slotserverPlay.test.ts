@@ -96,6 +96,16 @@ describe('slotserver protocol', () => {
     await until('bravo is out', () => /disconnected from the slotserver/.test(b.text()));
   });
 
+  it('re-binding the protocol while joined reconnects to the same server', async () => {
+    const server = await startSlotserver({ name: 'Again', log: pino({ level: 'silent' }), port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
+    servers.push(server);
+    const a = await node('alpha');
+    await a.run(`connect 127.0.0.1:${server.ports.tcp}`);
+    await until('joined', () => /joined slotserver "Again" as slot 0/.test(a.text()));
+    await a.run('protocol slotserver');
+    await until('left and joined again', () => /leaving slotserver "Again"[\s\S]*protocol slotserver -> slotserver[\s\S]*joined slotserver "Again" as slot 0/.test(a.text()));
+  });
+
   it('a full server and a vanished server each give one clear line', async () => {
     const server = await startSlotserver({ name: 'Tiny', log: pino({ level: 'silent' }), port: 0, host: '127.0.0.1', maxPlayers: 1, welcome: [] });
     servers.push(server);

@@ -95,7 +95,24 @@ export function registerCoreCommands(host: HostService): () => void {
         }),
       ),
     ),
-    c.addCommand(subsystemCommand(host, 'protocol', 'the network protocol', () => protocolKind.table.status())),
+    c.addCommand(
+      subsystemCommand(host, 'protocol', 'the network protocol', () => protocolKind.table.status(), undefined, {
+        // Playing when the switch came: carry the game over to the new protocol where that makes sense.
+        before: () => {
+          const bound = protocolKind.bound();
+          const where = bound ? (protocolKind.table.connection?.() ?? null) : null;
+          return where && bound ? { ...where, kind: bound } : null;
+        },
+        after: async (was, now) => {
+          if (now === 'offline') return;
+          if (now === 'p2p') return void (await host.command('connect'));
+          if (!was.host) return host.print(`type connect host[:port] to join a ${now}`);
+          const h = was.host.includes(':') ? `[${was.host}]` : was.host;
+          // The same server again (a restart of the protocol), or the other kind of server on the same host.
+          await host.command(`connect ${was.kind === now && was.port ? `${h}:${was.port}` : h}`);
+        },
+      }),
+    ),
     c.addCommand({
       name: 'quit',
       help: 'leave Starlane',
@@ -121,6 +138,10 @@ function subsystemCommand(
   what: string,
   detail: () => string,
   remember?: (name: string) => void,
+  carry?: {
+    before(): { host?: string; port?: number; kind: string } | null;
+    after(was: { host?: string; port?: number; kind: string }, now: string): Promise<void>;
+  },
 ): CommandDef {
   const table = host.subsystems.kind(kind);
   return {
@@ -136,6 +157,7 @@ function subsystemCommand(
         out.print(bound ? `${kind} is ${bound}: ${detail()}` : `no ${kind} is bound`);
         return;
       }
+      const was = carry?.before() ?? null;
       const result = await table.bind(name);
       if (!result.ok) {
         const restored = result.restored ? `; still using ${result.restored}` : '';
@@ -145,6 +167,10 @@ function subsystemCommand(
       out.print(`${kind} ${result.from ?? '(none)'} -> ${result.to}: ${detail()}`);
       remember?.(result.to);
       host.emit({ kind: 'subsystems', bound: host.subsystems.describe() });
+      if (carry && was) {
+        // Run after this command's own output, as its own step.
+        setImmediate(() => void carry.after(was, result.to));
+      }
     },
   };
 }

@@ -97,6 +97,10 @@ export class P2pProtocol implements Protocol {
     }
   }
 
+  connection(): { host?: string; port?: number } | null {
+    return this.peer?.state === 'connected' ? {} : null;
+  }
+
   private connect(target?: string): string {
     const peer = this.peer;
     if (!peer) return 'p2p is not running';

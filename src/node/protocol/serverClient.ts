@@ -128,6 +128,10 @@ export class ServerClientProtocol implements Protocol {
     }
   }
 
+  connection(): { host?: string; port?: number } | null {
+    return this.phase === 'joined' && this.target ? { host: this.target.host, port: this.target.port } : null;
+  }
+
   private connect(text: string | undefined): string | null {
     if (this.phase !== 'idle') return `already ${this.phase === 'joined' ? 'connected' : 'connecting'} (disconnect first)`;
     const resolved = resolveConnectTarget(this.ctx, this.name, text);

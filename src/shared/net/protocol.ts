@@ -79,6 +79,12 @@ export interface Protocol {
   kill(): Promise<void>;
   /** One human-readable line describing the current state, for `net.status`. */
   status(): string;
+  /**
+   * Where we are playing, if anywhere: `{}` for a LAN game, `{ host, port }`
+   * for a server (so a protocol switch can reconnect to the same place); null
+   * when not connected.
+   */
+  connection?(): { host?: string; port?: number } | null;
 }
 
 /** Creates a protocol bound to a context; registered per name in the protocol subsystem kind. */
