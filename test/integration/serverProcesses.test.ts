@@ -55,16 +55,18 @@ describe('server command line', () => {
 });
 
 describe('masterserver and slotservers as real processes', () => {
-  it('lists registering slotservers with their counts; SIGTERM leaves at once, SIGKILL expires', { timeout: 40_000 }, async () => {
+  it('lists a registering slotserver and gameserver with their counts; SIGTERM leaves at once, SIGKILL expires', { timeout: 40_000 }, async () => {
     const expireSeconds = 3;
     const master = await startServer(['masterserver', '--name', 'test-master', '--port', '0', '--http-port', '0', '--expire-seconds', String(expireSeconds)]);
     const slot = (name: string) =>
       startServer(['slotserver', '--name', name, '--port', '0', '--max-players', '8', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`, '--heartbeat-seconds', '0.5']);
-    const [alpha, beta] = await Promise.all([slot('alpha'), slot('beta')]);
-    await until(async () => (await list(master.http)).length === 2, 5000, 'both slotservers to be listed');
+    const game = (name: string) =>
+      startServer(['gameserver', '--name', name, '--port', '0', '--udp-port', '0', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`, '--heartbeat-seconds', '0.5']);
+    const [alpha, beta] = await Promise.all([slot('alpha'), game('beta')]);
+    await until(async () => (await list(master.http)).length === 2, 5000, 'both servers to be listed');
     const byName = async (name: string) => (await list(master.http)).find((s) => s.name === name);
     expect(await byName('alpha')).toMatchObject({ players: 0, maxPlayers: 8, type: 'slotserver', host: '127.0.0.1', port: alpha.tcp });
-    expect(await byName('beta')).toMatchObject({ players: 0, maxPlayers: 8, type: 'slotserver', host: '127.0.0.1', port: beta.tcp });
+    expect(await byName('beta')).toMatchObject({ players: 0, maxPlayers: 16, type: 'gameserver', host: '127.0.0.1', port: beta.tcp });
 
     // A player taking a slot on alpha shows up in the masterserver's count.
     const player = connect({ host: '127.0.0.1', port: alpha.tcp });

@@ -75,6 +75,7 @@ describe('slotserver protocol', () => {
     await a.run(`connect ${target}`);
     await until('alpha joined', () => /joined slotserver "Test Slots" as slot 0/.test(a.text()));
     expect(a.text()).toContain('Test Slots: welcome aboard');
+    expect(a.deliveries('chat')).toContainEqual(expect.objectContaining({ from: 'Test Slots', text: 'welcome aboard' }));
     await b.run(`connect ${target}`);
     await until('bravo joined', () => /as slot 1/.test(b.text()));
     await until('each knows the other', () => /bravo connected \(slot 1\)/.test(a.text()) && /alpha connected \(slot 0\)/.test(b.text()));

@@ -10,7 +10,7 @@ import { platform, arch } from 'node:os';
 import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
 import { RelayPeer } from '../../shared/net/relayPeer';
-import type { Packet } from '../../shared/wire/types';
+import { NO_SLOT, type Packet } from '../../shared/wire/types';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
@@ -186,7 +186,11 @@ export class ServerClientProtocol implements Protocol {
     if (!peer || !session) return;
     if (this.phase === 'welcome' && this.welcomeLeft > 0) {
       this.welcomeLeft -= 1;
-      if (line.trim()) this.ctx.print(`${this.serverName}: ${line}`);
+      if (line.trim()) {
+        this.ctx.print(`${this.serverName}: ${line}`);
+        // Shown on the HUD with the chat, under the server's name.
+        this.ctx.game.deliver({ kind: 'chat', slot: NO_SLOT, from: this.serverName, text: line });
+      }
       if (this.welcomeLeft === 0) this.phase = 'joined';
       return;
     }
