@@ -2,57 +2,24 @@
  * The `gameserver` protocol end to end: a real gameserver (TCP join + UDP
  * relay) and three full hosts in this process over loopback.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
+import { startTestHost, until } from '../support/testHost';
 import { startGameserver } from '../../src/node/servers/gameserver';
 import type { RunningServer } from '../../src/node/servers/types';
-import type { HostEvent } from '../../src/shared/host/contract';
-import type { NetDelivery } from '../../src/shared/net/gameLink';
 
 const hosts: HostService[] = [];
+const node = async (name: string) => {
+  const h = await startTestHost(name, { protocol: 'gameserver' });
+  hosts.push(h.host);
+  return h;
+};
 const servers: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.dispose()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-async function node(name: string) {
-  const host = await createHost({
-    shell: 'browser',
-    appVersion: 'test',
-    userDataDir: mkdtempSync(join(tmpdir(), 'starlane-gs-')),
-    clientPort: 30000 + Math.floor(Math.random() * 20000),
-    broadcastAddress: '127.255.255.255',
-    lanInterfaces: [],
-    log: pino({ level: 'silent' }),
-    onQuit: () => undefined,
-  });
-  hosts.push(host);
-  const events: HostEvent[] = [];
-  host.onEvents((b) => events.push(...b));
-  await host.command(`name ${name}`);
-  await host.command('protocol gameserver');
-  return {
-    host,
-    run: (line: string) => host.command(line),
-    text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
-    states: (slot: number) => events.filter((e) => e.kind === 'net' && e.delivery.kind === 'state' && e.delivery.slot === slot).length,
-    deliveries: (kind: NetDelivery['kind']) => events.flatMap((e) => (e.kind === 'net' && e.delivery.kind === kind ? [e.delivery] : [])),
-  };
-}
-
-async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const ship = (x: number, tick: number) => ({ pos: { x, y: 0, z: -tick }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: -tick }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 });
 

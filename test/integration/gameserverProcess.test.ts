@@ -4,50 +4,22 @@
  * clients, the status JSON, registration with a masterserver as type
  * gameserver, and a graceful SIGTERM. Needs `npx electron-vite build` first.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../support/webShellProcess';
 import { GameClient } from '../support/gameClient';
+import { serverEntry, startServer, stopServers } from '../support/serverProcess';
 
-const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
-
-interface Proc {
-  child: ChildProcess;
-  ports: { tcp: number; udp?: number; http?: number };
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-const children: ChildProcess[] = [];
 const clients: GameClient[] = [];
 afterEach(() => {
   for (const c of clients.splice(0)) c.close();
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  stopServers();
 });
 
 /** Starts `node out/main/server.js <args>` and waits for its announce line. */
-async function start(args: string[]): Promise<Proc> {
-  const child = spawn(process.execPath, [serverEntry, ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const m = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const found = /^\w+ ".*" listening on tcp (\d+)(?:, udp (\d+))?(?:, http (\d+))?$/m.exec(out);
-      if (found) {
-        clearInterval(timer);
-        resolve(found);
-      }
-    }, 20);
-    setTimeout(() => (clearInterval(timer), reject(new Error(`no "listening on" line in 10 s:\n${out}`))), 10_000);
-    void exited.then((code) => (clearInterval(timer), reject(new Error(`${args[0]} exited (${code}) early:\n${out}`))));
-  });
-  const port = (i: number) => (m[i] ? Number(m[i]) : undefined);
-  return { child, ports: { tcp: Number(m[1]), udp: port(2), http: port(3) }, output: () => out, exited };
+async function start(args: string[]) {
+  const p = await startServer(args);
+  return { ...p, ports: { tcp: p.tcp, udp: p.udp, http: p.http } };
 }
 
 const until = async (check: () => Promise<boolean> | boolean, ms: number, what: string) => {

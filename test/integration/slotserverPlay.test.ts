@@ -3,57 +3,25 @@
  * hosts in this process; slots from the server, game packets peer to peer
  * over real UDP on loopback.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
+import { startTestHost, until } from '../support/testHost';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { RunningServer } from '../../src/node/servers/types';
-import type { HostEvent } from '../../src/shared/host/contract';
-import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { parseTarget } from '../../src/node/protocol/serverClient';
 
 const hosts: HostService[] = [];
+const node = async (name: string) => {
+  const h = await startTestHost(name, { protocol: 'slotserver' });
+  hosts.push(h.host);
+  return h;
+};
 const servers: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.dispose()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-async function node(name: string) {
-  const host = await createHost({
-    shell: 'browser',
-    appVersion: 'test',
-    userDataDir: mkdtempSync(join(tmpdir(), 'starlane-slot-')),
-    clientPort: 30000 + Math.floor(Math.random() * 20000),
-    broadcastAddress: '127.255.255.255',
-    lanInterfaces: [],
-    log: pino({ level: 'silent' }),
-    onQuit: () => undefined,
-  });
-  hosts.push(host);
-  const events: HostEvent[] = [];
-  host.onEvents((b) => events.push(...b));
-  await host.command(`name ${name}`);
-  await host.command('protocol slotserver');
-  return {
-    host,
-    run: (line: string) => host.command(line),
-    text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
-    deliveries: (kind: NetDelivery['kind']) => events.flatMap((e) => (e.kind === 'net' && e.delivery.kind === kind ? [e.delivery] : [])),
-  };
-}
-
-async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const ship = (z: number) => ({ pos: { x: 0, y: 0, z }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: -5 }, angVel: { x: 0, y: 0.2, z: 0 }, energy: 90, damage: 0 });
 

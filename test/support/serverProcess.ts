@@ -8,6 +8,8 @@ export const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
 export interface ServerProcess {
   child: ChildProcess;
   tcp: number;
+  /** The gameserver's UDP port. */
+  udp?: number;
   http?: number;
   output(): string;
   exited: Promise<number | null>;
@@ -30,7 +32,7 @@ export async function startServer(args: string[]): Promise<ServerProcess> {
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const m = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setInterval(() => {
-      const found = /^\w+ ".*" listening on tcp (\d+)(?:, udp \d+)?(?:, http (\d+))?$/m.exec(out);
+      const found = /^\w+ ".*" listening on tcp (\d+)(?:, udp (\d+))?(?:, http (\d+))?$/m.exec(out);
       if (found) {
         clearInterval(timer);
         resolve(found);
@@ -39,5 +41,6 @@ export async function startServer(args: string[]): Promise<ServerProcess> {
     setTimeout(() => (clearInterval(timer), reject(new Error(`no "listening on" line in 10 s:\n${out}`))), 10_000);
     void exited.then((code) => (clearInterval(timer), reject(new Error(`${args[0]} exited (${code}) early:\n${out}`))));
   });
-  return { child, tcp: Number(m[1]), http: m[2] ? Number(m[2]) : undefined, output: () => out, exited };
+  const port = (i: number) => (m[i] ? Number(m[i]) : undefined);
+  return { child, tcp: Number(m[1]), udp: port(2), http: port(3), output: () => out, exited };
 }

@@ -1,0 +1,62 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { createHost } from '../../src/node/host/createHost';
+import type { HostService } from '../../src/node/host/hostService';
+import type { HostEvent } from '../../src/shared/host/contract';
+import type { NetDelivery } from '../../src/shared/net/gameLink';
+
+/** A complete host in this process, with what it printed and delivered recorded. */
+export interface TestHost {
+  host: HostService;
+  events: HostEvent[];
+  run(line: string): Promise<void>;
+  /** Console output so far, one line per console event. */
+  text(): string;
+  deliveries<K extends NetDelivery['kind']>(kind: K): Extract<NetDelivery, { kind: K }>[];
+  /** States received from `slot` so far. */
+  states(slot: number): number;
+}
+
+/**
+ * Starts a full host (settings in a temp folder, real UDP on loopback, LAN
+ * discovery on 127.255.255.255, no multicast on real interfaces) named
+ * `name`, optionally with `protocol` bound. `clientPort` defaults to a random
+ * high port; give several hosts the same one for p2p discovery.
+ */
+export async function startTestHost(name: string, options: { protocol?: string; clientPort?: number } = {}): Promise<TestHost> {
+  const host = await createHost({
+    shell: 'browser',
+    appVersion: 'test',
+    userDataDir: mkdtempSync(join(tmpdir(), 'starlane-test-host-')),
+    clientPort: options.clientPort ?? 30000 + Math.floor(Math.random() * 20000),
+    broadcastAddress: '127.255.255.255',
+    lanInterfaces: [],
+    log: pino({ level: 'silent' }),
+    onQuit: () => undefined,
+  });
+  const events: HostEvent[] = [];
+  host.onEvents((b) => events.push(...b));
+  await host.command(`name ${name}`);
+  if (options.protocol) await host.command(`protocol ${options.protocol}`);
+  const deliveries = <K extends NetDelivery['kind']>(kind: K) =>
+    events.flatMap((e) => (e.kind === 'net' && e.delivery.kind === kind ? [e.delivery as Extract<NetDelivery, { kind: K }>] : []));
+  return {
+    host,
+    events,
+    run: (line) => host.command(line),
+    text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
+    deliveries,
+    states: (slot) => deliveries('state').filter((d) => d.slot === slot).length,
+  };
+}
+
+/** Polls `check` every 20 ms until it holds; throws naming `what` after `ms`. */
+export async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
