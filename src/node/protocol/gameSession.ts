@@ -11,6 +11,7 @@ import type { ProtocolContext } from '../../shared/net/protocol';
 import type { NetPlayer } from '../../shared/net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../../shared/net/gameCode';
 import { PingTable } from '../../shared/net/pingTable';
+import { protocolCommands, type ProtocolActions } from './p2pCommands';
 import { sendDecision, type SendMemory } from '../../shared/net/sendPolicy';
 import { NEUTRAL_STATE } from '../../shared/p2p';
 import { addrKey } from '../../shared/wire/addr';
@@ -49,6 +50,31 @@ export class GameSession {
     private readonly status: () => string,
   ) {
     this.myName = ctx.game.playerName();
+  }
+
+  /**
+   * Starts the session: receives on the packet API table, runs the timer
+   * every `tickMs`, and adds the console commands (connect and disconnect
+   * from the protocol, the rest from the session). Returns the stop function
+   * (timer cleared, commands removed) for the protocol's kill.
+   */
+  start(own: Pick<ProtocolActions, 'connect' | 'disconnect'>, connectHelp?: string, tickMs = 10): () => void {
+    this.ctx.packetApi.onPacket(({ from, data }) => this.handlePacket(from, data));
+    const timer = setInterval(() => this.tick(), tickMs);
+    const removers = protocolCommands(
+      {
+        ...own,
+        join: () => this.whenConnected((m, now) => m.join(now)),
+        unjoin: () => this.whenConnected((m, now) => m.unjoin(now)),
+        say: (text) => this.say(text),
+        players: () => this.playerLines(),
+      },
+      connectHelp,
+    ).map((def) => this.ctx.addCommand(def));
+    return () => {
+      clearInterval(timer);
+      for (const remove of removers) remove();
+    };
   }
 
   /** Sends a packet to a peer given as wire address bytes (the membership's transport). */

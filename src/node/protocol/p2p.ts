@@ -10,7 +10,6 @@ import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
 import { encodePacket } from '../../shared/wire/codec';
 import type { Packet } from '../../shared/wire/types';
 import { GameSession } from './gameSession';
-import { protocolCommands } from './p2pCommands';
 import { resolveConnectTarget } from './serverPick';
 
 export const P2P_PROTOCOL = 'p2p';
@@ -21,8 +20,7 @@ export class P2pProtocol implements Protocol {
   readonly name = P2P_PROTOCOL;
   private peer: P2pPeer | null = null;
   private session: GameSession | null = null;
-  private timer: ReturnType<typeof setInterval> | null = null;
-  private removers: (() => void)[] = [];
+  private stop: (() => void) | null = null;
 
   constructor(
     private readonly ctx: ProtocolContext,
@@ -49,16 +47,7 @@ export class P2pProtocol implements Protocol {
     session.member = peer;
     this.session = session;
     this.peer = peer;
-    api.onPacket(({ from, data }) => session.handlePacket(from, data));
-    this.timer = setInterval(() => session.tick(), TICK_MS);
-    this.removers = protocolCommands({
-      connect: (target) => this.connect(target),
-      disconnect: () => this.disconnect(),
-      join: () => session.whenConnected((m, now) => m.join(now)),
-      unjoin: () => session.whenConnected((m, now) => m.unjoin(now)),
-      say: (text) => session.say(text),
-      players: () => session.playerLines(),
-    }).map((def) => this.ctx.addCommand(def));
+    this.stop = session.start({ connect: (target) => this.connect(target), disconnect: () => this.disconnect() }, undefined, TICK_MS);
   }
 
   async kill(): Promise<void> {
@@ -72,9 +61,8 @@ export class P2pProtocol implements Protocol {
         /* nothing left to tell */
       }
     }
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    for (const remove of this.removers.splice(0)) remove();
+    this.stop?.();
+    this.stop = null;
     this.session?.reset();
     this.peer = null;
     this.session = null;

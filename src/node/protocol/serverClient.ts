@@ -23,7 +23,6 @@ import {
   type Endpoint,
 } from '../../shared/servers/joinProtocol';
 import { GameSession } from './gameSession';
-import { protocolCommands } from './p2pCommands';
 import { ServerLink } from './serverLink';
 import { resolveConnectTarget } from './serverPick';
 
@@ -49,8 +48,7 @@ export class ServerClientProtocol implements Protocol {
   private peer: ManagedPeer | null = null;
   private session: GameSession | null = null;
   private link: ServerLink | null = null;
-  private timer: ReturnType<typeof setInterval> | null = null;
-  private removers: (() => void)[] = [];
+  private stop: (() => void) | null = null;
   private phase: Phase = 'idle';
   private target: { host: string; port: number } | null = null;
   private serverName = '';
@@ -73,16 +71,11 @@ export class ServerClientProtocol implements Protocol {
     session.member = peer;
     this.session = session;
     this.peer = peer;
-    api.onPacket(({ from, data }) => session.handlePacket(from, data));
-    this.timer = setInterval(() => session.tick(), TICK_MS);
-    this.removers = protocolCommands({
-      connect: (target) => this.connect(target),
-      disconnect: () => this.disconnect(),
-      join: () => session.whenConnected((m, now) => m.join(now)),
-      unjoin: () => session.whenConnected((m, now) => m.unjoin(now)),
-      say: (text) => session.say(text),
-      players: () => session.playerLines(),
-    }, `connect to a ${this.name} (default port ${this.defaultPort})`).map((def) => this.ctx.addCommand(def));
+    this.stop = session.start(
+      { connect: (target) => this.connect(target), disconnect: () => this.disconnect() },
+      `connect to a ${this.name} (default port ${this.defaultPort})`,
+      TICK_MS,
+    );
   }
 
   /** A fresh membership: peer to peer for a slotserver, relayed through `relay` for a gameserver. */
@@ -104,9 +97,8 @@ export class ServerClientProtocol implements Protocol {
     this.link = null;
     this.phase = 'idle';
     this.peer?.leave();
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    for (const remove of this.removers.splice(0)) remove();
+    this.stop?.();
+    this.stop = null;
     this.session?.reset();
     this.peer = null;
     this.session = null;
