@@ -1,5 +1,5 @@
 /**
- * fast-check arbitraries for wire format v1: every value they produce is valid
+ * fast-check arbitraries for the wire format (v2): every value they produce is valid
  * local data that encodePacket accepts, with the lossy fields already on the
  * wire grid where that keeps comparisons exact (integer energy/damage, f32
  * floats). Also the comparison helper used by round-trip tests.
@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, MAX_ANGULAR_RATE, MAX_COORD } from '../../src/shared/wire/codec';
-import { MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, NO_SLOT, PacketType } from '../../src/shared/wire/types';
-import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, NO_SLOT, PacketType } from '../../src/shared/wire/types';
+import type { AckEvent, Packet, PacketHeader, ReliableEvent, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
 export const arbF32 = (limit: number): fc.Arbitrary<number> => fc.float({ min: -limit, max: limit, noNaN: true });
@@ -170,3 +170,16 @@ export function expectWireEqual(actual: Packet | RemoteEvent, expected: Packet |
     }
   });
 }
+
+/** A reliable message envelope around one of the events sent reliably (kills, chat, names). */
+export const arbReliableEvent: fc.Arbitrary<ReliableEvent> = fc.record({
+  type: fc.constant('reliable' as const),
+  id: arbU16,
+  event: fc.oneof(arbEventOf.killObject, arbEventOf.sendText, arbEventOf.playerName),
+});
+
+/** An acknowledgement of 1..MAX_ACK_IDS message ids. */
+export const arbAckEvent: fc.Arbitrary<AckEvent> = fc.record({
+  type: fc.constant('ack' as const),
+  ids: fc.array(arbU16, { minLength: 1, maxLength: MAX_ACK_IDS }),
+});

@@ -1,7 +1,8 @@
 /**
  * Remote events on the wire: `[type u8][payload length u16][payload]`.
- * Type codes 1..10 are the ten game events in the order of the RemoteEvent
- * union, 11 is `relayed` (the gameserver's envelope); 0 ends the list.
+ * Type codes 1..10 are the ten game events in the order of the GameEvent
+ * union, 11 is `relayed` (the gameserver's envelope), 12 `reliable` and 13
+ * `ack` (reliable messages, src/shared/net/reliable.ts); 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
@@ -28,8 +29,8 @@ import { chatText, playerName, wireAddr } from './strings';
 import { fail, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
-import { MAX_QUEUE, MAX_SLOTS, PacketType } from './types';
-import type { Packet, PlayerEntry, RelayedEvent, RemoteEvent, RemoteEventType } from './types';
+import { MAX_ACK_IDS, MAX_QUEUE, MAX_SLOTS, PacketType, RELIABLE_EVENT_TYPES } from './types';
+import type { AckEvent, Packet, PlayerEntry, RelayedEvent, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -63,6 +64,10 @@ export const EVENT_LIST_END = 0;
 export const RELAYED_EVENT_CODE = 11;
 /** Bytes a `relayed` event adds around its inner datagram: event header 3 + slot 1 + inner length 2. */
 export const RELAYED_OVERHEAD = EVENT_HEADER_SIZE + 3;
+/** Wire type code of a `reliable` event: [id u16][inner game event with its own type and length]. */
+export const RELIABLE_EVENT_CODE = 12;
+/** Wire type code of an `ack` event: [count u8 1..32][ids u16 × count]. */
+export const ACK_EVENT_CODE = 13;
 
 type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
 type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
@@ -94,6 +99,26 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
 
 const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];
 for (const [type, code] of Object.entries(EVENT_CODES)) TYPE_BY_CODE[code] = type as RemoteEventType;
+
+const ackIds = refine(list(u16, MAX_ACK_IDS), (ids) => (ids.length === 0 ? 'an ack lists no ids' : null), 'bad-list');
+const ackBody: Codec<Omit<AckEvent, 'type'>> = struct({ ids: ackIds });
+
+/** The inner event of a `reliable` one: one of RELIABLE_EVENT_TYPES with its own type byte and length. */
+const reliableInner: Codec<ReliableGameEvent> = {
+  write(s, ev) {
+    const type = (ev as { type?: unknown } | null)?.type;
+    if (!RELIABLE_EVENT_TYPES.includes(type as ReliableGameEvent['type'])) throw new WireEncodeError(`${String(type)} cannot be sent as a reliable message`);
+    s.u8(EVENT_CODES[ev.type]);
+    s.lengthPrefixed(() => (BODIES[ev.type] as Codec<RemoteEvent>).write(s, ev));
+  },
+  read(r) {
+    const type = TYPE_BY_CODE[r.u8()];
+    if (type === undefined || !RELIABLE_EVENT_TYPES.includes(type as ReliableGameEvent['type'])) return fail('bad-nesting');
+    const length = r.u16();
+    return { type, ...r.within(length, () => BODIES[type].read(r)) } as ReliableGameEvent;
+  },
+};
+const reliableBody: Codec<Omit<ReliableEvent, 'type'>> = struct({ id: u16, event: reliableInner });
 
 /** Rethrows an encode error with `segment` in front of its path. */
 function within<T>(segment: string, body: () => T): T {
@@ -150,12 +175,21 @@ function eventCodec(relayOk: boolean): EventCodec {
   const codec: EventCodec = {
     write(s, ev) {
       const type = (ev as { type?: unknown } | null)?.type;
-      const code = type === 'relayed' ? RELAYED_EVENT_CODE : typeof type === 'string' ? (EVENT_CODES as Record<string, number | undefined>)[type] : undefined;
+      const code =
+        type === 'relayed'
+          ? RELAYED_EVENT_CODE
+          : type === 'reliable'
+            ? RELIABLE_EVENT_CODE
+            : type === 'ack'
+              ? ACK_EVENT_CODE
+              : typeof type === 'string'
+                ? (EVENT_CODES as Record<string, number | undefined>)[type]
+                : undefined;
       if (code === undefined) throw new WireEncodeError(`${String(type)} is not a remote event type`);
       if (code === RELAYED_EVENT_CODE && !relayOk) throw new WireEncodeError('a relayed event may only travel in a Relay packet, never nested');
       s.u8(code);
       within(`(${ev.type})`, () => {
-        const body = ev.type === 'relayed' ? relayedBody : (BODIES[ev.type] as Codec<RemoteEvent>);
+        const body = (ev.type === 'relayed' ? relayedBody : ev.type === 'reliable' ? reliableBody : ev.type === 'ack' ? ackBody : BODIES[ev.type]) as Codec<RemoteEvent>;
         const length = s.lengthPrefixed(() => body.write(s, ev as never));
         if (length > MAX_EVENT_PAYLOAD) throw new WireEncodeError(`payload is ${length} bytes, more than MAX_EVENT_PAYLOAD (${MAX_EVENT_PAYLOAD})`);
       });
@@ -166,6 +200,12 @@ function eventCodec(relayOk: boolean): EventCodec {
         if (!relayOk) fail('bad-nesting');
         const length = r.u16();
         return { type: 'relayed', ...r.within(length, () => relayedBody.read(r)) };
+      }
+      if (code === RELIABLE_EVENT_CODE || code === ACK_EVENT_CODE) {
+        const length = r.u16();
+        return code === ACK_EVENT_CODE
+          ? { type: 'ack', ...r.within(length, () => ackBody.read(r)) }
+          : { type: 'reliable', ...r.within(length, () => reliableBody.read(r)) };
       }
       const type = TYPE_BY_CODE[code];
       if (type === undefined) return fail('unknown-event');

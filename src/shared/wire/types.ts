@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 1;
+export const WIRE_VERSION = 2;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -37,6 +37,16 @@ export const PacketType = {
    * `relayed` event. Only a Relay packet may carry `relayed` events.
    */
   Relay: 11,
+  /*
+   * 12 and 13 are the time-sync datagrams (src/shared/time/timeWire.ts), which
+   * have their own layout after the first four bytes and never reach this codec.
+   */
+  /**
+   * Only reliable messages and acknowledgements (`reliable` / `ack` events),
+   * when no game packet is due to carry them. `messageId` is 0 and the ship
+   * state neutral; membership logic never sees it.
+   */
+  Reliable: 14,
 } as const;
 export type PacketType = (typeof PacketType)[keyof typeof PacketType];
 
@@ -130,8 +140,29 @@ export interface RelayedEvent {
   packet: Packet;
 }
 
-/** The ten remote events of the 1998 design, and `relayed` (only in Relay packets; the decoder guarantees it). */
-export type RemoteEvent =
+/** Game events that may travel as reliable messages (see src/shared/net/reliable.ts). */
+export type ReliableGameEvent = Extract<GameEvent, { type: 'killObject' | 'sendText' | 'playerName' }>;
+/** The game event types that are sent reliably. */
+export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['killObject', 'sendText', 'playerName'];
+
+/** A reliable message: a game event with the sender's 16-bit message id for this link; the receiver acknowledges the id. */
+export interface ReliableEvent {
+  type: 'reliable';
+  id: number;
+  event: ReliableGameEvent;
+}
+
+/** Acknowledges reliable messages received from the node this datagram goes to (1..32 ids). */
+export interface AckEvent {
+  type: 'ack';
+  ids: number[];
+}
+
+/** Most ids in one `ack` event. */
+export const MAX_ACK_IDS = 32;
+
+/** The ten remote events of the 1998 design. */
+export type GameEvent =
   | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
   | { type: 'createLaser'; id: number; pos: Vec3; vel: Vec3; ttl: number }
   | { type: 'createMissile'; id: number; pos: Vec3; vel: Vec3; targetSlot: number; ttl: number }
@@ -141,11 +172,17 @@ export type RemoteEvent =
   | { type: 'playerName'; name: string }
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
   | { type: 'playerList'; players: PlayerEntry[] }
-  | { type: 'connectQueue'; addrs: WireAddr[] }
-  | RelayedEvent;
+  | { type: 'connectQueue'; addrs: WireAddr[] };
 
-/** The ten game events' names (not `relayed`, the gameserver's envelope, which game code never raises). */
-export type RemoteEventType = Exclude<RemoteEvent['type'], 'relayed'>;
+/**
+ * Everything an event list may hold: the ten game events, `relayed` (only in
+ * Relay packets; the decoder guarantees it), and the link layer's `reliable`
+ * and `ack` envelopes (never nested in each other).
+ */
+export type RemoteEvent = GameEvent | RelayedEvent | ReliableEvent | AckEvent;
+
+/** The ten game events' names (not the envelopes, which game code never raises). */
+export type RemoteEventType = GameEvent['type'];
 
 /** One datagram. */
 export interface Packet {

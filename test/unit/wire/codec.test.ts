@@ -57,7 +57,7 @@ const HEADER: PacketHeader = {
 /** HEADER as the byte table in docs/PROTOCOL.md says it goes on the wire. */
 const HEADER_BYTES = [
   0x53, 0x4c, // magic 'SL'
-  0x01, // version
+  0x02, // version
   0x01, // type GameState
   0x02, // sender slot
   0x01, // flags: joined
@@ -264,9 +264,9 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['truncated', 'a header cut in the ship state', Uint8Array.from(HEADER_BYTES.slice(0, 30))],
     ['truncated', 'an event whose declared length runs past the datagram', Uint8Array.from([...HEADER_BYTES, 5, 0, 5, 0, 0])],
     ['bad-magic', 'another magic', patched(good, AT.magic, [0x53, 0x4d])],
-    ['bad-version', 'version 2', patched(good, AT.version, [2])],
+    ['bad-version', 'version 1 (before reliable messages)', patched(good, AT.version, [1])],
     ['unknown-type', 'packet type 0', patched(good, AT.type, [0])],
-    ['unknown-type', 'packet type 12', patched(good, AT.type, [12])],
+    ['unknown-type', 'packet type 15', patched(good, AT.type, [15])],
     ['bad-slot', `sender slot ${MAX_WIRE_SLOTS}`, patched(good, AT.slot, [MAX_WIRE_SLOTS])],
     ['bad-slot', 'killer slot 16', datagram(ev(5, [...be32(1), 16]))],
     ['bad-slot', 'missile target slot 16', datagram(ev(3, [...laser.slice(0, 28), 16, ...be16(40)]))],
@@ -282,7 +282,7 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['out-of-range', 'a negative radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(-1), ...be16(1)]))],
     ['bad-quat', 'an all-zero rotation', patched(good, AT.rot, new Array<number>(8).fill(0))],
     ['bad-quat', 'a rotation of length 2', patched(good, AT.rot, [...be16(32767), ...be16(32767), ...be16(32767), ...be16(32767)])],
-    ['unknown-event', 'event type 12', datagram(ev(12, [0]))],
+    ['unknown-event', 'event type 14', datagram(ev(14, [0]))],
     ['unknown-event', 'event type 255', datagram(ev(255, []))],
     ['bad-length', 'a payload one byte longer than its fields', datagram(ev(5, [...be32(1), 0xff, 0]))],
     ['bad-length', 'a payload one byte shorter than its fields', datagram(ev(5, [...be32(1)]))],

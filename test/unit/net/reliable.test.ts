@@ -1,0 +1,167 @@
+/**
+ * Reliable out-of-order messages (src/shared/net/reliable.ts) over a seeded,
+ * badly conditioned simulated link with a virtual clock: every datagram goes
+ * through the real wire codec, 20 % are lost, 10 % duplicated, and delays
+ * vary enough (plus 10 % held back) that datagrams overtake each other.
+ */
+import { describe, expect, it } from 'vitest';
+import { floatStream } from '../../../src/shared/sim/prng';
+import { giveUpAfterMs, RELIABLE_DEFAULTS, ReliableLink } from '../../../src/shared/net/reliable';
+import { decodePacket, encodePacket, eventSize, HEADER_SIZE, TERMINATOR_SIZE } from '../../../src/shared/wire/codec';
+import { MAX_DATAGRAM_BYTES } from '../../../src/shared/net/packetApi';
+import { PacketType, type Packet, type ReliableGameEvent } from '../../../src/shared/wire/types';
+
+const sizeOf = (id: number) => (m: ReliableGameEvent) => eventSize({ type: 'reliable', id, event: m });
+const ackSize = (n: number) => eventSize({ type: 'ack', ids: Array.from({ length: n }, () => 0) });
+
+interface End {
+  link: ReliableLink<ReliableGameEvent>;
+  delivered: string[];
+  /** A crashed end neither sends nor receives. */
+  mute: boolean;
+}
+
+/** Two ends joined by a conditioned link; `tick` every 50 ms (20 datagrams/s at most per direction). */
+function conditionedPair(seed: number, conditions = { loss: 0.2, dup: 0.1, reorder: 0.1 }) {
+  const random = floatStream(seed);
+  let now = 0;
+  const inFlight: { at: number; to: End; bytes: Uint8Array }[] = [];
+  const ends: [End, End] = [0, 1].map((i) => ({
+    link: new ReliableLink<ReliableGameEvent>(sizeOf(0), (seed * 7919 + i * 40503) & 0xffff),
+    delivered: [],
+    mute: false,
+  })) as [End, End];
+  const stats = { datagrams: 0, lost: 0, duplicated: 0, reordered: 0 };
+
+  const transmit = (to: End, bytes: Uint8Array) => {
+    stats.datagrams += 1;
+    if (random() < conditions.loss) {
+      stats.lost += 1;
+      return;
+    }
+    const copies = random() < conditions.dup ? 2 : 1;
+    if (copies === 2) stats.duplicated += 1;
+    for (let c = 0; c < copies; c++) {
+      let delay = 40 + random() * 40;
+      if (random() < conditions.reorder) {
+        delay += 100 + random() * 200;
+        stats.reordered += 1;
+      }
+      inFlight.push({ at: now + delay, to, bytes });
+    }
+  };
+
+  const send = (from: End, to: End) => {
+    if (from.mute || !from.link.wantsSend(now)) return;
+    const budget = MAX_DATAGRAM_BYTES - HEADER_SIZE - TERMINATOR_SIZE;
+    const take = from.link.take(now, budget, ackSize);
+    const packet: Packet = {
+      header: { type: PacketType.Reliable, senderSlot: 0, messageId: 0, gameTime: Math.floor(now), joined: false, state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 0, damage: 0 } },
+      events: [...(take.acks.length > 0 ? [{ type: 'ack' as const, ids: take.acks }] : []), ...take.messages.map((m) => ({ type: 'reliable' as const, id: m.id, event: m.message }))],
+    };
+    transmit(to, encodePacket(packet));
+  };
+
+  const deliver = (to: End, bytes: Uint8Array) => {
+    if (to.mute) return;
+    const r = decodePacket(bytes);
+    if (!r.ok) throw new Error(`codec refused its own datagram: ${r.reason}`);
+    for (const ev of r.packet.events) {
+      if (ev.type === 'ack') to.link.onAcks(ev.ids);
+      else if (ev.type === 'reliable' && to.link.onMessage(ev.id, now) && ev.event.type === 'sendText') to.delivered.push(ev.event.text);
+    }
+  };
+
+  return {
+    ends,
+    stats,
+    get now() {
+      return now;
+    },
+    /** Advances the clock by 50 ms: due datagrams arrive, then each end sends at most one. */
+    tick() {
+      now += 50;
+      inFlight.sort((a, b) => a.at - b.at);
+      while (inFlight.length > 0 && (inFlight[0]?.at ?? Infinity) <= now) {
+        const d = inFlight.shift();
+        if (d) deliver(d.to, d.bytes);
+      }
+      send(ends[0], ends[1]);
+      send(ends[1], ends[0]);
+    },
+    idle: () => inFlight.length === 0 && ends.every((e) => e.link.pending === 0),
+  };
+}
+
+describe('reliable messages', () => {
+  it('delivers 10,000 messages exactly once each over a link with 20 % loss, 10 % duplication and reordering', () => {
+    const net = conditionedPair(20261122);
+    const [a, b] = net.ends;
+    const total = 10_000;
+    let queued = 0;
+    let arrivedOutOfOrder = 0;
+    // 100 messages/s for 100 s: well within what the window carries on this link, so nothing overflows the queue.
+    while (queued < total || !net.idle()) {
+      for (let i = 0; i < 5 && queued < total; i++) a.link.queue({ type: 'sendText', text: `m${queued++}` }, net.now);
+      const before = b.delivered.length;
+      net.tick();
+      for (let i = Math.max(1, before); i < b.delivered.length; i++) if (Number(b.delivered[i]?.slice(1)) < Number(b.delivered[i - 1]?.slice(1))) arrivedOutOfOrder += 1;
+      expect(a.link.check(net.now), 'the link failed').toBeNull();
+      if (net.now > 600_000) throw new Error('did not drain within 10 virtual minutes');
+    }
+    const seen = new Set(b.delivered);
+    expect(a.link.counters.overflow).toBe(0);
+    expect(b.delivered.length).toBe(total);
+    expect(seen.size).toBe(total);
+    for (let i = 0; i < total; i++) expect(seen.has(`m${i}`)).toBe(true);
+    // The link really was bad: losses, duplicates and overtaking all happened, and were repaired.
+    expect(net.stats.lost / net.stats.datagrams).toBeGreaterThan(0.15);
+    expect(net.stats.duplicated).toBeGreaterThan(0);
+    expect(arrivedOutOfOrder).toBeGreaterThan(0);
+    expect(b.link.counters.duplicates).toBeGreaterThan(0);
+    expect(a.link.counters.resent).toBeGreaterThan(0);
+    console.log(
+      `reliable: ${total} messages over ${(net.now / 1000).toFixed(1)} s virtual, ${net.stats.datagrams} datagrams (${net.stats.lost} lost, ${net.stats.duplicated} duplicated, ${net.stats.reordered} held back), ` +
+        `${a.link.counters.resent} resends, ${b.link.counters.duplicates} duplicates discarded, ${arrivedOutOfOrder} delivered out of order, 0 lost`,
+    );
+  });
+
+  it('declares the peer gone after the documented number of sends when it stops acknowledging', () => {
+    const net = conditionedPair(7, { loss: 0, dup: 0, reorder: 0 });
+    const [a, b] = net.ends;
+    a.link.queue({ type: 'sendText', text: 'are you there?' }, net.now);
+    for (let i = 0; i < 8; i++) net.tick();
+    expect(a.link.pending).toBe(0); // acknowledged while b listens
+    b.mute = true;
+    const sentAt = net.now;
+    a.link.queue({ type: 'killObject', id: 0x10000, killerSlot: 1 }, net.now);
+    let failure: string | null = null;
+    while (failure === null && net.now < sentAt + 60_000) {
+      net.tick();
+      failure = a.link.check(net.now);
+    }
+    expect(failure).toMatch(new RegExp(`no acknowledgement after ${RELIABLE_DEFAULTS.maxSends} sends`));
+    expect(a.link.counters.sent + a.link.counters.resent).toBe(1 + RELIABLE_DEFAULTS.maxSends);
+    // Declared within one tick of the documented give-up time (10.4 s with the defaults).
+    expect(net.now - sentAt).toBeGreaterThanOrEqual(giveUpAfterMs());
+    expect(net.now - sentAt).toBeLessThanOrEqual(giveUpAfterMs() + 100);
+    expect(a.link.wantsSend(net.now)).toBe(false);
+  });
+
+  it('a newer name supersedes an older one still in flight; only the newest arrives once the link recovers', () => {
+    const net = conditionedPair(3, { loss: 0, dup: 0, reorder: 0 });
+    const [a, b] = net.ends;
+    b.mute = true;
+    a.link.queue({ type: 'playerName', name: 'Ann' }, net.now, 'name');
+    net.tick(); // sent, and lost on the muted end
+    net.tick();
+    net.tick();
+    a.link.queue({ type: 'playerName', name: 'Annie' }, net.now, 'name');
+    b.mute = false;
+    for (let i = 0; i < 10; i++) net.tick();
+    expect(a.link.counters.superseded).toBe(1);
+    expect(a.link.pending).toBe(0);
+    expect(b.link.counters.delivered).toBe(1);
+    expect(a.link.check(net.now)).toBeNull();
+  });
+});
