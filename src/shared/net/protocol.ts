@@ -85,6 +85,21 @@ export interface Protocol {
    * when not connected.
    */
   connection?(): { host?: string; port?: number } | null;
+  /**
+   * Link quality to the other players (or the server), for the net graph:
+   * null fields are not measured (yet). Protocols without peers omit it.
+   */
+  linkStats?(): LinkStats;
+}
+
+/** What the net graph plots besides traffic (which the packet API wrapper counts). */
+export interface LinkStats {
+  /** Smoothed round trip in ms (mean over the peers / to the server), or null. */
+  pingMs: number | null;
+  /** Mean absolute difference between successive round-trip samples, in ms, or null. */
+  jitterMs: number | null;
+  /** Received game packets missing from the senders' message-id sequences over the last few seconds, in %, or null. */
+  lossPct: number | null;
 }
 
 /** Creates a protocol bound to a context; registered per name in the protocol subsystem kind. */
