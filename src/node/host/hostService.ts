@@ -50,6 +50,7 @@ export class HostService {
   private lastFrame: FrameUp | null = null;
   private framesReceived = 0;
   private disposed = false;
+  private readonly disposers: (() => void)[] = [];
   /** The game the protocols carry, fed from frame batches (set by createHost). */
   game: HostGame | null = null;
 
@@ -182,9 +183,21 @@ export class HostService {
     }
   }
 
+  /** Runs `fn` when the host is disposed, before the subsystems stop (e.g. to clear a sampling timer). */
+  onDispose(fn: () => void): void {
+    this.disposers.push(fn);
+  }
+
   /** Stops every subsystem, flushes settings and drops listeners. Idempotent. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
+    for (const fn of this.disposers.splice(0)) {
+      try {
+        fn();
+      } catch (err) {
+        this.log.warn({ err }, 'dispose hook threw');
+      }
+    }
     this.flush();
     this.disposed = true;
     if (this.flushTimer) clearImmediate(this.flushTimer);

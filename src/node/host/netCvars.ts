@@ -1,12 +1,19 @@
 import type { Cvar } from '../../shared/console/cvar';
 import { MAX_SEND_HZ, MIN_SEND_HZ } from '../../shared/net/sendPolicy';
 import type { HostService } from './hostService';
+import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, type LinkConditions } from '../../shared/net/linkConditioner';
 
 export interface NetCvars {
   sendfreq: Cvar<'int'>;
   autojoin: Cvar<'bool'>;
   smooth: Cvar<'int'>;
   maxplayers: Cvar<'int'>;
+  fakelag: Cvar<'int'>;
+  fakejitter: Cvar<'int'>;
+  fakeloss: Cvar<'float'>;
+  fakedup: Cvar<'float'>;
+  fakereorder: Cvar<'float'>;
+  netgraph: Cvar<'bool'>;
 }
 
 /**
@@ -45,5 +52,55 @@ export function registerNetCvars(host: HostService): NetCvars {
       help: 'player slots of a peer-to-peer game you start (from the next connect)',
       flags: { archive: true },
     }),
+    ...registerLinkCvars(host),
+    netgraph: host.addCvar({
+      name: 'netgraph',
+      type: 'bool',
+      default: false,
+      help: 'show the net graph: ping, jitter, loss and traffic over the last 10 s (bottom right)',
+      flags: { archive: true },
+    }),
+  };
+}
+
+/**
+ * The link conditioner's cvars. Not archived on purpose: fake lag is a
+ * testing aid, and a player must never start a session on a degraded link
+ * because of something typed last week. They apply to both directions, so
+ * `net_fakelag 100` adds 200 ms to a round trip.
+ */
+function registerLinkCvars(host: HostService): Pick<NetCvars, 'fakelag' | 'fakejitter' | 'fakeloss' | 'fakedup' | 'fakereorder'> {
+  const pct = (name: string, help: string) => host.addCvar({ name, type: 'float', default: 0, min: 0, max: 100, help });
+  return {
+    fakelag: host.addCvar({
+      name: 'net_fakelag',
+      type: 'int',
+      default: 0,
+      min: 0,
+      max: MAX_FAKE_LAG_MS,
+      help: 'testing: ms of extra delay on every datagram sent and received (a round trip grows by twice this)',
+    }),
+    fakejitter: host.addCvar({
+      name: 'net_fakejitter',
+      type: 'int',
+      default: 0,
+      min: 0,
+      max: MAX_FAKE_JITTER_MS,
+      help: 'testing: ms by which each datagram\'s fake delay varies, up or down (uniformly)',
+    }),
+    fakeloss: pct('net_fakeloss', 'testing: % of datagrams dropped, each direction'),
+    fakedup: pct('net_fakedup', 'testing: % of datagrams delivered twice, each direction'),
+    fakereorder: pct('net_fakereorder', 'testing: % of datagrams held back so later ones overtake them, each direction'),
+  };
+}
+
+/** The conditions the link cvars ask for, as one object kept up to date (read per datagram, so no allocation there). */
+export function linkConditionsOf(cvars: Pick<NetCvars, 'fakelag' | 'fakejitter' | 'fakeloss' | 'fakedup' | 'fakereorder'>): LinkConditions {
+  return {
+    lagMs: cvars.fakelag.value,
+    jitterMs: cvars.fakejitter.value,
+    lossPct: cvars.fakeloss.value,
+    dupPct: cvars.fakedup.value,
+    reorderPct: cvars.fakereorder.value,
   };
 }

@@ -14,6 +14,7 @@ import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
 import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
 import { GAMESERVER_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
 import type { P2pConfig } from '../../shared/p2p';
+import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions, type Traffic } from '../../shared/net/linkConditioner';
 
 /** Kind name of the packet API layer (as typed in the console). */
 export const PACKET_API_KIND = 'packetapi';
@@ -52,7 +53,17 @@ export interface SubsystemOptions {
   p2pConfig?: (() => Partial<P2pConfig>) | undefined;
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
   log?: ((line: string) => void) | undefined;
+  /** Fake network conditions for the link conditioner, read per datagram (the net_fake* cvars, the bot's --fake-*). Default: none. */
+  linkConditions?: (() => LinkConditions) | undefined;
+  /** Seed of the link conditioner's PRNG, so a conditioned run can be repeated. Default 1. */
+  linkSeed?: number | undefined;
 }
+
+/** The subsystem registry plus the link conditioner's traffic counters (for the net graph). */
+export type NetSubsystems = SubsystemRegistry & {
+  /** Cumulative datagrams and bytes the protocols moved through the packet API, both directions. */
+  traffic(): Traffic;
+};
 
 /**
  * Builds the registry with both kinds registered and nothing bound; the caller
@@ -64,17 +75,37 @@ export interface SubsystemOptions {
  * protocol is re-bound so that its `init` registers its handlers on the new
  * implementation; the packet API bind resolves only after that. A protocol
  * restart failure is reported through `log`, not as a packet API failure.
+ *
+ * Protocols do not see the table itself but a {@link ConditionedPacketApi}
+ * around it (a pass-through while no fake conditions are set). Whenever a
+ * packet API implementation is killed (rebind, restart, shutdown) the
+ * conditioner's waiting datagrams are dropped first, so none is sent on a
+ * new socket or delivered from a dead one and no timer outlives the set.
  */
-export function createSubsystems(options: SubsystemOptions = {}): SubsystemRegistry {
+export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems {
   const log = options.log ?? ((): void => undefined);
   const port = (): number => {
     const p = options.clientPort;
     return typeof p === 'function' ? p() : (p ?? DEFAULT_CLIENT_PORT);
   };
 
+  // Filled in right below; the factories only run at bind time, after that.
+  let conditioned: ConditionedPacketApi | null = null;
+  /** An implementation whose kill first drops what the conditioner holds for it. */
+  const cancellingOnKill = (api: PacketApi): PacketApi => {
+    const kill = api.kill.bind(api);
+    api.kill = () => {
+      conditioned?.cancelPending();
+      return kill();
+    };
+    return api;
+  };
   const packetApi = new SubsystemKind<PacketApi>(
     PACKET_API_KIND,
-    { [UDP_PACKET_API]: () => new UdpPacketApi(), [UDP6_PACKET_API]: () => new Udp6PacketApi() },
+    {
+      [UDP_PACKET_API]: () => cancellingOnKill(new UdpPacketApi()),
+      [UDP6_PACKET_API]: () => cancellingOnKill(new Udp6PacketApi()),
+    },
     {
       initOptions: (): PacketApiOptions => {
         const o: PacketApiOptions = { port: port() };
@@ -87,8 +118,10 @@ export function createSubsystems(options: SubsystemOptions = {}): SubsystemRegis
     },
   );
 
+  const linkConditions = options.linkConditions ?? (() => NO_CONDITIONS);
+  conditioned = new ConditionedPacketApi(packetApi.table, { conditions: linkConditions, seed: options.linkSeed ?? 1 });
   const context: ProtocolContext = {
-    packetApi: packetApi.table,
+    packetApi: conditioned,
     print: options.print ?? ((): void => undefined),
     addCommand: options.addCommand ?? (() => () => undefined),
     ...(options.pickServer ? { pickServer: options.pickServer } : {}),
@@ -115,5 +148,6 @@ export function createSubsystems(options: SubsystemOptions = {}): SubsystemRegis
     if (!result.ok) log(`protocol restart after packet API change failed: ${result.error}`);
   });
 
-  return new SubsystemRegistry().add(packetApi).add(protocol);
+  const link = conditioned;
+  return Object.assign(new SubsystemRegistry().add(packetApi).add(protocol), { traffic: () => link.traffic() });
 }

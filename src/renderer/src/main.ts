@@ -16,6 +16,7 @@ import { LocalGame } from './game/localGame';
 import { RemotePlayers } from './net/remotePlayers';
 import { SceneView } from './view/scene';
 import { Hud } from './view/hud';
+import { NetGraph } from './view/netGraph';
 import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
 
@@ -48,6 +49,9 @@ async function boot(): Promise<void> {
 
   const hud = new Hud();
   hud.setName(settings.playerName);
+  const netGraph = new NetGraph(document.body);
+  const showNetGraph = () => netGraph.setVisible(cvarNumber(settings, 'netgraph', 0) !== 0);
+  showNetGraph();
   const smoothMs = () => cvarNumber(settings, 'net_smooth', DEFAULT_CONVERGE_MS);
 
   // The loop's own clock reading, shared: net deliveries, smoothing and flashes use the time of
@@ -117,11 +121,15 @@ async function boot(): Promise<void> {
           hud.setName(settings.playerName);
           input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
           remotes.setConvergeMs(smoothMs());
+          showNetGraph();
           break;
         case 'subsystems':
           break;
         case 'net':
           remotes.handle(ev.delivery, now);
+          break;
+        case 'netgraph':
+          netGraph.push(ev.sample);
           break;
         case 'quit':
           loop?.stop();
@@ -141,6 +149,7 @@ async function boot(): Promise<void> {
       render: (alpha) => {
         rendered += 1;
         view.render(game.prev, game.curr, alpha, remotes.sample(now), now);
+        netGraph.draw();
       },
       afterFrame: (frame, stats) => {
         const batch = { frame, tick: game.curr.tick, game: game.takeUpdate() };

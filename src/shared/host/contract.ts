@@ -53,6 +53,26 @@ export interface FrameUp {
 
 export type ConsoleLevel = 'info' | 'warn' | 'error' | 'echo';
 
+/**
+ * One point of the net graph, sent about 10 times a second while the
+ * `netgraph` cvar is 1. Link figures come from the bound protocol (null: not
+ * measured); rates are averaged over the last second of the packet API's
+ * traffic (what the protocols sent and received, fake conditions included).
+ */
+export interface NetGraphSample {
+  /** Host clock, ms. */
+  at: number;
+  pingMs: number | null;
+  jitterMs: number | null;
+  lossPct: number | null;
+  inBytesPerS: number;
+  outBytesPerS: number;
+  inPacketsPerS: number;
+  outPacketsPerS: number;
+  /** The link conditioner's settings in words, '' when the link is not conditioned. */
+  fake: string;
+}
+
 /** Main → renderer notifications, delivered in batches. */
 export type HostEvent =
   | { kind: 'console'; text: string; level: ConsoleLevel }
@@ -60,6 +80,7 @@ export type HostEvent =
   | { kind: 'settings'; settings: Settings }
   | { kind: 'subsystems'; bound: Record<string, string | null> }
   | { kind: 'net'; delivery: NetDelivery }
+  | { kind: 'netgraph'; sample: NetGraphSample }
   | { kind: 'quit' };
 
 /** The renderer's view of the host, identical in both shells. */

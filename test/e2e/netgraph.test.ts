@@ -1,0 +1,174 @@
+/**
+ * The net graph in headless Chromium: the built renderer through the
+ * browser shell, playing peer-to-peer over loopback with a headless bot
+ * process. `netgraph 1` shows live figures, `net_fakelag 200` moves them,
+ * `netgraph 0` hides the overlay.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { BotWatch } from '../support/botProcess';
+import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+
+const artifacts = join(repoRoot, 'test-artifacts');
+const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
+
+/** What the overlay publishes in data-values (see src/renderer/src/view/netGraph.ts). */
+interface GraphValues {
+  pingMs: number | null;
+  jitterMs: number | null;
+  lossPct: number | null;
+  inBytesPerS: number;
+  outBytesPerS: number;
+  inPacketsPerS: number;
+  outPacketsPerS: number;
+  fake: string;
+  text: string;
+}
+
+async function type(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, {
+    timeout,
+  });
+}
+
+const values = (page: Page): Promise<GraphValues | null> =>
+  page.evaluate(() => {
+    const raw = document.getElementById('netgraph')?.dataset.values;
+    return raw ? (JSON.parse(raw) as GraphValues) : null;
+  });
+
+/** Polls the overlay until `check` accepts its figures; returns them. */
+async function waitValues(page: Page, what: string, check: (v: GraphValues) => boolean, ms = 15_000): Promise<GraphValues> {
+  const deadline = Date.now() + ms;
+  let last: GraphValues | null = null;
+  while (Date.now() < deadline) {
+    last = await values(page);
+    if (last && check(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`net graph: timed out waiting for ${what}; last figures: ${JSON.stringify(last)}`);
+}
+
+/** Mean of the overlay's ping over `seconds` (null when the protocol does not measure it). */
+async function meanPing(page: Page, seconds: number): Promise<number | null> {
+  const pings: number[] = [];
+  for (let i = 0; i < seconds * 5; i++) {
+    const v = await values(page);
+    if (v?.pingMs !== null && v?.pingMs !== undefined) pings.push(v.pingMs);
+    await page.waitForTimeout(200);
+  }
+  return pings.length === 0 ? null : pings.reduce((a, b) => a + b, 0) / pings.length;
+}
+
+const show = (v: GraphValues): string =>
+  `ping ${v.pingMs?.toFixed(0) ?? '—'} ms, jitter ${v.jitterMs?.toFixed(1) ?? '—'} ms, loss ${v.lossPct?.toFixed(1) ?? '—'}%, ` +
+  `in ${v.inPacketsPerS.toFixed(1)} pkt/s ${v.inBytesPerS.toFixed(0)} B/s, out ${v.outPacketsPerS.toFixed(1)} pkt/s ${v.outBytesPerS.toFixed(0)} B/s`;
+
+describe('net graph overlay in headless Chromium (page playing p2p with a bot)', () => {
+  let shell: WebShellProcess;
+  let bot: BotWatch;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  let baselinePing: number | null = null;
+
+  beforeAll(async () => {
+    if (!existsSync(botEntry)) throw new Error(`${botEntry} is missing: run "npm run build" first (npm test does)`);
+    mkdirSync(artifacts, { recursive: true });
+    const port = String(30000 + Math.floor(Math.random() * 20000));
+    shell = await startWebShell(['--client-port', port]);
+    // The bot takes the next free port above the page's and hears its LAN broadcasts there (loopback only).
+    const child = spawn(process.execPath, [botEntry, '--json', '--name', 'wingman', '--port', port, '--broadcast', '127.255.255.255', '--lan-interfaces', 'none'], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    bot = new BotWatch('wingman', child);
+    await bot.until('the bot hosts a p2p game', () => bot.players()?.localSlot === 0, 15_000);
+
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(shell.url);
+    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    await page.keyboard.press('Backquote');
+    await type(page, 'protocol p2p');
+    await waitConsole(page, /protocol offline -> p2p/);
+    await type(page, 'connect');
+    await waitConsole(page, /connected to the peer-to-peer game as slot 1/, 15_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (bot && bot.child.exitCode === null) {
+      const exited = new Promise((r) => bot.child.once('exit', r));
+      bot.child.kill('SIGTERM');
+      await exited;
+    }
+    await shell?.stop();
+  });
+
+  it('is hidden by default and netgraph 1 shows it with live traffic figures', async () => {
+    expect(await page.isVisible('#netgraph')).toBe(false);
+    await type(page, 'netgraph 1');
+    await page.waitForSelector('#netgraph', { state: 'visible', timeout: 5_000 });
+    const live = await waitValues(page, 'packets flowing both ways', (v) => v.inPacketsPerS > 0 && v.outPacketsPerS > 0);
+    expect(live.fake).toBe('');
+    expect(live.text).toMatch(/^ping .+ jitter .+ loss .+\nin .+ pkt\/s\nout .+ pkt\/s$/);
+    // Give the once-a-second pings a few rounds, then take the clean-link figures.
+    await page.waitForTimeout(3_000);
+    baselinePing = await meanPing(page, 2);
+    const clean = (await values(page)) as GraphValues;
+    console.log(`net graph, clean loopback link: ${show(clean)} (mean ping over 2 s: ${baselinePing?.toFixed(1) ?? 'not measured'})`);
+    expect(clean.inPacketsPerS).toBeGreaterThan(0);
+    expect(clean.outPacketsPerS).toBeGreaterThan(0);
+    expect(clean.inBytesPerS).toBeGreaterThan(0);
+    expect(clean.outBytesPerS).toBeGreaterThan(0);
+  });
+
+  it('net_fakelag 200 is announced, shown on the graph, keeps traffic flowing and adds about 400 ms to the ping', async () => {
+    await type(page, 'net_fakelag 200');
+    await waitConsole(page, /link conditioned \(testing\): lag 200 ms on every datagram sent and received/);
+    await waitValues(page, 'the fake link named on the graph', (v) => v.fake === 'lag 200 ms');
+    let lagged: GraphValues;
+    if (baselinePing === null) {
+      // The protocol does not report a ping: check what is measured (traffic keeps flowing through the delay).
+      await page.waitForTimeout(3_000);
+      lagged = (await values(page)) as GraphValues;
+      console.log(`net graph, net_fakelag 200: ${show(lagged)} (ping not measured by the bound protocol)`);
+    } else {
+      const base = baselinePing;
+      lagged = await waitValues(page, 'ping up by about 400 ms', (v) => v.pingMs !== null && v.pingMs > base + 350, 20_000);
+      await page.waitForTimeout(2_000);
+      const laggedPing = (await meanPing(page, 2)) as number;
+      lagged = (await values(page)) as GraphValues;
+      console.log(`net graph, net_fakelag 200: ${show(lagged)} (mean ping over 2 s: ${laggedPing.toFixed(1)} ms, +${(laggedPing - base).toFixed(1)} ms)`);
+      expect(laggedPing - base).toBeGreaterThan(350);
+      expect(laggedPing - base).toBeLessThan(600);
+    }
+    expect(lagged.outPacketsPerS).toBeGreaterThan(0);
+    expect(lagged.inPacketsPerS).toBeGreaterThan(0);
+    await page.keyboard.press('Backquote'); // close the console for the picture
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(artifacts, 'netgraph.png') });
+    await page.keyboard.press('Backquote');
+  });
+
+  it('netgraph 0 hides the overlay and net_fakelag 0 says the link is clean again', async () => {
+    await type(page, 'net_fakelag 0');
+    await waitConsole(page, /link no longer conditioned/);
+    await type(page, 'netgraph 0');
+    await page.waitForSelector('#netgraph', { state: 'hidden', timeout: 5_000 });
+    expect(await page.evaluate(() => document.body.classList.contains('netgraph-on'))).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});

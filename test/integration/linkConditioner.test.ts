@@ -1,0 +1,141 @@
+/**
+ * The link conditioner on real UDP sockets over loopback (port 0, broadcast
+ * to 127.255.255.255, nothing leaves the machine): fake lag shows up in a
+ * real round trip, and no timer or socket outlives a kill, a packet API
+ * rebind or the shutdown of a subsystem set.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CommandDef } from '../../src/shared/console/registry';
+import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions } from '../../src/shared/net/linkConditioner';
+import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
+import { UdpPacketApi } from '../../src/node/packet/udp';
+import { createSubsystems } from '../../src/node/subsystems';
+
+const LOOPBACK_BROADCAST = '127.255.255.255';
+
+/** Active libuv resources by type name, e.g. { UDPWrap: 2, Timeout: 1 }. */
+function resources(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of process.getActiveResourcesInfo()) out[r] = (out[r] ?? 0) + 1;
+  return out;
+}
+const udpHandles = (): number => resources()['UDPWrap'] ?? 0;
+const timers = (): number => resources()['Timeout'] ?? 0;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(check: () => boolean, what: string, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(2);
+  }
+}
+
+const opened: PacketApi[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((api) => api.kill()));
+});
+
+/** A udp packet API on a free port; `wildcard` binds all addresses (a directed broadcast reaches only such sockets). */
+async function udp(wildcard = false): Promise<UdpPacketApi> {
+  const api = new UdpPacketApi();
+  opened.push(api);
+  await api.init({ port: 0, broadcastAddress: LOOPBACK_BROADCAST, ...(wildcard ? {} : { bindAddress: '127.0.0.1' }) });
+  return api;
+}
+
+/** A plain socket that sends every datagram straight back. */
+async function echo(): Promise<UdpPacketApi> {
+  const api = await udp();
+  api.onPacket((p) => api.send(p.from, p.data));
+  return api;
+}
+
+/** Median round trip of `n` pings through `api` to `target`, one at a time, in ms. */
+async function medianRoundTrip(api: PacketApi, inbox: ReceivedPacket[], targetPort: number, n: number): Promise<number> {
+  const target = api.resolve('127.0.0.1', targetPort);
+  const rtts: number[] = [];
+  for (let i = 0; i < n; i++) {
+    inbox.length = 0;
+    const t0 = performance.now();
+    api.send(target, Uint8Array.of(i));
+    await waitFor(() => inbox.some((p) => p.data[0] === i), `echo #${i}`);
+    rtts.push(performance.now() - t0);
+  }
+  rtts.sort((a, b) => a - b);
+  return rtts[Math.floor(n / 2)] ?? NaN;
+}
+
+describe('link conditioner on real UDP sockets', () => {
+  it('150 ms of fake lag on one end adds 300 ms to a real round trip (150 each way)', async () => {
+    const server = await echo();
+    const conditions: LinkConditions = { ...NO_CONDITIONS };
+    const client = new ConditionedPacketApi(await udp(), { conditions: () => conditions, seed: 1 });
+    const inbox: ReceivedPacket[] = [];
+    client.onPacket((p) => inbox.push(p));
+
+    const clean = await medianRoundTrip(client, inbox, server.localPort(), 9);
+    conditions.lagMs = 150;
+    const lagged = await medianRoundTrip(client, inbox, server.localPort(), 9);
+    console.log(`loopback round trip: ${clean.toFixed(1)} ms clean, ${lagged.toFixed(1)} ms with net_fakelag 150`);
+    expect(lagged - clean).toBeGreaterThanOrEqual(295); // timers may fire a millisecond early by performance.now()
+    // Applied once each way, not more (generous slack for a busy machine).
+    expect(lagged - clean).toBeLessThan(450);
+    expect(client.traffic()).toMatchObject({ packetsOut: 18, packetsIn: 18, bytesOut: 18, bytesIn: 18 });
+  });
+
+  it('delays a real broadcast by the lag, and kill leaves no waiting timer and no socket', async () => {
+    const listener = await udp(true);
+    const heard: number[] = [];
+    listener.onPacket(() => heard.push(performance.now()));
+    const startHandles = udpHandles();
+    const startTimers = timers();
+    const sender = new ConditionedPacketApi(await udp(), { conditions: () => ({ ...NO_CONDITIONS, lagMs: 150 }) });
+
+    const t0 = performance.now();
+    sender.broadcast(listener.localPort(), Uint8Array.of(1));
+    await waitFor(() => heard.length === 1, 'the broadcast');
+    expect((heard[0] ?? 0) - t0).toBeGreaterThanOrEqual(147);
+
+    for (let i = 0; i < 20; i++) sender.broadcast(listener.localPort(), Uint8Array.of(2));
+    expect(sender.pending()).toBe(20);
+    expect(timers()).toBeGreaterThan(startTimers);
+    await sender.kill();
+    expect(sender.pending()).toBe(0);
+    expect(timers()).toBeLessThanOrEqual(startTimers);
+    expect(udpHandles()).toBe(startHandles);
+    await sleep(300);
+    expect(heard).toHaveLength(1); // the cancelled twenty never went out
+  });
+
+  it('through the subsystem set: protocol datagrams wait in the conditioner, and a rebind or shutdown drops them', async () => {
+    const startHandles = udpHandles();
+    const startTimers = timers();
+    const commands = new Map<string, CommandDef>();
+    const lines: string[] = [];
+    const registry = createSubsystems({
+      clientPort: 40000 + Math.floor(Math.random() * 20000),
+      bindAddress: '127.0.0.1',
+      broadcastAddress: LOOPBACK_BROADCAST,
+      lanInterfaces: [],
+      linkConditions: () => ({ ...NO_CONDITIONS, lagMs: 1000 }),
+      addCommand: (def) => (commands.set(def.name, def), () => commands.delete(def.name)),
+      print: (line) => lines.push(line),
+      log: (line) => lines.push(`log: ${line}`),
+    });
+    expect((await registry.kind('packetapi').bind('udp')).ok).toBe(true);
+    expect((await registry.kind('protocol').bind('p2p')).ok).toBe(true);
+    await commands.get('connect')?.run([], { print: (l) => lines.push(l) });
+    // Discovery broadcasts are waiting out their second of lag: nothing has reached the socket yet.
+    await waitFor(() => timers() > startTimers + 1, 'delayed discovery datagrams');
+    expect(registry.traffic().packetsOut).toBe(0);
+
+    expect((await registry.kind('packetapi').bind('udp')).ok).toBe(true); // restart: the old socket's datagrams go
+    await registry.killAll();
+    expect(udpHandles()).toBe(startHandles);
+    expect(timers()).toBeLessThanOrEqual(startTimers);
+    await sleep(1200);
+    expect(registry.traffic().packetsOut).toBe(0);
+    expect(lines.filter((l) => l.startsWith('log:'))).toEqual([]);
+  });
+});
