@@ -8,7 +8,7 @@ import type { ProtocolContext } from '../../shared/net/protocol';
 export function resolveConnectTarget(ctx: ProtocolContext, self: string, text: string | undefined): { target?: string; line?: string } {
   if (text === undefined || !/^\d{1,3}$/.test(text)) return text === undefined ? {} : { target: text };
   const picked = ctx.pickServer?.(text);
-  if (!picked) return { line: `connect: no server ${text} in the last list (type servers first)` };
+  if (!picked) return { line: `connect: no server ${text} in the last list (type servers or servers lan first)` };
   if (picked.protocol === null) return { line: `connect: server ${text} did not say whether it is a slotserver or a gameserver` };
   if (picked.protocol === self) return { target: picked.target };
   if (!ctx.switchTo) return { line: `connect: server ${text} needs protocol ${picked.protocol}` };

@@ -1,0 +1,176 @@
+/**
+ * The server half of LAN discovery (src/shared/servers/lanDiscovery.ts): a
+ * slot- or gameserver hands every datagram that starts with the request magic
+ * to {@link DiscoveryResponder.offer}, which answers a valid request straight
+ * to the requester's address and port with an announcement of the server.
+ *
+ * Requests are untrusted: malformed ones are counted by reason and ignored,
+ * and each source address may only make the server answer a few times a
+ * second (so the server cannot be used to flood a forged address). Nothing
+ * here throws out of a socket handler.
+ *
+ * udp6: IPv6 has no broadcast, so a server whose socket listens on the IPv6
+ * wildcard joins the Starlane link-local multicast group (the group the udp6
+ * packet API's broadcast goes to) on each external interface; the client's
+ * request then reaches it on the server's own port.
+ */
+import { randomInt } from 'node:crypto';
+import dgram from 'node:dgram';
+import os from 'node:os';
+import {
+  encodeAnnouncement,
+  isDiscoveryRequest,
+  parseDiscoveryRequest,
+  type DiscoveryServerKind,
+} from '../../shared/servers/lanDiscovery';
+import { RateLimiter } from '../../shared/util/rateLimit';
+import type { Logger } from '../log';
+import { STARLANE_MULTICAST_GROUP, type MulticastJoin } from '../packet/udp6';
+
+/** What a server announces; read fresh for every answer. */
+export interface DiscoveryInfo {
+  kind: DiscoveryServerKind;
+  name: string;
+  /** TCP join port. */
+  port: number;
+  players: number;
+  maxPlayers: number;
+  version: string;
+}
+
+export interface DiscoveryResponderOptions {
+  /** The server's bound UDP socket; the responder only sends on it (the server owns and closes it). */
+  socket: dgram.Socket;
+  /** The server as it stands now, or null while it cannot take players yet (requests are then ignored). */
+  info(): DiscoveryInfo | null;
+  log: Logger;
+  /** udp6: interfaces that join the multicast group (default every external IPv6 one; [] = none). */
+  lanInterfaces?: readonly string[];
+  /** Answers per second and burst per source address (default 5/s, burst 10: a client asks 3 times per query). */
+  rate?: { perSecond: number; burst: number };
+}
+
+/** Counters since start, for status pages and tests. */
+export interface DiscoveryStats {
+  answered: number;
+  /** Requests not answered, by reason: the parser's, `rate-limited`, `bad-source`, `not-ready`, `bad-info`, `send-failed`. */
+  ignored: Record<string, number>;
+  /** udp6 multicast joins (empty for an IPv4 socket). */
+  multicast: MulticastJoin[];
+}
+
+export class DiscoveryResponder {
+  private readonly socket: dgram.Socket;
+  private readonly limiter: RateLimiter;
+  /** Random per server start, so a client that hears us over two paths lists us once. */
+  private readonly instance = randomInt(0, 0x1_0000_0000);
+  private answered = 0;
+  private readonly ignored = new Map<string, number>();
+  private readonly joins: MulticastJoin[] = [];
+  private warnedBadInfo = false;
+
+  constructor(private readonly options: DiscoveryResponderOptions) {
+    this.socket = options.socket;
+    const rate = options.rate ?? { perSecond: 5, burst: 10 };
+    this.limiter = new RateLimiter({ perSecond: rate.perSecond, burst: rate.burst, maxKeys: 1024 });
+    this.joinMulticast();
+  }
+
+  /**
+   * Takes the datagram if it is discovery's (it starts with the request
+   * magic): answers or ignores it and returns true; returns false for
+   * anything else, which the caller handles as before. Never throws.
+   */
+  offer(msg: Uint8Array, from: { address: string; port: number }): boolean {
+    if (!isDiscoveryRequest(msg)) return false;
+    try {
+      this.answer(msg, from);
+    } catch (err) {
+      this.ignore('bad-info');
+      this.options.log.error({ err }, 'discovery responder failed (request ignored)');
+    }
+    return true;
+  }
+
+  stats(): DiscoveryStats {
+    return { answered: this.answered, ignored: Object.fromEntries(this.ignored), multicast: this.joins.map((j) => ({ ...j })) };
+  }
+
+  private answer(msg: Uint8Array, from: { address: string; port: number }): void {
+    const request = parseDiscoveryRequest(msg);
+    if (!request.ok) return this.ignore(request.reason);
+    if (!Number.isInteger(from.port) || from.port < 1 || from.port > 65535 || from.address === '') return this.ignore('bad-source');
+    if (!this.limiter.allow(from.address, performance.now())) return this.ignore('rate-limited');
+    const info = this.options.info();
+    if (!info) return this.ignore('not-ready');
+    let reply: Uint8Array;
+    try {
+      reply = encodeAnnouncement({ ...info, nonce: request.value.nonce, instance: this.instance });
+    } catch (err) {
+      // A server whose own numbers are out of range is a bug; say so once, not per request.
+      if (!this.warnedBadInfo) this.options.log.error({ err, info }, 'cannot announce this server on the LAN');
+      this.warnedBadInfo = true;
+      return this.ignore('bad-info');
+    }
+    this.answered += 1;
+    this.socket.send(reply, from.port, from.address, (err) => {
+      if (!err) return;
+      this.answered -= 1;
+      this.ignore('send-failed');
+      this.options.log.debug({ err, to: from }, 'discovery answer not sent');
+    });
+  }
+
+  private ignore(reason: string): void {
+    this.ignored.set(reason, (this.ignored.get(reason) ?? 0) + 1);
+  }
+
+  /** udp6 on the wildcard: join the Starlane group on each wanted external interface, best effort. */
+  private joinMulticast(): void {
+    let bound: { address: string; family: string; port: number };
+    try {
+      bound = this.socket.address();
+    } catch {
+      return; // not bound: nothing to join (the server binds before it builds us)
+    }
+    if (bound.family !== 'IPv6' || bound.address !== '::') return;
+    const wanted = this.options.lanInterfaces;
+    for (const [iface, infos] of Object.entries(os.networkInterfaces())) {
+      const v6 = (infos ?? []).filter((i) => i.family === 'IPv6' && !i.internal);
+      if (v6.length === 0 || (wanted !== undefined && !wanted.includes(iface))) continue;
+      // libuv reads the scope as an interface name on Unix and as an index on Windows.
+      const index = v6.find((i) => i.scopeid !== undefined && i.scopeid !== 0)?.scopeid;
+      const scope = process.platform === 'win32' && index !== undefined ? String(index) : iface;
+      try {
+        this.socket.addMembership(STARLANE_MULTICAST_GROUP, `::%${scope}`);
+        this.joins.push({ iface, scope, error: null });
+      } catch (err) {
+        this.joins.push({ iface, scope, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    const joined = this.joins.filter((j) => j.error === null).map((j) => j.iface);
+    const failed = this.joins.filter((j) => j.error !== null);
+    this.options.log.info({ group: STARLANE_MULTICAST_GROUP, port: bound.port, interfaces: joined }, 'answering udp6 LAN discovery');
+    if (failed.length > 0) this.options.log.warn({ failed }, 'could not join the discovery multicast group on some interfaces');
+  }
+}
+
+/**
+ * Binds the UDP socket a server answers discovery on (IPv6 when `host` is an
+ * IPv6 address: then the wildcard `::` also hears IPv4 broadcasts, being
+ * dual-stack). Rejects with a clear message when the port is taken.
+ */
+export async function bindServerUdp(host: string, port: number, what: string): Promise<dgram.Socket> {
+  const socket = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      socket.close();
+      reject(new Error(err.code === 'EADDRINUSE' ? `${what}: UDP port ${port} on ${host} is in use` : `${what}: cannot bind UDP ${host}:${port}: ${err.message}`));
+    });
+    socket.bind(port, host, () => {
+      socket.removeAllListeners('error');
+      resolve();
+    });
+  });
+  return socket;
+}
