@@ -4,6 +4,7 @@
  * node-alive filtering, spoofed datagrams, burst priorities, client-list
  * updates, the silence timeout and shutdown. Clients: test/support/gameClient.ts.
  */
+import { WIRE_VERSION } from '../../src/shared/wire/types';
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
@@ -191,7 +192,7 @@ describe('gameserver relaying', () => {
     const noToken = a!.packet({ pos: { x: 999, y: 0, z: 0 } });
     delete noToken.header.token;
     to(a!.udp, encodePacket(noToken));
-    to(a!.udp, Uint8Array.from([0x53, 0x4c, 1, 1, 0]));
+    to(a!.udp, Uint8Array.from([0x53, 0x4c, WIRE_VERSION, 1, 0]));
     await sleep(200);
     expect(s.stats().drops).toMatchObject({ 'wrong-port': 1, 'wrong-address': 1, 'unknown-token': 1, 'wrong-slot': 1, 'no-token': 1, truncated: 1 });
     expect(statesFrom(b!, a!.slot).map((r) => r.packet.header.state.pos)).toEqual([{ x: 1, y: 2, z: 3 }]);

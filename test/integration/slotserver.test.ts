@@ -127,7 +127,7 @@ async function withPlayers(names: string[], extra: Partial<SlotserverOptions> = 
   const c: Client[] = [];
   for (const [i, name] of names.entries()) {
     const client = await Client.open(s.ports.tcp ?? 0);
-    expect(await client.join(name, 6526 + i)).toBe(`join from ${name} accepted, slot: ${i}, server name: ${SERVER}`);
+    expect(await client.join(name, 6526 + i)).toBe(`join from ${name} accepted, slot: ${i}, server name: ${SERVER}, time: ${s.ports.udp}`);
     await client.take(i); // the adds of everyone already here
     for (const earlier of c) await earlier.next(); // the add of the newcomer
     c.push(client);
@@ -142,7 +142,7 @@ describe('slotserver joins', () => {
     const s = await server();
     const a = await Client.open(s.ports.tcp ?? 0);
     a.send('version: 1.0 join me: ace os: linux-x64');
-    expect(await a.next()).toBe(`join from ace accepted, slot: 0, server name: ${SERVER}`);
+    expect(await a.next()).toBe(`join from ace accepted, slot: 0, server name: ${SERVER}, time: ${s.ports.udp}`);
     expect(await a.take(4)).toEqual(['Welcome to the test server.', 'No camping at the stargate.', '', '']);
     await a.quiet();
     expect(s.players()).toMatchObject([{ slot: 0, name: 'ace', address: '127.0.0.1', port: 6526, os: 'linux-x64' }]);
@@ -153,7 +153,7 @@ describe('slotserver joins', () => {
     const a = await Client.open(s.ports.tcp ?? 0);
     await a.join('ace');
     const b = await Client.open(s.ports.tcp ?? 0);
-    expect(await b.join('bob', 6527)).toBe(`join from bob accepted, slot: 1, server name: ${SERVER}`);
+    expect(await b.join('bob', 6527)).toBe(`join from bob accepted, slot: 1, server name: ${SERVER}, time: ${s.ports.udp}`);
     expect(await b.next()).toBe('add ip: 127.0.0.1 name: ace in 0');
     expect(await a.next()).toBe('add ip: 127.0.0.1:6527 name: bob in 1');
     await Promise.all([a.quiet(), b.quiet()]);
@@ -164,7 +164,7 @@ describe('slotserver joins', () => {
     c[1]?.socket.destroy();
     await c[0]?.next();
     const d = await Client.open(s.ports.tcp ?? 0);
-    expect(await d.join('Snoopy Dog', 7000)).toBe(`join from Snoopy Dog accepted, slot: 1, server name: ${SERVER}`);
+    expect(await d.join('Snoopy Dog', 7000)).toBe(`join from Snoopy Dog accepted, slot: 1, server name: ${SERVER}, time: ${s.ports.udp}`);
     expect(await d.take(2)).toEqual(['add ip: 127.0.0.1 name: Red Baron in 0', 'add ip: 127.0.0.1:6528 name: c in 2']);
   });
 

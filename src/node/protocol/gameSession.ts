@@ -6,8 +6,13 @@
  * listing. The membership — who the peers are and which slot is ours — comes
  * from a {@link Membership}: P2pPeer, or a server-managed peer set.
  */
+import { randomInt } from 'node:crypto';
 import type { NodeAddress } from '../../shared/net/packetApi';
-import type { ProtocolContext } from '../../shared/net/protocol';
+import { isReliableEvent, LinkLayer, LINK_RESERVE_BYTES } from '../../shared/net/linkLayer';
+import { LossMeter } from '../../shared/net/lossMeter';
+import { answerTimeRequest, decodeTimeDatagram, isTimeDatagram, TimePacketType, TimeSyncClient } from '../../shared/time';
+import { MAX_DATAGRAM_BYTES } from '../../shared/net/packetApi';
+import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
 import type { NetPlayer } from '../../shared/net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../../shared/net/gameCode';
 import { PingTable } from '../../shared/net/pingTable';
@@ -16,7 +21,7 @@ import { sendDecision, type SendMemory } from '../../shared/net/sendPolicy';
 import { NEUTRAL_STATE } from '../../shared/p2p';
 import { addrKey } from '../../shared/wire/addr';
 import { DropCounters, decodePacket, encodePacket } from '../../shared/wire/codec';
-import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../../shared/wire/types';
+import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../../shared/wire/types';
 
 /** Who the peers are: the slot table, our slot, and the packets that keep it (P2pPeer fits). */
 export interface Membership {
@@ -31,7 +36,21 @@ export interface Membership {
   unjoin(now: number): void;
   /** Nodes besides the members whose pings we answer (a gameserver). */
   trusts?(from: WireAddr): boolean;
+  /** Nodes our game packets go to, each with a reliable link (default: every other member; a relayed game: the server). */
+  linkTargets?(): WireAddr[];
+  /** A player's new name arrived as a reliable message (it bypasses `receive`). */
+  heardName?(slot: number, name: string): void;
+  /** Session token to put in packets the session sends itself (reliable-only packets to a gameserver). */
+  readonly sessionToken?: number;
 }
+
+/** A player may join once the clock offset is known this well: ≥ 8 samples kept and a standard error ≤ 2 ms (sync goes on refining it). */
+const JOIN_MIN_SAMPLES = 8;
+const JOIN_MAX_ERROR_MS = 2;
+/** With no reply at all from the time source for this long, the local clock is used rather than never joining. */
+const TIME_SYNC_GIVE_UP_MS = 3000;
+/** State ages beyond this are treated as clock trouble, not as latency. */
+const MAX_STATE_AGE_MS = 1000;
 
 export class GameSession {
   /** Received datagrams refused by the codec, by reason. */
@@ -39,6 +58,28 @@ export class GameSession {
   /** Set right after construction (the membership needs this session's `sendTo` as its transport). */
   member: Membership | null = null;
   private readonly pings = new PingTable();
+  /** Reliable messages (kills, chat, names) per linked node. */
+  readonly links = new LinkLayer(() => randomInt(0, 0x10000));
+  private readonly loss = new LossMeter();
+  /** Clock sync with the time source (null while we are the reference or not connected). */
+  private sync: { client: TimeSyncClient; key: string; addr: WireAddr; since: number } | null = null;
+  /** Added to the host clock to get common game time (kept when the source changes, so time runs on smoothly). */
+  private offset = 0;
+  /** A usable common time exists (synchronised, or we are the reference, or the source never answered). */
+  private synced = false;
+  /** A join waits for the clock (cl_autojoin or the join command before sync). */
+  private pendingJoin = false;
+  /**
+   * The node whose clock is the common game time, for the server protocols
+   * (the gameserver, the slotserver's time port); unset, the member with the
+   * lowest slot is the reference (peer to peer).
+   */
+  timeSource: (() => WireAddr | null) | null = null;
+  /**
+   * What happens when a linked node stops acknowledging: by default a
+   * console line; a server protocol disconnects instead.
+   */
+  onLinkFailure: (addr: WireAddr, reason: string) => void = (addr, reason) => this.ctx.print(`${this.describe(addr)} stopped acknowledging (${reason}); treating them as gone`);
   private readonly names = new Map<number, string>();
   private memory: SendMemory = { at: -Infinity, key: '' };
   private myName: string;
@@ -64,7 +105,7 @@ export class GameSession {
     const removers = protocolCommands(
       {
         ...own,
-        join: () => this.whenConnected((m, now) => m.join(now)),
+        join: () => this.whenConnected(() => this.requestJoin()),
         unjoin: () => this.whenConnected((m, now) => m.unjoin(now)),
         say: (text) => this.say(text),
         players: () => this.playerLines(),
@@ -82,8 +123,9 @@ export class GameSession {
     const api = this.ctx.packetApi;
     const node = api.decodeNode(to, this.self);
     if (!node) return;
+    const withLink = this.links.outgoing(to, packet, this.ctx.game.now());
     try {
-      api.send(node, encodePacket(packet));
+      api.send(node, encodePacket(withLink));
     } catch (err) {
       this.ctx.print(`could not send to ${api.nodeToString(node)}: ${(err as Error).message}`);
     }
@@ -94,6 +136,7 @@ export class GameSession {
     const member = this.member;
     const api = this.ctx.packetApi;
     if (!member || api.nodeEquals(from, this.self)) return;
+    if (isTimeDatagram(data)) return this.onTimeDatagram(member, from, api.encodeNode(from), data);
     const decoded = decodePacket(data);
     if (!decoded.ok) {
       this.drops.count(decoded.reason);
@@ -101,8 +144,13 @@ export class GameSession {
     }
     const fromBytes = api.encodeNode(from);
     const { header } = decoded.packet;
-    if (header.type === PacketType.Ping || header.type === PacketType.Pong) this.onPing(member, from, fromBytes, header);
-    else member.receive(fromBytes, decoded.packet, this.ctx.game.now());
+    const now = this.ctx.game.now();
+    // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
+    if (header.messageId !== 0 && member.state === 'connected') this.loss.record(addrKey(fromBytes), header.messageId, now);
+    if (header.type === PacketType.Ping || header.type === PacketType.Pong) return this.onPing(member, from, fromBytes, header);
+    const { packet, delivered } = this.links.incoming(fromBytes, decoded.packet, now, () => this.slotOf(member, fromBytes));
+    if (packet) member.receive(fromBytes, packet, now);
+    for (const d of delivered) this.deliverReliable(d.slot, d.event);
   }
 
   /** The timer: name changes, membership timers, pings, and the local ship's state at `sendfreq`. */
@@ -120,34 +168,203 @@ export class GameSession {
     }
     member.tick(now);
     const slot = member.slot();
-    if (member.state !== 'connected' || slot === null) return;
+    if (member.state !== 'connected' || slot === null) {
+      this.links.clear();
+      this.sync = null;
+      this.synced = false;
+      this.pendingJoin = false;
+      return;
+    }
+    this.tickClock(member, now);
+    this.links.retain(this.targets(member));
+    for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
+    for (const { addr, reason } of this.links.failures(now)) this.onLinkFailure(addr, reason);
     if (this.pings.due(now)) this.pingPeers(member, now);
+    this.sendGameStateIfDue(member, slot, now);
+    for (const { to, packet } of this.links.standalone(now, () => this.reliableHeader(member, slot, now))) this.transmit(to, packet);
+  }
+
+  /** The local ship's state at `sendfreq` with dead reckoning, and what the game-code queue has for the others. */
+  private sendGameStateIfDue(member: Membership, slot: number, now: number): void {
+    const game = this.ctx.game;
     if (!member.players().find((p) => p.slot === slot)?.joined) return;
     const ship = game.localShip();
     const decision = sendDecision(this.memory, now, game.sendFrequency(), ship, game.events.pending > 0);
     if (!decision.send) return;
     this.memory = decision.memory;
     const state = ship ?? NEUTRAL_STATE;
-    const header: PacketHeader = { type: PacketType.GameState, senderSlot: slot, messageId: 0, gameTime: now >>> 0, joined: true, state };
-    const packet = game.events.take(header, slot, now);
+    const header: PacketHeader = { type: PacketType.GameState, senderSlot: slot, messageId: 0, gameTime: Math.floor(this.commonTime(now)) >>> 0, joined: true, state };
+    const packet = game.events.take(header, slot, now, MAX_DATAGRAM_BYTES - LINK_RESERVE_BYTES);
     member.sendGameState(now, { gameTime: header.gameTime, state }, packet.events);
+  }
+
+  /** Common game time at host time `now` (ms). */
+  commonTime(now: number = this.ctx.game.now()): number {
+    return now + this.offset;
+  }
+
+  /** Joins now if the clock is synchronised, else as soon as it is (the player is told). */
+  requestJoin(): void {
+    const member = this.member;
+    if (!member || member.state !== 'connected') return;
+    const now = this.ctx.game.now();
+    if (!this.synced) this.tickClock(member, now); // we may be the reference ourselves
+    if (this.synced) member.join(now);
+    else if (!this.pendingJoin) {
+      this.pendingJoin = true;
+      this.ctx.print(`synchronising the clock with ${this.sync ? this.describe(this.sync.addr) : 'the game'} before joining…`);
+    }
+  }
+
+  /**
+   * A state's age from its sender's common-time stamp, once our clock is
+   * synchronised (an implausible age — clocks out of step, a corrupt stamp —
+   * gives none, and the state counts as new).
+   */
+  private ageOf(stamp: number): { ageMs?: number } {
+    if (!this.synced) return {};
+    const age = ((Math.floor(this.commonTime()) >>> 0) - stamp) | 0;
+    return age >= 0 && age <= MAX_STATE_AGE_MS ? { ageMs: age } : {};
+  }
+
+  /** Time sync: picks the source, sends its requests, and joins once the offset is good. */
+  private tickClock(member: Membership, now: number): void {
+    const source = this.timeSource ? this.timeSource() : this.lowestOther(member);
+    if (!source) {
+      // We are the reference: our common time (the offset kept from an earlier source) is everyone's.
+      this.sync = null;
+      this.synced = true;
+    } else {
+      const key = addrKey(source);
+      if (this.sync?.key !== key) this.sync = { client: new TimeSyncClient(), key, addr: Uint8Array.from(source), since: now };
+      const client = this.sync.client;
+      for (const request of client.poll(now)) this.transmitBytes(source, request);
+      if (client.ready || this.synced) {
+        if (client.stats().samples > 0) this.offset = client.offset;
+      } else {
+        const st = client.stats();
+        if (st.kept >= JOIN_MIN_SAMPLES && st.standardErrorMs <= JOIN_MAX_ERROR_MS) {
+          this.offset = client.offset;
+          this.synced = true;
+          if (this.pendingJoin) this.ctx.print(`clock synchronised with ${this.describe(source)} (offset ${client.offset.toFixed(1)} ms ± ${st.standardErrorMs.toFixed(1)}, round trip ${st.rttMs.toFixed(0)} ms)`);
+        } else if (st.repliesAccepted === 0 && now - this.sync.since >= TIME_SYNC_GIVE_UP_MS) {
+          this.synced = true;
+          this.ctx.print(`no clock reply from ${this.describe(source)} within ${TIME_SYNC_GIVE_UP_MS / 1000} s; using this machine's clock (remote ships may be placed less exactly)`);
+        }
+      }
+    }
+    if (this.pendingJoin && this.synced) {
+      this.pendingJoin = false;
+      member.join(now);
+    }
+  }
+
+  /** Peer to peer: the other member with the lowest slot when it is lower than ours (else we are the reference). */
+  private lowestOther(member: Membership): WireAddr | null {
+    const mine = member.slot();
+    let best: PlayerEntry | null = null;
+    for (const p of member.players()) if (p.slot !== mine && (best === null || p.slot < best.slot)) best = p;
+    return best && mine !== null && best.slot < mine ? best.addr : null;
+  }
+
+  /** A time-sync datagram: a member's request is answered with our common time (once we have one); our source's reply is a sample. */
+  private onTimeDatagram(member: Membership, from: NodeAddress, fromBytes: WireAddr, data: Uint8Array): void {
+    const decoded = decodeTimeDatagram(data);
+    if (!decoded.ok) return this.drops.count('bad-length');
+    const now = this.ctx.game.now();
+    if (decoded.msg.type === TimePacketType.TimeReply) {
+      if (this.sync && addrKey(fromBytes) === this.sync.key) this.sync.client.receive(data, now);
+      return;
+    }
+    if (member.state !== 'connected' || !this.synced || this.slotOf(member, fromBytes) === null) return;
+    const reply = answerTimeRequest(data, this.commonTime(now));
+    if (reply) this.transmitBytes(fromBytes, reply, from);
+  }
+
+  private transmitBytes(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void {
+    const api = this.ctx.packetApi;
+    const target = node ?? api.decodeNode(to, this.self);
+    if (!target) return;
+    try {
+      api.send(target, bytes);
+    } catch {
+      /* a lost sample or answer is repaired by the next one */
+    }
+  }
+
+  /** Header of a packet carrying only reliable messages and acknowledgements. */
+  private reliableHeader(member: Membership, slot: number, now: number): PacketHeader {
+    const joined = member.players().find((p) => p.slot === slot)?.joined ?? false;
+    const header: PacketHeader = { type: PacketType.Reliable, senderSlot: slot, messageId: 0, gameTime: Math.floor(now) >>> 0, joined, state: NEUTRAL_STATE };
+    return member.sessionToken === undefined ? header : { ...header, token: member.sessionToken };
+  }
+
+  /** Sends an already complete packet (no piggybacking). */
+  private transmit(to: WireAddr, packet: Packet): void {
+    const api = this.ctx.packetApi;
+    const node = api.decodeNode(to, this.self);
+    if (!node) return;
+    try {
+      api.send(node, encodePacket(packet));
+    } catch (err) {
+      this.ctx.print(`could not send to ${api.nodeToString(node)}: ${(err as Error).message}`);
+    }
+  }
+
+  /** The nodes with reliable links: the membership's choice, or every other member. */
+  private targets(member: Membership): WireAddr[] {
+    if (member.linkTargets) return member.linkTargets();
+    const mine = member.slot();
+    return member.players().filter((p) => p.slot !== mine).map((p) => p.addr);
+  }
+
+  /** The slot of the member at `addr`, or null for a stranger. */
+  private slotOf(member: Membership, addr: WireAddr): number | null {
+    const key = addrKey(addr);
+    return member.players().find((p) => addrKey(p.addr) === key)?.slot ?? null;
+  }
+
+  /** A reliable message from `slot`, delivered once. */
+  private deliverReliable(slot: number, event: ReliableGameEvent): void {
+    if (event.type === 'playerName') {
+      this.member?.heardName?.(slot, event.name);
+      this.deliverPlayers();
+    } else this.deliverEvent(slot, event);
+  }
+
+  /** Link quality for the net graph. */
+  linkStats(): LinkStats {
+    return { ...this.pings.summary(), lossPct: this.loss.lossPct(this.ctx.game.now()) };
+  }
+
+  /** A node for console lines: the player's name when it is one, else its address. */
+  private describe(addr: WireAddr): string {
+    const member = this.member;
+    const slot = member ? this.slotOf(member, addr) : null;
+    if (slot !== null) return this.nameOf(slot);
+    const node = this.ctx.packetApi.decodeNode(addr, this.self);
+    return node ? this.ctx.packetApi.nodeToString(node) : 'a node';
   }
 
   /** A fresh game state from `slot`: its ship state and events go to the game view; chat and kills are printed. */
   onGameState(slot: number, packet: Packet): void {
     const game = this.ctx.game;
-    if (packet.header.joined) game.deliver({ kind: 'state', slot, gameTime: packet.header.gameTime, state: packet.header.state });
-    for (const event of packet.events) {
-      if (event.type === 'sendText') {
-        const from = this.nameOf(slot);
-        this.ctx.print(`${from}: ${event.text}`);
-        game.deliver({ kind: 'chat', slot, from, text: event.text });
-      } else if (event.type === 'playerName') {
-        this.deliverPlayers();
-      } else if (event.type !== 'playerList' && event.type !== 'connectQueue') {
-        if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) this.printKill(slot, event.killerSlot);
-        game.deliver({ kind: 'event', slot, event });
-      }
+    if (packet.header.joined) game.deliver({ kind: 'state', slot, gameTime: packet.header.gameTime, state: packet.header.state, ...this.ageOf(packet.header.gameTime) });
+    for (const event of packet.events) this.deliverEvent(slot, event);
+  }
+
+  /** One game event from `slot` to the game view (chat and kills also to the console). */
+  private deliverEvent(slot: number, event: RemoteEvent): void {
+    const game = this.ctx.game;
+    if (event.type === 'sendText') {
+      const from = this.nameOf(slot);
+      this.ctx.print(`${from}: ${event.text}`);
+      game.deliver({ kind: 'chat', slot, from, text: event.text });
+    } else if (event.type === 'playerName') {
+      this.deliverPlayers();
+    } else if (event.type !== 'playerList' && event.type !== 'connectQueue' && event.type !== 'relayed' && event.type !== 'reliable' && event.type !== 'ack') {
+      if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) this.printKill(slot, event.killerSlot);
+      game.deliver({ kind: 'event', slot, event });
     }
   }
 
@@ -202,6 +419,7 @@ export class GameSession {
 
   /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */
   reset(): void {
+    this.links.clear();
     this.ctx.game.events.clear();
     this.ctx.game.deliver({ kind: 'players', players: [], localSlot: null, status: 'offline' });
   }
@@ -238,12 +456,12 @@ export class GameSession {
 
   private pingPeers(member: Membership, now: number): void {
     const keys = new Set<string>();
-    for (const p of member.players()) {
-      if (p.slot === member.slot()) continue;
-      keys.add(addrKey(p.addr));
-      const node = this.ctx.packetApi.decodeNode(p.addr, this.self);
+    for (const addr of this.targets(member)) {
+      keys.add(addrKey(addr));
+      const node = this.ctx.packetApi.decodeNode(addr, this.self);
       if (node) this.sendControl(member, node, PacketType.Ping, this.pings.stamp(now));
     }
     this.pings.retain(keys);
+    this.loss.retain(keys);
   }
 }

@@ -4,7 +4,7 @@
  * the shared GameSession sends and receives the game; this adapter adds LAN
  * broadcast, the timer, the console commands and the p2p notices.
  */
-import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
+import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
 import { encodePacket } from '../../shared/wire/codec';
@@ -66,6 +66,10 @@ export class P2pProtocol implements Protocol {
     this.session?.reset();
     this.peer = null;
     this.session = null;
+  }
+
+  linkStats(): LinkStats {
+    return this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
   }
 
   status(): string {
@@ -131,7 +135,7 @@ export class P2pProtocol implements Protocol {
       case 'connected':
         this.ctx.print(`connected to the peer-to-peer game as slot ${n.slot} (${n.players.length} player${n.players.length === 1 ? '' : 's'})`);
         session.deliverPlayers();
-        if (game.autoJoin()) this.peer?.join(game.now());
+        if (game.autoJoin()) session.requestJoin();
         break;
       case 'failed':
         this.ctx.print(`connect failed: ${n.message}`);

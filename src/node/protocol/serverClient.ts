@@ -7,7 +7,7 @@
  *   session token from the join reply), which relays the others' to us.
  */
 import { platform, arch } from 'node:os';
-import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
+import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
 import { RelayPeer } from '../../shared/net/relayPeer';
 import { NO_SLOT, type Packet } from '../../shared/wire/types';
@@ -25,6 +25,7 @@ import {
 import { GameSession } from './gameSession';
 import { ServerLink } from './serverLink';
 import { resolveConnectTarget } from './serverPick';
+import { lanOptionsOf, queryLanDetailed } from '../net/lanQuery';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
 export const GAMESERVER_PROTOCOL = 'gameserver';
@@ -69,11 +70,18 @@ export class ServerClientProtocol implements Protocol {
     const session = new GameSession(this.ctx, api.localNode(), () => this.status());
     const peer = this.makePeer(session);
     session.member = peer;
+    if (this.name === GAMESERVER_PROTOCOL) {
+      // Through a gameserver the only link is the server: if it stops acknowledging, the game is over for us.
+      session.onLinkFailure = (_addr, reason) => {
+        this.ctx.print(`lost contact with the gameserver "${this.serverName}": ${reason}; disconnecting`);
+        this.disconnect();
+      };
+    }
     this.session = session;
     this.peer = peer;
     this.stop = session.start(
       { connect: (target) => this.connect(target), disconnect: () => this.disconnect() },
-      `connect to a ${this.name} (default port ${this.defaultPort})`,
+      `connect to a ${this.name} (default port ${this.defaultPort}; with no address, the first one answering on the LAN)`,
       TICK_MS,
     );
   }
@@ -120,6 +128,10 @@ export class ServerClientProtocol implements Protocol {
     }
   }
 
+  linkStats(): LinkStats {
+    return this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
+  }
+
   connection(): { host?: string; port?: number } | null {
     return this.phase === 'joined' && this.target ? { host: this.target.host, port: this.target.port } : null;
   }
@@ -129,8 +141,9 @@ export class ServerClientProtocol implements Protocol {
     const resolved = resolveConnectTarget(this.ctx, this.name, text);
     if (resolved.line) return resolved.line;
     text = resolved.target;
-    const target = text === undefined ? this.target : parseTarget(text, this.defaultPort);
-    if (!target) return text === undefined ? 'connect: which slotserver? (connect host[:port])' : `connect: "${text}" is not host[:port]`;
+    if (text === undefined) return this.discoverAndConnect();
+    const target = parseTarget(text, this.defaultPort);
+    if (!target) return `connect: "${text}" is not host[:port]`;
     this.target = target;
     this.phase = 'connecting';
     const link = new ServerLink({
@@ -144,6 +157,44 @@ export class ServerClientProtocol implements Protocol {
     this.link = link;
     link.open(target.host, target.port);
     return `connecting to the ${this.name} at ${target.host}:${target.port}…`;
+  }
+
+  /** True while a `connect` without an address is asking the LAN. */
+  private discovering = false;
+
+  /**
+   * `connect` with no address: asks the LAN (udp broadcast or udp6
+   * multicast), prints every server that answered, and joins the first one of
+   * this protocol's kind. The answer comes about a second later; if the
+   * protocol was killed or connected elsewhere meanwhile, it is dropped.
+   */
+  private discoverAndConnect(): string | null {
+    if (this.discovering) return 'connect: already looking for servers on the LAN';
+    const api = this.ctx.packetApi;
+    const kind = api.name;
+    if (kind !== 'udp' && kind !== 'udp6') return `connect: LAN discovery needs the udp or udp6 packet API, not ${kind} (or type connect host[:port])`;
+    const session = this.session;
+    this.discovering = true;
+    void queryLanDetailed(kind, lanOptionsOf(api)).then(
+      (found) => {
+        this.discovering = false;
+        if (this.session !== session || this.phase !== 'idle') return;
+        for (const s of found.servers) this.ctx.print(`found ${s.kind} "${s.name}" at ${s.target}, ${s.players}/${s.maxPlayers} players, ping ${s.pingMs.toFixed(1)} ms`);
+        const first = found.servers.find((s) => s.kind === this.name);
+        if (!first) {
+          const other = found.servers.length > 0 ? ' (type servers lan, then connect <number> to join another kind)' : '';
+          return this.ctx.print(`connect: no ${this.name} answered on the LAN within a second${other}; type connect host[:port] to join one by address`);
+        }
+        this.ctx.print(`joining ${this.name} "${first.name}" at ${first.target}`);
+        const line = this.connect(first.target);
+        if (line !== null) this.ctx.print(line);
+      },
+      (err: unknown) => {
+        this.discovering = false;
+        if (this.session === session) this.ctx.print(`connect: LAN discovery failed: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
+    return `looking for a ${this.name} on the LAN (${kind === 'udp' ? 'IPv4 broadcast' : 'IPv6 multicast'})…`;
   }
 
   private disconnect(): string | null {
@@ -201,6 +252,12 @@ export class ServerClientProtocol implements Protocol {
           member = this.makePeer(session, relay);
           session.member = member;
           this.peer = member;
+          // The gameserver's clock is the common game time; it answers time-sync requests on its game port.
+          session.timeSource = () => relay.server;
+        } else {
+          // A slotserver names its time-sync port; an older one does not, and the players then follow the lowest slot.
+          const timeAddr = msg.accepted.time === undefined || !this.link?.remoteAddress ? null : this.endpointAddr({ address: this.link.remoteAddress, port: msg.accepted.time });
+          session.timeSource = timeAddr ? () => timeAddr : null;
         }
         member.adopt(msg.accepted.slot);
         this.serverName = msg.accepted.serverName;
@@ -208,7 +265,7 @@ export class ServerClientProtocol implements Protocol {
         this.welcomeLeft = MESSAGE_LINES;
         this.ctx.print(`joined ${this.name} "${this.serverName}" as slot ${msg.accepted.slot}`);
         session.deliverPlayers();
-        if (this.ctx.game.autoJoin()) member.join(this.ctx.game.now());
+        if (this.ctx.game.autoJoin()) session.requestJoin();
         return;
       }
       case 'add': {

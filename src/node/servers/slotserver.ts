@@ -7,16 +7,24 @@
  * handling (and the choices the 1998 text leaves open) lives in joinServer.ts,
  * shared with the gameserver.
  */
+import type dgram from 'node:dgram';
 import { MAX_SLOTS } from '../../shared/wire/types';
 import { statusPage } from '../../shared/servers/html';
 import { formatEndpoint } from '../../shared/servers/joinProtocol';
 import { duration, startJoinServer, type SeatedPlayer } from './joinServer';
+import { bindServerUdp, DiscoveryResponder, type DiscoveryStats } from './discoveryResponder';
+import { ServerTimeService } from './timeService';
+import { APP_VERSION } from '../version';
 import type { CommonServerOptions, RunningServer } from './types';
 
 /** Options of {@link startSlotserver}. */
 export interface SlotserverOptions extends CommonServerOptions {
   /** TCP port (default 6582 in the CLI); 0 = any free port. */
   port: number;
+  /** UDP port answering LAN discovery (6523 in the CLI); default 0 = any free port, so embedded servers never fight over it. */
+  udpPort?: number;
+  /** When `udpPort` is taken, bind any free port instead of failing (a warning says LAN discovery will miss this server). */
+  udpPortFallback?: boolean;
   /** Slots 0..maxPlayers-1 (1..MAX_SLOTS: a slotserver game is peer-to-peer, whose slot table holds 8; the CLI's default is 8). */
   maxPlayers: number;
   /** Up to four message lines sent after every accepted join; fewer are padded with empty lines. */
@@ -40,6 +48,8 @@ export interface Slotserver extends RunningServer {
   playerCount(): number;
   /** Joined players by slot. */
   players(): SlotPlayer[];
+  /** The UDP socket's counters: datagrams no handler took, and LAN discovery's. */
+  udpStats(): { unknown: number; discovery: DiscoveryStats };
 }
 
 /**
@@ -49,22 +59,59 @@ export interface Slotserver extends RunningServer {
  */
 export async function startSlotserver(options: SlotserverOptions): Promise<Slotserver> {
   const { log, name, maxPlayers } = options;
-  const seats = await startJoinServer({ ...options, kind: 'slotserver', slotLimit: MAX_SLOTS });
+  const host = options.host ?? '0.0.0.0';
+  const udp = await bindServerUdp(host, options.udpPort ?? 0, 'slotserver').catch((err: Error) => {
+    // The UDP port only serves LAN discovery: a taken default costs that, not the slotserver.
+    if (!options.udpPortFallback || !/in use/.test(err.message)) throw err;
+    log.warn({ udpPort: options.udpPort }, `${err.message}; using any free UDP port, so LAN discovery will not find this slotserver`);
+    return bindServerUdp(host, 0, 'slotserver');
+  });
+  udp.on('error', (err) => log.warn({ err }, 'udp socket error'));
+  let seats: Awaited<ReturnType<typeof startJoinServer>>;
+  try {
+    // Players learn the UDP port from the accept line (`, time: <port>`): they synchronise their clocks with it before joining.
+    const timePort = udp.address().port;
+    seats = await startJoinServer({ ...options, kind: 'slotserver', slotLimit: MAX_SLOTS, hooks: { joined: () => ({ time: timePort }) } });
+  } catch (err) {
+    udp.close();
+    throw err;
+  }
+  const discovery = new DiscoveryResponder({
+    socket: udp,
+    log,
+    info: () => ({ kind: 'slotserver', name, port: seats.port, players: seats.playerCount(), maxPlayers, version: APP_VERSION }),
+  });
+  // Datagram kinds the UDP socket serves, tried in order: each takes what is
+  // its own and returns true. Another kind (e.g. time sync) goes in front.
+  const t0 = performance.now();
+  const time = new ServerTimeService(udp, () => performance.now() - t0);
+  const datagramHandlers: Array<(msg: Buffer, from: dgram.RemoteInfo) => boolean> = [(msg, from) => time.offer(msg, from), (msg, from) => discovery.offer(msg, from)];
+  let unknownDatagrams = 0;
+  udp.on('message', (msg, from) => {
+    try {
+      if (!datagramHandlers.some((take) => take(msg, from))) unknownDatagrams += 1;
+    } catch (err) {
+      log.error({ err }, 'udp handler threw (datagram dropped)');
+    }
+  });
+  const udpPort = udp.address().port;
   // `server`, not `name`: pino's own `name` field is the logger's.
-  log.info({ port: seats.port, server: name, maxPlayers }, 'slotserver listening');
+  log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers }, 'slotserver listening');
   let closing = false;
   return {
     kind: 'slotserver',
     name,
     maxPlayers,
-    ports: { tcp: seats.port },
+    ports: { tcp: seats.port, udp: udpPort },
     playerCount: () => seats.playerCount(),
     players: () => seats.players(),
+    udpStats: () => ({ unknown: unknownDatagrams, discovery: discovery.stats() }),
     async close(reason = 'server shutting down') {
       if (closing) return;
       closing = true;
       log.info({ reason, players: seats.playerCount() }, 'slotserver closing');
       await seats.close();
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
     },
   };
 }

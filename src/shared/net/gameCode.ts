@@ -106,6 +106,22 @@ export class GameCodeInterface {
     return packet;
   }
 
+  /**
+   * Takes every queued event that `pick` selects out of the queue, finalised
+   * for `ownerSlot` at `now`, in order (the reliable-message layer takes
+   * kills, chat and names this way; the rest keep their places).
+   */
+  takeWhere<E extends RemoteEvent>(pick: (event: RemoteEvent) => event is E, ownerSlot: number, now: number): E[] {
+    const out: E[] = [];
+    this.queue = this.queue.filter((p) => {
+      const ev = finalise(p, ownerSlot, now);
+      if (!pick(ev)) return true;
+      out.push(ev);
+      return false;
+    });
+    return out;
+  }
+
   private push(event: RemoteEvent, at: number, scoped = true): void {
     if (this.queue.length >= MAX_PENDING_EVENTS) {
       this.queue.shift();

@@ -42,7 +42,12 @@ export type NetDelivery =
   /** The slot table changed (or the connection state did). */
   | { kind: 'players'; players: NetPlayer[]; localSlot: number | null; status: string }
   /** A fresh ship state from a peer (stale and duplicate packets never get here). */
-  | { kind: 'state'; slot: number; gameTime: number; state: ShipState }
+  /**
+   * `ageMs`: how old the state is by the synchronised common game time
+   * (now − the sender's stamp), absent before sync or when implausible; the
+   * view places the ship where the state has moved on to by now.
+   */
+  | { kind: 'state'; slot: number; gameTime: number; state: ShipState; ageMs?: number }
   /** A remote event from a peer (object creation, kill, …) for the game to replicate. */
   | { kind: 'event'; slot: number; event: RemoteEvent }
   /** A chat line (already validated and printable). */

@@ -90,6 +90,16 @@ export class ManagedPeer {
     if (this.state === 'connected') this.onRename(clean);
   }
 
+  /** The player in `slot` renamed itself (a reliable playerName message). */
+  heardName(slot: number, name: string): void {
+    const entry = this.table.get(slot);
+    if (!entry || slot === this.mySlot) return;
+    const clean = sanitizeName(name, 'player');
+    if (entry.name === clean) return;
+    entry.name = clean;
+    this.notify({ kind: 'player-changed', player: { ...entry } });
+  }
+
   join(now: number): void {
     this.setJoined(true, now);
   }

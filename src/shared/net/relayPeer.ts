@@ -41,6 +41,15 @@ export class RelayPeer extends ManagedPeer {
     return addrEquals(from, this.server);
   }
 
+  /** Reliable messages go to the server, which acknowledges them and sends them on to the others itself. */
+  linkTargets(): WireAddr[] {
+    return [this.server];
+  }
+
+  get sessionToken(): number {
+    return this.token;
+  }
+
   /** Everything goes to the server, carrying the session token. */
   protected override toOthers(packet: Packet): void {
     this.send(this.server, { ...packet, header: { ...packet.header, token: this.token } });

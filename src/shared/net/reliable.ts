@@ -5,8 +5,9 @@
  *
  * - Sending: each message gets a 16-bit id (per link, starting at a random
  *   value so a restarted peer is not mistaken for the old one). It goes out in
- *   the next datagram to that node that has room, and again after 200 ms,
- *   400 ms, 800 ms, then every 1,000 ms until acknowledged; after
+ *   the next datagram to that node that has room, and again after 200 ms
+ *   (or 1.5 measured round trips + 40 ms, if longer), then at doubling
+ *   intervals capped at 1,000 ms until acknowledged; after
  *   {@link RELIABLE_DEFAULTS}.maxSends sends without an acknowledgement the
  *   link has failed and the peer is treated as gone. A message queued with a
  *   `supersede` key replaces an older one with the same key that is still
@@ -32,6 +33,8 @@ export interface ReliableConfig {
   maxSends: number;
   /** Datagrams that list a newly received id in their acknowledgement. */
   ackRepeats: number;
+  /** How long a new acknowledgement may wait for a datagram to ride on before it needs one of its own (ms). */
+  ackDelayMs: number;
   /** Most ids in one acknowledgement event. */
   maxAcksPerDatagram: number;
   /** Messages in flight (sent, not yet acknowledged) at once; the rest wait in order. */
@@ -47,16 +50,22 @@ export const RELIABLE_DEFAULTS: Readonly<ReliableConfig> = Object.freeze({
   maxResendMs: 1000,
   maxSends: 12,
   ackRepeats: 3,
+  ackDelayMs: 40,
   maxAcksPerDatagram: 32,
   maxInFlight: 128,
   maxQueued: 1024,
   rememberMs: 30_000,
 });
 
-/** Time from the first send of a message to the link failing, with `cfg` (10.4 s with the defaults). */
-export function giveUpAfterMs(cfg: ReliableConfig = RELIABLE_DEFAULTS): number {
+/**
+ * Time from the first send of a message to the link failing, with `cfg` and
+ * a first resend interval of `firstMs` (10.4 s with the defaults on a link
+ * whose round trip is under ~100 ms; the first interval grows with the
+ * measured round trip).
+ */
+export function giveUpAfterMs(cfg: ReliableConfig = RELIABLE_DEFAULTS, firstMs = cfg.firstResendMs): number {
   let total = 0;
-  let interval = cfg.firstResendMs;
+  let interval = firstMs;
   for (let i = 0; i < cfg.maxSends; i++) {
     total += interval;
     interval = Math.min(interval * 2, cfg.maxResendMs);
@@ -77,6 +86,8 @@ interface Outgoing<M> {
   dueAt: number;
   /** Interval before the next resend. */
   interval: number;
+  /** Time of the first send (round-trip samples come from messages acknowledged after one send). */
+  firstAt: number;
 }
 
 /** What one datagram to the link's node should carry. */
@@ -110,9 +121,10 @@ export class ReliableLink<M> {
   private readonly inFlight = new Map<number, Outgoing<M>>();
   /** Received ids → when first seen (duplicate filter). */
   private readonly seen = new Map<number, number>();
-  /** Ids to acknowledge → datagrams left that should list them. */
-  private readonly toAck = new Map<number, number>();
+  /** Ids to acknowledge → datagrams left that should list them, and when the id (last) arrived. */
+  private readonly toAck = new Map<number, { left: number; since: number }>();
   private failure: string | null = null;
+  private srtt: number | null = null;
 
   constructor(
     /** Bytes a message adds to a datagram (its reliable event, id included). */
@@ -144,7 +156,7 @@ export class ReliableLink<M> {
       this.waiting.shift();
       this.counters.overflow += 1;
     }
-    this.waiting.push({ id, message, supersede, sends: 0, dueAt: now, interval: this.cfg.firstResendMs });
+    this.waiting.push({ id, message, supersede, sends: 0, dueAt: now, interval: this.cfg.firstResendMs, firstAt: now });
     this.counters.queued += 1;
     return id;
   }
@@ -152,7 +164,7 @@ export class ReliableLink<M> {
   /** True when a datagram to this node should go out now (acknowledgements owed or messages due). */
   wantsSend(now: number): boolean {
     if (this.failure !== null) return false;
-    if (this.toAck.size > 0) return true;
+    for (const a of this.toAck.values()) if (a.left === this.cfg.ackRepeats && now - a.since >= this.cfg.ackDelayMs) return true;
     for (const o of this.inFlight.values()) if (o.dueAt <= now && o.sends < this.cfg.maxSends) return true;
     return this.waiting.length > 0 && this.inFlight.size < this.cfg.maxInFlight;
   }
@@ -175,9 +187,9 @@ export class ReliableLink<M> {
         out.acks = ids.slice(0, n);
         room -= ackSize(n);
         for (const id of out.acks) {
-          const left = (this.toAck.get(id) ?? 1) - 1;
-          if (left <= 0) this.toAck.delete(id);
-          else this.toAck.set(id, left);
+          const a = this.toAck.get(id);
+          if (!a || a.left <= 1) this.toAck.delete(id);
+          else a.left -= 1;
         }
       }
     }
@@ -197,6 +209,9 @@ export class ReliableLink<M> {
       room -= size;
       this.waiting.shift();
       this.inFlight.set(o.id, o);
+      // The first resend waits at least 1.5 round trips plus the receiver's ack delay, so a slow link is not flooded with copies.
+      o.firstAt = now;
+      if (this.srtt !== null) o.interval = Math.max(this.cfg.firstResendMs, Math.min(this.cfg.maxResendMs, 1.5 * this.srtt + this.cfg.ackDelayMs));
       this.mark(o, now);
       this.counters.sent += 1;
       out.messages.push({ id: o.id, message: o.message });
@@ -204,14 +219,29 @@ export class ReliableLink<M> {
     return out;
   }
 
-  /** An acknowledgement from the node listed these ids (unknown ones are ignored). */
-  onAcks(ids: readonly number[]): void {
-    for (const id of ids) if (this.inFlight.delete(id)) this.counters.acked += 1;
+  /** An acknowledgement from the node listed these ids at `now` (unknown ones are ignored). */
+  onAcks(ids: readonly number[], now: number): void {
+    for (const id of ids) {
+      const o = this.inFlight.get(id);
+      if (!o) continue;
+      this.inFlight.delete(id);
+      this.counters.acked += 1;
+      // Karn's rule: only a message sent once gives an unambiguous round trip.
+      if (o.sends === 1) {
+        const sample = now - o.firstAt;
+        this.srtt = this.srtt === null ? sample : this.srtt + (sample - this.srtt) / 8;
+      }
+    }
+  }
+
+  /** Smoothed round trip from acknowledgements (ms), or null before the first. */
+  get roundTripMs(): number | null {
+    return this.srtt;
   }
 
   /** A reliable message `id` arrived at `now`: true the first time (deliver it), false for a copy. Both are acknowledged. */
   onMessage(id: number, now: number): boolean {
-    this.toAck.set(id, this.cfg.ackRepeats);
+    this.toAck.set(id, { left: this.cfg.ackRepeats, since: now });
     const first = this.seen.get(id);
     if (first !== undefined && now - first < this.cfg.rememberMs) {
       this.counters.duplicates += 1;
@@ -232,7 +262,7 @@ export class ReliableLink<M> {
     if (this.failure !== null) return this.failure;
     for (const o of this.inFlight.values()) {
       if (o.sends >= this.cfg.maxSends && o.dueAt <= now) {
-        this.failure = `no acknowledgement after ${o.sends} sends over ${Math.round(giveUpAfterMs(this.cfg) / 100) / 10} s`;
+        this.failure = `no acknowledgement after ${o.sends} sends over ${((now - o.firstAt) / 1000).toFixed(1)} s`;
         this.inFlight.clear();
         this.waiting.length = 0;
         return this.failure;

@@ -161,7 +161,7 @@ const finiteOr = (v: number | undefined, fallback: number, lo: number, hi: numbe
  */
 export class RemoteShipTrack {
   private has = false;
-  /** Time (ms) the newest state was received at. */
+  /** Time (ms) the newest state describes (its arrival, or earlier by its age). */
   private t0 = 0;
   private readonly pos: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly vel: Vec3 = { x: 0, y: 0, z: 0 };
@@ -172,6 +172,8 @@ export class RemoteShipTrack {
   private readonly offRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** Correction time of the running correction (changing `convergeMs` must not make a ship jump). */
   private blendMs = 0;
+  /** When the running correction started (the state's arrival; `t0` is the state's own time). */
+  private blendFrom = 0;
   private readonly out: TrackSample = { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } };
   private readonly tmpQ: Quat = { x: 0, y: 0, z: 0, w: 1 };
   private readonly conj: Quat = { x: 0, y: 0, z: 0, w: 1 };
@@ -199,13 +201,18 @@ export class RemoteShipTrack {
   }
 
   /**
-   * A fresh state of the ship, received at `nowMs`. The state is copied (its
-   * rotation normalised); the caller may reuse it. The first state, a
-   * correction longer than `snapDistance` and `convergeMs` 0 snap.
+   * A fresh state of the ship, received at `nowMs`, which was the ship's
+   * state at `stateAtMs` (default: `nowMs`). With synchronised clocks the
+   * sender's game time says how old a state is, so a ship is placed where it
+   * is now (the state moved on by its age), not where it was when the packet
+   * left. The state is copied (its rotation normalised); the caller may reuse
+   * it. The first state, a correction longer than `snapDistance` and
+   * `convergeMs` 0 snap.
    */
-  onState(state: ShipState, nowMs: number): void {
+  onState(state: ShipState, nowMs: number, stateAtMs: number = nowMs): void {
+    const at = Number.isFinite(stateAtMs) && stateAtMs <= nowMs ? stateAtMs : nowMs;
     if (!this.has) {
-      this.reset(state, nowMs);
+      this.reset(state, at);
       return;
     }
     // Where the ship is on screen now, before the new state replaces the old track.
@@ -217,25 +224,26 @@ export class RemoteShipTrack {
     this.tmpQ.y = shown.rot.y;
     this.tmpQ.z = shown.rot.z;
     this.tmpQ.w = shown.rot.w;
-    this.store(state, nowMs);
-    const dx = sx - this.pos.x;
-    const dy = sy - this.pos.y;
-    const dz = sz - this.pos.z;
-    if (this.converge <= 0 || !(dx * dx + dy * dy + dz * dz <= this.snapDistance * this.snapDistance)) {
-      this.clearOffset();
-      return;
-    }
+    this.store(state, at);
+    this.clearOffset();
+    // Where the new state says the ship is now (moved on by the state's age).
+    const truth = this.sample(nowMs);
+    const dx = sx - truth.pos.x;
+    const dy = sy - truth.pos.y;
+    const dz = sz - truth.pos.z;
+    if (this.converge <= 0 || !(dx * dx + dy * dy + dz * dz <= this.snapDistance * this.snapDistance)) return;
     this.offPos.x = dx;
     this.offPos.y = dy;
     this.offPos.z = dz;
-    // shown = off ⊗ rot  ⇒  off = shown ⊗ conj(rot) (a world-frame correction).
+    // shown = off ⊗ truth  ⇒  off = shown ⊗ conj(truth) (a world-frame correction).
     const c = this.conj;
-    c.x = -this.rot.x;
-    c.y = -this.rot.y;
-    c.z = -this.rot.z;
-    c.w = this.rot.w;
+    c.x = -truth.rot.x;
+    c.y = -truth.rot.y;
+    c.z = -truth.rot.z;
+    c.w = truth.rot.w;
     quatNormaliseInPlace(quatMulInto(this.offRot, this.tmpQ, c));
     this.blendMs = this.converge;
+    this.blendFrom = nowMs;
   }
 
   /** Jumps straight to `state` (no correction), e.g. when a destroyed ship reappears at its spawn point. */
@@ -263,7 +271,8 @@ export class RemoteShipTrack {
     const since = nowMs > this.t0 ? nowMs - this.t0 : 0; // NaN lands here too
     const held = since > this.maxExtrapolateMs;
     const dtS = (held ? this.maxExtrapolateMs : since) / 1000;
-    const k = this.blendMs > 0 && since < this.blendMs ? 1 - since / this.blendMs : 0;
+    const blended = nowMs > this.blendFrom ? nowMs - this.blendFrom : 0;
+    const k = this.blendMs > 0 && blended < this.blendMs ? 1 - blended / this.blendMs : 0;
     out.pos.x = this.pos.x + this.vel.x * dtS + this.offPos.x * k;
     out.pos.y = this.pos.y + this.vel.y * dtS + this.offPos.y * k;
     out.pos.z = this.pos.z + this.vel.z * dtS + this.offPos.z * k;

@@ -87,6 +87,19 @@ export class P2pPeer {
     sendAliveToAll(core, now);
   }
 
+  /** The player in `slot` renamed itself (a reliable playerName message, which does not pass `receive`). */
+  heardName(slot: number, name: string): void {
+    const core = this.core;
+    const entry = core.table.atSlot(slot);
+    if (!entry || entry.key === core.selfKey) return;
+    const clean = sanitizeName(name, DEFAULT_PLAYER_NAME);
+    core.names.set(entry.key, clean);
+    if (entry.name !== clean) {
+      entry.name = clean;
+      core.emit({ kind: 'player-changed', player: toPlayer(entry) });
+    }
+  }
+
   /** Changes our name (sanitised). Others learn it from our next NodeAlive or from the game code's playerName event. */
   setName(name: string): void {
     const core = this.core;

@@ -13,6 +13,7 @@
  *   rename    = "my new name: " NAME
  *   accepted  = "join from " NAME " accepted, slot: " SLOT ", server name: " SERVER
  *               [ ", udp: " PORT ", token: " TOKEN ]       (gameserver only)
+ *               [ ", time: " PORT ]                         (slotserver: time-sync UDP port)
  *   add       = "add ip: " EP " name: " NAME " in " SLOT
  *   removed   = "remove ip: " EP
  *   renamed   = "name ip: " EP " name: " NAME
@@ -59,6 +60,8 @@ export const SLOTSERVER_PORT = 6582;
 export const GAMESERVER_PORT = 6581;
 /** Gameserver UDP port for game packets (Parsec: 6522). */
 export const GAMESERVER_UDP_PORT = 6522;
+/** Slotserver UDP port: LAN discovery requests (and later time sync); not a Parsec port. */
+export const SLOTSERVER_UDP_PORT = 6523;
 /** Longest line either side may send, in bytes; a server closes a connection that exceeds it. */
 export const MAX_LINE_BYTES = 256;
 export const MAX_OS_LENGTH = 31;
@@ -94,9 +97,11 @@ export interface JoinRequest {
 }
 /**
  * `join from … accepted`. A gameserver adds `udp` (its UDP game port) and
- * `token` (the u32 session token); both are present or both absent.
+ * `token` (the u32 session token); both are present or both absent. A
+ * slotserver adds `time`: the UDP port answering time-sync requests (a
+ * gameserver answers them on its game port).
  */
-export type JoinAccepted = { name: string; slot: number; serverName: string; udp?: number; token?: number };
+export type JoinAccepted = { name: string; slot: number; serverName: string; udp?: number; token?: number; time?: number };
 /** `add ip: …`: a player joined (or was already there when you joined). */
 export type ListAdd = { endpoint: Endpoint; name: string; slot: number };
 /** `name ip: …`: a player renamed. */
@@ -111,6 +116,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const SLOT_TEXT = '(0|[1-9]\\d{0,2})';
 /** The gameserver suffix of an accept line, anchored at its end. */
 const SESSION_SUFFIX = /, udp: ([1-9]\d{0,4}), token: ([0-9a-f]{8})$/;
+/** The slotserver's time-sync port suffix of an accept line, anchored at its end. */
+const TIME_SUFFIX = /, time: ([1-9]\d{0,4})$/;
 
 /** True for a dotted-quad IPv4 address without leading zeros. */
 export function isIPv4(text: string): boolean {
@@ -256,7 +263,16 @@ export function formatNewName(name: string): string {
 }
 
 /** Reads an accept line, with the gameserver's `udp:`/`token:` pair when the line ends with it; `null` for anything else. */
-export function parseJoinAccepted(line: string): JoinAccepted | null {
+export function parseJoinAccepted(whole: string): JoinAccepted | null {
+  const timed = TIME_SUFFIX.exec(whole);
+  const time = timed ? parsePort(timed[1] ?? '') : undefined;
+  if (time === null) return null;
+  const line = timed ? whole.slice(0, timed.index) : whole;
+  const accepted = parseAcceptedBody(line);
+  return accepted && time !== undefined ? { ...accepted, time } : accepted;
+}
+
+function parseAcceptedBody(line: string): JoinAccepted | null {
   const session = SESSION_SUFFIX.exec(line);
   const body = session ? line.slice(0, session.index) : line;
   const m = new RegExp(`^join from (.+) accepted, slot: ${SLOT_TEXT}, server name: (.+)$`).exec(body);
@@ -277,11 +293,18 @@ export function formatJoinAccepted(a: JoinAccepted): string {
   // A name ending like the suffix would be read back as a gameserver accept with a shorter name.
   check(!SESSION_SUFFIX.test(a.serverName), 'server name (ends like ", udp: …, token: …")', a.serverName);
   check((a.udp === undefined) === (a.token === undefined), 'udp/token (both or neither)', { udp: a.udp, token: a.token });
-  const base = `join from ${a.name} accepted, slot: ${a.slot}, server name: ${a.serverName}`;
-  if (a.udp === undefined || a.token === undefined) return base;
-  check(isPort(a.udp), 'udp port', a.udp);
-  check(Number.isInteger(a.token) && a.token >= 0 && a.token <= 0xffffffff, 'token', a.token);
-  return `${base}, udp: ${a.udp}, token: ${formatToken(a.token)}`;
+  check(!TIME_SUFFIX.test(a.serverName), 'server name (ends like ", time: …")', a.serverName);
+  let line = `join from ${a.name} accepted, slot: ${a.slot}, server name: ${a.serverName}`;
+  if (a.udp !== undefined && a.token !== undefined) {
+    check(isPort(a.udp), 'udp port', a.udp);
+    check(Number.isInteger(a.token) && a.token >= 0 && a.token <= 0xffffffff, 'token', a.token);
+    line += `, udp: ${a.udp}, token: ${formatToken(a.token)}`;
+  }
+  if (a.time !== undefined) {
+    check(isPort(a.time), 'time port', a.time);
+    line += `, time: ${a.time}`;
+  }
+  return line;
 }
 
 /** A session token as the accept line writes it: 8 lower-case hex digits. */

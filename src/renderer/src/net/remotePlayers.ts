@@ -97,7 +97,7 @@ export class RemotePlayers {
         this.sinks.playersChanged();
         break;
       case 'state':
-        this.onState(d.slot, d.state, nowMs);
+        this.onState(d.slot, d.state, nowMs, d.ageMs ?? 0);
         break;
       case 'event':
         this.onEvent(d.slot, d.event, nowMs);
@@ -152,7 +152,8 @@ export class RemotePlayers {
     return r;
   }
 
-  private onState(slot: number, state: ShipState, nowMs: number): void {
+  /** A state of `slot` that arrived at `nowMs` and is `ageMs` old by common game time (0 before the clock is synchronised). */
+  private onState(slot: number, state: ShipState, nowMs: number, ageMs: number): void {
     if (slot === this.local) return;
     const r = this.remote(slot);
     if (state.damage >= DESTROYED_DAMAGE) {
@@ -162,10 +163,10 @@ export class RemotePlayers {
     if (r.down) {
       // Back from the dead at a spawn point: a cut, not a slide across the map.
       r.down = false;
-      r.track.reset(state, nowMs);
+      r.track.reset(state, nowMs - ageMs);
       return;
     }
-    r.track.onState(state, nowMs);
+    r.track.onState(state, nowMs, nowMs - ageMs);
   }
 
   private onEvent(slot: number, ev: RemoteEvent, nowMs: number): void {

@@ -1,0 +1,40 @@
+/**
+ * The servers' side of time sync: a time-sync request datagram (see
+ * src/shared/time) arriving on a server's UDP socket is answered straight
+ * away with the server's clock, which is the common game time of everyone
+ * playing there. Requests are small and replies only 8 bytes longer, and
+ * each source (ip:port) gets at most 50 answers a second, so the socket
+ * cannot be used to flood a third party. Anything that looks like a time
+ * datagram but is not a valid request is dropped and counted.
+ */
+import type dgram from 'node:dgram';
+import { isTimeDatagram, TimeResponder } from '../../shared/time';
+import { RateLimiter } from '../../shared/util/rateLimit';
+
+export class ServerTimeService {
+  private readonly responder: TimeResponder;
+  private readonly limiter = new RateLimiter({ perSecond: 50, burst: 100 });
+
+  constructor(
+    private readonly socket: dgram.Socket,
+    /** The server's clock in ms (monotonic): common game time. */
+    private readonly clock: () => number,
+  ) {
+    this.responder = new TimeResponder(clock);
+  }
+
+  /** Takes `msg` if it is a time datagram (answering valid requests); false leaves it for other handlers. */
+  offer(msg: Uint8Array, from: dgram.RemoteInfo): boolean {
+    if (!isTimeDatagram(msg)) return false;
+    if (!this.limiter.allow(`${from.address}:${from.port}`, this.clock())) return true;
+    const reply = this.responder.answer(msg);
+    if (reply) this.socket.send(reply, from.port, from.address, () => undefined);
+    return true;
+  }
+
+  /** Requests answered and dropped (by reason), and answers refused by the rate limit. */
+  stats(): { answered: number; drops: Record<string, number>; rateLimited: number } {
+    const { answered, drops } = this.responder.stats();
+    return { answered, drops: { ...drops } as Record<string, number>, rateLimited: this.limiter.refused };
+  }
+}

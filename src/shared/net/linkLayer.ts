@@ -1,0 +1,178 @@
+/**
+ * The reliable-message layer of a client protocol: one {@link ReliableLink}
+ * per node we exchange game packets with (each peer in p2p and slotserver
+ * games, the server in a gameserver game), keyed by wire address. It rides on
+ * the membership's own datagrams:
+ *
+ * - `outgoing` adds, to a GameState or NodeAlive going to a node, the
+ *   acknowledgements we owe it and its due reliable messages, as far as they
+ *   fit in 512 bytes;
+ * - `standalone` makes a Reliable packet for nodes that are owed something
+ *   no regular datagram carried (acknowledgements should not wait long);
+ * - `incoming` takes the acknowledgements and reliable messages out of a
+ *   received datagram (in a Relay packet, out of each relayed player's inner
+ *   packet too), hands back each message seen for the first time with the
+ *   slot it is from, and leaves the rest of the packet for the membership.
+ *
+ * Reliable messages bypass the membership's stale-packet filter on purpose:
+ * an overtaken packet's state is old news, but the chat line in it is not.
+ * Pure; the protocol supplies time, slots and the transport.
+ */
+import { MAX_DATAGRAM_BYTES } from './packetApi';
+import { giveUpAfterMs, ReliableLink, type ReliableConfig } from './reliable';
+import { eventSize, packetSize } from '../wire/codec';
+import { addrKey } from '../wire/addr';
+import { PacketType, RELIABLE_EVENT_TYPES, type AckEvent, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
+
+/** Bytes each regular game packet leaves free for acknowledgements and reliable messages (the game-code interface fills the rest). */
+export const LINK_RESERVE_BYTES = 96;
+
+/** Whether game code's `event` travels as a reliable message. */
+export function isReliableEvent(event: RemoteEvent): event is ReliableGameEvent {
+  return (RELIABLE_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+
+/** Bytes of an ack event listing `n` ids. */
+export function ackSize(n: number): number {
+  return 3 + 1 + 2 * n;
+}
+
+/** A reliable message delivered from `slot`. */
+export interface Delivered {
+  slot: number;
+  event: ReliableGameEvent;
+}
+
+/** What `incoming` leaves: the packet without envelopes (null when nothing is left for the membership) and the new messages. */
+export interface Incoming {
+  packet: Packet | null;
+  delivered: Delivered[];
+}
+
+const sizeOf = (m: ReliableGameEvent) => eventSize({ type: 'reliable', id: 0, event: m });
+
+export class LinkLayer {
+  private readonly links = new Map<string, { addr: WireAddr; link: ReliableLink<ReliableGameEvent> }>();
+  /** Nodes whose link failed: no new link while they stay in the targets. */
+  private readonly gone = new Set<string>();
+
+  constructor(
+    /** First message id of a new link (u16); random in production so a restarted node is not mistaken for its predecessor. */
+    private readonly firstId: () => number,
+    private readonly config: Partial<ReliableConfig> = {},
+  ) {}
+
+  /**
+   * The nodes we have links with: links to nodes not in `targets` are
+   * dropped (the player left; nothing is owed any more), new ones created.
+   */
+  retain(targets: readonly WireAddr[]): void {
+    const keep = new Set<string>();
+    for (const addr of targets) {
+      const key = addrKey(addr);
+      keep.add(key);
+      if (!this.links.has(key) && !this.gone.has(key)) this.links.set(key, { addr: Uint8Array.from(addr), link: new ReliableLink(sizeOf, this.firstId(), this.config) });
+    }
+    for (const key of [...this.links.keys()]) if (!keep.has(key)) this.links.delete(key);
+    for (const key of [...this.gone]) if (!keep.has(key)) this.gone.delete(key);
+  }
+
+  /** Queues a reliable message for every linked node; names supersede older names. */
+  queueAll(event: ReliableGameEvent, now: number): void {
+    for (const { link } of this.links.values()) link.queue(event, now, event.type === 'playerName' ? 'name' : undefined);
+  }
+
+  /** `packet` on its way to `to`, with what fits of the acknowledgements and due messages for that node. */
+  outgoing(to: WireAddr, packet: Packet, now: number): Packet {
+    const t = packet.header.type;
+    if (t !== PacketType.GameState && t !== PacketType.NodeAlive && t !== PacketType.Reliable) return packet;
+    const entry = this.links.get(addrKey(to));
+    if (!entry) return packet;
+    const room = MAX_DATAGRAM_BYTES - packetSize(packet);
+    const take = entry.link.take(now, room, ackSize);
+    if (take.acks.length === 0 && take.messages.length === 0) return packet;
+    const extra: RemoteEvent[] = take.acks.length > 0 ? [{ type: 'ack', ids: take.acks }] : [];
+    for (const m of take.messages) extra.push({ type: 'reliable', id: m.id, event: m.message });
+    return { header: packet.header, events: [...extra, ...packet.events] };
+  }
+
+  /** Reliable packets (with `header`) for every node that is owed acknowledgements or due messages no regular packet carried. */
+  standalone(now: number, header: (to: WireAddr) => PacketHeader): { to: WireAddr; packet: Packet }[] {
+    const out: { to: WireAddr; packet: Packet }[] = [];
+    for (const { addr, link } of this.links.values()) {
+      if (!link.wantsSend(now)) continue;
+      const packet = this.outgoing(addr, { header: header(addr), events: [] }, now);
+      if (packet.events.length > 0) out.push({ to: addr, packet });
+    }
+    return out;
+  }
+
+  /**
+   * A decoded datagram from `from`: acknowledgements applied, reliable
+   * messages acknowledged and — the first time — returned with their slot
+   * (`slotOf(from)` for a direct sender; the relayed slot inside a Relay).
+   * Envelopes from a node without a link are ignored (not acknowledged).
+   */
+  incoming(from: WireAddr, packet: Packet, now: number, slotOf: () => number | null): Incoming {
+    const entry = this.links.get(addrKey(from));
+    const delivered: Delivered[] = [];
+    const strip = (events: RemoteEvent[], slot: () => number | null): RemoteEvent[] => {
+      const rest: RemoteEvent[] = [];
+      for (const ev of events) {
+        if (ev.type === 'ack') entry?.link.onAcks(ev.ids, now);
+        else if (ev.type === 'reliable') {
+          if (!entry) continue;
+          const s = slot();
+          if (s !== null && entry.link.onMessage(ev.id, now)) delivered.push({ slot: s, event: ev.event });
+        } else rest.push(ev);
+      }
+      return rest;
+    };
+    if (packet.header.type === PacketType.Relay) {
+      const events = strip(packet.events, () => null).map((ev) =>
+        ev.type === 'relayed' ? { ...ev, packet: { header: ev.packet.header, events: strip(ev.packet.events, () => ev.slot) } } : ev,
+      );
+      return { packet: { header: packet.header, events }, delivered };
+    }
+    const events = strip(packet.events, slotOf);
+    return { packet: packet.header.type === PacketType.Reliable ? null : { header: packet.header, events }, delivered };
+  }
+
+  /** Links whose messages went unacknowledged through every resend: the node is gone. Each is reported once, then dropped. */
+  failures(now: number): { addr: WireAddr; reason: string }[] {
+    const out: { addr: WireAddr; reason: string }[] = [];
+    for (const [key, { addr, link }] of this.links) {
+      const reason = link.check(now);
+      if (reason !== null) {
+        out.push({ addr, reason });
+        this.links.delete(key);
+        this.gone.add(key);
+      }
+    }
+    return out;
+  }
+
+  /** Messages not yet acknowledged, over all links. */
+  get pending(): number {
+    let n = 0;
+    for (const { link } of this.links.values()) n += link.pending;
+    return n;
+  }
+
+  /** Sums of every link's counters, for `stats`. */
+  counters(): Record<string, number> {
+    const sum: Record<string, number> = {};
+    for (const { link } of this.links.values()) for (const [k, v] of Object.entries(link.counters)) sum[k] = (sum[k] ?? 0) + v;
+    return sum;
+  }
+
+  clear(): void {
+    this.links.clear();
+    this.gone.clear();
+  }
+}
+
+/** How long after its first send an unacknowledged message makes its node count as gone (documented figure). */
+export const LINK_GIVE_UP_MS = giveUpAfterMs();
+
+export type { AckEvent };
