@@ -10,12 +10,19 @@ import { validatePlayerName } from '../../shared/settings/settings';
 import { DEFAULT_CLIENT_PORT, type PacketApi } from '../../shared/net/packetApi';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import { createSubsystems } from '../subsystems';
+import { formatLanServers, queryLanDetailed } from '../net/lanQuery';
+import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditioner';
 import { APP_VERSION } from '../version';
 import { BotGame, type Pilot } from './botGame';
 
 const int = (lo: number, hi: number) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < lo || n > hi) throw new InvalidArgumentError(`must be an integer from ${lo} to ${hi}`);
+  return n;
+};
+const percent = (value: string) => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('must be a number from 0 to 100');
   return n;
 };
 
@@ -25,7 +32,8 @@ const program = new Command('starlane-bot')
   .option('-n, --name <name>', 'player name', 'bot')
   .addOption(new Option('--packetapi <api>', 'packet API').choices(['udp', 'udp6']).default('udp'))
   .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p', 'slotserver', 'gameserver']).default('p2p'))
-  .option('--server <host:port>', 'the slot- or gameserver to join (with --protocol slotserver|gameserver)')
+  .option('--server <host:port>', 'the slot- or gameserver to join (with --protocol slotserver|gameserver; default: the first one answering on the LAN)')
+  .option('--discover', 'only list the slot- and gameservers answering LAN discovery over --packetapi (honours --broadcast, --lan-interfaces), then exit', false)
   .option('-p, --port <port>', 'UDP client port (next free one if taken); LAN discovery targets it too', int(1, 65535), DEFAULT_CLIENT_PORT)
   .option('--bind <address>', 'local address to bind (default: all interfaces)')
   .option('--broadcast <address>', 'IPv4 broadcast address for LAN discovery', '255.255.255.255')
@@ -37,6 +45,12 @@ const program = new Command('starlane-bot')
   .option('--seconds <s>', 'stop after this many seconds (0 = run until SIGINT/SIGTERM)', int(0, 86400), 0)
   .option('--seed <n>', 'simulation seed', int(0, 0xffffffff), 1)
   .option('--json', 'print events as JSON lines', false)
+  .option('--fake-lag <ms>', 'testing: extra delay on every datagram sent and received (round trips grow by twice this)', int(0, MAX_FAKE_LAG_MS), 0)
+  .option('--fake-jitter <ms>', 'testing: random ± variation of that delay, per datagram', int(0, MAX_FAKE_JITTER_MS), 0)
+  .option('--fake-loss <pct>', 'testing: % of datagrams dropped, each direction', percent, 0)
+  .option('--fake-dup <pct>', 'testing: % of datagrams delivered twice, each direction', percent, 0)
+  .option('--fake-reorder <pct>', 'testing: % of datagrams held back so later ones overtake them', percent, 0)
+  .option('--fake-seed <n>', 'seed of the fake link\'s randomness (same seed, same losses)', int(0, 0xffffffff), 1)
   .showHelpAfterError();
 
 interface Opts {
@@ -55,6 +69,13 @@ interface Opts {
   seconds: number;
   seed: number;
   json: boolean;
+  discover: boolean;
+  fakeLag: number;
+  fakeJitter: number;
+  fakeLoss: number;
+  fakeDup: number;
+  fakeReorder: number;
+  fakeSeed: number;
 }
 
 async function main(): Promise<void> {
@@ -62,9 +83,19 @@ async function main(): Promise<void> {
   const o = program.opts<Opts>();
   const name = validatePlayerName(o.name);
   if (!name.ok) program.error(`starlane-bot: --name: ${name.error}`);
-  if (o.protocol !== 'p2p' && !o.server) program.error(`starlane-bot: --protocol ${o.protocol} needs --server host:port`);
   const emit = (record: Record<string, unknown>, text: string) =>
     process.stdout.write(o.json ? `${JSON.stringify(record)}\n` : `${text}\n`);
+  if (o.discover) {
+    // One LAN query with the bot's own broadcast settings: a line per server, then a summary.
+    const kind = o.packetapi === 'udp6' ? 'udp6' : 'udp';
+    const lanInterfaces = o.lanInterfaces === undefined ? undefined : o.lanInterfaces === 'none' ? [] : o.lanInterfaces.split(',');
+    const found = await queryLanDetailed(kind, { broadcastAddress: o.broadcast, lanInterfaces });
+    const table = formatLanServers(found.servers);
+    if (!o.json && found.servers.length > 0) process.stdout.write(`${table[0]}\n`);
+    found.servers.forEach((s, i) => emit({ t: 'lan-server', ...s }, table[i + 1] ?? ''));
+    emit({ t: 'lan-done', servers: found.servers.length, ignored: found.ignored, requests: found.requests, sendFailures: found.sendFailures }, `${found.servers.length} server(s) answered; ignored: ${JSON.stringify(found.ignored)}`);
+    process.exit(0);
+  }
 
   const states = new Map<number, number>();
   let said = false;
@@ -82,6 +113,8 @@ async function main(): Promise<void> {
     else if (d.kind === 'event') emit({ t: 'event', slot: d.slot, type: d.event.type }, `event from slot ${d.slot}: ${d.event.type}`);
   };
   const game = new BotGame({ name: name.ok ? name.name : 'bot', sendFrequency: o.sendfreq, pilot: o.pilot, seed: o.seed, onDeliver });
+  const link = { lagMs: o.fakeLag, jitterMs: o.fakeJitter, lossPct: o.fakeLoss, dupPct: o.fakeDup, reorderPct: o.fakeReorder };
+  if (isConditioned(link)) out.print(`link conditioned (testing): ${describeConditions(link)} on every datagram sent and received`);
   const lan = o.lanInterfaces === undefined ? undefined : o.lanInterfaces === 'none' ? [] : o.lanInterfaces.split(',');
   const subsystems = createSubsystems({
     clientPort: o.port,
@@ -93,6 +126,8 @@ async function main(): Promise<void> {
     print: (line) => out.print(line),
     log: (line) => process.stderr.write(`starlane-bot: ${line}\n`),
     addCommand: (def) => consoleCore.addCommand(def),
+    linkConditions: () => link,
+    linkSeed: o.fakeSeed,
   });
   for (const [kind, impl] of [['packetapi', o.packetapi], ['protocol', o.protocol]] as const) {
     const r = await subsystems.kind(kind).bind(impl);
@@ -104,7 +139,8 @@ async function main(): Promise<void> {
   const packetApi = subsystems.kind<PacketApi>('packetapi').table;
   emit({ t: 'ready', port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${o.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
-  await consoleCore.execute(o.protocol === 'p2p' ? 'connect' : `connect ${o.server}`, out);
+  // Without --server a server protocol's connect finds one by LAN discovery.
+  await consoleCore.execute(o.protocol === 'p2p' || !o.server ? 'connect' : `connect ${o.server}`, out);
 
   const report = setInterval(() => {
     emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);

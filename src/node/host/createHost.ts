@@ -4,7 +4,10 @@ import { createLogger, type Logger } from '../log';
 import { ConsoleCore, type FallbackHandler } from '../../shared/console/registry';
 import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
-import { registerNetCvars, type NetCvars } from './netCvars';
+import { linkConditionsOf, registerNetCvars, type NetCvars } from './netCvars';
+import { NetGraphSampler } from './netGraph';
+import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditioner';
+import type { Protocol } from '../../shared/net/protocol';
 import { HostGame } from './hostGame';
 import { registerServersCommand } from './serversCommand';
 
@@ -57,8 +60,11 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     autoJoin: () => cvars?.autojoin.value ?? true,
     deliver: (delivery) => host?.emit({ kind: 'net', delivery }),
   });
+  // The link conditioner reads this object for every datagram; the net_fake* cvars rewrite it in place.
+  const link: LinkConditions = { ...NO_CONDITIONS };
   const subsystems = createSubsystems({
     game,
+    linkConditions: () => link,
     p2pConfig: () => ({ maxPlayers: cvars?.maxplayers.value ?? 4 }),
     clientPort: options.clientPort,
     broadcastAddress: options.broadcastAddress,
@@ -79,7 +85,11 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     onQuit: options.onQuit,
   });
   registerCoreCommands(host);
-  const serverList = registerServersCommand(host);
+  // `servers lan` asks where the game's own discovery goes (tests keep it on loopback).
+  const serverList = registerServersCommand(host, {
+    ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),
+    ...(options.lanInterfaces !== undefined ? { lanInterfaces: options.lanInterfaces } : {}),
+  });
   /** `connect <n>` to a server of another protocol: rebind, then connect, printing each step. */
   const switchProtocol = async (protocol: string, target: string) => {
     const h = host as HostService;
@@ -89,6 +99,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   consoleCore.fallback = plainTextIsChat(consoleCore);
   cvars = registerNetCvars(host);
   host.game = game;
+  wireLinkAndGraph(host, cvars, link, subsystems);
 
   if (report.status === 'corrupt') {
     host.print(`settings file was unreadable (${report.issues.join('; ')}); defaults in use, old file kept as ${report.backupPath}`, 'warn');
@@ -110,4 +121,37 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   }
   host.print(`Starlane ${options.appVersion} — press \` to open or close this console, type help for commands`);
   return host;
+}
+
+/**
+ * The net_fake* cvars rewrite `link` (with one console line whenever the
+ * conditioning changes, so nobody forgets it is on), and `netgraph` starts
+ * and stops the sampler that feeds the renderer's graph.
+ */
+function wireLinkAndGraph(host: HostService, cvars: NetCvars, link: LinkConditions, subsystems: ReturnType<typeof createSubsystems>): void {
+  const apply = (): void => {
+    const was = isConditioned(link);
+    Object.assign(link, linkConditionsOf(cvars));
+    if (isConditioned(link)) {
+      host.print(`link conditioned (testing): ${describeConditions(link)} on every datagram sent and received; set the net_fake* cvars to 0 to stop`, 'warn');
+    } else if (was) {
+      host.print('link no longer conditioned: datagrams pass unchanged');
+    }
+  };
+  for (const cvar of [cvars.fakelag, cvars.fakejitter, cvars.fakeloss, cvars.fakedup, cvars.fakereorder]) cvar.onChange(apply);
+
+  const protocols = subsystems.kind<Protocol>('protocol');
+  const graph = new NetGraphSampler(
+    {
+      traffic: () => subsystems.traffic(),
+      linkStats: () => (protocols.bound() !== null && typeof protocols.table.linkStats === 'function' ? protocols.table.linkStats() : null),
+      fake: () => (isConditioned(link) ? describeConditions(link) : ''),
+      now: () => performance.now(),
+    },
+    (sample) => host.emit({ kind: 'netgraph', sample }),
+  );
+  const toggle = (on: boolean): void => (on ? graph.start() : graph.stop());
+  cvars.netgraph.onChange(toggle);
+  toggle(cvars.netgraph.value);
+  host.onDispose(() => graph.stop());
 }

@@ -175,7 +175,7 @@ export class ServerClientProtocol implements Protocol {
     if (kind !== 'udp' && kind !== 'udp6') return `connect: LAN discovery needs the udp or udp6 packet API, not ${kind} (or type connect host[:port])`;
     const session = this.session;
     this.discovering = true;
-    void queryLanDetailed(kind, lanOptionsOf(api)).then(
+    void queryLanDetailed(kind, lanOptionsOf(api, this.ctx.lan ?? {})).then(
       (found) => {
         this.discovering = false;
         if (this.session !== session || this.phase !== 'idle') return;

@@ -128,6 +128,10 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     ...(options.switchTo ? { switchTo: options.switchTo } : {}),
     game: options.game ?? createIdleGame(() => performance.now()),
     discoveryPort: typeof options.clientPort === 'function' ? options.clientPort() : (options.clientPort || DEFAULT_CLIENT_PORT),
+    lan: {
+      ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),
+      ...(options.lanInterfaces !== undefined ? { lanInterfaces: options.lanInterfaces } : {}),
+    },
   };
   const protocolFactories: Record<string, ProtocolFactory> = {
     [OFFLINE_PROTOCOL]: (ctx) => new OfflineProtocol(ctx),

@@ -57,6 +57,8 @@ export interface ProtocolContext {
   readonly game: ProtocolGame;
   /** UDP port that LAN discovery broadcasts to (and the ports above it within the fallback range). */
   readonly discoveryPort: number;
+  /** Where LAN server discovery asks: the host's IPv4 broadcast address and IPv6 interfaces, when configured. */
+  readonly lan?: { broadcastAddress?: string; lanInterfaces?: readonly string[] };
   /**
    * `connect <n>`: the n-th server of the last `servers` list, as the
    * protocol it needs and a `host:port` target; null when `text` is not such a number.
