@@ -112,6 +112,11 @@ describe('peer-to-peer between two hosts on loopback', () => {
     await b.run('players');
     await until('players with ping', () => /0\s+alpha\s+127\.0\.0\.1:\d+\s+\d+ ms\s+joined/.test(b.text()));
     expect(b.text()).toMatch(/1\s+bravo\s+127\.0\.0\.1:\d+\s+-\s+joined \(you\)/);
+    // …and where the common game time comes from: bravo (slot 1) synchronised with alpha (slot 0), the reference.
+    expect(b.text()).toMatch(/clock: synchronised with alpha, offset -?\d+\.\d ms ± \d+\.\d+, round trip \d+ ms/);
+    expect(b.text()).toMatch(/reliable messages: 0 awaiting acknowledgement/);
+    await a.run('players');
+    await until('alpha lists the clock', () => /clock: this machine is the game's time reference/.test(a.text()));
 
     await b.run('disconnect');
     await until('alpha sees bravo leave', () => /bravo disconnected/.test(a.text()));

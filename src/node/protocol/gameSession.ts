@@ -414,7 +414,19 @@ export class GameSession {
         `${String(p.slot).padEnd(5)} ${p.name.padEnd(17)} ${(node ? api.nodeToString(node) : '?').padEnd(24)} ${ping.padEnd(7)} ${p.joined ? 'joined' : 'connected'}${mine ? ' (you)' : ''}`,
       );
     }
+    lines.push(this.clockLine());
+    const c = this.links.counters();
+    lines.push(`reliable messages: ${this.links.pending} awaiting acknowledgement, ${c['resent'] ?? 0} resent, ${c['duplicates'] ?? 0} duplicate copies dropped`);
     return lines;
+  }
+
+  /** One line on the common game time: where it comes from and how good it is. */
+  private clockLine(): string {
+    if (!this.sync) return this.synced ? 'clock: this machine is the game\'s time reference' : 'clock: not synchronised';
+    const st = this.sync.client.stats();
+    const from = this.describe(this.sync.addr);
+    if (st.repliesAccepted === 0) return `clock: no reply from ${from} yet${this.synced ? ' (using this machine\'s clock)' : ''}`;
+    return `clock: ${this.synced ? 'synchronised' : 'synchronising'} with ${from}, offset ${st.offsetMs.toFixed(1)} ms ± ${Number.isFinite(st.standardErrorMs) ? st.standardErrorMs.toFixed(2) : '?'}, round trip ${st.rttMs.toFixed(0)} ms, ${st.kept}/${st.samples} samples`;
   }
 
   /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */
