@@ -69,6 +69,19 @@ async function meanPing(page: Page, seconds: number): Promise<number | null> {
   return pings.length === 0 ? null : pings.reduce((a, b) => a + b, 0) / pings.length;
 }
 
+/** The page's own `stats` figures: fps and frame-time p99 over its 5 s window (printed, never asserted: speed is a benchmark's business). */
+async function frameStats(page: Page): Promise<string> {
+  const before = (await page.evaluate(() => window.__starlane?.consoleText() ?? '')).length;
+  await type(page, 'stats');
+  await waitConsole(page, /frame time ms\s+p50/);
+  await page.waitForTimeout(200);
+  const text = (await page.evaluate(() => window.__starlane?.consoleText() ?? '')).slice(before);
+  const fps = /fps ([\d.]+)/.exec(text)?.[1] ?? '?';
+  const p99 = /p99 ([\d.]+)/.exec(text)?.[1] ?? '?';
+  return `fps ${fps}, frame time p99 ${p99} ms`;
+}
+let framesWithout = '';
+
 const show = (v: GraphValues): string =>
   `ping ${v.pingMs?.toFixed(0) ?? '—'} ms, jitter ${v.jitterMs?.toFixed(1) ?? '—'} ms, loss ${v.lossPct?.toFixed(1) ?? '—'}%, ` +
   `in ${v.inPacketsPerS.toFixed(1)} pkt/s ${v.inBytesPerS.toFixed(0)} B/s, out ${v.outPacketsPerS.toFixed(1)} pkt/s ${v.outBytesPerS.toFixed(0)} B/s`;
@@ -119,6 +132,8 @@ describe('net graph overlay in headless Chromium (page playing p2p with a bot)',
 
   it('is hidden by default and netgraph 1 shows it with live traffic figures', async () => {
     expect(await page.isVisible('#netgraph')).toBe(false);
+    await page.waitForTimeout(5_000);
+    framesWithout = await frameStats(page);
     await type(page, 'netgraph 1');
     await page.waitForSelector('#netgraph', { state: 'visible', timeout: 5_000 });
     const live = await waitValues(page, 'packets flowing both ways', (v) => v.inPacketsPerS > 0 && v.outPacketsPerS > 0);
@@ -157,6 +172,7 @@ describe('net graph overlay in headless Chromium (page playing p2p with a bot)',
     }
     expect(lagged.outPacketsPerS).toBeGreaterThan(0);
     expect(lagged.inPacketsPerS).toBeGreaterThan(0);
+    console.log(`net graph cost (SwiftShader, noisy machine): without the overlay ${framesWithout}; with it ${await frameStats(page)}`);
     await page.keyboard.press('Backquote'); // close the console for the picture
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(artifacts, 'netgraph.png') });
