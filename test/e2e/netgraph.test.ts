@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NetGraphSample } from '../../src/shared/host/contract';
 import { launchChromium } from '../support/browser';
 import { BotWatch } from '../support/botProcess';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
@@ -16,18 +17,8 @@ import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShe
 const artifacts = join(repoRoot, 'test-artifacts');
 const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
 
-/** What the overlay publishes in data-values (see src/renderer/src/view/netGraph.ts). */
-interface GraphValues {
-  pingMs: number | null;
-  jitterMs: number | null;
-  lossPct: number | null;
-  inBytesPerS: number;
-  outBytesPerS: number;
-  inPacketsPerS: number;
-  outPacketsPerS: number;
-  fake: string;
-  text: string;
-}
+/** What the overlay publishes in data-values (see src/renderer/src/view/netGraph.ts): the sample without its time, and the text shown. */
+type GraphValues = Omit<NetGraphSample, 'at'> & { text: string };
 
 async function type(page: Page, line: string): Promise<void> {
   await page.keyboard.type(line);

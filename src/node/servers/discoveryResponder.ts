@@ -21,22 +21,14 @@ import {
   encodeAnnouncement,
   isDiscoveryRequest,
   parseDiscoveryRequest,
-  type DiscoveryServerKind,
+  type ServerAnnouncement,
 } from '../../shared/servers/lanDiscovery';
 import { RateLimiter } from '../../shared/util/rateLimit';
 import type { Logger } from '../log';
 import { STARLANE_MULTICAST_GROUP, type MulticastJoin } from '../packet/udp6';
 
-/** What a server announces; read fresh for every answer. */
-export interface DiscoveryInfo {
-  kind: DiscoveryServerKind;
-  name: string;
-  /** TCP join port. */
-  port: number;
-  players: number;
-  maxPlayers: number;
-  version: string;
-}
+/** What a server announces (the reply without its nonce and instance); read fresh for every answer. */
+export type DiscoveryInfo = Omit<ServerAnnouncement, 'nonce' | 'instance'>;
 
 export interface DiscoveryResponderOptions {
   /** The server's bound UDP socket; the responder only sends on it (the server owns and closes it). */
