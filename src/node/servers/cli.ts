@@ -15,9 +15,9 @@ import { MasterRegistration, parseHostPort } from './masterClient';
 import { startSlotserver, renderSlotserverStatus } from './slotserver';
 import { startGameserver } from './gameserver';
 import { renderGameserverStatus } from './gameserverStatus';
-import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, SLOTSERVER_PORT } from '../../shared/servers/joinProtocol';
+import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
-import { startStatusHttp, type StatusBody, type StatusHttp } from './statusHttp';
+import { startStatusHttp, withProcessStatus, type StatusBody, type StatusHttp } from './statusHttp';
 import type { RunningServer } from './types';
 import { DEFAULT_MASTER_PORT, DEFAULT_MAX_SERVERS, validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
 
@@ -70,7 +70,7 @@ interface CommonOpts {
 function withCommonOptions(cmd: Command, defaults: { name: string; port: number; nameHelp: string; parseName: (v: string) => string }): Command {
   return cmd
     .option('--name <name>', defaults.nameHelp, defaults.parseName, defaults.name)
-    .option('--host <address>', 'address to listen on (TCP and HTTP)', '0.0.0.0')
+    .option('--host <address>', 'address to listen on (TCP, HTTP and UDP; :: = every IPv6 and IPv4 interface)', '0.0.0.0')
     .option('--port <port>', 'TCP port (0 = any free port)', int(0, 65535), defaults.port)
     .option('--http-port <port>', 'HTTP port of the status page (0 = any free port; default: no status page)', int(0, 65535))
     .addOption(new Option('--log-level <level>', 'log level of the JSON logs on stderr').choices(LOG_LEVELS).default(process.env.STARLANE_LOG_LEVEL ?? 'info'))
@@ -146,6 +146,7 @@ interface SlotOpts extends CommonOpts {
   master?: string;
   url?: string;
   heartbeatSeconds: number;
+  joinTimeoutSeconds: number;
 }
 
 /** A slot- or gameserver as the shared CLI plumbing sees it. */
@@ -224,7 +225,8 @@ function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: string): C
     .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line')
     .option('--master <host:port>', 'register with this masterserver', masterAddress)
     .option('--url <url>', 'web page about this server, linked from the masterserver list (default: its status page)', serverUrl)
-    .addOption(new Option('--heartbeat-seconds <s>', 'how often the player count is re-sent to the masterserver').argParser(seconds(0.05, 3600)).default(30).hideHelp());
+    .addOption(new Option('--heartbeat-seconds <s>', 'how often the player count is re-sent to the masterserver').argParser(seconds(0.05, 3600)).default(30).hideHelp())
+    .option('--join-timeout-seconds <s>', 'close a connection that has not joined within this long (half-open and idle connections included)', seconds(0.5, 3600), 30);
 }
 
 const SERVER_NAME_HELP = 'server name sent to players and listed by the masterserver (1-31 printable ASCII characters; no spaces with --master)';
@@ -240,25 +242,31 @@ withPlayerOptions(
   // A slotserver game is peer-to-peer, whose slot table holds at most 8 (MAX_SLOTS).
   MAX_SLOTS,
   `number of slots (1-${MAX_SLOTS})`,
-).action(async (o: SlotOpts, cmd: Command) => {
-  checkMasterOptions(o, cmd);
-  const log = createLogger('starlane-slotserver', o.logLevel);
-  const link: { registration?: MasterRegistration } = {};
-  const server = await startSlotserver({
-    name: o.name,
-    host: o.host,
-    port: o.port,
-    maxPlayers: o.maxPlayers,
-    welcome: o.welcome ?? [],
-    banFile: o.banFile,
-    log,
-    onPlayersChanged: (count, max) => link.registration?.update(count, max),
+)
+  .option('--udp-port <port>', `UDP port answering LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)`, int(0, 65535), SLOTSERVER_UDP_PORT)
+  .action(async (o: SlotOpts & { udpPort: number }, cmd: Command) => {
+    checkMasterOptions(o, cmd);
+    const log = createLogger('starlane-slotserver', o.logLevel);
+    const link: { registration?: MasterRegistration } = {};
+    const server = await startSlotserver({
+      name: o.name,
+      host: o.host,
+      port: o.port,
+      udpPort: o.udpPort,
+      // Only the default may move: a port the user asked for is kept or the start fails.
+      udpPortFallback: cmd.getOptionValueSource('udpPort') === 'default',
+      maxPlayers: o.maxPlayers,
+      welcome: o.welcome ?? [],
+      banFile: o.banFile,
+      joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
+      log,
+      onPlayersChanged: (count, max) => link.registration?.update(count, max),
+    });
+    await serveAndRegister(o, log, server, 'slotserver', link, {
+      '/': () => ({ type: 'html', body: renderSlotserverStatus(server).html }),
+      '/status.json': () => ({ type: 'json', body: withProcessStatus(renderSlotserverStatus(server).json) }),
+    });
   });
-  await serveAndRegister(o, log, server, 'slotserver', link, {
-    '/': () => ({ type: 'html', body: renderSlotserverStatus(server).html }),
-    '/status.json': () => ({ type: 'json', body: renderSlotserverStatus(server).json }),
-  });
-});
 
 interface GameOpts extends SlotOpts {
   udpPort: number;
@@ -266,6 +274,8 @@ interface GameOpts extends SlotOpts {
   tickHz: number;
   flush: 'arrival' | 'tick';
   timeoutSeconds: number;
+  udpRate: number;
+  strikeLimit: number;
 }
 
 withPlayerOptions(
@@ -278,11 +288,13 @@ withPlayerOptions(
   MAX_WIRE_SLOTS,
   `number of slots (1-${MAX_WIRE_SLOTS})`,
 )
-  .option('--udp-port <port>', 'UDP port for game packets (0 = any free port)', int(0, 65535), GAMESERVER_UDP_PORT)
+  .option('--udp-port <port>', 'UDP port for game packets and LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)', int(0, 65535), GAMESERVER_UDP_PORT)
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
   .option('--tick-hz <n>', 'server ticks per second (relays at the latest, pings, timeouts)', number(1, 1000, 'ticks per second'), 20)
   .addOption(new Option('--flush <when>', 'relay right after each burst of game packets (arrival) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))
   .option('--timeout-seconds <s>', 'remove a player silent on UDP and TCP for this long', seconds(0.1, 3600), 10)
+  .option('--udp-rate <n>', 'datagrams per second one source (address and port) may send; more are dropped unread (bursts of twice this pass)', number(10, 100_000, 'datagrams per second'), 200)
+  .option('--strike-limit <n>', 'strikes for impossible data (speed, teleports, lasers, events a player may not send), fading over 10 s, that drop a player', int(1, 1000), 10)
   .action(async (o: GameOpts, cmd: Command) => {
     checkMasterOptions(o, cmd);
     const log = createLogger('starlane-gameserver', o.logLevel);
@@ -299,6 +311,9 @@ withPlayerOptions(
       tickHz: o.tickHz,
       flush: o.flush,
       timeoutMs: Math.round(o.timeoutSeconds * 1000),
+      joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
+      udpRate: o.udpRate,
+      strikeLimit: o.strikeLimit,
       log,
       onPlayersChanged: (count, max) => link.registration?.update(count, max),
     });

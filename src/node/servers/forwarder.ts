@@ -6,7 +6,8 @@
  * encodes and sends them (gameserver.ts).
  */
 import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../shared/wire/codec';
-import type { Packet, PacketHeader } from '../../shared/wire/types';
+import { ackSize } from '../../shared/net/linkLayer';
+import { PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../shared/wire/types';
 import { GameSession } from './gameSession';
 import { ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
 import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
@@ -35,6 +36,10 @@ export interface EventDrops {
 
 /** Bytes of the server's own header on a Relay: the fixed header and the client's token. */
 const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
+/** Bytes of reliable messages one flush takes from a client's link (what is not placed is resent later). */
+const RELIABLE_CHUNK = 360;
+/** Stream of reliable items in the relay plan (after the event tiers and states). */
+const RELIABLE_STREAM = TIERS + 1;
 
 type Item = RelayItem & { pending?: PendingEvent; of?: GameSession };
 
@@ -53,7 +58,7 @@ export class Forwarder {
     let token: number;
     do token = newToken();
     while (this.byToken.has(token));
-    const s = new GameSession(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget);
+    const s = new GameSession(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
     this.sessions.set(slot, s);
     this.byToken.set(token, s);
     return s;
@@ -71,13 +76,18 @@ export class Forwarder {
     }
   }
 
-  /** A GameState accepted from `s` (`newest`: its id is the highest so far, so its state counts); its events are queued for the others. */
-  onGameState(s: GameSession, packet: Packet, newest: boolean, now: number): void {
+  /**
+   * A GameState accepted from `s` (`newest`: its id is the highest so far, so its state counts); its events are queued for the others.
+   * Returns how many of its events were not the client's to send (dropped as `foreign`), so the server can count strikes.
+   */
+  onGameState(s: GameSession, packet: Packet, newest: boolean, now: number): number {
     if (newest) s.setState(packet.header);
+    let foreign = 0;
     for (const event of packet.events) {
       const tier = tierOf(event);
       if (tier === null || !ownedBy(event, s.slot)) {
         this.eventDrops.foreign += 1;
+        foreign += 1;
         continue;
       }
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
@@ -88,6 +98,35 @@ export class Forwarder {
         else this.eventDrops.overflow += c.outbox.push(tier, pending);
       }
     }
+    return foreign;
+  }
+
+  /**
+   * The reliable-message envelopes of a datagram accepted from `s`:
+   * acknowledgements settle what the server sent it; each reliable message
+   * is acknowledged and, the first time, queued on every other client's link
+   * (a name supersedes the same player's older name still in flight). A
+   * message the client may not send (another player's object) is dropped and
+   * counted as foreign. Returns the packet without envelopes, and how many
+   * messages were foreign.
+   */
+  takeLinkEvents(s: GameSession, packet: Packet, now: number): { packet: Packet; foreign: number } {
+    let foreign = 0;
+    const rest: RemoteEvent[] = [];
+    for (const ev of packet.events) {
+      if (ev.type === 'ack') s.link.onAcks(ev.ids, now);
+      else if (ev.type === 'reliable') {
+        if (!s.link.onMessage(ev.id, now)) continue;
+        if (!ownedBy(ev.event, s.slot)) {
+          this.eventDrops.foreign += 1;
+          foreign += 1;
+          continue;
+        }
+        const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
+        for (const c of this.sessions.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
+      } else rest.push(ev);
+    }
+    return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign };
   }
 
   /**
@@ -100,6 +139,7 @@ export class Forwarder {
     if (!c.udp || c.budget <= 0) return [];
     this.eventDrops.outdated += c.outbox.dropOutdated(now, this.cfg.outdatedMs);
     const items: Item[] = [];
+    const linkDue = c.link.wantsSend(now);
     const events = (tier: number) => {
       for (const p of c.outbox.queues[tier] ?? []) items.push({ from: p.from, event: p.event, size: p.size, stream: tier, pending: p });
     };
@@ -113,8 +153,18 @@ export class Forwarder {
       }
     }
     for (let tier = 1; tier < TIERS; tier++) events(tier);
-    if (items.length === 0) return [];
-    const plan = planRelays(items, OUTER_HEADER, c.budget);
+    if (items.length === 0 && !linkDue) return [];
+    // Reliable messages go first (resends and new ones, about a datagram's worth); acknowledgements ride in the first outer header.
+    const reliable = c.link.take(now, RELIABLE_CHUNK, ackSize);
+    items.unshift(
+      ...reliable.messages.map((m): Item => {
+        const event: RemoteEvent = { type: 'reliable', id: m.id, event: m.message.event };
+        return { from: m.message.from, event, size: eventSize(event), stream: RELIABLE_STREAM };
+      }),
+    );
+    const acks: RemoteEvent[] = reliable.acks.length > 0 ? [{ type: 'ack', ids: reliable.acks }] : [];
+    if (items.length === 0) return acks.length > 0 ? [{ header: { ...header(), type: PacketType.Reliable }, events: acks }] : [];
+    const plan = planRelays(items, OUTER_HEADER + (acks.length > 0 ? ackSize(reliable.acks.length) : 0), c.budget);
     const sent = new Set<PendingEvent>();
     items.forEach((item, i) => {
       if (!plan.placed[i]) return;
@@ -127,6 +177,10 @@ export class Forwarder {
     if (sent.size > 0) c.outbox.remove((p) => sent.has(p));
     c.counters.eventsSent += sent.size;
     c.budget -= plan.datagrams.length;
-    return plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.sessions.get(slot)?.header ?? null));
+    const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.sessions.get(slot)?.header ?? null));
+    const first = packets[0];
+    if (first) first.events.unshift(...acks);
+    else if (acks.length > 0) packets.push({ header: { ...header(), type: PacketType.Reliable }, events: acks });
+    return packets;
   }
 }

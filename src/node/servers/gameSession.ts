@@ -4,8 +4,10 @@
  * newest state, its message-id window, what it still has to receive (the
  * Outbox) and the counters the status page shows.
  */
+import { ReliableLink } from '../../shared/net/reliable';
 import type { Vec3 } from '../../shared/sim/types';
-import type { PacketHeader } from '../../shared/wire/types';
+import { eventSize } from '../../shared/wire/codec';
+import type { PacketHeader, ReliableGameEvent } from '../../shared/wire/types';
 import { IdWindow } from './interest';
 import { Outbox } from './relay';
 
@@ -27,8 +29,20 @@ export interface ClientCounters {
   bytesSent: number;
 }
 
+/** A reliable message the server passes on: the event and the slot it came from. */
+export interface Forwarded {
+  from: number;
+  event: ReliableGameEvent;
+}
+
 /** One joined player's session. */
 export class GameSession {
+  /**
+   * The reliable link with this client (hop by hop: the server acknowledges
+   * what the client sends, and sends the others' kills, chat and names on
+   * with its own ids, which the client acknowledges).
+   */
+  readonly link: ReliableLink<Forwarded>;
   /** UDP endpoint, fixed by the first valid datagram (any port from the TCP address). */
   udp: { address: string; port: number } | null = null;
   /** Newest GameState header (without its token), and a counter bumped with each. */
@@ -59,8 +73,11 @@ export class GameSession {
     now: number,
     queueCap: number,
     budget: number,
+    /** First id of the server's reliable messages to this client (random per session). */
+    firstLinkId = 1,
   ) {
     this.lastHeard = now;
+    this.link = new ReliableLink<Forwarded>((m) => eventSize({ type: 'reliable', id: 0, event: m.event }), firstLinkId);
     this.outbox = new Outbox(queueCap);
     this.budget = budget;
   }

@@ -26,7 +26,12 @@ import { Forwarder, type EventDrops } from './forwarder';
 import type { ClientCounters, GameSession } from './gameSession';
 import { startJoinServer, type SeatedPlayer } from './joinServer';
 import { unwrapAddress } from './lineServer';
+import { DiscoveryResponder } from './discoveryResponder';
+import { ServerTimeService } from './timeService';
+import { APP_VERSION } from '../version';
 import { serverHeader } from './relay';
+import { ClientGuard, SourceGuard } from './strikes';
+import { shipSpawnPosition } from '../../shared/sim/world';
 import type { CommonServerOptions, RunningServer } from './types';
 
 /** Options of {@link startGameserver}; everything but the name, ports and logger has a default. */
@@ -58,6 +63,20 @@ export interface GameserverOptions extends CommonServerOptions {
   pingIntervalMs?: number;
   joinTimeoutMs?: number;
   onPlayersChanged?(count: number, max: number): void;
+  /**
+   * Datagrams per second one source (ip:port) may send (default 200, bursts
+   * of twice that); the rest is dropped as `rate-limited` before decoding.
+   * An honest client sends at most 60 game packets a second plus pings.
+   */
+  udpRate?: number;
+  /** Strikes that get a joined client dropped (default 10), each fading over `strikeWindowMs` (default 10,000 ms). */
+  strikeLimit?: number;
+  strikeWindowMs?: number;
+  /** Bad datagrams (within 10 s) that get a source with no session blocked (default 50), and for how long (default 60,000 ms). */
+  sourceStrikeLimit?: number;
+  blockMs?: number;
+  /** UDP receive buffer asked of the kernel (default 4 MiB; Linux caps it at net.core.rmem_max), so a busy moment does not cost honest datagrams. */
+  recvBufferBytes?: number;
 }
 
 /** One client's line in {@link GameserverStats}. */
@@ -71,10 +90,13 @@ export interface ClientStats extends ClientCounters {
   pingMs: number | null;
   /** Events waiting for this client. */
   queued: number;
+  /** Strikes counted against this client (corrected states, impossible lasers, events it may not send). */
+  strikes: number;
 }
 
 /** Counters of the whole server since start. */
 export interface GameserverStats {
+  /** Datagrams read from the UDP socket (all of them: game packets, drops, LAN discovery and time-sync requests). */
   packetsIn: number;
   bytesIn: number;
   packetsOut: number;
@@ -85,6 +107,15 @@ export interface GameserverStats {
   drops: Record<string, number>;
   /** Dropped events: `outdated`, `overflow`, `foreign` (not the client's to send). */
   eventDrops: EventDrops;
+  /** Strikes by kind (`speed`, `teleport`, `foreign-event`, …) over all clients since start. */
+  strikes: Record<string, number>;
+  /** Players dropped for their strikes. */
+  kicked: number;
+  /** Sources (ip:port) blocked for bad datagrams since start, and blocked right now. */
+  blocks: number;
+  blockedNow: number;
+  /** TCP join connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …). */
+  tcp: Record<string, number>;
   clients: ClientStats[];
 }
 
@@ -97,7 +128,7 @@ export interface Gameserver extends RunningServer {
   stats(): GameserverStats;
 }
 
-type ServerDrop = 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'duplicate' | 'stale' | 'unexpected-type';
+type ServerDrop = 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
 
 /**
  * Starts a gameserver; resolves once both sockets listen. Rejects on a bad
@@ -119,6 +150,11 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   if (!positive(tickHz) || tickHz > 1000) throw new Error('gameserver: tickHz must be in (0, 1000]');
   if (![timeoutMs, outdatedMs, pingEvery].every(positive)) throw new Error('gameserver: timeoutMs, outdatedMs and pingIntervalMs must be positive');
   if (!Number.isInteger(budget) || budget < 1 || !Number.isInteger(queueCap) || queueCap < 1) throw new Error('gameserver: maxDatagramsPerTick and queueCap must be integers ≥ 1');
+  const udpRate = options.udpRate ?? 200;
+  const strikePolicy = { limit: options.strikeLimit ?? 10, windowMs: options.strikeWindowMs ?? 10_000 };
+  if (!positive(udpRate)) throw new Error('gameserver: udpRate must be a positive number of datagrams per second');
+  if (!Number.isInteger(strikePolicy.limit) || strikePolicy.limit < 1 || !positive(strikePolicy.windowMs)) throw new Error('gameserver: strikeLimit must be an integer ≥ 1 and strikeWindowMs positive');
+  const sources = new SourceGuard({ datagramsPerSecond: udpRate, strikes: { limit: options.sourceStrikeLimit ?? 50, windowMs: 10_000 }, blockMs: options.blockMs ?? 60_000 });
 
   const t0 = performance.now();
   const clock = () => performance.now() - t0;
@@ -128,7 +164,18 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const serverDrops = new Map<ServerDrop, number>();
   const totals = { packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0, nodeAlive: 0 };
   let closing = false;
-  const drop = (reason: ServerDrop) => serverDrops.set(reason, (serverDrops.get(reason) ?? 0) + 1);
+  // Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source.
+  let dropped: string | null = null;
+  const drop = (reason: ServerDrop) => {
+    serverDrops.set(reason, (serverDrops.get(reason) ?? 0) + 1);
+    dropped = reason;
+  };
+  // Joined clients' bound UDP endpoints (ip:port): they get their own rate table and are never blocked,
+  // because anyone can forge a source address and must not get an honest player cut off that way.
+  const endpoints = new Map<string, GameSession>();
+  const guards = new WeakMap<GameSession, ClientGuard>();
+  const strikeKinds = new Map<string, number>();
+  let kicked = 0;
 
   const socket = dgram.createSocket(options.host?.includes(':') ? 'udp6' : 'udp4');
   await new Promise<void>((resolve, reject) => {
@@ -140,6 +187,15 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   });
   socket.on('error', (err) => log.warn({ err }, 'udp socket error'));
   const udpPort = socket.address().port;
+  try {
+    socket.setRecvBufferSize(options.recvBufferBytes ?? 4 * 1024 * 1024);
+  } catch (err) {
+    log.warn({ err }, 'could not enlarge the UDP receive buffer');
+  }
+  // LAN discovery requests share the game port; `seats` exists once the join server listens.
+  // Time-sync requests too: the server's clock is the common game time of its players.
+  const time = new ServerTimeService(socket, clock);
+  const discovery = new DiscoveryResponder({ socket, log, info: () => (seats ? { kind: 'gameserver', name, port: seats.port, players: seats.playerCount(), maxPlayers, version: APP_VERSION } : null) });
 
   const send = (s: GameSession, packet: Packet) => {
     if (!s.udp) return;
@@ -167,10 +223,12 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   };
 
   const receive = (msg: Buffer, rinfo: dgram.RemoteInfo) => {
-    totals.packetsIn += 1;
-    totals.bytesIn += msg.length;
     const decoded = decodePacket(msg);
-    if (!decoded.ok) return codecDrops.count(decoded.reason);
+    if (!decoded.ok) {
+      codecDrops.count(decoded.reason);
+      dropped = decoded.reason;
+      return;
+    }
     const { header: h } = decoded.packet;
     if (h.token === undefined) return drop('no-token');
     const s = fwd.byToken.get(h.token);
@@ -179,20 +237,36 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     if (s.udp && s.udp.port !== rinfo.port) return drop('wrong-port');
     if (h.senderSlot !== s.slot) return drop('wrong-slot');
     const now = clock();
+    // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
+    const { packet } = fwd.takeLinkEvents(s, decoded.packet, now);
     let verdict: ReturnType<GameSession['ids']['check']> | undefined;
     if (h.type === PacketType.GameState) {
       verdict = s.ids.check(h.messageId);
       if (verdict === 'duplicate' || verdict === 'stale') return drop(verdict);
-    } else if (h.type !== PacketType.NodeAlive && h.type !== PacketType.Ping && h.type !== PacketType.Pong) {
+    } else if (h.type !== PacketType.NodeAlive && h.type !== PacketType.Ping && h.type !== PacketType.Pong && h.type !== PacketType.Reliable) {
       return drop('unexpected-type');
     }
     // The first datagram that passes every check fixes the client's UDP endpoint.
-    s.udp ??= { address: rinfo.address, port: rinfo.port };
+    if (!s.udp) {
+      s.udp = { address: rinfo.address, port: rinfo.port };
+      endpoints.set(`${rinfo.address}:${rinfo.port}`, s);
+    }
     s.lastHeard = now;
     s.counters.packetsIn += 1;
     s.counters.bytesIn += msg.length;
     if (verdict !== undefined) {
-      fwd.onGameState(s, decoded.packet, verdict === 'newest', now);
+      // Impossible ship states and lasers are corrected in the packet before anyone sees them, and counted.
+      let guard = guards.get(s);
+      if (!guard) guards.set(s, (guard = new ClientGuard(shipSpawnPosition(s.slot), strikePolicy, now)));
+      const checked = guard.check(packet, verdict === 'newest', now);
+      for (const v of checked.violations) strikeKinds.set(v.kind, (strikeKinds.get(v.kind) ?? 0) + 1);
+      if (checked.kick) return kick(s, checked.kick);
+      const foreign = fwd.onGameState(s, packet, verdict === 'newest', now);
+      if (foreign > 0) {
+        strikeKinds.set('foreign-event', (strikeKinds.get('foreign-event') ?? 0) + foreign);
+        const why = guard.strike('foreign-event', `${foreign} event(s) it may not send`, now, foreign);
+        if (why) return kick(s, why);
+      }
       // After the datagrams read in this turn of the event loop: a burst is relayed together, with no tick to wait for.
       if (flushOnArrival) flushPending ??= setImmediate(flushAll);
     } else if (h.type === PacketType.NodeAlive) {
@@ -204,9 +278,46 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       s.pingAt = null;
     }
   };
+  const kick = (s: GameSession, reason: string) => {
+    kicked += 1;
+    const player = seats.players().find((p) => p.slot === s.slot);
+    log.warn({ slot: s.slot, player: player?.name, address: s.address, udp: s.udp ? `${s.udp.address}:${s.udp.port}` : null, reason }, 'player dropped for bad data');
+    seats.kick(s.slot, `dropped for bad data: ${reason}`, true);
+  };
+  // Before any decoding: blocked sources and sources over their rate cost one map lookup.
+  const admitted = (source: string, now: number): GameSession | null | false => {
+    let session = endpoints.get(source) ?? null;
+    if (session && sessions.get(session.slot) !== session) {
+      endpoints.delete(source);
+      session = null;
+    }
+    const refused = sources.admit(source, session !== null, now);
+    if (!refused) return session;
+    drop(refused);
+    return false;
+  };
+  // A datagram from a source with no session that could not be accepted: strikes, maybe a block, a rationed log line.
+  const offence = (source: string, rinfo: dgram.RemoteInfo, reason: string, now: number) => {
+    const o = sources.offence(source, unwrapAddress(rinfo.address), reason, now);
+    if (!o.log) return;
+    const fields = { source: `${unwrapAddress(rinfo.address)}:${rinfo.port}`, reason, heldBack: o.log.suppressed };
+    if (o.blocked) log.warn({ ...fields, blockMs: options.blockMs ?? 60_000 }, 'source blocked: too many datagrams that cannot be accepted');
+    else log.warn(fields, 'dropping datagrams from a source with no session (logged at most once a minute per address)');
+  };
   socket.on('message', (msg, rinfo) => {
     try {
+      // Every datagram read counts, whatever becomes of it (dropped, discovery, time sync, game).
+      totals.packetsIn += 1;
+      totals.bytesIn += msg.length;
+      const source = `${rinfo.address}:${rinfo.port}`;
+      const now = clock();
+      const session = admitted(source, now);
+      if (session === false) return;
+      if (discovery.offer(msg, rinfo) || time.offer(msg, rinfo)) return;
+      dropped = null;
       receive(msg, rinfo);
+      // A joined client's own endpoint is never struck for what fails here: its source address proves nothing.
+      if (dropped !== null && session === null) offence(source, rinfo, dropped, now);
     } catch (err) {
       log.error({ err }, 'udp handler threw (datagram dropped)');
     }
@@ -223,6 +334,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       welcome: options.welcome ?? [],
       hooks: {
         joined(player) {
+          // It has a good token now: whatever it sent without one before no longer counts against it.
+          sources.unblockAddress(player.address);
           const s = fwd.add(player.slot, player.address, () => randomInt(0, 0x1_0000_0000), clock());
           return { udp: udpPort, token: s.token };
         },
@@ -243,7 +356,15 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     const now = clock();
     for (const s of [...sessions.values()]) {
       if (now - s.lastHeard > timeoutMs) seats.kick(s.slot, `silent for ${Math.round(now - s.lastHeard)} ms`);
+      else {
+        const unacked = s.link.check(now);
+        if (unacked) {
+          log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
+          seats.kick(s.slot, `stopped acknowledging reliable messages (${unacked})`);
+        }
+      }
     }
+    for (const [source, s] of endpoints) if (sessions.get(s.slot) !== s) endpoints.delete(source);
     const ping = now - lastPing >= pingEvery;
     if (ping) lastPing = now;
     for (const s of sessions.values()) {
@@ -277,9 +398,11 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           udp: s.udp ? formatEndpoint({ address: unwrapAddress(s.udp.address), port: s.udp.port }) : null,
           pingMs: s.rttMs === null ? null : Math.round(s.rttMs * 10) / 10,
           queued: s.outbox.size,
+          strikes: [...(guards.get(s)?.strikes.kinds.values() ?? [])].reduce((a, b) => a + b, 0),
           ...s.counters,
         }));
-      return { ...totals, drops, eventDrops: { ...fwd.eventDrops }, clients };
+      const strikes = Object.fromEntries(strikeKinds);
+      return { ...totals, drops, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
@@ -289,6 +412,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       if (flushPending) clearImmediate(flushPending);
       await seats.close();
       for (const slot of [...sessions.keys()]) fwd.remove(slot);
+      endpoints.clear();
       await new Promise<void>((resolve) => socket.close(() => resolve()));
     },
   };

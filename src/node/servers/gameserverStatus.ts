@@ -9,13 +9,15 @@ import { formatEndpoint } from '../../shared/servers/joinProtocol';
 import type { EventDrops } from './forwarder';
 import type { Gameserver } from './gameserver';
 import { duration } from './joinServer';
+import { processStatus } from './statusHttp';
 
 /**
  * Renders the page and the JSON. JSON: `{ name, maxPlayers, udpPort,
  * players: [{ slot, name, address, port, endpoint, udp, os, joinedAt,
  * joinedForSeconds, pingMs, packetsIn, bytesIn, statesSent, statesFiltered,
- * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued }],
+ * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued, strikes }],
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
+ * strikes, kicked, blocks, blockedNow, tcp, memory: { rss, heapUsed },
  * cpu: { userMs, systemMs }, uptimeSeconds }`.
  */
 export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
@@ -43,10 +45,10 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       datagramsSent: c?.datagramsSent ?? 0,
       bytesSent: c?.bytesSent ?? 0,
       queued: c?.queued ?? 0,
+      strikes: c?.strikes ?? 0,
       joinedMs: now - p.joinedAt,
     };
   });
-  const cpu = process.cpuUsage();
   const dropText = (d: Readonly<Record<string, number>> | EventDrops) =>
     Object.entries(d)
       .map(([k, v]) => `${k} ${v}`)
@@ -55,7 +57,9 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     `Starlane gameserver: ${server.name}`,
     `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. ` +
       `In: ${stats.packetsIn} datagrams (${stats.nodeAlive} node-alive, not forwarded). Out: ${stats.packetsOut} datagrams. ` +
-      `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}.`,
+      `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
+      `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
+      `TCP connections closed or refused: ${dropText(stats.tcp)}.`,
     ['slot', 'name', 'address', 'udp', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
     players.map((p) => [
       String(p.slot),
@@ -82,8 +86,12 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     nodeAlive: stats.nodeAlive,
     drops: stats.drops,
     eventDrops: stats.eventDrops,
-    cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000) },
-    uptimeSeconds: Math.round(process.uptime()),
+    strikes: stats.strikes,
+    kicked: stats.kicked,
+    blocks: stats.blocks,
+    blockedNow: stats.blockedNow,
+    tcp: stats.tcp,
+    ...processStatus(),
   });
   return { html, json };
 }

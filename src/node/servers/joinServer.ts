@@ -17,6 +17,12 @@
  *   silent for a whole game; the gameserver applies its own silence timeout
  *   through {@link JoinServer.kick}); a connection that has not joined within
  *   `joinTimeoutMs` is closed.
+ * - Invalid lines are strikes (strikes.ts): an unjoined connection is closed
+ *   after MAX_INVALID of them; a joined player is removed once its strikes
+ *   (fading over a minute) reach JOINED_STRIKES; and an address whose
+ *   connections keep sending them has every further unjoined connection
+ *   closed at its first bad line until its score fades. Each such close is
+ *   logged with its reason, at most once a minute per address.
  */
 import { DEFAULT_CLIENT_PORT } from '../../shared/net/packetApi';
 import {
@@ -43,6 +49,7 @@ import {
 } from '../../shared/servers/joinProtocol';
 import { emptyBanList, loadBanList, type BanList } from './banList';
 import { startLineServer, type LineConnection } from './lineServer';
+import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
 import type { CommonServerOptions } from './types';
 
 /** One joined player as status pages, hooks and the CLI see it. */
@@ -61,7 +68,7 @@ export interface SeatedPlayer {
 /** What a server plugs into the shared join handling. Hooks must not throw (a throw is logged and ignored). */
 export interface JoinHooks {
   /** A player has its seat; runs before the accept line is sent. Returns the gameserver's accept fields, if any. */
-  joined?(player: SeatedPlayer): { udp: number; token: number } | undefined;
+  joined?(player: SeatedPlayer): { udp?: number; token?: number; time?: number } | undefined;
   /** A seated player left (`remove me`, dropped connection, kick); not called for the players close() removes. */
   left?(player: SeatedPlayer, why: string): void;
   /** Any line from the player in `slot` (a sign of life). */
@@ -95,8 +102,13 @@ export interface JoinServer {
   playerCount(): number;
   /** Joined players by slot (copies). */
   players(): SeatedPlayer[];
-  /** Removes a seated player like a dropped connection (the others get `remove ip:`), telling it `removing you` first. */
-  kick(slot: number, why: string): void;
+  /**
+   * Removes a seated player like a dropped connection (the others get `remove ip:`), telling it `removing you` first;
+   * with `tell`, a text line with `why` goes before it, so the player learns the reason.
+   */
+  kick(slot: number, why: string, tell?: boolean): void;
+  /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
+  counters(): Record<string, number>;
   /** Says `removing you` to every connection and closes them and the listener. */
   close(): Promise<void>;
 }
@@ -111,11 +123,17 @@ interface ConnState {
   /** Set once the connection has joined, so a second join is refused even after leaving. */
   joinedOnce: boolean;
   invalid: number;
+  /** A joined player's strikes for invalid lines (created at its first). */
+  strikes?: StrikeCounter;
   timer?: ReturnType<typeof setTimeout>;
 }
 
 /** Invalid lines an unjoined connection may send before it is dropped. */
 const MAX_INVALID = 5;
+/** A joined player's invalid lines, fading over a minute, that remove it (an honest client sends none). */
+const JOINED_STRIKES = { limit: 10, windowMs: 60_000 };
+/** Invalid lines from one address, over all its connections and fading over a minute, after which its unjoined connections get no second chance. */
+const ADDRESS_STRIKES = { limit: 20, windowMs: 60_000 };
 
 const endpointOf = (p: SeatedPlayer) => ({ address: p.address, port: p.port });
 const stateOf = (conn: LineConnection) => conn.state as ConnState;
@@ -153,6 +171,16 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
   const seats: (Seat | undefined)[] = Array<Seat | undefined>(maxPlayers).fill(undefined);
   let closing = false;
+  const addressStrikes = new StrikeBook(ADDRESS_STRIKES);
+  const counts = new Map<string, number>();
+  const logs = new LogThrottle(60_000);
+  const tally = (reason: string) => counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  /** A log line about `address`, at most once a minute per address and reason (the rest are tallied only). */
+  const warnOnce = (address: string, reason: string, fields: object, msg: string, level: 'warn' | 'info' = 'warn') => {
+    tally(reason);
+    const due = logs.due(`${reason} ${address}`, Date.now());
+    if (due) log[level]({ address, reason, heldBack: due.suppressed, ...fields }, msg);
+  };
 
   const joined = () => seats.filter((s): s is Seat => s !== undefined);
   const toOthers = (except: Seat, line: string) => {
@@ -179,7 +207,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   const join = (conn: LineConnection, st: ConnState, req: JoinRequest) => {
     const port = req.port ?? DEFAULT_CLIENT_PORT;
     const who = { player: req.name, os: req.os, port };
-    if (st.joinedOnce) return refuse(conn, INVALID_REQUEST, 'second join on one connection', who);
+    if (st.joinedOnce) return invalid(conn, st, INVALID_REQUEST, `second join on one connection as ${req.name}`);
     // Node always reports an IP here; anything else could not be formatted into client-list lines.
     if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
     const slot = seats.findIndex((s) => s === undefined);
@@ -227,13 +255,52 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     log.info({ slot: seat.player.slot, from: old, to: newName }, 'player renamed');
   };
 
+  /** An invalid line: reply, count strikes against the connection and its address, and close or remove it when they run out. */
+  const invalid = (conn: LineConnection, st: ConnState, parsedReply: string, line: string) => {
+    st.invalid += 1;
+    const now = Date.now();
+    const overAddress = addressStrikes.add(conn.address, 'invalid-request', line.slice(0, 40), now);
+    const reply = st.joinedOnce ? INVALID_REQUEST : parsedReply;
+    const seat = st.seat;
+    if (seat) {
+      st.strikes ??= new StrikeCounter(JOINED_STRIKES);
+      const why = st.strikes.add('invalid-request', line.slice(0, 40), now);
+      conn.send(reply);
+      if (!why) return;
+      // Removing a player is rare (it needs a join first) and always worth a line of its own.
+      tally('invalid-requests');
+      log.warn({ address: conn.address, slot: seat.player.slot, player: seat.player.name, reason: why }, 'player removed for repeated invalid requests');
+      return kickSeat(seat, `removed for repeated invalid requests: ${why}`, true);
+    }
+    // A joined-once connection is never dropped for a bad line: any second join is just invalid.
+    const tooMany = !st.joinedOnce && (st.invalid >= MAX_INVALID || overAddress !== null);
+    if (tooMany) {
+      warnOnce(conn.address, 'invalid-requests', { lines: st.invalid, why: overAddress ?? `${st.invalid} invalid lines on one connection` }, 'connection closed: repeated invalid requests');
+      return conn.close(reply);
+    }
+    if (reply !== INVALID_REQUEST) return refuse(conn, reply, 'incompatible version', { line: line.slice(0, 80) }, !st.joinedOnce);
+    // Not logged line by line: a flood of bad lines must not become a flood of log lines.
+    log.debug({ address: conn.address, line: line.slice(0, 80) }, 'invalid request');
+    conn.send(reply);
+  };
+
+  const kickSeat = (seat: Seat, why: string, tell: boolean) => {
+    leave(stateOf(seat.conn), why);
+    if (tell) {
+      // A plain text line the client prints; control characters and length are trimmed so it stays one safe line.
+      const text = `removed: ${why.replace(/[\x00-\x1f\x7f]/g, ' ')}`.slice(0, 150);
+      if (isMessageLine(text) && parseServerLine(text).kind === 'text') seat.conn.send(text);
+    }
+    seat.conn.close(REMOVING_YOU);
+  };
+
   const lines = await startLineServer(
     {
       open(conn) {
         const st: ConnState = { joinedOnce: false, invalid: 0 };
         st.timer = setTimeout(() => {
           if (!st.joinedOnce) {
-            log.info({ address: conn.address }, 'closed: no join in time');
+            warnOnce(conn.address, 'join-timeout', { ms: joinTimeoutMs }, 'connection closed: no join in time', 'info');
             conn.close();
           }
         }, joinTimeoutMs);
@@ -257,13 +324,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
             if (!st.seat) return refuse(conn, NOT_JOINED, 'remove while not joined');
             leave(st, 'remove me');
             return conn.close(REMOVING_YOU);
-          case 'refused': {
-            st.invalid += 1;
-            // A connection that has joined is never dropped for a bad line: any second join is just invalid.
-            const reply = st.joinedOnce ? INVALID_REQUEST : req.reply;
-            const close = !st.joinedOnce && (reply !== INVALID_REQUEST || st.invalid >= MAX_INVALID);
-            return refuse(conn, reply, reply === INVALID_REQUEST ? 'invalid request' : 'incompatible version', { line: line.slice(0, 80) }, close);
-          }
+          case 'refused':
+            return invalid(conn, st, req.reply, line);
         }
       },
       close(conn, reason) {
@@ -278,7 +340,10 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       maxLineBytes: MAX_LINE_BYTES,
       // 0 disables the line server's idle timeout; unjoined connections have their own deadline.
       idleMs: 0,
-      count: (reason) => log.info({ reason }, 'connection dropped or refused by the line server'),
+      count: (reason, address) => {
+        if (reason === 'socket-error' || reason === 'idle-timeout') return tally(reason);
+        warnOnce(address ?? '?', reason, {}, 'connection closed or refused by the line server');
+      },
     },
   );
 
@@ -286,12 +351,12 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     port: lines.port,
     playerCount: () => joined().length,
     players: () => joined().map((s) => ({ ...s.player })),
-    kick(slot, why) {
+    kick(slot, why, tell = false) {
       const seat = seats[slot];
       if (!seat || closing) return;
-      leave(stateOf(seat.conn), why);
-      seat.conn.close(REMOVING_YOU);
+      kickSeat(seat, why, tell);
     },
+    counters: () => Object.fromEntries(counts),
     async close() {
       if (closing) return;
       closing = true;

@@ -6,6 +6,7 @@
  * handler that throws is counted and never takes the server down.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import { RateLimiter } from '../../shared/util/rateLimit';
 
 export interface LineConnection {
   /** Remote IP address as text (IPv4-mapped IPv6 unwrapped). */
@@ -46,8 +47,8 @@ export interface LineServerOptions {
    * the idle timeout is off for joined players.
    */
   keepAliveMs?: number;
-  /** Counter hook for drops and oddities (reason → +1). */
-  count?(reason: string): void;
+  /** Counter hook for drops and oddities (reason → +1), with the peer's address when known. */
+  count?(reason: string, address?: string): void;
 }
 
 export interface LineServer {
@@ -69,7 +70,9 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
   const perMinute = options.connectsPerMinute ?? 30;
   const count = options.count ?? (() => undefined);
   const open = new Set<LineConnection>();
-  const recent = new Map<string, number[]>();
+  // A token bucket per address (a minute's worth at once, then perMinute a minute), in a bounded table:
+  // a flood of connection attempts neither gets through nor grows memory.
+  const connects = new RateLimiter({ perSecond: perMinute / 60, burst: Math.max(1, perMinute), maxKeys: 4096 });
   const safe = (what: string, run: () => void) => {
     try {
       run();
@@ -80,30 +83,32 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
 
   const server: Server = createServer((socket: Socket) => {
     const address = unwrapAddress(socket.remoteAddress);
-    const now = Date.now();
-    const times = (recent.get(address) ?? []).filter((t) => now - t < 60_000);
-    times.push(now);
-    recent.set(address, times);
-    if (times.length > perMinute || open.size >= (options.maxConnections ?? 1024)) {
-      count(times.length > perMinute ? 'rate-limited' : 'too-many-connections');
+    // A refused peer may already have gone; its reset must not become an unhandled error.
+    socket.on('error', () => undefined);
+    const allowed = connects.allow(address, Date.now());
+    if (!allowed || open.size >= (options.maxConnections ?? 1024)) {
+      count(!allowed ? 'rate-limited' : 'too-many-connections', address);
       socket.destroy();
       return;
     }
     let buffer = '';
     let closed = false;
+    // Set by close(): lines already buffered behind the one that closed the connection are not handled.
+    let ending = false;
     let closeReason = 'client closed';
     const conn: LineConnection = {
       address,
       port: socket.remotePort ?? 0,
       state: undefined,
       get closed() {
-        return closed;
+        return closed || ending;
       },
       send: (line) => {
-        if (!closed && socket.writable) socket.write(`${line}\n`);
+        if (!closed && !ending && socket.writable) socket.write(`${line}\n`);
       },
       close: (finalLine) => {
-        if (closed) return;
+        if (closed || ending) return;
+        ending = true;
         if (finalLine !== undefined && socket.writable) socket.write(`${finalLine}\n`);
         closeReason = 'closed by server';
         socket.end();
@@ -118,26 +123,27 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
     if (keepAlive > 0) socket.setKeepAlive(true, keepAlive);
     socket.setTimeout(idleMs, () => {
       closeReason = 'idle timeout';
-      count('idle-timeout');
+      count('idle-timeout', address);
       socket.destroy();
     });
     socket.on('data', (chunk: string) => {
+      if (ending) return;
       buffer += chunk;
       let nl: number;
       while ((nl = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, nl).replace(/\r$/, '');
         buffer = buffer.slice(nl + 1);
         if (Buffer.byteLength(line) > maxLine) {
-          count('line-too-long');
+          count('line-too-long', address);
           closeReason = 'line too long';
           socket.destroy();
           return;
         }
         safe('line', () => handler.line(conn, line));
-        if (closed) return;
+        if (closed || ending) return;
       }
       if (Buffer.byteLength(buffer) > maxLine) {
-        count('line-too-long');
+        count('line-too-long', address);
         closeReason = 'line too long';
         socket.destroy();
       }
@@ -160,11 +166,8 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  // Forget rate-limit history now and then so it cannot grow without bound.
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const [a, t] of recent) if (t.every((x) => now - x >= 60_000)) recent.delete(a);
-  }, 60_000);
+  // Forget addresses whose buckets are full again, so the table holds only recent ones.
+  const sweeper = setInterval(() => connects.prune(Date.now()), 60_000);
   sweeper.unref();
 
   return {

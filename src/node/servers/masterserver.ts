@@ -7,9 +7,18 @@
  * An entry lives until its server says `remove me` or goes silent for
  * `expireMs`. A dropped TCP connection alone does not remove it, so a server
  * whose connection blips keeps its place and simply re-joins.
+ *
+ * Bad lines are strikes (strikes.ts): a connection that has not joined is
+ * closed after MAX_INVALID of them, a joined one once its strikes (fading over
+ * a minute) reach the limit, and an address whose connections keep sending
+ * them loses its unjoined connections at the first bad line. `list servers`
+ * is rate limited per address, since every request costs a whole list.
+ * Closes are logged with their reason, at most once a minute per address.
  */
 import { startLineServer, type LineConnection } from './lineServer';
-import { startStatusHttp, type StatusHttp } from './statusHttp';
+import { processStatus, startStatusHttp, type StatusHttp } from './statusHttp';
+import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
+import { RateLimiter } from '../../shared/util/rateLimit';
 import type { CommonServerOptions, RunningServer } from './types';
 import { linkOrText, statusPage } from '../../shared/servers/html';
 import {
@@ -66,6 +75,13 @@ interface Entry extends MasterEntry {
   conn: LineConnection | undefined;
 }
 
+/** Bad lines a connection that has not joined may send before it is closed. */
+const MAX_INVALID = 5;
+/** A joined server's bad lines, fading over a minute, that close its connection (its entry then expires unless it re-joins). */
+const JOINED_STRIKES = { limit: 10, windowMs: 60_000 };
+/** Bad lines from one address over all its connections, fading over a minute. */
+const ADDRESS_STRIKES = { limit: 20, windowMs: 60_000 };
+
 /** `host:port` with IPv6 addresses bracketed; just the host when the port is unknown. */
 function hostPort(address: string, port: number | null): string {
   const host = address.includes(':') ? `[${address}]` : address;
@@ -84,6 +100,38 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
   const entries = new Set<Entry>();
   const entryOf = (conn: LineConnection) => conn.state as Entry | undefined;
   const logged = (e: Entry) => ({ server: e.name, address: e.address, port: e.port, type: e.type });
+  // Per-connection bad-line counts live beside the connection (its `state` is the entry).
+  const invalidLines = new WeakMap<LineConnection, { lines: number; strikes?: StrikeCounter }>();
+  const addressStrikes = new StrikeBook(ADDRESS_STRIKES);
+  const listRequests = new RateLimiter({ perSecond: 2, burst: 10, maxKeys: 4096 });
+  const counts = new Map<string, number>();
+  const logs = new LogThrottle(60_000);
+  /** Tallies `reason` and logs it for `address` at most once a minute. */
+  const note = (address: string, reason: string, fields: object, msg: string) => {
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    const due = logs.due(`${reason} ${address}`, Date.now());
+    if (due) log.warn({ address, reason, heldBack: due.suppressed, ...fields }, msg);
+  };
+  /** A bad line on `conn`: strikes for it and its address; closes it when they run out (else `reply` is sent). */
+  const badLine = (conn: LineConnection, reply: string | null, what: string, now: number) => {
+    const st = invalidLines.get(conn) ?? { lines: 0 };
+    invalidLines.set(conn, st);
+    st.lines += 1;
+    const overAddress = addressStrikes.add(conn.address, 'invalid-request', what, now);
+    let why: string | null = null;
+    if (entryOf(conn)) {
+      st.strikes ??= new StrikeCounter(JOINED_STRIKES);
+      why = st.strikes.add('invalid-request', what, now);
+    } else if (st.lines >= MAX_INVALID || overAddress) {
+      why = overAddress ?? `${st.lines} invalid lines on one connection`;
+    }
+    if (!why) {
+      if (reply !== null) conn.send(reply);
+      return;
+    }
+    note(conn.address, 'invalid-requests', { server: entryOf(conn)?.name, why }, 'connection closed: repeated invalid requests');
+    conn.close(reply ?? undefined);
+  };
 
   const join = (conn: LineConnection, req: JoinRequest, now: number) => {
     const fields = {
@@ -129,6 +177,8 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
         // Any line at all shows the server is alive.
         if (entry) entry.lastHeard = now;
         if (line === LIST_SERVERS) {
+          // A request costs a whole list: asked faster than any client needs, it is ignored and counted against the asker.
+          if (!listRequests.allow(conn.address, now)) return badLine(conn, null, 'list servers too often', now);
           // Game clients ask for the list (Starlane extension); servers never need it.
           for (const e of entries) conn.send(formatListedServer({ name: e.name, type: e.type, host: e.address, port: e.port, players: e.players, maxPlayers: e.maxPlayers }));
           return conn.send(END_OF_LIST);
@@ -136,7 +186,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
         const req = parseRequest(line);
         if (!req.ok) {
           log.debug({ address: conn.address, error: req.error, reply: req.reply }, 'request refused');
-          return conn.send(req.reply);
+          return badLine(conn, req.reply, req.error, now);
         }
         const msg = req.value;
         if (msg.kind === 'join') return join(conn, msg, now);
@@ -160,7 +210,15 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       },
     },
     // Idle connections outlive an entry's expiry slightly, so a silent server expires before its socket is cut.
-    { port: options.port, host: options.host, idleMs: expireMs + 1000, count: (reason) => log.debug({ reason }, 'line server') },
+    {
+      port: options.port,
+      host: options.host,
+      idleMs: expireMs + 1000,
+      count: (reason, address) => {
+        if (reason === 'socket-error' || reason === 'idle-timeout') counts.set(reason, (counts.get(reason) ?? 0) + 1);
+        else note(address ?? '?', reason, {}, 'connection closed or refused by the line server');
+      },
+    },
   );
 
   const sweep = setInterval(() => {
@@ -184,7 +242,12 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       http = await startStatusHttp({
         port: options.httpPort,
         host: options.host,
-        routes: { '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot()) }), '/servers.json': () => ({ type: 'json', body: renderJson(snapshot()) }) },
+        routes: {
+          '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot()) }),
+          '/servers.json': () => ({ type: 'json', body: renderJson(snapshot()) }),
+          // For admins and tests: how the server itself is doing (the list stays as game clients expect it).
+          '/status.json': () => ({ type: 'json', body: JSON.stringify({ name: options.name, listed: entries.size, connections: lines.connections().length, closed: Object.fromEntries(counts), ...processStatus() }) }),
+        },
       });
     }
   } catch (err) {

@@ -174,6 +174,11 @@ export function carrierHeader(newest: PacketHeader): PacketHeader {
   return { type: PacketType.GameState, senderSlot: newest.senderSlot, messageId: newest.messageId, gameTime: newest.gameTime, joined: false, state: ZERO_STATE };
 }
 
+/** A carrier for a player with no state yet: its slot, no id, not joined, zero state. */
+function emptyCarrier(slot: number, gameTime: number): PacketHeader {
+  return { type: PacketType.GameState, senderSlot: slot, messageId: 0, gameTime, joined: false, state: ZERO_STATE };
+}
+
 /** The server's own header for a datagram to one client: `type`, no slot, the client's token. */
 export function serverHeader(type: PacketType, messageId: number, gameTime: number, token: number): PacketHeader {
   return { type, senderSlot: NO_SLOT, messageId: messageId >>> 0, gameTime: gameTime >>> 0, joined: false, state: ZERO_STATE, token };
@@ -186,7 +191,8 @@ export function serverHeader(type: PacketType, messageId: number, gameTime: numb
 export function relayPacket(header: PacketHeader, inners: readonly InnerPlan[], newest: (slot: number) => PacketHeader | null): Packet {
   const events: RemoteEvent[] = [];
   for (const inner of inners) {
-    const h = newest(inner.from);
+    // A player who has sent no state yet (chatting before joining) still has its events relayed, in an empty carrier.
+    const h = newest(inner.from) ?? (inner.events.length > 0 ? emptyCarrier(inner.from, header.gameTime) : null);
     if (!h) continue;
     events.push({ type: 'relayed', slot: inner.from, packet: { header: inner.state ? h : carrierHeader(h), events: inner.events } });
   }

@@ -30,6 +30,43 @@ export interface StatusHttp {
   close(): Promise<void>;
 }
 
+/** Bytes of memory a status JSON reports; `live` only when the process runs with --expose-gc. */
+export interface MemoryStatus {
+  rss: number;
+  heapUsed: number;
+  /**
+   * heapUsed right after a full garbage collection: what the process really
+   * keeps alive. heapUsed alone includes garbage not yet collected, which an
+   * idle process may keep for a long time. Only with `node --expose-gc` (a
+   * diagnostic mode: each status request then costs a collection).
+   */
+  live?: number;
+}
+
+/** What every server's status JSON says about its own process: `{ memory: { rss, heapUsed[, live] } (bytes), cpu: { userMs, systemMs }, uptimeSeconds }`. */
+export function processStatus(): { memory: MemoryStatus; cpu: { userMs: number; systemMs: number }; uptimeSeconds: number } {
+  const m = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let live: number | undefined;
+  if (typeof gc === 'function') {
+    gc();
+    live = process.memoryUsage().heapUsed;
+  }
+  return {
+    memory: { rss: m.rss, heapUsed: m.heapUsed, ...(live === undefined ? {} : { live }) },
+    cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000) },
+    uptimeSeconds: Math.round(process.uptime()),
+  };
+}
+
+/** `json` (an object's JSON text) with {@link processStatus}'s fields added, for status builders that do not add them themselves. */
+export function withProcessStatus(json: string): string {
+  const parsed: unknown = JSON.parse(json);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return json;
+  return JSON.stringify({ ...parsed, ...processStatus() });
+}
+
 // Pages carry inline styles and nothing else; JSON never renders anything.
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 const JSON_CSP = "default-src 'none'";
@@ -51,7 +88,7 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
     });
     res.end(text);
   };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer({ connectionsCheckingInterval: 1000, maxHeaderSize: 8192 }, (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
     // Only the path selects a route; a malformed target simply matches nothing.
     const path = (req.url ?? '').split('?')[0] ?? '';
@@ -75,10 +112,19 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
-  // A status page is tiny; slow or stuck clients must not hold sockets for long.
+  // A status page is tiny; slow or stuck clients must not hold sockets for long. Node checks these
+  // deadlines every connectionsCheckingInterval (set below), so a connection that never sends a
+  // request is cut within about headersTimeout + 1 s.
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
   server.keepAliveTimeout = 5_000;
+  server.maxHeadersCount = 50;
+  // Status pages need few connections; a flood of them is refused rather than held.
+  server.maxConnections = 256;
+  // The deadlines above only start with a request's first byte; a connection that never sends one is idle and
+  // cut by this socket timeout. It must stay below headersTimeout: in Node 20 a longer one never fires on a
+  // connection that has sent nothing (measured), leaving half-open connections open for ever.
+  server.setTimeout(4_000);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => {

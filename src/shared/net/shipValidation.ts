@@ -1,0 +1,255 @@
+/**
+ * Is a client's ship believable? The server cannot see a client's simulation,
+ * only the states and lasers it reports, so it checks them against what the
+ * shared simulation (src/shared/sim) can produce at all:
+ * - speed at most MAX_SPEED, turn rates at most the per-axis maxima, energy
+ *   and damage within 0..100, a unit rotation;
+ * - positions that follow from the previous one: a ship may cover at most
+ *   MAX_SPEED × elapsed time, plus a reserve for network jitter (states sent
+ *   at an even pace can arrive bunched up); anything farther is a teleport;
+ * - lasers at muzzle speed, born near the ship, with at most their full
+ *   lifetime, and no faster than the gun's cooldown allows.
+ *
+ * A violation a bug or rounding could explain (up to `blatantFactor` × the
+ * limit) is `mild`: the value is corrected (clamped) and the caller counts a
+ * strike. Anything beyond is `blatant`. A state back at the ship's spawn
+ * point with no damage is a respawn, never a teleport (its energy may already
+ * be spent: a player holding the trigger fires on the first tick back).
+ *
+ * Pure: time comes from the caller (ms on any monotonic clock).
+ */
+import { FIRE_COOLDOWN_TICKS, LASER_SPEED, LASER_TTL_TICKS, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_SPEED, MAX_YAW_RATE, NOSE_OFFSET } from '../sim/step';
+import { STEP_MS, STEP_S, type Vec3 } from '../sim/types';
+import { ENERGY_MAX } from '../sim/world';
+import type { ShipState } from '../wire/types';
+
+/** The limits a state is checked against; {@link SHIP_LIMITS} are the simulation's. */
+export interface ShipLimits {
+  /** Units/s. */
+  maxSpeed: number;
+  /** Body-frame rad/s: x pitch, y yaw, z roll. */
+  maxAngularRate: Vec3;
+  maxEnergy: number;
+  maxDamage: number;
+  /** Relative slack for rounding on the wire (f32 floats, i16 rates): 1.02 lets 2 % through. */
+  tolerance: number;
+  /** Beyond `blatantFactor` × a limit no bug explains it. */
+  blatantFactor: number;
+  /** Seconds of full-speed travel a ship may bank for states that arrive late and then bunched up. */
+  jitterSeconds: number;
+  /** Fastest a laser flies (muzzle speed plus the ship's own), units/s. */
+  maxLaserSpeed: number;
+  /** Longest a laser lives, in ticks. */
+  maxLaserTtl: number;
+  /** Shots per second the gun's cooldown allows, and how many may arrive at once (queued, bundled). */
+  shotsPerSecond: number;
+  shotBurst: number;
+}
+
+/** The simulation's own limits. */
+export const SHIP_LIMITS: Readonly<ShipLimits> = Object.freeze({
+  maxSpeed: MAX_SPEED,
+  maxAngularRate: Object.freeze({ x: MAX_PITCH_RATE, y: MAX_YAW_RATE, z: MAX_ROLL_RATE }),
+  maxEnergy: ENERGY_MAX,
+  maxDamage: 100,
+  tolerance: 1.02,
+  blatantFactor: 10,
+  jitterSeconds: 2,
+  maxLaserSpeed: LASER_SPEED + MAX_SPEED,
+  maxLaserTtl: LASER_TTL_TICKS,
+  shotsPerSecond: 1000 / (FIRE_COOLDOWN_TICKS * STEP_MS),
+  shotBurst: 24,
+});
+
+export type Severity = 'mild' | 'blatant';
+export type ViolationKind = 'speed' | 'spin' | 'energy' | 'damage' | 'rotation' | 'teleport' | 'laser-speed' | 'laser-ttl' | 'laser-origin' | 'fire-rate' | 'not-finite';
+
+/** One broken rule, with a short human-readable detail for the log. */
+export interface Violation {
+  kind: ViolationKind;
+  severity: Severity;
+  detail: string;
+}
+
+/**
+ * What the checker remembers about one ship between states: the last
+ * accepted (corrected) state, when it came, how much travel it has banked,
+ * and its gun's shot allowance.
+ */
+export interface ShipTrack {
+  state: ShipState | null;
+  at: number;
+  /** Units the ship may still cover beyond speed × time (refills at maxSpeed, capped at maxSpeed × jitterSeconds). */
+  reserve: number;
+  /** Shots it may still fire now (refills at shotsPerSecond, capped at shotBurst). */
+  shots: number;
+  shotsAt: number;
+}
+
+/** A fresh track: nothing seen yet, full reserves. */
+export function newShipTrack(now: number, limits: ShipLimits = SHIP_LIMITS): ShipTrack {
+  return { state: null, at: now, reserve: limits.maxSpeed * limits.jitterSeconds, shots: limits.shotBurst, shotsAt: now };
+}
+
+/** The corrected state (the input object itself when nothing changed) and what was wrong. */
+export interface ShipCheck {
+  state: ShipState;
+  violations: Violation[];
+}
+
+const len = (v: Vec3) => Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+const finiteVec = (v: Vec3) => Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z);
+const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toPrecision(3));
+
+/** How far `value` is over `limit`: null within tolerance, else the violation's severity. */
+function over(value: number, limit: number, limits: ShipLimits): Severity | null {
+  if (value <= limit * limits.tolerance) return null;
+  return value <= limit * limits.blatantFactor ? 'mild' : 'blatant';
+}
+
+/**
+ * Checks `state`, reported at `now`, against the limits and against `track`
+ * (updated in place to the corrected state). `spawn` is the ship's spawn
+ * point, where a respawn may put it at any time.
+ */
+export function checkShipState(state: ShipState, track: ShipTrack, now: number, spawn: Vec3, limits: ShipLimits = SHIP_LIMITS): ShipCheck {
+  const violations: Violation[] = [];
+  const add = (kind: ViolationKind, severity: Severity, detail: string) => violations.push({ kind, severity, detail });
+  // The codec already refuses these; a caller without it must not poison the track with NaN.
+  if (!finiteVec(state.pos) || !finiteVec(state.vel) || !finiteVec(state.angVel) || !Number.isFinite(state.energy) || !Number.isFinite(state.damage)) {
+    add('not-finite', 'blatant', 'a non-finite number in the ship state');
+    return { state: track.state ?? state, violations };
+  }
+  let pos = state.pos;
+  let vel = state.vel;
+  let angVel = state.angVel;
+  let rot = state.rot;
+  let { energy, damage } = state;
+
+  const speed = len(vel);
+  const speedVerdict = over(speed, limits.maxSpeed, limits);
+  if (speedVerdict) {
+    add('speed', speedVerdict, `speed ${fmt(speed)} > ${limits.maxSpeed} units/s`);
+    const k = limits.maxSpeed / speed;
+    vel = { x: vel.x * k, y: vel.y * k, z: vel.z * k };
+  }
+
+  const max = limits.maxAngularRate;
+  const spin: Severity[] = [];
+  const clampAxis = (v: number, m: number) => {
+    const verdict = over(Math.abs(v), m, limits);
+    if (!verdict) return v;
+    spin.push(verdict);
+    return v > 0 ? m : -m;
+  };
+  const clampedSpin = { x: clampAxis(angVel.x, max.x), y: clampAxis(angVel.y, max.y), z: clampAxis(angVel.z, max.z) };
+  if (spin.length > 0) {
+    add('spin', spin.includes('blatant') ? 'blatant' : 'mild', `turn rate (${fmt(angVel.x)}, ${fmt(angVel.y)}, ${fmt(angVel.z)}) rad/s beyond (${max.x}, ${max.y}, ${max.z})`);
+    angVel = clampedSpin;
+  }
+
+  for (const [kind, value, top] of [['energy', energy, limits.maxEnergy], ['damage', damage, limits.maxDamage]] as const) {
+    if (value >= 0 && value <= top) continue;
+    add(kind, 'mild', `${kind} ${fmt(value)} outside 0..${top}`);
+    const fixed = Math.min(top, Math.max(0, value));
+    if (kind === 'energy') energy = fixed;
+    else damage = fixed;
+  }
+
+  const qLen = Math.sqrt(rot.x * rot.x + rot.y * rot.y + rot.z * rot.z + rot.w * rot.w);
+  if (!(Math.abs(qLen - 1) <= 0.01)) {
+    if (!(qLen > 1e-6) || !Number.isFinite(qLen)) {
+      add('rotation', 'blatant', 'rotation is not a quaternion');
+      rot = track.state?.rot ?? { x: 0, y: 0, z: 0, w: 1 };
+    } else {
+      add('rotation', 'mild', `rotation length ${fmt(qLen)} is not 1`);
+      rot = { x: rot.x / qLen, y: rot.y / qLen, z: rot.z / qLen, w: rot.w / qLen };
+    }
+  }
+
+  // Travel: speed × time plus the banked reserve; the reserve refills while the ship is slower than the cap.
+  const dt = Math.max(0, now - track.at) / 1000;
+  const cap = limits.maxSpeed * limits.jitterSeconds;
+  const allowance = track.reserve + limits.maxSpeed * limits.tolerance * dt;
+  const prev = track.state;
+  // A respawn puts the ship back on its spawn point, undamaged; it may have flown on since, like any ship.
+  const respawn = damage === 0 && Math.sqrt(distSq(pos, spawn)) <= cap + limits.maxSpeed * limits.tolerance * dt;
+  let reserve = cap;
+  if (prev && !respawn) {
+    const d = Math.sqrt(distSq(pos, prev.pos));
+    if (d > allowance) {
+      const severity: Severity = d - allowance > limits.blatantFactor * cap ? 'blatant' : 'mild';
+      add('teleport', severity, `moved ${fmt(d)} units in ${fmt(dt)} s (at most ${fmt(allowance)})`);
+      const k = allowance / d;
+      pos = { x: prev.pos.x + (pos.x - prev.pos.x) * k, y: prev.pos.y + (pos.y - prev.pos.y) * k, z: prev.pos.z + (pos.z - prev.pos.z) * k };
+      reserve = 0;
+    } else {
+      // What the ship did not use stays banked, up to the cap.
+      reserve = Math.min(cap, allowance - d);
+    }
+  }
+  const corrected = violations.length === 0 ? state : { pos, rot, vel, angVel, energy, damage };
+  track.state = corrected;
+  track.at = now;
+  track.reserve = reserve;
+  return { state: corrected, violations };
+}
+
+function distSq(a: Vec3, b: Vec3): number {
+  const dx = a.x - b.x;
+  const dy = a.y - b.y;
+  const dz = a.z - b.z;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/** A laser as a client reports it (the createLaser event's fields). */
+export interface ReportedLaser {
+  pos: Vec3;
+  vel: Vec3;
+  ttl: number;
+}
+
+/**
+ * Checks one reported laser against the sender's last known ship (`track`)
+ * and its gun. Returns the corrected laser (or null: drop it) and the
+ * violations. A laser already flying has moved since it left the nose, so
+ * the origin check allows its whole flight so far plus the ship's own travel.
+ */
+export function checkLaser(laser: ReportedLaser, track: ShipTrack, now: number, limits: ShipLimits = SHIP_LIMITS): { laser: ReportedLaser | null; violations: Violation[] } {
+  const violations: Violation[] = [];
+  if (!finiteVec(laser.pos) || !finiteVec(laser.vel) || !Number.isFinite(laser.ttl)) {
+    return { laser: null, violations: [{ kind: 'not-finite', severity: 'blatant', detail: 'a non-finite number in a laser' }] };
+  }
+  // The gun: a token bucket refilled at the cooldown's pace.
+  track.shots = Math.min(limits.shotBurst, track.shots + (Math.max(0, now - track.shotsAt) / 1000) * limits.shotsPerSecond);
+  track.shotsAt = now;
+  if (track.shots < 1) {
+    violations.push({ kind: 'fire-rate', severity: 'mild', detail: `more than ${fmt(limits.shotsPerSecond)} shots/s` });
+    return { laser: null, violations };
+  }
+  track.shots -= 1;
+  let { vel, ttl } = laser;
+  const speed = len(vel);
+  const speedVerdict = over(speed, limits.maxLaserSpeed, limits);
+  if (speedVerdict) {
+    violations.push({ kind: 'laser-speed', severity: speedVerdict, detail: `laser speed ${fmt(speed)} > ${limits.maxLaserSpeed} units/s` });
+    const k = limits.maxLaserSpeed / speed;
+    vel = { x: vel.x * k, y: vel.y * k, z: vel.z * k };
+  }
+  if (ttl > limits.maxLaserTtl) {
+    violations.push({ kind: 'laser-ttl', severity: ttl > limits.maxLaserTtl * limits.blatantFactor ? 'blatant' : 'mild', detail: `laser ttl ${ttl} > ${limits.maxLaserTtl} ticks` });
+    ttl = limits.maxLaserTtl;
+  }
+  const ship = track.state;
+  if (ship) {
+    const flown = Math.max(0, limits.maxLaserTtl - ttl) * STEP_S * limits.maxLaserSpeed;
+    // The ship itself may have moved since its last state by up to its jitter reserve.
+    const reach = NOSE_OFFSET + flown + limits.maxSpeed * limits.jitterSeconds;
+    const d = Math.sqrt(distSq(laser.pos, ship.pos));
+    if (d > reach * limits.tolerance) {
+      violations.push({ kind: 'laser-origin', severity: d > reach * limits.blatantFactor ? 'blatant' : 'mild', detail: `laser ${fmt(d)} units from its ship (at most ${fmt(reach)})` });
+      return { laser: null, violations };
+    }
+  }
+  return { laser: violations.length === 0 ? laser : { pos: laser.pos, vel, ttl }, violations };
+}
