@@ -1,0 +1,172 @@
+/**
+ * Hostile traffic against Starlane servers (`npm run bench:hostile -- [options]`):
+ * random and mutated datagrams at every UDP port, malformed, oversized and
+ * binary lines and requests at every TCP and HTTP port, half-open
+ * connections, and cheating clients that the gameserver should drop
+ * (test/support/hostile.ts does the work).
+ *
+ * Aim it at running servers with --udp/--tcp/--http/--gameserver, or give no
+ * targets and it starts a masterserver, a slotserver and a gameserver
+ * (out/main/server.js, free ports) itself and prints what they made of it:
+ * drop counters, strikes, players dropped and memory before and after.
+ * With --json every progress line and the final report are JSON lines on
+ * stdout (the hostile-traffic test runs it that way, as a separate process).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { runHostile, type Endpoint, type HostileReport, type HostileTargets } from '../test/support/hostile';
+
+const repoRoot = join(import.meta.dirname, '..');
+
+const endpoint = (value: string, previous: Endpoint[] = []): Endpoint[] => {
+  const m = /^([\d.]+):(\d{1,5})$/.exec(value);
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) throw new InvalidArgumentError('must be an IPv4 address and port, e.g. 127.0.0.1:6522');
+  return [...previous, { host: m[1] as string, port: Number(m[2]) }];
+};
+const count = (lo: number, hi: number) => (value: string) => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < lo || n > hi) throw new InvalidArgumentError(`must be an integer from ${lo} to ${hi}`);
+  return n;
+};
+/** `127.0.0.2-127.0.0.40` or a comma list. */
+const sourceList = (value: string): string[] => {
+  const range = /^127\.0\.0\.(\d+)-127\.0\.0\.(\d+)$/.exec(value);
+  if (range) {
+    const [a, b] = [Number(range[1]), Number(range[2])];
+    if (a < 1 || b > 254 || a > b) throw new InvalidArgumentError('range must be within 127.0.0.1-127.0.0.254');
+    return Array.from({ length: b - a + 1 }, (_, i) => `127.0.0.${a + i}`);
+  }
+  const list = value.split(',');
+  if (!list.every((s) => /^\d+\.\d+\.\d+\.\d+$/.test(s))) throw new InvalidArgumentError('must be IPv4 addresses separated by commas, or a range 127.0.0.a-127.0.0.b');
+  return list;
+};
+
+const program = new Command('bench-hostile')
+  .description('Fire hostile traffic at Starlane servers (starts its own three servers when no targets are given)')
+  .option('--udp <host:port>', 'a UDP port to flood (repeat)', endpoint)
+  .option('--tcp <host:port>', 'a text-line TCP port to send bad lines to (repeat)', endpoint)
+  .option('--http <host:port>', 'an HTTP status port to send bad requests to (repeat)', endpoint)
+  .option('--gameserver <host:port>', 'the gameserver TCP join port, for cheating clients', (v) => endpoint(v)[0])
+  .option('--datagrams <n>', 'datagrams to send in all', count(1, 100_000_000), 1_000_000)
+  .option('--rate <n>', 'datagrams per second to aim for (0 = as fast as the sockets go)', count(0, 10_000_000), 0)
+  .option('--lines <n>', 'bad TCP lines and HTTP requests to send in all', count(0, 10_000_000), 10_000)
+  .option('--sources <list>', 'source addresses (127.0.0.a-127.0.0.b or a comma list); the last ones are the cheaters', sourceList, sourceList('127.0.0.2-127.0.0.41'))
+  .option('--cheaters <n>', 'cheating gameserver clients', count(0, 16), 1)
+  .option('--seed <n>', 'random seed', count(0, 0xffffffff), 1)
+  .option('--json', 'print progress and the report as JSON lines', false)
+  .showHelpAfterError();
+
+interface Opts {
+  udp?: Endpoint[];
+  tcp?: Endpoint[];
+  http?: Endpoint[];
+  gameserver?: Endpoint;
+  datagrams: number;
+  rate: number;
+  lines: number;
+  sources: string[];
+  cheaters: number;
+  seed: number;
+  json: boolean;
+}
+
+interface Spawned {
+  kind: string;
+  child: ChildProcess;
+  ports: { tcp: number; udp?: number; http: number };
+}
+
+/** Starts one server process and waits for its "listening on" line. */
+async function startServer(args: string[]): Promise<Spawned> {
+  const child = spawn(process.execPath, [join(repoRoot, 'out', 'main', 'server.js'), ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString();
+    if (out.length > 1_000_000) out = out.slice(-100_000);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on tcp (\d+)(?:, udp (\d+))?, http (\d+)/.exec(out);
+      if (!m) return;
+      clearInterval(timer);
+      resolve({ kind: args[0] as string, child, ports: { tcp: Number(m[1]), udp: m[2] ? Number(m[2]) : undefined, http: Number(m[3]) } });
+    }, 20);
+    setTimeout(() => (clearInterval(timer), reject(new Error(`${args[0]} did not start (run "npx electron-vite build" first?):\n${out}`))), 10_000);
+    child.once('exit', (code) => (clearInterval(timer), reject(new Error(`${args[0]} exited (${code}):\n${out}`))));
+  });
+}
+
+const status = async (s: Spawned): Promise<Record<string, unknown>> => {
+  const r = await fetch(`http://127.0.0.1:${s.ports.http}/status.json`, { signal: AbortSignal.timeout(2000) });
+  return (await r.json()) as Record<string, unknown>;
+};
+const mb = (bytes: unknown) => `${(Number(bytes) / 1048576).toFixed(1)} MB`;
+
+function printReport(r: HostileReport): void {
+  const w = (s: string) => process.stdout.write(`${s}\n`);
+  w(`sent ${r.datagrams.toLocaleString('en-US')} datagrams in ${r.seconds.toFixed(1)} s (${Math.round(r.datagrams / r.seconds).toLocaleString('en-US')}/s), ${r.sendErrors} send errors; the attacker used ${r.cpuSeconds.toFixed(1)} s of CPU`);
+  w(`  by kind: ${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  w(`  by port: ${Object.entries(r.byPort).map(([k, n]) => `${k}: ${n}`).join(', ')}`);
+  w(`bad TCP lines/requests: ${r.tcpLines.toLocaleString('en-US')} over ${r.tcpConnections} connections (${r.tcpClosedEarly} refused or cut early)`);
+  w(`half-open connections: ${r.halfOpen.opened} opened, ${r.halfOpen.closedByServer} closed by the servers during the run`);
+  w(`cheaters: ${r.cheaters.joins} joins, ${r.cheaters.kicked} dropped by the server; ${r.cheaters.captured} real datagrams captured as seeds`);
+  for (const why of r.cheaters.reasons.slice(0, 3)) w(`  ${why}`);
+}
+
+async function main(): Promise<void> {
+  program.parse();
+  const o = program.opts<Opts>();
+  const spawned: Spawned[] = [];
+  let targets: HostileTargets;
+  if (!o.udp && !o.tcp && !o.http && !o.gameserver) {
+    const master = await startServer(['masterserver', '--name', 'hostile-master', '--port', '0', '--http-port', '0']);
+    spawned.push(master);
+    const common = ['--port', '0', '--udp-port', '0', '--http-port', '0', '--master', `127.0.0.1:${master.ports.tcp}`];
+    spawned.push(await startServer(['slotserver', '--name', 'hostile-slots', ...common]));
+    spawned.push(await startServer(['gameserver', '--name', 'hostile-game', ...common]));
+    const at = (port: number) => ({ host: '127.0.0.1', port });
+    const game = spawned[2] as Spawned;
+    targets = {
+      udp: spawned.flatMap((s) => (s.ports.udp ? [at(s.ports.udp)] : [])),
+      tcp: spawned.map((s) => at(s.ports.tcp)),
+      http: spawned.map((s) => at(s.ports.http)),
+      gameserver: at(game.ports.tcp),
+    };
+  } else {
+    targets = { udp: o.udp ?? [], tcp: o.tcp ?? [], http: o.http ?? [], gameserver: o.gameserver };
+  }
+  const before = await Promise.all(spawned.map(status));
+  const report = await runHostile(targets, {
+    datagrams: o.datagrams,
+    rate: o.rate,
+    sources: o.sources,
+    tcpLines: o.lines,
+    cheaters: o.cheaters,
+    seed: o.seed,
+    progress: (r) => {
+      if (o.json) process.stdout.write(`${JSON.stringify({ t: 'progress', ...r })}\n`);
+    },
+  });
+  if (o.json) process.stdout.write(`${JSON.stringify({ t: 'done', ...report })}\n`);
+  else printReport(report);
+  if (spawned.length > 0) {
+    // Let the servers catch up, then show what they counted.
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = await Promise.all(spawned.map(status));
+    spawned.forEach((s, i) => {
+      const a = after[i] as Record<string, unknown>;
+      const b = before[i] as Record<string, unknown>;
+      const mem = (x: Record<string, unknown>) => x.memory as { rss: number; heapUsed: number };
+      const extra = s.kind === 'gameserver' ? ` drops ${JSON.stringify(a.drops)} strikes ${JSON.stringify(a.strikes)} dropped players ${String(a.kicked)} tcp ${JSON.stringify(a.tcp)}` : s.kind === 'masterserver' ? ` closed ${JSON.stringify(a.closed)}` : '';
+      process.stdout.write(`${s.kind}: alive=${s.child.exitCode === null} rss ${mb(mem(b).rss)} → ${mb(mem(a).rss)}, heap ${mb(mem(b).heapUsed)} → ${mb(mem(a).heapUsed)}${extra}\n`);
+    });
+    for (const s of spawned) s.child.kill('SIGTERM');
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench-hostile: ${(err as Error).message}\n`);
+  process.exit(1);
+});
