@@ -96,5 +96,12 @@ describe('reliable messages and time sync in every protocol', () => {
     }
     await until('both joined', () => b.deliveries('players').some((d) => d.players.length === 2 && d.players.every((p) => p.joined)), 15_000);
     await chatExactlyOnce(a, b, 'gameserver');
+    // Everything the honest clients sent (game, reliable-only packets, pings and pongs) carried the token and was expected.
+    const drops = server.stats().drops;
+    expect(drops['no-token'] ?? 0).toBe(0);
+    expect(drops['unexpected-type'] ?? 0).toBe(0);
+    // The clients measure their round trip to the server (the net graph's ping).
+    await a.run('players');
+    await until('the clock line', () => /clock: synchronised with/.test(a.text()));
   });
 });

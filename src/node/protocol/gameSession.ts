@@ -456,7 +456,8 @@ export class GameSession {
 
   private sendControl(member: Membership, to: NodeAddress, type: PacketType, gameTime: number): void {
     const packet: Packet = {
-      header: { type, senderSlot: member.slot() ?? NO_SLOT, messageId: 0, gameTime, joined: false, state: NEUTRAL_STATE },
+      // A gameserver takes nothing without the session token, pings and pongs included.
+      header: { type, senderSlot: member.slot() ?? NO_SLOT, messageId: 0, gameTime, joined: false, state: NEUTRAL_STATE, ...(member.sessionToken === undefined ? {} : { token: member.sessionToken }) },
       events: [],
     };
     try {
