@@ -84,6 +84,11 @@ export class DiscoveryResponder {
     return true;
   }
 
+  /** Requests answered so far (cheap to read per datagram). */
+  get answeredCount(): number {
+    return this.answered;
+  }
+
   stats(): DiscoveryStats {
     return { answered: this.answered, ignored: Object.fromEntries(this.ignored), multicast: this.joins.map((j) => ({ ...j })) };
   }

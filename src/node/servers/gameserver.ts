@@ -109,6 +109,8 @@ export interface GameserverStats {
   eventDrops: EventDrops;
   /** Strikes by kind (`speed`, `teleport`, `foreign-event`, …) over all clients since start. */
   strikes: Record<string, number>;
+  /** Datagrams answered without a session: LAN-discovery and time-sync requests. */
+  answered: { discovery: number; timeSync: number };
   /** Players dropped for their strikes. */
   kicked: number;
   /** Sources (ip:port) blocked for bad datagrams since start, and blocked right now. */
@@ -128,7 +130,7 @@ export interface Gameserver extends RunningServer {
   stats(): GameserverStats;
 }
 
-type ServerDrop = 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
 
 /**
  * Starts a gameserver; resolves once both sockets listen. Rejects on a bad
@@ -313,9 +315,16 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       const now = clock();
       const session = admitted(source, now);
       if (session === false) return;
-      if (discovery.offer(msg, rinfo) || time.offer(msg, rinfo)) return;
       dropped = null;
-      receive(msg, rinfo);
+      const answered = discovery.answeredCount;
+      if (discovery.offer(msg, rinfo)) {
+        // Taken by LAN discovery: answered, or a near miss / over its rate, which counts as a drop like any other.
+        if (discovery.answeredCount === answered) drop('bad-discovery');
+      } else {
+        const timed = time.offer(msg, rinfo);
+        if (timed === 'dropped') drop('bad-time-sync');
+        else if (timed === 'other') receive(msg, rinfo);
+      }
       // A joined client's own endpoint is never struck for what fails here: its source address proves nothing.
       if (dropped !== null && session === null) offence(source, rinfo, dropped, now);
     } catch (err) {
@@ -402,7 +411,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           ...s.counters,
         }));
       const strikes = Object.fromEntries(strikeKinds);
-      return { ...totals, drops, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients };
+      const answered = { discovery: discovery.answeredCount, timeSync: time.stats().answered };
+      return { ...totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;

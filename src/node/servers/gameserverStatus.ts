@@ -85,6 +85,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     bytesOut: stats.bytesOut,
     nodeAlive: stats.nodeAlive,
     drops: stats.drops,
+    answered: stats.answered,
     eventDrops: stats.eventDrops,
     strikes: stats.strikes,
     kicked: stats.kicked,

@@ -23,13 +23,18 @@ export class ServerTimeService {
     this.responder = new TimeResponder(clock);
   }
 
-  /** Takes `msg` if it is a time datagram (answering valid requests); false leaves it for other handlers. */
-  offer(msg: Uint8Array, from: dgram.RemoteInfo): boolean {
-    if (!isTimeDatagram(msg)) return false;
-    if (!this.limiter.allow(`${from.address}:${from.port}`, this.clock())) return true;
+  /**
+   * `msg` if it is a time datagram: `answered` (a valid request), `dropped`
+   * (a time datagram that is not a valid request, or over the source's rate);
+   * `other` leaves it for the other handlers.
+   */
+  offer(msg: Uint8Array, from: dgram.RemoteInfo): 'answered' | 'dropped' | 'other' {
+    if (!isTimeDatagram(msg)) return 'other';
+    if (!this.limiter.allow(`${from.address}:${from.port}`, this.clock())) return 'dropped';
     const reply = this.responder.answer(msg);
-    if (reply) this.socket.send(reply, from.port, from.address, () => undefined);
-    return true;
+    if (!reply) return 'dropped';
+    this.socket.send(reply, from.port, from.address, () => undefined);
+    return 'answered';
   }
 
   /** Requests answered and dropped (by reason), and answers refused by the rate limit. */
