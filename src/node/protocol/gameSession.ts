@@ -10,18 +10,21 @@ import { randomInt } from 'node:crypto';
 import type { NodeAddress } from '../../shared/net/packetApi';
 import { isReliableEvent, LinkLayer, LINK_RESERVE_BYTES } from '../../shared/net/linkLayer';
 import { LossMeter } from '../../shared/net/lossMeter';
-import { answerTimeRequest, decodeTimeDatagram, isTimeDatagram, TimePacketType, TimeSyncClient } from '../../shared/time';
+import { checkShipState, newShipTrack, type ShipTrack } from '../../shared/net/shipValidation';
+import { shipSpawnPosition } from '../../shared/sim/world';
+import { isTimeDatagram } from '../../shared/time';
 import { MAX_DATAGRAM_BYTES } from '../../shared/net/packetApi';
 import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
 import type { NetPlayer } from '../../shared/net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../../shared/net/gameCode';
 import { PingTable } from '../../shared/net/pingTable';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';
+import { SessionClock } from './sessionClock';
 import { sendDecision, type SendMemory } from '../../shared/net/sendPolicy';
 import { NEUTRAL_STATE } from '../../shared/p2p';
 import { addrKey } from '../../shared/wire/addr';
 import { DropCounters, decodePacket, encodePacket } from '../../shared/wire/codec';
-import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../../shared/wire/types';
+import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry, type ReliableGameEvent, type RemoteEvent, type ShipState, type WireAddr } from '../../shared/wire/types';
 
 /** Who the peers are: the slot table, our slot, and the packets that keep it (P2pPeer fits). */
 export interface Membership {
@@ -44,14 +47,6 @@ export interface Membership {
   readonly sessionToken?: number;
 }
 
-/** A player may join once the clock offset is known this well: ≥ 8 samples kept and a standard error ≤ 2 ms (sync goes on refining it). */
-const JOIN_MIN_SAMPLES = 8;
-const JOIN_MAX_ERROR_MS = 2;
-/** With no reply at all from the time source for this long, the local clock is used rather than never joining. */
-const TIME_SYNC_GIVE_UP_MS = 3000;
-/** State ages beyond this are treated as clock trouble, not as latency. */
-const MAX_STATE_AGE_MS = 1000;
-
 export class GameSession {
   /** Received datagrams refused by the codec, by reason. */
   readonly drops = new DropCounters();
@@ -61,20 +56,16 @@ export class GameSession {
   /** Reliable messages (kills, chat, names) per linked node. */
   readonly links = new LinkLayer(() => randomInt(0, 0x10000));
   private readonly loss = new LossMeter();
-  /** Clock sync with the time source (null while we are the reference or not connected). */
-  private sync: { client: TimeSyncClient; key: string; addr: WireAddr; since: number } | null = null;
-  /** Added to the host clock to get common game time (kept when the source changes, so time runs on smoothly). */
-  private offset = 0;
-  /** A usable common time exists (synchronised, or we are the reference, or the source never answered). */
-  private synced = false;
-  /** A join waits for the clock (cl_autojoin or the join command before sync). */
-  private pendingJoin = false;
-  /**
-   * The node whose clock is the common game time, for the server protocols
-   * (the gameserver, the slotserver's time port); unset, the member with the
-   * lowest slot is the reference (peer to peer).
-   */
-  timeSource: (() => WireAddr | null) | null = null;
+  /** Per remote slot: what its ship did so far, for the plausibility checks. */
+  private readonly tracks = new Map<number, ShipTrack>();
+  /** Remote ship states that broke the simulation's limits: clamped, or not shown. */
+  readonly implausible = { corrected: 0, ignored: 0 };
+  /** Common game time: the reference's clock, the sync with it, the join gate. */
+  readonly clock = new SessionClock({
+    print: (line) => this.ctx.print(line),
+    describe: (addr) => this.describe(addr),
+    send: (to, bytes, node) => this.transmitBytes(to, bytes, node),
+  });
   /**
    * What happens when a linked node stops acknowledging: by default a
    * console line; a server protocol disconnects instead.
@@ -136,7 +127,12 @@ export class GameSession {
     const member = this.member;
     const api = this.ctx.packetApi;
     if (!member || api.nodeEquals(from, this.self)) return;
-    if (isTimeDatagram(data)) return this.onTimeDatagram(member, from, api.encodeNode(from), data);
+    if (isTimeDatagram(data)) {
+      const fromBytes = api.encodeNode(from);
+      const mayAnswer = () => member.state === 'connected' && this.slotOf(member, fromBytes) !== null;
+      if (!this.clock.onDatagram(data, fromBytes, from, this.ctx.game.now(), mayAnswer)) this.drops.count('bad-length');
+      return;
+    }
     const decoded = decodePacket(data);
     if (!decoded.ok) {
       this.drops.count(decoded.reason);
@@ -170,12 +166,10 @@ export class GameSession {
     const slot = member.slot();
     if (member.state !== 'connected' || slot === null) {
       this.links.clear();
-      this.sync = null;
-      this.synced = false;
-      this.pendingJoin = false;
+      this.clock.reset();
       return;
     }
-    this.tickClock(member, now);
+    if (this.clock.tick(now, () => this.lowestOther(member))) member.join(now);
     this.links.retain(this.targets(member));
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.onLinkFailure(addr, reason);
@@ -193,14 +187,9 @@ export class GameSession {
     if (!decision.send) return;
     this.memory = decision.memory;
     const state = ship ?? NEUTRAL_STATE;
-    const header: PacketHeader = { type: PacketType.GameState, senderSlot: slot, messageId: 0, gameTime: Math.floor(this.commonTime(now)) >>> 0, joined: true, state };
+    const header: PacketHeader = { type: PacketType.GameState, senderSlot: slot, messageId: 0, gameTime: Math.floor(this.clock.commonTime(now)) >>> 0, joined: true, state };
     const packet = game.events.take(header, slot, now, MAX_DATAGRAM_BYTES - LINK_RESERVE_BYTES);
     member.sendGameState(now, { gameTime: header.gameTime, state }, packet.events);
-  }
-
-  /** Common game time at host time `now` (ms). */
-  commonTime(now: number = this.ctx.game.now()): number {
-    return now + this.offset;
   }
 
   /** Joins now if the clock is synchronised, else as soon as it is (the player is told). */
@@ -208,55 +197,7 @@ export class GameSession {
     const member = this.member;
     if (!member || member.state !== 'connected') return;
     const now = this.ctx.game.now();
-    if (!this.synced) this.tickClock(member, now); // we may be the reference ourselves
-    if (this.synced) member.join(now);
-    else if (!this.pendingJoin) {
-      this.pendingJoin = true;
-      this.ctx.print(`synchronising the clock with ${this.sync ? this.describe(this.sync.addr) : 'the game'} before joining…`);
-    }
-  }
-
-  /**
-   * A state's age from its sender's common-time stamp, once our clock is
-   * synchronised (an implausible age — clocks out of step, a corrupt stamp —
-   * gives none, and the state counts as new).
-   */
-  private ageOf(stamp: number): { ageMs?: number } {
-    if (!this.synced) return {};
-    const age = ((Math.floor(this.commonTime()) >>> 0) - stamp) | 0;
-    return age >= 0 && age <= MAX_STATE_AGE_MS ? { ageMs: age } : {};
-  }
-
-  /** Time sync: picks the source, sends its requests, and joins once the offset is good. */
-  private tickClock(member: Membership, now: number): void {
-    const source = this.timeSource ? this.timeSource() : this.lowestOther(member);
-    if (!source) {
-      // We are the reference: our common time (the offset kept from an earlier source) is everyone's.
-      this.sync = null;
-      this.synced = true;
-    } else {
-      const key = addrKey(source);
-      if (this.sync?.key !== key) this.sync = { client: new TimeSyncClient(), key, addr: Uint8Array.from(source), since: now };
-      const client = this.sync.client;
-      for (const request of client.poll(now)) this.transmitBytes(source, request);
-      if (client.ready || this.synced) {
-        if (client.stats().samples > 0) this.offset = client.offset;
-      } else {
-        const st = client.stats();
-        if (st.kept >= JOIN_MIN_SAMPLES && st.standardErrorMs <= JOIN_MAX_ERROR_MS) {
-          this.offset = client.offset;
-          this.synced = true;
-          if (this.pendingJoin) this.ctx.print(`clock synchronised with ${this.describe(source)} (offset ${client.offset.toFixed(1)} ms ± ${st.standardErrorMs.toFixed(1)}, round trip ${st.rttMs.toFixed(0)} ms)`);
-        } else if (st.repliesAccepted === 0 && now - this.sync.since >= TIME_SYNC_GIVE_UP_MS) {
-          this.synced = true;
-          this.ctx.print(`no clock reply from ${this.describe(source)} within ${TIME_SYNC_GIVE_UP_MS / 1000} s; using this machine's clock (remote ships may be placed less exactly)`);
-        }
-      }
-    }
-    if (this.pendingJoin && this.synced) {
-      this.pendingJoin = false;
-      member.join(now);
-    }
+    if (this.clock.requestJoin(now, () => this.lowestOther(member))) member.join(now);
   }
 
   /** Peer to peer: the other member with the lowest slot when it is lower than ours (else we are the reference). */
@@ -265,20 +206,6 @@ export class GameSession {
     let best: PlayerEntry | null = null;
     for (const p of member.players()) if (p.slot !== mine && (best === null || p.slot < best.slot)) best = p;
     return best && mine !== null && best.slot < mine ? best.addr : null;
-  }
-
-  /** A time-sync datagram: a member's request is answered with our common time (once we have one); our source's reply is a sample. */
-  private onTimeDatagram(member: Membership, from: NodeAddress, fromBytes: WireAddr, data: Uint8Array): void {
-    const decoded = decodeTimeDatagram(data);
-    if (!decoded.ok) return this.drops.count('bad-length');
-    const now = this.ctx.game.now();
-    if (decoded.msg.type === TimePacketType.TimeReply) {
-      if (this.sync && addrKey(fromBytes) === this.sync.key) this.sync.client.receive(data, now);
-      return;
-    }
-    if (member.state !== 'connected' || !this.synced || this.slotOf(member, fromBytes) === null) return;
-    const reply = answerTimeRequest(data, this.commonTime(now));
-    if (reply) this.transmitBytes(fromBytes, reply, from);
   }
 
   private transmitBytes(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void {
@@ -349,8 +276,30 @@ export class GameSession {
   /** A fresh game state from `slot`: its ship state and events go to the game view; chat and kills are printed. */
   onGameState(slot: number, packet: Packet): void {
     const game = this.ctx.game;
-    if (packet.header.joined) game.deliver({ kind: 'state', slot, gameTime: packet.header.gameTime, state: packet.header.state, ...this.ageOf(packet.header.gameTime) });
+    const state = packet.header.joined ? this.believable(slot, packet.header.state) : null;
+    if (state) game.deliver({ kind: 'state', slot, gameTime: packet.header.gameTime, state, ...this.clock.ageOf(packet.header.gameTime, this.ctx.game.now()) });
     for (const event of packet.events) this.deliverEvent(slot, event);
+  }
+
+  /**
+   * A peer's ship state as far as the simulation allows (the same checks a
+   * gameserver makes): a mild violation — speed or spin a little over the
+   * limit — is clamped, a blatant one is not shown at all (and the next
+   * state starts a fresh track, so an honest jump cannot freeze a ship).
+   */
+  private believable(slot: number, state: ShipState): ShipState | null {
+    const now = this.ctx.game.now();
+    let track = this.tracks.get(slot);
+    if (!track) this.tracks.set(slot, (track = newShipTrack(now)));
+    const check = checkShipState(state, track, now, shipSpawnPosition(slot));
+    if (check.violations.length === 0) return state;
+    if (check.violations.some((v) => v.severity === 'blatant')) {
+      this.implausible.ignored += 1;
+      this.tracks.delete(slot);
+      return null;
+    }
+    this.implausible.corrected += 1;
+    return check.state;
   }
 
   /** One game event from `slot` to the game view (chat and kills also to the console). */
@@ -389,6 +338,9 @@ export class GameSession {
   deliverPlayers(): void {
     const member = this.member;
     if (!member) return;
+    // A slot's next occupant starts a fresh plausibility track.
+    const present = new Set(member.players().map((p) => p.slot));
+    for (const slot of [...this.tracks.keys()]) if (!present.has(slot)) this.tracks.delete(slot);
     const mine = member.slot();
     const api = this.ctx.packetApi;
     const players: NetPlayer[] = member.players().map((p) => {
@@ -414,24 +366,20 @@ export class GameSession {
         `${String(p.slot).padEnd(5)} ${p.name.padEnd(17)} ${(node ? api.nodeToString(node) : '?').padEnd(24)} ${ping.padEnd(7)} ${p.joined ? 'joined' : 'connected'}${mine ? ' (you)' : ''}`,
       );
     }
-    lines.push(this.clockLine());
+    lines.push(this.clock.line());
     const c = this.links.counters();
     lines.push(`reliable messages: ${this.links.pending} awaiting acknowledgement, ${c['resent'] ?? 0} resent, ${c['duplicates'] ?? 0} duplicate copies dropped`);
+    const { corrected, ignored } = this.implausible;
+    if (corrected + ignored > 0) lines.push(`implausible ship states from other players: ${corrected} clamped, ${ignored} not shown`);
     return lines;
   }
 
-  /** One line on the common game time: where it comes from and how good it is. */
-  private clockLine(): string {
-    if (!this.sync) return this.synced ? 'clock: this machine is the game\'s time reference' : 'clock: not synchronised';
-    const st = this.sync.client.stats();
-    const from = this.describe(this.sync.addr);
-    if (st.repliesAccepted === 0) return `clock: no reply from ${from} yet${this.synced ? ' (using this machine\'s clock)' : ''}`;
-    return `clock: ${this.synced ? 'synchronised' : 'synchronising'} with ${from}, offset ${st.offsetMs.toFixed(1)} ms ± ${Number.isFinite(st.standardErrorMs) ? st.standardErrorMs.toFixed(2) : '?'}, round trip ${st.rttMs.toFixed(0)} ms, ${st.kept}/${st.samples} samples`;
-  }
 
   /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */
   reset(): void {
     this.links.clear();
+    this.tracks.clear();
+    this.clock.reset();
     this.ctx.game.events.clear();
     this.ctx.game.deliver({ kind: 'players', players: [], localSlot: null, status: 'offline' });
   }

@@ -253,11 +253,11 @@ export class ServerClientProtocol implements Protocol {
           session.member = member;
           this.peer = member;
           // The gameserver's clock is the common game time; it answers time-sync requests on its game port.
-          session.timeSource = () => relay.server;
+          session.clock.source = () => relay.server;
         } else {
           // A slotserver names its time-sync port; an older one does not, and the players then follow the lowest slot.
           const timeAddr = msg.accepted.time === undefined || !this.link?.remoteAddress ? null : this.endpointAddr({ address: this.link.remoteAddress, port: msg.accepted.time });
-          session.timeSource = timeAddr ? () => timeAddr : null;
+          session.clock.source = timeAddr ? () => timeAddr : null;
         }
         member.adopt(msg.accepted.slot);
         this.serverName = msg.accepted.serverName;

@@ -1,0 +1,150 @@
+/**
+ * A game session's common game time (Retro Tank's time sync): which node's
+ * clock is the reference, the TimeSyncClient that measures the offset to it,
+ * the join gate (a player enters the game only once the offset is good),
+ * answering peers' requests, and the age of received states. The session
+ * (gameSession.ts) owns one and feeds it ticks and time-sync datagrams.
+ */
+import type { NodeAddress } from '../../shared/net/packetApi';
+import { answerTimeRequest, decodeTimeDatagram, TimePacketType, TimeSyncClient } from '../../shared/time';
+import { addrKey } from '../../shared/wire/addr';
+import type { WireAddr } from '../../shared/wire/types';
+
+/** A player may join once the clock offset is known this well: ≥ 8 samples kept and a standard error ≤ 2 ms (sync goes on refining it). */
+const JOIN_MIN_SAMPLES = 8;
+const JOIN_MAX_ERROR_MS = 2;
+/** With no reply at all from the time source for this long, the local clock is used rather than never joining. */
+export const TIME_SYNC_GIVE_UP_MS = 3000;
+/** State ages beyond this are treated as clock trouble, not as latency. */
+const MAX_STATE_AGE_MS = 1000;
+
+/** What the clock needs from its session. */
+export interface ClockHost {
+  print(line: string): void;
+  /** A node for console lines (a player's name, else its address). */
+  describe(addr: WireAddr): string;
+  /** Sends raw bytes (a time-sync datagram) to a node. */
+  send(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void;
+}
+
+export class SessionClock {
+  /**
+   * The node whose clock is the common game time, for the server protocols
+   * (the gameserver, the slotserver's time port); unset, the session's
+   * fallback decides (the member with the lowest slot, peer to peer).
+   */
+  source: (() => WireAddr | null) | null = null;
+  /** Clock sync with the time source (null while we are the reference or not connected). */
+  private sync: { client: TimeSyncClient; key: string; addr: WireAddr; since: number } | null = null;
+  /** Added to the host clock to get common game time (kept when the source changes, so time runs on smoothly). */
+  private offset = 0;
+  /** A usable common time exists (synchronised, or we are the reference, or the source never answered). */
+  private good = false;
+  /** A join waits for the clock (cl_autojoin or the join command before sync). */
+  private pendingJoin = false;
+
+  constructor(private readonly host: ClockHost) {}
+
+  /** Common game time at host time `now` (ms). */
+  commonTime(now: number): number {
+    return now + this.offset;
+  }
+
+  /** True once the common time is usable. */
+  get synced(): boolean {
+    return this.good;
+  }
+
+  /** Not connected any more: everything starts over at the next connection (the offset is kept). */
+  reset(): void {
+    this.sync = null;
+    this.good = false;
+    this.pendingJoin = false;
+  }
+
+  /**
+   * A join was asked for: true when it may happen now; otherwise it waits
+   * for {@link tick} to say so (the player is told once).
+   */
+  requestJoin(now: number, fallback: () => WireAddr | null): boolean {
+    if (!this.good) this.tick(now, fallback); // we may be the reference ourselves
+    if (this.good) {
+      this.pendingJoin = false;
+      return true;
+    }
+    if (!this.pendingJoin) {
+      this.pendingJoin = true;
+      this.host.print(`synchronising the clock with ${this.sync ? this.host.describe(this.sync.addr) : 'the game'} before joining…`);
+    }
+    return false;
+  }
+
+  /** Picks the source, sends its requests, takes the offset; returns true when a waiting join may happen now. */
+  tick(now: number, fallback: () => WireAddr | null): boolean {
+    const source = this.source ? this.source() : fallback();
+    if (!source) {
+      // We are the reference: our common time (the offset kept from an earlier source) is everyone's.
+      this.sync = null;
+      this.good = true;
+    } else {
+      const key = addrKey(source);
+      if (this.sync?.key !== key) this.sync = { client: new TimeSyncClient(), key, addr: Uint8Array.from(source), since: now };
+      const client = this.sync.client;
+      for (const request of client.poll(now)) this.host.send(source, request);
+      if (client.ready || this.good) {
+        if (client.stats().samples > 0) this.offset = client.offset;
+      } else {
+        const st = client.stats();
+        if (st.kept >= JOIN_MIN_SAMPLES && st.standardErrorMs <= JOIN_MAX_ERROR_MS) {
+          this.offset = client.offset;
+          this.good = true;
+          if (this.pendingJoin) this.host.print(`clock synchronised with ${this.host.describe(source)} (offset ${client.offset.toFixed(1)} ms ± ${st.standardErrorMs.toFixed(1)}, round trip ${st.rttMs.toFixed(0)} ms)`);
+        } else if (st.repliesAccepted === 0 && now - this.sync.since >= TIME_SYNC_GIVE_UP_MS) {
+          this.good = true;
+          this.host.print(`no clock reply from ${this.host.describe(source)} within ${TIME_SYNC_GIVE_UP_MS / 1000} s; using this machine's clock (remote ships may be placed less exactly)`);
+        }
+      }
+    }
+    if (!this.pendingJoin || !this.good) return false;
+    this.pendingJoin = false;
+    return true;
+  }
+
+  /**
+   * A time-sync datagram from `from`: our source's reply is a sample; a
+   * request is answered with our common time when `mayAnswer` (a member of
+   * our game) and our clock is good. False for a malformed datagram.
+   */
+  onDatagram(data: Uint8Array, from: WireAddr, fromNode: NodeAddress, now: number, mayAnswer: () => boolean): boolean {
+    const decoded = decodeTimeDatagram(data);
+    if (!decoded.ok) return false;
+    if (decoded.msg.type === TimePacketType.TimeReply) {
+      if (this.sync && addrKey(from) === this.sync.key) this.sync.client.receive(data, now);
+      return true;
+    }
+    if (!this.good || !mayAnswer()) return true;
+    const reply = answerTimeRequest(data, this.commonTime(now));
+    if (reply) this.host.send(from, reply, fromNode);
+    return true;
+  }
+
+  /**
+   * A state's age from its sender's common-time stamp, once our clock is
+   * good (an implausible age — clocks out of step, a corrupt stamp — gives
+   * none, and the state counts as new).
+   */
+  ageOf(stamp: number, now: number): { ageMs?: number } {
+    if (!this.good) return {};
+    const age = ((Math.floor(this.commonTime(now)) >>> 0) - stamp) | 0;
+    return age >= 0 && age <= MAX_STATE_AGE_MS ? { ageMs: age } : {};
+  }
+
+  /** One console line on the common game time: where it comes from and how good it is. */
+  line(): string {
+    if (!this.sync) return this.good ? "clock: this machine is the game's time reference" : 'clock: not synchronised';
+    const st = this.sync.client.stats();
+    const from = this.host.describe(this.sync.addr);
+    if (st.repliesAccepted === 0) return `clock: no reply from ${from} yet${this.good ? " (using this machine's clock)" : ''}`;
+    return `clock: ${this.good ? 'synchronised' : 'synchronising'} with ${from}, offset ${st.offsetMs.toFixed(1)} ms ± ${Number.isFinite(st.standardErrorMs) ? st.standardErrorMs.toFixed(2) : '?'}, round trip ${st.rttMs.toFixed(0)} ms, ${st.kept}/${st.samples} samples`;
+  }
+}
