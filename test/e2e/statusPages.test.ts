@@ -29,7 +29,7 @@ describe('server status pages in headless Chromium', () => {
   afterEach(stopServers);
 
   it('the slotserver page lists players; an HTML-looking name is text and runs nothing', async () => {
-    const server = await startServer(['slotserver', '--name', 'Test', '--port', '0', '--http-port', '0']);
+    const server = await startServer(['slotserver', '--name', 'Test', '--port', '0', '--udp-port', '0', '--http-port', '0']);
     // Each joins with its own UDP port: the server tells players apart by address and port.
     const leave = [await joinAs(server.tcp, '<img src=x>', 7001), await joinAs(server.tcp, '<b onclick=x>', 7002)];
     const page = await browser.newPage();

@@ -59,7 +59,7 @@ describe('masterserver and slotservers as real processes', () => {
     const expireSeconds = 3;
     const master = await startServer(['masterserver', '--name', 'test-master', '--port', '0', '--http-port', '0', '--expire-seconds', String(expireSeconds)]);
     const slot = (name: string) =>
-      startServer(['slotserver', '--name', name, '--port', '0', '--max-players', '8', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`, '--heartbeat-seconds', '0.5']);
+      startServer(['slotserver', '--name', name, '--port', '0', '--udp-port', '0', '--max-players', '8', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`, '--heartbeat-seconds', '0.5']);
     const game = (name: string) =>
       startServer(['gameserver', '--name', name, '--port', '0', '--udp-port', '0', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`, '--heartbeat-seconds', '0.5']);
     const [alpha, beta] = await Promise.all([slot('alpha'), game('beta')]);
