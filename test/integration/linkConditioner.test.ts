@@ -10,17 +10,10 @@ import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions } from '../../
 import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { createSubsystems } from '../../src/node/subsystems';
+import { udpHandles, timers } from '../support/resources';
 
 const LOOPBACK_BROADCAST = '127.255.255.255';
 
-/** Active libuv resources by type name, e.g. { UDPWrap: 2, Timeout: 1 }. */
-function resources(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of process.getActiveResourcesInfo()) out[r] = (out[r] ?? 0) + 1;
-  return out;
-}
-const udpHandles = (): number => resources()['UDPWrap'] ?? 0;
-const timers = (): number => resources()['Timeout'] ?? 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(check: () => boolean, what: string, ms = 3000): Promise<void> {

@@ -2,15 +2,8 @@ import { describe, it, expect } from 'vitest';
 import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
 import { createSubsystems } from '../../src/node/subsystems';
 import { UdpPacketApi } from '../../src/node/packet/udp';
+import { udpHandles, timers } from '../support/resources';
 
-/** Active libuv resources by type name, e.g. { UDPWrap: 2, Timeout: 1 }. */
-function resources(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of process.getActiveResourcesInfo()) out[r] = (out[r] ?? 0) + 1;
-  return out;
-}
-const udpHandles = (): number => resources()['UDPWrap'] ?? 0;
-const timers = (): number => resources()['Timeout'] ?? 0;
 
 describe('packet API rebinding through the subsystem registry', () => {
   it('leaves no socket, handle or timer behind after 100 udp <-> udp6 rebinds, and still carries datagrams', async () => {

@@ -11,18 +11,12 @@ import type { PacketApi } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { encodeTimeReply, isTimeDatagram, TimeResponder, TimeSyncClient } from '../../src/shared/time';
 import { WIRE_VERSION } from '../../src/shared/wire';
+import { resources } from '../support/resources';
 
 const KNOWN_OFFSET = 123_456.789;
 const PATH: LinkConditions = { lagMs: 50, jitterMs: 10, lossPct: 0, dupPct: 0, reorderPct: 0 };
 /** How often the client is polled, as a game tick would (ms). */
 const POLL_MS = 10;
-
-/** Active libuv resources by type name, e.g. { UDPWrap: 2, Timeout: 1 }. */
-function resources(): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of process.getActiveResourcesInfo()) out[r] = (out[r] ?? 0) + 1;
-  return out;
-}
 
 const opened: PacketApi[] = [];
 const intervals: ReturnType<typeof setInterval>[] = [];

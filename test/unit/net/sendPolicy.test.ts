@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { KEEPALIVE_MS, sendDecision, type SendMemory } from '../../../src/shared/net/sendPolicy';
 import type { ShipState } from '../../../src/shared/wire/types';
+import { shipState } from '../../support/ships';
 
-const ship = (over: Partial<ShipState> = {}): ShipState => ({
-  pos: { x: 0, y: 0, z: 0 },
-  rot: { x: 0, y: 0, z: 0, w: 1 },
-  vel: { x: 0, y: 0, z: -50 },
-  angVel: { x: 0, y: 0, z: 0 },
-  energy: 100,
-  damage: 0,
-  ...over,
-});
+const ship = shipState;
 
 /** Runs the policy every 5 ms for `ms` and returns the send times. */
 function simulate(ms: number, hz: number, stateAt: (t: number) => ShipState, eventAt: (t: number) => boolean = () => false): number[] {

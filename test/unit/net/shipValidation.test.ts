@@ -12,17 +12,10 @@ import { createWorld, floatStream, LASER_TTL_TICKS, MAX_PITCH_RATE, MAX_SPEED, N
 import type { ShipInput, Vec3, World } from '../../../src/shared/sim';
 import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type ShipState } from '../../../src/shared/wire/types';
+import { shipState } from '../../support/ships';
 
 const length = (v: Vec3) => Math.hypot(v.x, v.y, v.z);
-const state = (o: Partial<ShipState> = {}): ShipState => ({
-  pos: { x: 0, y: 0, z: 0 },
-  rot: { x: 0, y: 0, z: 0, w: 1 },
-  vel: { x: 0, y: 0, z: -50 },
-  angVel: { x: 0, y: 0, z: 0 },
-  energy: 100,
-  damage: 0,
-  ...o,
-});
+const state = shipState;
 const SPAWN = shipSpawnPosition(3);
 
 /** The ship state exactly as a server decodes it from a GameState datagram (f32 floats, i16 rates, whole percents). */
