@@ -41,6 +41,13 @@ export interface MemoryStatus {
    * diagnostic mode: each status request then costs a collection).
    */
   live?: number;
+  /** V8 heap reserved (used or not). */
+  heapTotal: number;
+  /** Memory of C++ objects bound to JavaScript ones, and of Buffers and ArrayBuffers (part of `external`). */
+  external: number;
+  arrayBuffers: number;
+  /** Resident set size right after that full collection (with --expose-gc only). */
+  liveRss?: number;
 }
 
 /** What every server's status JSON says about its own process: `{ memory: { rss, heapUsed[, live] } (bytes), cpu: { userMs, systemMs }, uptimeSeconds }`. */
@@ -48,13 +55,14 @@ export function processStatus(): { memory: MemoryStatus; cpu: { userMs: number; 
   const m = process.memoryUsage();
   const cpu = process.cpuUsage();
   const gc = (globalThis as { gc?: () => void }).gc;
-  let live: number | undefined;
+  let live: { heap: number; rss: number } | undefined;
   if (typeof gc === 'function') {
     gc();
-    live = process.memoryUsage().heapUsed;
+    const after = process.memoryUsage();
+    live = { heap: after.heapUsed, rss: after.rss };
   }
   return {
-    memory: { rss: m.rss, heapUsed: m.heapUsed, ...(live === undefined ? {} : { live }) },
+    memory: { rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, ...(live === undefined ? {} : { live: live.heap, liveRss: live.rss }) },
     cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000) },
     uptimeSeconds: Math.round(process.uptime()),
   };
