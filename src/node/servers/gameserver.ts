@@ -369,7 +369,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         const unacked = s.link.check(now);
         if (unacked) {
           log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
-          seats.kick(s.slot, `stopped acknowledging reliable messages (${unacked})`);
+          seats.kick(s.slot, `stopped acknowledging reliable messages (${unacked})`, true);
         }
       }
     }
