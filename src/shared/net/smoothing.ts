@@ -26,6 +26,16 @@ export const DEFAULT_MAX_EXTRAPOLATE_MS = 1000;
  * was lost), and sliding across the map would look worse than a cut.
  */
 export const DEFAULT_SNAP_DISTANCE = 250;
+/**
+ * Extrapolation is second order: the acceleration between the last two
+ * states (a turning ship's velocity swings round, a coasting one slows) is
+ * applied for at most this long, then the ship goes on in a straight line.
+ */
+export const ACCEL_HORIZON_MS = 500;
+/** Largest acceleration believed from two states (units/s²; the simulation's thrust plus drag stay below 90). */
+export const MAX_EXTRAPOLATED_ACCEL = 100;
+/** States closer together than this (ms) give no acceleration estimate (too noisy). */
+const MIN_ACCEL_DT_MS = 20;
 
 /** Options of {@link RemoteShipTrack}; invalid numbers fall back to the defaults. */
 export interface RemoteShipTrackOptions {
@@ -151,8 +161,10 @@ const finiteOr = (v: number | undefined, fallback: number, lo: number, hi: numbe
  * The displayed motion of one remote ship. Feed it every fresh state with
  * {@link onState}; ask {@link sample} where to draw the ship at any time.
  *
- * Between states the ship moves on from the newest state at its velocity and
- * turns at its angular velocity (for at most `maxExtrapolateMs`, then holds).
+ * Between states the ship moves on from the newest state at its velocity,
+ * bent by the acceleration seen between the last two states (for at most
+ * ACCEL_HORIZON_MS), and turns at its angular velocity (for at most
+ * `maxExtrapolateMs`, then holds).
  * A new state starts a correction: the offset between the displayed pose and
  * the new state is faded out linearly over `convergeMs`, so the displayed
  * position is continuous and each frame moves it by at most the ship's own
@@ -165,6 +177,8 @@ export class RemoteShipTrack {
   private t0 = 0;
   private readonly pos: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly vel: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Acceleration estimated from the last two states (zero after a reset). */
+  private readonly acc: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly angVel: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly rot: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** Displayed minus true pose at t0, faded out over `blendMs`. */
@@ -248,6 +262,7 @@ export class RemoteShipTrack {
 
   /** Jumps straight to `state` (no correction), e.g. when a destroyed ship reappears at its spawn point. */
   reset(state: ShipState, nowMs: number): void {
+    this.has = false; // no acceleration across a cut
     this.store(state, nowMs);
     this.clearOffset();
     this.has = true;
@@ -273,12 +288,15 @@ export class RemoteShipTrack {
     const dtS = (held ? this.maxExtrapolateMs : since) / 1000;
     const blended = nowMs > this.blendFrom ? nowMs - this.blendFrom : 0;
     const k = this.blendMs > 0 && blended < this.blendMs ? 1 - blended / this.blendMs : 0;
-    out.pos.x = this.pos.x + this.vel.x * dtS + this.offPos.x * k;
-    out.pos.y = this.pos.y + this.vel.y * dtS + this.offPos.y * k;
-    out.pos.z = this.pos.z + this.vel.z * dtS + this.offPos.z * k;
-    out.vel.x = held ? 0 : this.vel.x;
-    out.vel.y = held ? 0 : this.vel.y;
-    out.vel.z = held ? 0 : this.vel.z;
+    // p + v·t + a·ta·(t − ta/2): ½·a·t² while t ≤ the horizon, then straight on at v + a·ta.
+    const ta = dtS < ACCEL_HORIZON_MS / 1000 ? dtS : ACCEL_HORIZON_MS / 1000;
+    const accTerm = ta * (dtS - ta / 2);
+    out.pos.x = this.pos.x + this.vel.x * dtS + this.acc.x * accTerm + this.offPos.x * k;
+    out.pos.y = this.pos.y + this.vel.y * dtS + this.acc.y * accTerm + this.offPos.y * k;
+    out.pos.z = this.pos.z + this.vel.z * dtS + this.acc.z * accTerm + this.offPos.z * k;
+    out.vel.x = held ? 0 : this.vel.x + this.acc.x * ta;
+    out.vel.y = held ? 0 : this.vel.y + this.acc.y * ta;
+    out.vel.z = held ? 0 : this.vel.z + this.acc.z * ta;
     quatFromAngularVelocityInto(out.rot, this.angVel, dtS);
     quatMulInto(out.rot, this.rot, out.rot);
     if (k > 0) {
@@ -290,6 +308,7 @@ export class RemoteShipTrack {
   }
 
   private store(state: ShipState, nowMs: number): void {
+    this.estimateAcceleration(state.vel, nowMs);
     this.t0 = Number.isFinite(nowMs) ? nowMs : this.t0;
     copyInto(this.pos, state.pos);
     copyInto(this.vel, state.vel);
@@ -299,6 +318,28 @@ export class RemoteShipTrack {
     this.rot.z = state.rot.z;
     this.rot.w = state.rot.w;
     quatNormaliseInPlace(this.rot);
+  }
+
+  /** Acceleration from the stored velocity to `vel` arriving for time `atMs` (zero when there is no usable previous state). */
+  private estimateAcceleration(vel: Vec3, atMs: number): void {
+    const dt = atMs - this.t0;
+    this.acc.x = this.acc.y = this.acc.z = 0;
+    if (!this.has || !(dt >= MIN_ACCEL_DT_MS && dt <= this.maxExtrapolateMs)) return;
+    const s = 1000 / dt;
+    let ax = (vel.x - this.vel.x) * s;
+    let ay = (vel.y - this.vel.y) * s;
+    let az = (vel.z - this.vel.z) * s;
+    const len = Math.sqrt(ax * ax + ay * ay + az * az);
+    if (!(len <= MAX_EXTRAPOLATED_ACCEL)) {
+      if (!Number.isFinite(len)) return;
+      const f = MAX_EXTRAPOLATED_ACCEL / len;
+      ax *= f;
+      ay *= f;
+      az *= f;
+    }
+    this.acc.x = ax;
+    this.acc.y = ay;
+    this.acc.z = az;
   }
 
   private clearOffset(): void {

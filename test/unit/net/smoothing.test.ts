@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { floatStream as rng } from '../../../src/shared/sim/prng';
 import fc from 'fast-check';
 import {
+  ACCEL_HORIZON_MS,
   DEFAULT_CONVERGE_MS,
+  MAX_EXTRAPOLATED_ACCEL,
   MAX_CONVERGE_MS,
   RemoteShipTrack,
   nlerpFromIdentityInto,
@@ -26,6 +28,18 @@ const state = (pos: Vec3, vel: Vec3, rot: Quat = I, angVel: Vec3 = { x: 0, y: 0,
 });
 
 const at = (p: Vec3, v: Vec3, s: number): Vec3 => ({ x: p.x + v.x * s, y: p.y + v.y * s, z: p.z + v.z * s });
+/** The acceleration a track believes between velocity `v0` and `v1`, `dtMs` apart (capped). */
+const accelOf = (v0: Vec3, v1: Vec3, dtMs: number): Vec3 => {
+  const a = { x: ((v1.x - v0.x) * 1000) / dtMs, y: ((v1.y - v0.y) * 1000) / dtMs, z: ((v1.z - v0.z) * 1000) / dtMs };
+  const n = Math.hypot(a.x, a.y, a.z);
+  return n <= MAX_EXTRAPOLATED_ACCEL ? a : { x: (a.x * MAX_EXTRAPOLATED_ACCEL) / n, y: (a.y * MAX_EXTRAPOLATED_ACCEL) / n, z: (a.z * MAX_EXTRAPOLATED_ACCEL) / n };
+};
+/** Second-order track: p + v·t + a·ta·(t − ta/2), ta = min(t, ACCEL_HORIZON). */
+const at2 = (p: Vec3, v: Vec3, a: Vec3, s: number): Vec3 => {
+  const ta = Math.min(s, ACCEL_HORIZON_MS / 1000);
+  const k = ta * (s - ta / 2);
+  return { x: p.x + v.x * s + a.x * k, y: p.y + v.y * s + a.y * k, z: p.z + v.z * s + a.z * k };
+};
 const dist = (a: Vec3, b: Vec3): number => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 const speed = (v: Vec3): number => Math.hypot(v.x, v.y, v.z);
 const qlen = (q: Quat): number => Math.hypot(q.x, q.y, q.z, q.w);
@@ -118,7 +132,9 @@ describe('RemoteShipTrack', () => {
           const predicted = at({ x: 0, y: 0, z: 0 }, v0, arrival / 1000);
           const corrected = { x: predicted.x + 20 * dir.x, y: predicted.y + 20 * dir.y, z: predicted.z + 20 * dir.z };
           const frames = convergeMs / FRAME_MS;
-          const bound = Math.max(speed(v0), speed(v1)) * (FRAME_MS / 1000) + 20 / frames + 1e-9;
+          // The new track may speed up by its believed acceleration over the horizon.
+          const extra = speed(accelOf(v0, v1, arrival)) * (ACCEL_HORIZON_MS / 1000);
+          const bound = (Math.max(speed(v0), speed(v1)) + extra) * (FRAME_MS / 1000) + 20 / frames + 1e-9;
           let prev = snapshot(track.sample(0).pos);
           let delivered = false;
           for (let f = 1; f < 120; f++) {
@@ -144,12 +160,35 @@ describe('RemoteShipTrack', () => {
     const s = state({ x: 15, y: 5, z: -20 }, { x: 10, y: 0, z: -60 }, rot, { x: 0.5, y: 0, z: 0 });
     track.onState(s, 300);
     expect(dist(track.sample(300).pos, s.pos)).toBeGreaterThan(10); // still where it was shown
-    for (const now of [500, 520, 700]) {
+    const a = accelOf({ x: 0, y: 0, z: -50 }, s.vel, 300);
+    for (const now of [500, 520, 700, 1100]) {
       const got = track.sample(now);
       const t = (now - 300) / 1000;
-      expect(dist(got.pos, at(s.pos, s.vel, t))).toBeLessThan(1e-9);
+      expect(dist(got.pos, at2(s.pos, s.vel, a, t))).toBeLessThan(1e-9);
       expect(qdist(got.rot, quatMul(rot, refExp(s.angVel, t)))).toBeLessThan(1e-12);
     }
+  });
+
+  it('a turning ship is extrapolated along its curve, not off at a tangent', () => {
+    // A ship circling at 64 units/s, 0.56 rad/s (the bots' pilot), states every 100 ms.
+    const R = 64 / 0.56;
+    const w = 0.56;
+    const truth = (t: number) => ({ x: R * Math.cos(w * t), y: 0, z: R * Math.sin(w * t) });
+    const vel = (t: number) => ({ x: -R * w * Math.sin(w * t), y: 0, z: R * w * Math.cos(w * t) });
+    const track = new RemoteShipTrack({ convergeMs: 0 });
+    for (let k = 0; k <= 10; k++) track.onState(state(truth(k / 10), vel(k / 10)), k * 100);
+    // 250 ms after the last state (lag plus the send interval): a straight line is off by ~1.1 units.
+    const curved = dist(track.sample(1250).pos, truth(1.25));
+    const straight = dist(at(truth(1), vel(1), 0.25), truth(1.25));
+    expect(straight).toBeGreaterThan(1);
+    expect(curved).toBeLessThan(0.1 * straight);
+    // A coasting ship (constant velocity) stays exactly on its line; a respawn cut carries no acceleration over.
+    const coast = new RemoteShipTrack({ convergeMs: 0 });
+    coast.onState(state({ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: -40 }), 0);
+    coast.onState(state({ x: 0, y: 0, z: -4 }, { x: 0, y: 0, z: -40 }), 100);
+    expect(dist(coast.sample(400).pos, { x: 0, y: 0, z: -16 })).toBeLessThan(1e-9);
+    coast.reset(state({ x: 100, y: 0, z: 0 }, { x: 10, y: 0, z: 0 }), 500);
+    expect(dist(coast.sample(1000).pos, { x: 105, y: 0, z: 0 })).toBeLessThan(1e-9);
   });
 
   it('convergeMs 0 snaps; far corrections snap; reset snaps; convergeMs is clamped', () => {
