@@ -19,7 +19,7 @@ import type { NetPlayer } from '../../shared/net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../../shared/net/gameCode';
 import { PingTable } from '../../shared/net/pingTable';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';
-import { SessionClock } from './sessionClock';
+import { SessionClock, timeReference } from './sessionClock';
 import { sendDecision, type SendMemory } from '../../shared/net/sendPolicy';
 import { NEUTRAL_STATE } from '../../shared/p2p';
 import { addrKey } from '../../shared/wire/addr';
@@ -200,12 +200,17 @@ export class GameSession {
     if (this.clock.requestJoin(now, () => this.lowestOther(member))) member.join(now);
   }
 
-  /** Peer to peer: the other member with the lowest slot when it is lower than ours (else we are the reference). */
+  /**
+   * Peer to peer (and slotservers without a time port): the reference clock
+   * is the joined member with the lowest slot — joined players have a good
+   * clock already, so a newcomer in a freed lower slot syncs with them first
+   * and takes over the same time when it joins, without a jump. Everyone
+   * else asks the reference (null: we are it). Before anyone has joined, the
+   * lowest slot is the reference. Sources always have lower slots or are
+   * joined when we are not, so no two players ask each other.
+   */
   private lowestOther(member: Membership): WireAddr | null {
-    const mine = member.slot();
-    let best: PlayerEntry | null = null;
-    for (const p of member.players()) if (p.slot !== mine && (best === null || p.slot < best.slot)) best = p;
-    return best && mine !== null && best.slot < mine ? best.addr : null;
+    return timeReference(member.players(), member.slot());
   }
 
   private transmitBytes(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void {

@@ -8,7 +8,7 @@
 import type { NodeAddress } from '../../shared/net/packetApi';
 import { answerTimeRequest, decodeTimeDatagram, TimePacketType, TimeSyncClient } from '../../shared/time';
 import { addrKey } from '../../shared/wire/addr';
-import type { WireAddr } from '../../shared/wire/types';
+import type { PlayerEntry, WireAddr } from '../../shared/wire/types';
 
 /** A player may join once the clock offset is known this well: ≥ 8 samples kept and a standard error ≤ 2 ms (sync goes on refining it). */
 const JOIN_MIN_SAMPLES = 8;
@@ -147,4 +147,21 @@ export class SessionClock {
     if (st.repliesAccepted === 0) return `clock: no reply from ${from} yet${this.good ? " (using this machine's clock)" : ''}`;
     return `clock: ${this.good ? 'synchronised' : 'synchronising'} with ${from}, offset ${st.offsetMs.toFixed(1)} ms ± ${Number.isFinite(st.standardErrorMs) ? st.standardErrorMs.toFixed(2) : '?'}, round trip ${st.rttMs.toFixed(0)} ms, ${st.kept}/${st.samples} samples`;
   }
+}
+
+/** The member whose clock a player in slot `mine` should follow (see GameSession.lowestOther for the rule); null: it is the reference. */
+export function timeReference(players: readonly PlayerEntry[], mine: number | null): WireAddr | null {
+  if (mine === null) return null;
+  const me = players.find((p) => p.slot === mine);
+  let root: PlayerEntry | null = null;
+  let lowest: PlayerEntry | null = null;
+  for (const p of players) {
+    if (p.slot === mine) continue;
+    if (p.joined && (root === null || p.slot < root.slot)) root = p;
+    if (lowest === null || p.slot < lowest.slot) lowest = p;
+  }
+  if (root) return !me?.joined || root.slot < mine ? root.addr : null;
+  // Nobody else has joined: a joined player is the reference; before anyone joins, the lowest slot is.
+  if (me?.joined) return null;
+  return lowest && lowest.slot < mine ? lowest.addr : null;
 }
