@@ -27,6 +27,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { GameClient } from '../test/support/gameClient';
 import { decodePacket, FLAG_JOINED, FLAG_TOKEN, HEADER_SIZE, RELAYED_EVENT_CODE, TOKEN_SIZE } from '../src/shared/wire/codec';
 import { objectId, PacketType } from '../src/shared/wire/types';
+import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 
 const repoRoot = join(import.meta.dirname, '..');
 const SEND_HZ = 20;
@@ -41,7 +42,7 @@ interface Server {
 /** Starts the gameserver process and waits for its announce line. */
 async function startServer(flush: string): Promise<Server> {
   const args = ['gameserver', '--host', '127.0.0.1', '--port', '0', '--udp-port', '0', '--http-port', '0', '--log-level', 'warn', '--flush', flush, '--timeout-seconds', '60'];
-  const child = spawn(process.execPath, [join(repoRoot, 'out', 'main', 'server.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(repoRoot, 'out', 'main', 'server.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));

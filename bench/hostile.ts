@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { runHostile, type Endpoint, type HostileReport, type HostileTargets } from '../test/support/hostile';
+import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 
 const repoRoot = join(import.meta.dirname, '..');
 
@@ -79,7 +80,7 @@ interface Spawned {
 
 /** Starts one server process and waits for its "listening on" line. */
 async function startServer(args: string[]): Promise<Spawned> {
-  const child = spawn(process.execPath, [join(repoRoot, 'out', 'main', 'server.js'), ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(repoRoot, 'out', 'main', 'server.js'), ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => {

@@ -24,9 +24,9 @@ import { queryLanDetailed } from '../../src/node/net/lanQuery';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import { startGameserver } from '../../src/node/servers/gameserver';
 import { GAMESERVER_PORT, SLOTSERVER_PORT } from '../../src/shared/servers/joinProtocol';
+import { SERVER_NODE_FLAGS, serverEntry } from '../support/serverProcess';
 
 const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
-const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
 const unavailable = await lanAvailable();
 if (unavailable) console.warn(`LAN discovery tests skipped: ${unavailable}`);
 
@@ -100,7 +100,7 @@ describe.skipIf(unavailable !== null)('LAN server discovery on a virtual LAN of 
 
   /** Starts a server process in `host` and waits for its "listening on" line. */
   async function startServer(host: LanHost, args: string[]): Promise<ChildProcess> {
-    const child = lan.spawn(host, process.execPath, [serverEntry, ...args, '--log-level', 'warn'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = lan.spawn(host, process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--log-level', 'warn'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     servers.push(child);
     let out = '';
     child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
