@@ -281,7 +281,7 @@ describe('LAN discovery on loopback', () => {
       rate: { perSecond: 1, burst: 5 },
     });
     server.on('message', (msg, from) => {
-      if (!responder.offer(msg, from)) server.send('not discovery', from.port, from.address);
+      if (responder.offer(msg, from) === 'other') server.send('not discovery', from.port, from.address);
     });
     const answers: Uint8Array[] = [];
     client.on('message', (msg) => answers.push(msg));

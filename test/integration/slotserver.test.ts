@@ -5,7 +5,7 @@
  * default 6526 and therefore appears with a plain address.
  */
 import { describe, it, expect, afterEach } from 'vitest';
-import { connect, type Socket } from 'node:net';
+import { LineClient } from '../support/lineClient';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,71 +16,12 @@ const SERVER = 'Test Server';
 const WELCOME = ['Welcome to the test server.', 'No camping at the stargate.'];
 const MESSAGES = [...WELCOME, '', ''];
 
-/** A raw TCP client that reads the server's lines one at a time. */
-class Client {
-  private readonly lines: string[] = [];
-  private readonly waiters: (() => void)[] = [];
-  private buffer = '';
-  ended = false;
-  readonly closed: Promise<void>;
-
-  private constructor(readonly socket: Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        this.lines.push(this.buffer.slice(0, nl));
-        this.buffer = this.buffer.slice(nl + 1);
-      }
-      this.wake();
-    });
-    socket.on('error', () => undefined);
-    this.closed = new Promise((resolve) =>
-      socket.on('close', () => {
-        this.ended = true;
-        this.wake();
-        resolve();
-      }),
-    );
-  }
-
-  static open(port: number, localAddress?: string): Promise<Client> {
-    return new Promise((resolve, reject) => {
-      const socket = connect({ port, host: '127.0.0.1', ...(localAddress ? { localAddress } : {}) });
-      const client = new Client(socket);
-      clients.push(client);
-      socket.once('connect', () => resolve(client));
-      socket.once('error', reject);
-    });
-  }
-
-  private wake(): void {
-    for (const w of this.waiters.splice(0)) w();
-  }
-
-  send(line: string): void {
-    this.socket.write(`${line}\n`);
-  }
-
-  /** The next line the server sent (fails after `ms` or if the connection ends first). */
-  async next(ms = 2000): Promise<string> {
-    const deadline = Date.now() + ms;
-    while (this.lines.length === 0) {
-      if (this.ended) throw new Error('connection ended while waiting for a line');
-      if (Date.now() > deadline) throw new Error('timed out waiting for a line');
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 20);
-      });
-    }
-    return this.lines.shift() as string;
-  }
-
-  async take(n: number): Promise<string[]> {
-    const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push(await this.next());
-    return out;
+/** A raw TCP client with the slotserver's join and a check that nothing more arrives. */
+class Client extends LineClient {
+  static async at(port: number, localAddress?: string): Promise<Client> {
+    const client = new Client(await LineClient.connect(port, '127.0.0.1', localAddress));
+    clients.push(client);
+    return client;
   }
 
   /** Asserts that nothing more arrives for a while. */
@@ -126,7 +67,7 @@ async function withPlayers(names: string[], extra: Partial<SlotserverOptions> = 
   const s = await server(extra);
   const c: Client[] = [];
   for (const [i, name] of names.entries()) {
-    const client = await Client.open(s.ports.tcp ?? 0);
+    const client = await Client.at(s.ports.tcp ?? 0);
     expect(await client.join(name, 6526 + i)).toBe(`join from ${name} accepted, slot: ${i}, server name: ${SERVER}, time: ${s.ports.udp}`);
     await client.take(i); // the adds of everyone already here
     for (const earlier of c) await earlier.next(); // the add of the newcomer
@@ -140,7 +81,7 @@ const at = (port: number) => (port === 6526 ? '127.0.0.1' : `127.0.0.1:${port}`)
 describe('slotserver joins', () => {
   it('accepts a join with the slot, the server name and exactly four message lines', async () => {
     const s = await server();
-    const a = await Client.open(s.ports.tcp ?? 0);
+    const a = await Client.at(s.ports.tcp ?? 0);
     a.send('version: 1.0 join me: ace os: linux-x64');
     expect(await a.next()).toBe(`join from ace accepted, slot: 0, server name: ${SERVER}, time: ${s.ports.udp}`);
     expect(await a.take(4)).toEqual(['Welcome to the test server.', 'No camping at the stargate.', '', '']);
@@ -150,9 +91,9 @@ describe('slotserver joins', () => {
 
   it('tells a newcomer about everyone already joined and everyone about the newcomer', async () => {
     const s = await server();
-    const a = await Client.open(s.ports.tcp ?? 0);
+    const a = await Client.at(s.ports.tcp ?? 0);
     await a.join('ace');
-    const b = await Client.open(s.ports.tcp ?? 0);
+    const b = await Client.at(s.ports.tcp ?? 0);
     expect(await b.join('bob', 6527)).toBe(`join from bob accepted, slot: 1, server name: ${SERVER}, time: ${s.ports.udp}`);
     expect(await b.next()).toBe('add ip: 127.0.0.1 name: ace in 0');
     expect(await a.next()).toBe('add ip: 127.0.0.1:6527 name: bob in 1');
@@ -163,14 +104,14 @@ describe('slotserver joins', () => {
     const { s, c } = await withPlayers(['Red Baron', 'b', 'c']);
     c[1]?.socket.destroy();
     await c[0]?.next();
-    const d = await Client.open(s.ports.tcp ?? 0);
+    const d = await Client.at(s.ports.tcp ?? 0);
     expect(await d.join('Snoopy Dog', 7000)).toBe(`join from Snoopy Dog accepted, slot: 1, server name: ${SERVER}, time: ${s.ports.udp}`);
     expect(await d.take(2)).toEqual(['add ip: 127.0.0.1 name: Red Baron in 0', 'add ip: 127.0.0.1:6528 name: c in 2']);
   });
 
   it('answers "server full" when every slot is taken and closes', async () => {
     const { s } = await withPlayers(['a', 'b'], { maxPlayers: 2 });
-    const late = await Client.open(s.ports.tcp ?? 0);
+    const late = await Client.at(s.ports.tcp ?? 0);
     expect(await late.join('late', 7000)).toBe('server full');
     await late.closed;
     expect(s.playerCount()).toBe(2);
@@ -178,7 +119,7 @@ describe('slotserver joins', () => {
 
   it('answers "you sent an invalid request" to junk and to a second join, keeping the connection', async () => {
     const s = await server();
-    const a = await Client.open(s.ports.tcp ?? 0);
+    const a = await Client.at(s.ports.tcp ?? 0);
     a.send('GET / HTTP/1.0');
     expect(await a.next()).toBe('you sent an invalid request');
     await a.join('ace');
@@ -192,7 +133,7 @@ describe('slotserver joins', () => {
 
   it('answers "server version incompatible" to another major version and closes', async () => {
     const s = await server();
-    const a = await Client.open(s.ports.tcp ?? 0);
+    const a = await Client.at(s.ports.tcp ?? 0);
     a.send('version: 2.0 join me: ace os: x');
     expect(await a.next()).toBe('server version incompatible');
     await a.closed;
@@ -204,30 +145,30 @@ describe('slotserver joins', () => {
     const banFile = join(dir, 'bans.txt');
     writeFileSync(banFile, '# test\n127.0.0.2/32\n');
     const s = await server({ banFile });
-    const banned = await Client.open(s.ports.tcp ?? 0, '127.0.0.2');
+    const banned = await Client.at(s.ports.tcp ?? 0, '127.0.0.2');
     banned.send('version: 1.0 join me: troll os: x');
     expect(await banned.next()).toBe("you're banned from this server");
     await banned.closed;
-    const ok = await Client.open(s.ports.tcp ?? 0);
+    const ok = await Client.at(s.ports.tcp ?? 0);
     expect(await ok.join('ace')).toMatch(/^join from ace accepted/);
   });
 
   it('refuses a join with a name already taken, ignoring case', async () => {
     const { s } = await withPlayers(['Maverick']);
-    const b = await Client.open(s.ports.tcp ?? 0);
+    const b = await Client.at(s.ports.tcp ?? 0);
     expect(await b.join('maverick', 6527)).toBe('name already taken');
     expect(await b.join('goose', 6527)).toMatch(/^join from goose accepted, slot: 1/);
   });
 
   it('refuses a second join from an endpoint already joined', async () => {
     const { s } = await withPlayers(['ace']);
-    const b = await Client.open(s.ports.tcp ?? 0);
+    const b = await Client.at(s.ports.tcp ?? 0);
     expect(await b.join('bob')).toBe('you sent an invalid request');
   });
 
   it('closes a connection that does not join in time', async () => {
     const s = await server({ joinTimeoutMs: 150 });
-    const a = await Client.open(s.ports.tcp ?? 0);
+    const a = await Client.at(s.ports.tcp ?? 0);
     await a.closed;
   });
 });
@@ -249,7 +190,7 @@ describe('slotserver renames and leaves', () => {
     c[1]?.send('my new name: this name is far too long');
     expect(await c[1]?.next()).toBe('you sent an invalid request');
     await c[0]?.quiet();
-    const x = await Client.open(s.ports.tcp ?? 0);
+    const x = await Client.at(s.ports.tcp ?? 0);
     x.send('my new name: xavier');
     expect(await x.next()).toBe("you're not even joined");
   });
@@ -266,7 +207,7 @@ describe('slotserver renames and leaves', () => {
 
   it('answers "remove me" before a join with "you\'re not even joined"', async () => {
     const s = await server();
-    const a = await Client.open(s.ports.tcp ?? 0);
+    const a = await Client.at(s.ports.tcp ?? 0);
     a.send('remove me');
     expect(await a.next()).toBe("you're not even joined");
   });
@@ -278,7 +219,7 @@ describe('slotserver renames and leaves', () => {
     expect(await c[1]?.next()).toBe('remove ip: 127.0.0.1');
     expect(s.playerCount()).toBe(1);
     expect(changes).toEqual([1, 2, 1]);
-    const d = await Client.open(s.ports.tcp ?? 0);
+    const d = await Client.at(s.ports.tcp ?? 0);
     expect(await d.join('dan')).toMatch(/^join from dan accepted, slot: 0/);
   });
 
@@ -312,7 +253,7 @@ describe('slotserver status and shutdown', () => {
 
   it('says "removing you" to every client on close and frees everything', async () => {
     const { s, c } = await withPlayers(['ace', 'bob']);
-    const idle = await Client.open(s.ports.tcp ?? 0);
+    const idle = await Client.at(s.ports.tcp ?? 0);
     await s.close('maintenance');
     for (const client of [...c, idle]) {
       expect(await client.next()).toBe('removing you');

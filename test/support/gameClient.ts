@@ -5,11 +5,13 @@
  * server's pings, decodes every datagram it receives and keeps them.
  */
 import dgram from 'node:dgram';
-import { connect, type Socket } from 'node:net';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
 import { PacketType, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
 import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
 import type { Vec3 } from '../../src/shared/sim/types';
+import { LineClient } from './lineClient';
+
+export { LineClient };
 
 /** A received datagram, decoded, with the local clock (performance.now) at arrival. */
 export interface Received {
@@ -27,50 +29,6 @@ export const shipAt = (pos: Vec3): ShipState => ({
   energy: 100,
   damage: 0,
 });
-
-/** Line reader over one TCP connection. */
-export class LineClient {
-  readonly lines: string[] = [];
-  private buffer = '';
-  ended = false;
-
-  constructor(readonly socket: Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      let nl: number;
-      while ((nl = this.buffer.indexOf('\n')) >= 0) {
-        this.lines.push(this.buffer.slice(0, nl));
-        this.buffer = this.buffer.slice(nl + 1);
-      }
-    });
-    socket.on('error', () => undefined);
-    socket.on('close', () => (this.ended = true));
-  }
-
-  static open(port: number, host = '127.0.0.1'): Promise<LineClient> {
-    return new Promise((resolve, reject) => {
-      const socket = connect({ port, host });
-      socket.once('connect', () => resolve(new LineClient(socket)));
-      socket.once('error', reject);
-    });
-  }
-
-  send(line: string): void {
-    this.socket.write(`${line}\n`);
-  }
-
-  /** The next line (fails after `ms`, or when the connection ends first). */
-  async next(ms = 2000): Promise<string> {
-    const deadline = Date.now() + ms;
-    while (this.lines.length === 0) {
-      if (this.ended) throw new Error('connection ended while waiting for a line');
-      if (Date.now() > deadline) throw new Error('timed out waiting for a line');
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    return this.lines.shift() as string;
-  }
-}
 
 /** How {@link GameClient.join} connects. */
 export interface JoinOptions {

@@ -92,7 +92,7 @@ export class SessionClock {
       const client = this.sync.client;
       for (const request of client.poll(now)) this.host.send(source, request);
       if (client.ready || this.good) {
-        if (client.stats().samples > 0) this.offset = client.offset;
+        if (client.measured) this.offset = client.offset;
       } else {
         const st = client.stats();
         if (st.kept >= JOIN_MIN_SAMPLES && st.standardErrorMs <= JOIN_MAX_ERROR_MS) {

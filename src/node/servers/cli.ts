@@ -243,7 +243,7 @@ withPlayerOptions(
   MAX_SLOTS,
   `number of slots (1-${MAX_SLOTS})`,
 )
-  .option('--udp-port <port>', `UDP port answering LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)`, int(0, 65535), SLOTSERVER_UDP_PORT)
+  .option('--udp-port <port>', `UDP port answering LAN discovery and players' time-sync requests (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)`, int(0, 65535), SLOTSERVER_UDP_PORT)
   .action(async (o: SlotOpts & { udpPort: number }, cmd: Command) => {
     checkMasterOptions(o, cmd);
     const log = createLogger('starlane-slotserver', o.logLevel);
@@ -288,7 +288,7 @@ withPlayerOptions(
   MAX_WIRE_SLOTS,
   `number of slots (1-${MAX_WIRE_SLOTS})`,
 )
-  .option('--udp-port <port>', 'UDP port for game packets and LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)', int(0, 65535), GAMESERVER_UDP_PORT)
+  .option('--udp-port <port>', 'UDP port for game packets, time sync and LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)', int(0, 65535), GAMESERVER_UDP_PORT)
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
   .option('--tick-hz <n>', 'server ticks per second (relays at the latest, pings, timeouts)', number(1, 1000, 'ticks per second'), 20)
   .addOption(new Option('--flush <when>', 'relay right after each burst of game packets (arrival) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))

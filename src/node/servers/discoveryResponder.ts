@@ -27,6 +27,9 @@ import { RateLimiter } from '../../shared/util/rateLimit';
 import type { Logger } from '../log';
 import { STARLANE_MULTICAST_GROUP, type MulticastJoin } from '../packet/udp6';
 
+/** What a UDP service did with a datagram offered to it (discovery, time sync): `other` is not its kind. */
+export type DatagramVerdict = 'answered' | 'dropped' | 'other';
+
 /** What a server announces (the reply without its nonce and instance); read fresh for every answer. */
 export type DiscoveryInfo = Omit<ServerAnnouncement, 'nonce' | 'instance'>;
 
@@ -69,31 +72,28 @@ export class DiscoveryResponder {
   }
 
   /**
-   * Takes the datagram if it is discovery's (it starts with the request
-   * magic): answers or ignores it and returns true; returns false for
-   * anything else, which the caller handles as before. Never throws.
+   * The datagram if it is discovery's (it starts with the request magic):
+   * `answered`, or `dropped` (malformed, over the source's rate, …, counted
+   * in `stats().ignored`); `other` for anything else, which the caller
+   * handles as before. Never throws.
    */
-  offer(msg: Uint8Array, from: { address: string; port: number }): boolean {
-    if (!isDiscoveryRequest(msg)) return false;
+  offer(msg: Uint8Array, from: { address: string; port: number }): DatagramVerdict {
+    if (!isDiscoveryRequest(msg)) return 'other';
     try {
-      this.answer(msg, from);
+      return this.answer(msg, from) ? 'answered' : 'dropped';
     } catch (err) {
       this.ignore('bad-info');
       this.options.log.error({ err }, 'discovery responder failed (request ignored)');
+      return 'dropped';
     }
-    return true;
-  }
-
-  /** Requests answered so far (cheap to read per datagram). */
-  get answeredCount(): number {
-    return this.answered;
   }
 
   stats(): DiscoveryStats {
     return { answered: this.answered, ignored: Object.fromEntries(this.ignored), multicast: this.joins.map((j) => ({ ...j })) };
   }
 
-  private answer(msg: Uint8Array, from: { address: string; port: number }): void {
+  /** Answers a request; false (and counted) when it is not answered. */
+  private answer(msg: Uint8Array, from: { address: string; port: number }): boolean {
     const request = parseDiscoveryRequest(msg);
     if (!request.ok) return this.ignore(request.reason);
     if (!Number.isInteger(from.port) || from.port < 1 || from.port > 65535 || from.address === '') return this.ignore('bad-source');
@@ -116,10 +116,12 @@ export class DiscoveryResponder {
       this.ignore('send-failed');
       this.options.log.debug({ err, to: from }, 'discovery answer not sent');
     });
+    return true;
   }
 
-  private ignore(reason: string): void {
+  private ignore(reason: string): false {
     this.ignored.set(reason, (this.ignored.get(reason) ?? 0) + 1);
+    return false;
   }
 
   /** udp6 on the wildcard: join the Starlane group on each wanted external interface, best effort. */

@@ -316,15 +316,12 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       const session = admitted(source, now);
       if (session === false) return;
       dropped = null;
-      const answered = discovery.answeredCount;
-      if (discovery.offer(msg, rinfo)) {
-        // Taken by LAN discovery: answered, or a near miss / over its rate, which counts as a drop like any other.
-        if (discovery.answeredCount === answered) drop('bad-discovery');
-      } else {
-        const timed = time.offer(msg, rinfo);
-        if (timed === 'dropped') drop('bad-time-sync');
-        else if (timed === 'other') receive(msg, rinfo);
-      }
+      // LAN discovery and time sync share the port; what they take but do not answer counts as a drop like any other.
+      const discovered = discovery.offer(msg, rinfo);
+      const timed = discovered === 'other' ? time.offer(msg, rinfo) : 'other';
+      if (discovered === 'dropped') drop('bad-discovery');
+      else if (timed === 'dropped') drop('bad-time-sync');
+      else if (discovered === 'other' && timed === 'other') receive(msg, rinfo);
       // A joined client's own endpoint is never struck for what fails here: its source address proves nothing.
       if (dropped !== null && session === null) offence(source, rinfo, dropped, now);
     } catch (err) {
@@ -411,7 +408,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           ...s.counters,
         }));
       const strikes = Object.fromEntries(strikeKinds);
-      const answered = { discovery: discovery.answeredCount, timeSync: time.stats().answered };
+      const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
       return { ...totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients };
     },
     async close(reason = 'server shutting down') {

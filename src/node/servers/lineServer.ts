@@ -7,6 +7,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { RateLimiter } from '../../shared/util/rateLimit';
+import { listen } from './listen';
 
 export interface LineConnection {
   /** Remote IP address as text (IPv4-mapped IPv6 unwrapped). */
@@ -157,15 +158,7 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
     safe('open', () => handler.open?.(conn));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await listen(server, options.port, options.host);
   // Forget addresses whose buckets are full again, so the table holds only recent ones.
   const sweeper = setInterval(() => connects.prune(Date.now()), 60_000);
   sweeper.unref();

@@ -85,7 +85,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
   // its own and returns true. Another kind (e.g. time sync) goes in front.
   const t0 = performance.now();
   const time = new ServerTimeService(udp, () => performance.now() - t0);
-  const datagramHandlers: Array<(msg: Buffer, from: dgram.RemoteInfo) => boolean> = [(msg, from) => time.offer(msg, from) !== 'other', (msg, from) => discovery.offer(msg, from)];
+  const datagramHandlers: Array<(msg: Buffer, from: dgram.RemoteInfo) => boolean> = [(msg, from) => time.offer(msg, from) !== 'other', (msg, from) => discovery.offer(msg, from) !== 'other'];
   let unknownDatagrams = 0;
   udp.on('message', (msg, from) => {
     try {

@@ -5,6 +5,7 @@
  * and never cached.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from './listen';
 
 /** A rendered route: an HTML page or a JSON document. */
 export interface StatusBody {
@@ -133,15 +134,7 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
   // cut by this socket timeout. It must stay below headersTimeout: in Node 20 a longer one never fires on a
   // connection that has sent nothing (measured), leaving half-open connections open for ever.
   server.setTimeout(4_000);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await listen(server, options.port, options.host);
   let closing: Promise<void> | undefined;
   return {
     port,

@@ -10,6 +10,7 @@
 import type dgram from 'node:dgram';
 import { isTimeDatagram, TimeResponder } from '../../shared/time';
 import { RateLimiter } from '../../shared/util/rateLimit';
+import type { DatagramVerdict } from './discoveryResponder';
 
 export class ServerTimeService {
   private readonly responder: TimeResponder;
@@ -28,7 +29,7 @@ export class ServerTimeService {
    * (a time datagram that is not a valid request, or over the source's rate);
    * `other` leaves it for the other handlers.
    */
-  offer(msg: Uint8Array, from: dgram.RemoteInfo): 'answered' | 'dropped' | 'other' {
+  offer(msg: Uint8Array, from: dgram.RemoteInfo): DatagramVerdict {
     if (!isTimeDatagram(msg)) return 'other';
     if (!this.limiter.allow(`${from.address}:${from.port}`, this.clock())) return 'dropped';
     const reply = this.responder.answer(msg);

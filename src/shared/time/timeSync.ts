@@ -171,6 +171,11 @@ export class TimeSyncClient {
     return this.isReady;
   }
 
+  /** True once a sample has given an estimate (cheap; `stats()` builds a report). */
+  get measured(): boolean {
+    return this.estimate !== null;
+  }
+
   /** Delta to add to the local clock, ms (0 until the first sample arrives; Simpson uses the first sample at once). */
   get offset(): number {
     return this.estimate?.offset ?? 0;
