@@ -7,15 +7,22 @@ import { defineConfig } from 'vitest/config';
  * - e2e: the built renderer in headless Chromium through the browser shell.
  * The suites run one after another (group order), so the CPU-heavy unit races
  * do not starve the real-time tests on a 2-core machine.
+ *
+ * Every run reaps what an interrupted earlier run left, and fails if a process
+ * or `starlane-*` folder it made outlives its test (test/support/testRun.ts).
  */
+const setupFiles = ['test/support/fileSetup.ts'];
+
 export default defineConfig({
   test: {
+    globalSetup: ['test/support/globalSetup.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          setupFiles,
         },
       },
       {
@@ -23,6 +30,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
+          setupFiles,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -34,6 +42,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          setupFiles,
+          globalSetup: ['test/support/e2eSetup.ts'],
           sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,

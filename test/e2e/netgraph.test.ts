@@ -4,18 +4,18 @@
  * process. `netgraph 1` shows live figures, `net_fakelag 200` moves them,
  * `netgraph 0` hides the overlay.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botEntry } from '../support/paths';
+import { spawnTracked } from '../support/testRun';
 import type { NetGraphSample } from '../../src/shared/host/contract';
 import { launchChromium } from '../support/browser';
 import { BotWatch } from '../support/botProcess';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
-const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
 
 /** What the overlay publishes in data-values (see src/renderer/src/view/netGraph.ts): the sample without its time, and the text shown. */
 type GraphValues = Omit<NetGraphSample, 'at'> & { text: string };
@@ -91,7 +91,7 @@ describe('net graph overlay in headless Chromium (page playing p2p with a bot)',
     const port = String(30000 + Math.floor(Math.random() * 20000));
     shell = await startWebShell(['--client-port', port]);
     // The bot takes the next free port above the page's and hears its LAN broadcasts there (loopback only).
-    const child = spawn(process.execPath, [botEntry, '--json', '--name', 'wingman', '--port', port, '--broadcast', '127.255.255.255', '--lan-interfaces', 'none'], {
+    const child = spawnTracked(process.execPath, [botEntry, '--json', '--name', 'wingman', '--port', port, '--broadcast', '127.255.255.255', '--lan-interfaces', 'none'], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

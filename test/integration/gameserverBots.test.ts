@@ -3,15 +3,14 @@
  * process on loopback; one flies far outside the filter radius and gets no
  * state of the others, which the server counts.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { botEntry } from '../support/paths';
+import { spawnTracked } from '../support/testRun';
 import { BotWatch } from '../support/botProcess';
 import { startServer, stopServers } from '../support/serverProcess';
 import { repoRoot } from '../support/webShellProcess';
 
-const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
 const bots: BotWatch[] = [];
 afterEach(() => {
   for (const b of bots.splice(0)) if (b.child.exitCode === null) b.child.kill('SIGKILL');
@@ -19,7 +18,7 @@ afterEach(() => {
 });
 
 function bot(name: string, server: string, pilot: 'circle' | 'idle', seed: number): BotWatch {
-  const child = spawn(
+  const child = spawnTracked(
     process.execPath,
     [botEntry, '--json', '--name', name, '--protocol', 'gameserver', '--server', server, '--port', String(30000 + Math.floor(Math.random() * 20000)), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--pilot', pilot, '--seed', String(seed)],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
+import { tempDir } from '../support/testRun';
 
 const udpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
 
@@ -23,7 +23,7 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.dispose()));
 });
 
-async function harness(dir = mkdtempSync(join(tmpdir(), 'starlane-host-'))): Promise<Harness> {
+async function harness(dir = tempDir('host')): Promise<Harness> {
   let quits = 0;
   const host = await createHost({
     shell: 'browser',

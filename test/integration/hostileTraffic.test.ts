@@ -8,7 +8,7 @@
  * must stay up and answering, the honest bots must keep their update rate,
  * memory must stay put, and the offenders must be dropped and logged.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { setPriority } from 'node:os';
@@ -17,6 +17,8 @@ import { createInterface } from 'node:readline';
 import dgram from 'node:dgram';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { botEntry } from '../support/paths';
+import { spawnTracked } from '../support/testRun';
 import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
 import { startMasterserver } from '../../src/node/servers/masterserver';
 import type { RunningServer } from '../../src/node/servers/types';
@@ -28,7 +30,6 @@ import type { HostileReport } from '../support/hostile';
 import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';
 import { repoRoot } from '../support/webShellProcess';
 
-const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
 const BOTS = 8;
 const DATAGRAMS = 1_000_000;
 const LINES = 10_000;
@@ -55,7 +56,7 @@ function capturedLog(lines: Record<string, unknown>[]) {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function bot(name: string, server: string, seed: number): BotWatch {
-  const child = spawn(
+  const child = spawnTracked(
     process.execPath,
     [botEntry, '--json', '--name', name, '--protocol', 'gameserver', '--server', server, '--port', String(30000 + Math.floor(Math.random() * 20000)), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--pilot', 'circle', '--seed', String(seed)],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -99,7 +100,7 @@ function kernelDrops(port: number): number {
 
 /** Runs bench/hostile.ts with `args` as a child process; `done` resolves with its final report. */
 function launch(args: string[]): { child: ChildProcess; progress(): HostileReport | undefined; done: Promise<HostileReport> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'hostile.ts'), '--json', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'hostile.ts'), '--json', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   // A real attacker has its own machine; here it shares two cores with the servers and the bots, so it yields
   // to them when the machine is busy (its sending costs a third of a core that would otherwise starve the bots).

@@ -10,7 +10,6 @@
  */
 import dgram from 'node:dgram';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,8 +24,9 @@ import { startSlotserver } from '../../src/node/servers/slotserver';
 import { startGameserver } from '../../src/node/servers/gameserver';
 import { GAMESERVER_PORT, SLOTSERVER_PORT } from '../../src/shared/servers/joinProtocol';
 import { SERVER_NODE_FLAGS, serverEntry } from '../support/serverProcess';
+import { tempDir } from '../support/testRun';
 
-const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
+import { botEntry } from '../support/paths';
 const unavailable = await lanAvailable();
 if (unavailable) console.warn(`LAN discovery tests skipped: ${unavailable}`);
 
@@ -66,13 +66,10 @@ function impostorTemplates(): [string, string] {
  * every console line goes out on stdout as JSON.
  */
 const HOST_SCRIPT = (root: string) => `
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pino from 'pino';
 import { createHost } from '${root}/src/node/host/createHost.ts';
-const host = await createHost({ shell: 'browser', appVersion: 'test', userDataDir: mkdtempSync(join(tmpdir(), 'starlane-lan-host-')),
+const host = await createHost({ shell: 'browser', appVersion: 'test', userDataDir: process.argv[2],
   broadcastAddress: process.argv[1], lanInterfaces: [], log: pino({ level: 'silent' }), onQuit() {} });
 host.onEvents((batch) => { for (const e of batch) if (e.kind === 'console') console.log(JSON.stringify({ text: e.text })); });
 await host.command('name lanhost');
@@ -196,7 +193,7 @@ describe.skipIf(unavailable !== null)('LAN server discovery on a virtual LAN of 
   });
 
   it('in the game console, servers lan lists both servers numbered, connect <n> joins one, and connect with no address finds the other', { timeout: 40_000 }, async () => {
-    const child = lan.spawn(hostD, process.execPath, ['--import', 'tsx', '--input-type=module', '-e', HOST_SCRIPT(repoRoot), hostD.broadcast], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = lan.spawn(hostD, process.execPath, ['--import', 'tsx', '--input-type=module', '-e', HOST_SCRIPT(repoRoot), hostD.broadcast, tempDir('lan-host')], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -3,14 +3,13 @@
  * out/main/bot.js, the same network core as the game) in five network
  * namespaces joined by a bridge, finding each other by real IPv4 broadcast.
  */
-import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupStaleLans, createLan, lanAvailable, type Lan, type LanHost } from '../support/netns';
 import { BotWatch } from '../support/botProcess';
 import { repoRoot } from '../support/webShellProcess';
 
-const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
+import { botEntry } from '../support/paths';
 /** The bots' alive timeout (P2pConfig default) plus a margin for timers and process start. */
 const ALIVE_TIMEOUT_MS = 3000;
 

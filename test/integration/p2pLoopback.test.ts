@@ -2,15 +2,13 @@
  * Two complete hosts (settings, console, subsystems, p2p protocol) in this
  * process, talking over real UDP sockets on loopback.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
+import { tempDir } from '../support/testRun';
 
 interface Node {
   host: HostService;
@@ -29,7 +27,7 @@ async function node(name: string, port: number): Promise<Node> {
   const host = await createHost({
     shell: 'browser',
     appVersion: 'test',
-    userDataDir: mkdtempSync(join(tmpdir(), 'starlane-p2p-')),
+    userDataDir: tempDir('p2p'),
     clientPort: port,
     broadcastAddress: '127.255.255.255',
     lanInterfaces: [],

@@ -3,9 +3,6 @@
  * slotserver → p2p while running, ending in one consistent game each time,
  * and nothing is left open afterwards.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../src/node/host/createHost';
@@ -14,6 +11,7 @@ import { startGameserver } from '../../src/node/servers/gameserver';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
+import { tempDir } from '../support/testRun';
 
 const handles = () => {
   const info = process.getActiveResourcesInfo();
@@ -40,7 +38,7 @@ describe('live protocol switching', () => {
       const host = await createHost({
         shell: 'browser',
         appVersion: 'test',
-        userDataDir: mkdtempSync(join(tmpdir(), 'starlane-switch-')),
+        userDataDir: tempDir('switch'),
         clientPort: base, // the same base: ports base, base+1, base+2, so p2p discovery finds all three
         broadcastAddress: '127.255.255.255',
         lanInterfaces: [],

@@ -3,9 +3,6 @@
  * masterserver; a player's `servers` lists it and `connect 1` switches the
  * protocol from offline to slotserver and joins it.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/node/host/createHost';
@@ -14,6 +11,7 @@ import { startMasterserver } from '../../src/node/servers/masterserver';
 import { MasterRegistration } from '../../src/node/servers/masterClient';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { HostEvent } from '../../src/shared/host/contract';
+import { tempDir } from '../support/testRun';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -43,7 +41,7 @@ describe('servers and connect <n>', () => {
     const host: HostService = await createHost({
       shell: 'browser',
       appVersion: 'test',
-      userDataDir: mkdtempSync(join(tmpdir(), 'starlane-list-')),
+      userDataDir: tempDir('list'),
       clientPort: 30000 + Math.floor(Math.random() * 20000),
       broadcastAddress: '127.255.255.255',
       lanInterfaces: [],
@@ -70,7 +68,7 @@ describe('servers and connect <n>', () => {
     const host = await createHost({
       shell: 'browser',
       appVersion: 'test',
-      userDataDir: mkdtempSync(join(tmpdir(), 'starlane-list-')),
+      userDataDir: tempDir('list'),
       clientPort: 30000 + Math.floor(Math.random() * 20000),
       lanInterfaces: [],
       broadcastAddress: '127.255.255.255',

@@ -6,11 +6,12 @@
  */
 import { describe, it, expect, afterEach } from 'vitest';
 import { LineClient } from '../support/lineClient';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { renderSlotserverStatus, startSlotserver, type Slotserver, type SlotserverOptions } from '../../src/node/servers/slotserver';
+import { tempDir } from '../support/testRun';
 
 const SERVER = 'Test Server';
 const WELCOME = ['Welcome to the test server.', 'No camping at the stargate.'];
@@ -140,7 +141,7 @@ describe('slotserver joins', () => {
   });
 
   it('answers "you\'re banned from this server" to a banned address and closes, and lets others in', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'starlane-slot-'));
+    const dir = tempDir('slot');
     dirs.push(dir);
     const banFile = join(dir, 'bans.txt');
     writeFileSync(banFile, '# test\n127.0.0.2/32\n');

@@ -9,17 +9,17 @@
  * own motion per frame, and the drawn ship must be nearer its true position
  * than when states are placed by their arrival time.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { botEntry } from '../support/paths';
+import { spawnTracked } from '../support/testRun';
 import { RemoteShipTrack } from '../../src/shared/net/smoothing';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { BotWatch } from '../support/botProcess';
 import { startTestHost, until, type TestHost } from '../support/testHost';
 
 const repoRoot = join(__dirname, '..', '..');
-const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
 const hosts: TestHost[] = [];
 const bots: BotWatch[] = [];
 afterEach(async () => {
@@ -77,7 +77,7 @@ describe('remote ship smoothness on a bad link', () => {
   it('with net_fakelag 150, net_fakeloss 5 and 10 Hz states, no frame corrects a remote ship by more than its own motion, and ships are drawn where they are', async () => {
     if (!existsSync(botEntry)) throw new Error(`${botEntry} is missing: run "npm run build" first (npm test does)`);
     const port = 30000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [botEntry, '--json', '--name', 'circler', '--port', String(port), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--sendfreq', '10'], {
+    const child = spawnTracked(process.execPath, [botEntry, '--json', '--name', 'circler', '--port', String(port), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--sendfreq', '10'], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/webShellProcess';
+import { spawnTracked, tempDir } from '../support/testRun';
 
 describe('npm start without a usable Electron', () => {
   it('says why in one line and serves the game through the browser shell instead', { timeout: 90_000 }, async () => {
@@ -12,20 +9,20 @@ describe('npm start without a usable Electron', () => {
       STARLANE_NO_ELECTRON_DOWNLOAD: '1',
       // npm test has just built out/; rebuilding would pull files from under the other suites.
       STARLANE_NO_BUILD: '1',
-      STARLANE_USER_DATA: mkdtempSync(join(tmpdir(), 'starlane-start-')),
+      STARLANE_USER_DATA: tempDir('start'),
       STARLANE_LOG_LEVEL: 'warn',
     };
     // Without a display Electron cannot open a window either, so this holds where the binary exists too.
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
-    const child = spawn(
+    const child = spawnTracked(
       process.execPath,
       ['scripts/start.mjs', '--port', '0', '--client-port', String(30000 + Math.floor(Math.random() * 20000)), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none'],
       { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron, type Page } from 'playwright-core';
 import { launchChromium } from './browser';
 import { repoRoot, startWebShell } from './webShellProcess';
+import { tempDir } from './testRun';
 
 /** A running game to drive: its page and how to close everything it started. */
 export interface GameTarget {
@@ -35,7 +35,7 @@ export async function openGame(viewport = { width: 1024, height: 640 }): Promise
     const app = await _electron.launch({
       executablePath,
       args: [join(repoRoot, 'out', 'main', 'index.js')],
-      env: { ...process.env, STARLANE_USER_DATA: mkdtempSync(join(tmpdir(), 'starlane-e2e-')), STARLANE_LOG_LEVEL: 'warn' },
+      env: { ...process.env, STARLANE_USER_DATA: tempDir('e2e'), STARLANE_LOG_LEVEL: 'warn' },
     });
     const page = await app.firstWindow();
     await page.setViewportSize(viewport);

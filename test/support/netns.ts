@@ -9,9 +9,10 @@
  * no interface ever appears in the root namespace, not even for a moment.
  * Needs root (CAP_SYS_ADMIN + CAP_NET_ADMIN) and iproute2's `ip`.
  */
-import { execFile, execFileSync, spawn as spawnChild, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { execFile, execFileSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { spawnTracked } from './testRun';
 
 const execFileAsync = promisify(execFile);
 
@@ -298,7 +299,7 @@ export async function createLan(options: CreateLanOptions): Promise<Lan> {
       },
       spawn(host, cmd, args = [], opts = {}) {
         if (!live.has(prefix)) throw new Error(`LAN ${prefix} is destroyed`);
-        const child = spawnChild('ip', ['netns', 'exec', hostName(host), cmd, ...args], opts);
+        const child = spawnTracked('ip', ['netns', 'exec', hostName(host), cmd, ...args], opts);
         children.add(child);
         child.once('exit', () => children.delete(child));
         return child;

@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { repoRoot } from './webShellProcess';
+import type { ChildProcess } from 'node:child_process';
+import { serverEntry } from './paths';
+import { spawnTracked } from './testRun';
 
-/** The built server CLI. */
-export const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
+export { serverEntry } from './paths';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -31,7 +30,7 @@ export function stopServers(): void {
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
 export async function startServer(args: string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

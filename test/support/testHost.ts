@@ -1,11 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
+import { tempDir } from './testRun';
 
 /** A complete host in this process, with what it printed and delivered recorded. */
 export interface TestHost {
@@ -29,7 +27,7 @@ export async function startTestHost(name: string, options: { protocol?: string; 
   const host = await createHost({
     shell: 'browser',
     appVersion: 'test',
-    userDataDir: mkdtempSync(join(tmpdir(), 'starlane-test-host-')),
+    userDataDir: tempDir('test-host'),
     clientPort: options.clientPort ?? 30000 + Math.floor(Math.random() * 20000),
     broadcastAddress: '127.255.255.255',
     lanInterfaces: [],

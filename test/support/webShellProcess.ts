@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { webEntry } from './paths';
+import { spawnTracked, tempDir } from './testRun';
 
-export const repoRoot = join(import.meta.dirname, '..', '..');
-export const webEntry = join(repoRoot, 'out', 'main', 'web.js');
+export { repoRoot, webEntry } from './paths';
 
 export interface WebShellProcess {
   child: ChildProcess;
@@ -22,9 +21,9 @@ export interface WebShellProcess {
  * Starts the built browser shell as a real process (`node out/main/web.js`)
  * with its own settings folder, and waits for the URL line.
  */
-export async function startWebShell(args: string[] = [], userData = mkdtempSync(join(tmpdir(), 'starlane-user-'))): Promise<WebShellProcess> {
+export async function startWebShell(args: string[] = [], userData = tempDir('user')): Promise<WebShellProcess> {
   if (!existsSync(webEntry)) throw new Error(`${webEntry} is missing: run "npm run build" first (npm test does)`);
-  const child = spawn(process.execPath, [
+  const child = spawnTracked(process.execPath, [
       webEntry,
       '--port', '0',
       '--client-port', String(30000 + Math.floor(Math.random() * 20000)),

@@ -1,8 +1,8 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLayers } from '../support/layerRules';
+import { tempDir } from '../support/testRun';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -12,7 +12,7 @@ describe('runtime layer rule', () => {
   });
 
   describe('catches deliberate violations', () => {
-    const root = mkdtempSync(join(tmpdir(), 'starlane-layers-'));
+    const root = tempDir('layers');
     afterAll(() => rmSync(root, { recursive: true, force: true }));
     const write = (path: string, text: string) => {
       mkdirSync(dirname(join(root, path)), { recursive: true });

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emptyBanList, loadBanList, parseBanList } from '../../../src/node/servers/banList';
+import { tempDir } from '../../support/testRun';
 
 const FILE = `# troublemakers
 203.0.113.9
@@ -67,7 +67,7 @@ describe('ban list', () => {
   });
 
   it('loads from a file and rejects a missing file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'starlane-bans-'));
+    const dir = tempDir('bans');
     try {
       const path = join(dir, 'bans.txt');
       writeFileSync(path, '127.0.0.2/32\n');

@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SettingsStore } from '../../../src/node/settings/store';
 import { defaultSettings, sanitizeSettings, validatePlayerName } from '../../../src/shared/settings/settings';
+import { tempDir } from '../../support/testRun';
 
-const freshDir = () => mkdtempSync(join(tmpdir(), 'starlane-settings-'));
+const freshDir = () => tempDir('settings');
 
 describe('settings store', () => {
   it('starts with defaults on first run and remembers changes across reopen', async () => {
