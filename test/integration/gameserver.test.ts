@@ -13,6 +13,8 @@ import { PacketType, objectId, type RemoteEvent } from '../../src/shared/wire/ty
 import { startGameserver, type Gameserver, type GameserverOptions } from '../../src/node/servers/gameserver';
 import { renderGameserverStatus } from '../../src/node/servers/gameserverStatus';
 import { GameClient, LineClient } from '../support/gameClient';
+import { until } from '../support/testHost';
+import { VirtualClock } from '../support/virtualClock';
 
 const SERVER = 'Test Game';
 const servers: Gameserver[] = [];
@@ -49,10 +51,9 @@ async function players(s: Gameserver, names: string[]): Promise<GameClient[]> {
     c.hello();
     out.push(c);
   }
-  await out[0]?.until(() => s.stats().clients.every((c) => c.udp !== null), 2000, 'every client to be bound');
+  await out[0]?.until(() => s.stats().clients.every((c) => c.udp !== null), 10_000, 'every client to be bound');
   return out;
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const statesFrom = (c: GameClient, slot: number) => c.relayed().filter((r) => r.slot === slot && r.packet.header.joined);
 const laser = (slot: number, id: number): RemoteEvent => ({ type: 'createLaser', id: objectId(slot, id), pos: { x: 0, y: 0, z: 0 }, vel: { x: 0, y: 0, z: -300 }, ttl: 40 });
 const chat = (text: string): RemoteEvent => ({ type: 'sendText', text });
@@ -107,7 +108,7 @@ describe('gameserver join (same TCP protocol as the slotserver, plus udp and tok
     expect(await b!.tcp.next()).toBe('removing you');
     expect(await a!.tcp.next()).toBe(`remove ip: 127.0.0.1:${b!.udpPort}`);
     b!.sendState({ x: 0, y: 0, z: 0 });
-    await sleep(100);
+    await until('the removed token to be refused', () => (s.stats().drops['unknown-token'] ?? 0) > 0);
     expect(s.stats().drops['unknown-token']).toBe(1);
     const c = await join(s, 'cid');
     expect(await a!.tcp.next()).toBe(`add ip: 127.0.0.1:${c.udpPort} name: cid in 1`);
@@ -118,10 +119,11 @@ describe('gameserver join (same TCP protocol as the slotserver, plus udp and tok
 
 describe('gameserver relaying', () => {
   it('three clients each receive the two others’ states in Relay datagrams, never their own', async () => {
-    const s = await server();
+    const clock = new VirtualClock();
+    const s = await server({ clock });
     const cs = await players(s, ['ace', 'bob', 'cid']);
     cs.forEach((c, i) => c.sendState({ x: i * 10, y: 0, z: 0 }));
-    for (const c of cs) await c.until(() => cs.every((o) => o === c || statesFrom(c, o.slot).length > 0), 2000, `${c.accepted.name} to get both states`);
+    for (const c of cs) await c.until(() => cs.every((o) => o === c || statesFrom(c, o.slot).length > 0), 10_000, `${c.accepted.name} to get both states`);
     for (const [i, c] of cs.entries()) {
       expect(statesFrom(c, c.slot)).toEqual([]);
       for (const [j, o] of cs.entries()) if (i !== j) expect(statesFrom(c, o.slot)[0]?.packet.header.state.pos).toEqual({ x: j * 10, y: 0, z: 0 });
@@ -130,10 +132,13 @@ describe('gameserver relaying', () => {
         expect(r.packet.header.token).toBe(c.token);
       }
     }
-    // Once per new state: nothing more arrives while nobody sends.
+    // Once per new state: a second of server ticks while nobody sends relays nothing; then one new
+    // state from ace is the only datagram the others get (loopback keeps the server's sends in order).
     const before = cs.map((c) => c.relays().length);
-    await sleep(200);
-    expect(cs.map((c) => c.relays().length)).toEqual(before);
+    clock.advance(1000);
+    cs[0]!.sendState({ x: 1, y: 0, z: 0 });
+    for (const c of cs.slice(1)) await c.until(() => statesFrom(c, cs[0]!.slot).length === 2, 10_000, `${c.accepted.name} to get ace's second state`);
+    expect(cs.map((c) => c.relays().length)).toEqual(before.map((n, i) => (i === 0 ? n : n + 1)));
   });
 
   it('a client beyond the filter radius gets no states of the others (counted) but still their chat', async () => {
@@ -143,10 +148,10 @@ describe('gameserver relaying', () => {
     far!.sendState({ x: 5000, y: 0, z: 0 });
     a!.sendState({ x: 0, y: 0, z: 0 });
     b!.sendState({ x: 100, y: 0, z: 0 });
-    await a!.until(() => statesFrom(a!, b!.slot).length > 0, 2000, 'a to get b');
+    await a!.until(() => statesFrom(a!, b!.slot).length > 0, 10_000, 'a to get b');
     a!.sendState({ x: 0, y: 0, z: 0 }, [chat('anyone out there?'), laser(a!.slot, 1)]);
-    await far!.until(() => far!.relayed().some((r) => r.packet.events.length > 0), 2000, 'far to get the chat');
-    await b!.until(() => b!.relayed().some((r) => r.packet.events.length > 0), 2000, 'b to get the chat');
+    await far!.until(() => far!.relayed().some((r) => r.packet.events.length > 0), 10_000, 'far to get the chat');
+    await b!.until(() => b!.relayed().some((r) => r.packet.events.length > 0), 10_000, 'b to get the chat');
     expect(statesFrom(far!, a!.slot)).toEqual([]);
     expect(statesFrom(far!, b!.slot)).toEqual([]);
     const carried = far!.relayed().flatMap((r) => r.packet.events);
@@ -164,19 +169,23 @@ describe('gameserver relaying', () => {
     const [a, b] = await players(s, ['ace', 'bob']);
     const before = s.stats();
     for (let i = 0; i < 5; i++) a!.sendRaw(a!.packet({ type: PacketType.NodeAlive, joined: false, pos: { x: i, y: 0, z: 0 } }));
-    await sleep(200);
-    expect(b!.received).toEqual([]);
+    await until('the server to read the five node-alive packets', () => s.stats().nodeAlive - before.nodeAlive >= 5);
+    // A state sent after them is the first thing b hears: nothing was forwarded before it.
+    a!.sendState({ x: 7, y: 0, z: 0 });
+    await b!.until(() => b!.received.length > 0, 10_000, 'b to get the state');
+    expect(statesFrom(b!, a!.slot).map((r) => r.packet.header.state.pos)).toEqual([{ x: 7, y: 0, z: 0 }]);
+    expect(b!.relays()).toHaveLength(1);
     expect(s.stats().nodeAlive - before.nodeAlive).toBe(5);
     const packetsIn = (st: typeof before) => st.clients.find((c) => c.slot === a!.slot)?.packetsIn ?? 0;
-    expect(packetsIn(s.stats()) - packetsIn(before)).toBe(5);
-    expect(s.stats().packetsOut).toBe(before.packetsOut);
+    expect(packetsIn(s.stats()) - packetsIn(before)).toBe(6);
+    expect(s.stats().packetsOut).toBe(before.packetsOut + 1);
   });
 
   it('spoofed datagrams (other port after binding, other address, wrong token, wrong slot, no token, garbage) change nothing and are counted', async () => {
     const s = await server();
     const [a, b] = await players(s, ['ace', 'bob']);
     a!.sendState({ x: 1, y: 2, z: 3 });
-    await b!.until(() => statesFrom(b!, a!.slot).length === 1, 2000, 'b to get a');
+    await b!.until(() => statesFrom(b!, a!.slot).length === 1, 10_000, 'b to get a');
     const spoofer = dgram.createSocket('udp4');
     sockets.push(spoofer);
     await new Promise<void>((r) => spoofer.bind(0, '127.0.0.1', () => r()));
@@ -193,12 +202,13 @@ describe('gameserver relaying', () => {
     delete noToken.header.token;
     to(a!.udp, encodePacket(noToken));
     to(a!.udp, Uint8Array.from([0x53, 0x4c, WIRE_VERSION, 1, 0]));
-    await sleep(200);
+    const dropped = () => Object.values(s.stats().drops).reduce((n, d) => n + d, 0);
+    await until('the six forgeries to be dropped', () => dropped() >= 6);
     expect(s.stats().drops).toMatchObject({ 'wrong-port': 1, 'wrong-address': 1, 'unknown-token': 1, 'wrong-slot': 1, 'no-token': 1, truncated: 1 });
     expect(statesFrom(b!, a!.slot).map((r) => r.packet.header.state.pos)).toEqual([{ x: 1, y: 2, z: 3 }]);
     // The real client still gets through.
     a!.sendState({ x: 4, y: 5, z: 6 });
-    await b!.until(() => statesFrom(b!, a!.slot).length === 2, 2000, 'b to get a again');
+    await b!.until(() => statesFrom(b!, a!.slot).length === 2, 10_000, 'b to get a again');
   });
 
   it('drops duplicate and stale message ids but forwards a late packet’s events', async () => {
@@ -208,11 +218,11 @@ describe('gameserver relaying', () => {
     a!.sendRaw(p5);
     a!.sendRaw(p5);
     a!.sendRaw(a!.packet({ messageId: 10 }));
-    await sleep(50);
     a!.sendRaw(a!.packet({ messageId: 4, events: [chat('four')], pos: { x: 4, y: 4, z: 4 } }));
     a!.sendRaw(a!.packet({ messageId: 50 }));
     a!.sendRaw(a!.packet({ messageId: 12, events: [chat('too old')] }));
-    await sleep(200);
+    await until('the duplicate and the stale packet to be dropped', () => (s.stats().drops.duplicate ?? 0) + (s.stats().drops.stale ?? 0) >= 2);
+    await b!.until(() => statesFrom(b!, a!.slot).some((r) => r.packet.header.messageId === 50), 10_000, 'b to get message 50');
     expect(s.stats().drops).toMatchObject({ duplicate: 1, stale: 1 });
     const texts = b!.relayed().flatMap((r) => r.packet.events.map((e) => (e.type === 'sendText' ? e.text : e.type)));
     expect(texts).toEqual(['five', 'four']);
@@ -235,7 +245,7 @@ describe('gameserver bursts', () => {
     const s = await server({ flush: 'tick', maxDatagramsPerTick: 1, tickHz: 4, outdatedMs: 5000 });
     const [a, b] = await players(s, ['ace', 'bob']);
     burst(a!);
-    await b!.until(() => b!.relayed().flatMap((r) => r.packet.events).filter((e) => e.type === 'sendText').length === 20, 3000, 'all chat');
+    await b!.until(() => b!.relayed().flatMap((r) => r.packet.events).filter((e) => e.type === 'sendText').length === 20, 10_000, 'all chat');
     const perDatagram = kinds(b!);
     const first = perDatagram[0] ?? [];
     expect(first.filter((k) => k === 'createLaser').length).toBeGreaterThanOrEqual(11);
@@ -252,7 +262,7 @@ describe('gameserver bursts', () => {
     const s = await server();
     const [a, b] = await players(s, ['ace', 'bob']);
     burst(a!);
-    await b!.until(() => b!.relayed().flatMap((r) => r.packet.events).filter((e) => e.type === 'sendText').length === 20, 3000, 'all chat');
+    await b!.until(() => b!.relayed().flatMap((r) => r.packet.events).filter((e) => e.type === 'sendText').length === 20, 10_000, 'all chat');
     const perDatagram = kinds(b!);
     expect(perDatagram[0]).toContain('createLaser');
     for (const k of perDatagram) expect(k.indexOf('sendText') < 0 || k.lastIndexOf('createLaser') < k.indexOf('sendText')).toBe(true);
@@ -263,17 +273,22 @@ describe('gameserver bursts', () => {
 
 describe('gameserver sessions', () => {
   it('removes a player silent on UDP and TCP for the timeout; node-alive keeps another one', async () => {
-    const s = await server({ timeoutMs: 400, tickHz: 50 });
+    // Virtual time: the default 10 s timeout passes in 100 ms steps, each after alive's node-alive has arrived.
+    const clock = new VirtualClock();
+    const s = await server({ clock });
     const [quiet, alive] = await players(s, ['quiet', 'alive']);
-    const keep = setInterval(() => alive!.sendRaw(alive!.packet({ type: PacketType.NodeAlive, joined: false })), 100);
-    try {
-      expect(await alive!.tcp.next(2000)).toBe(`remove ip: 127.0.0.1:${quiet!.udpPort}`);
-      expect(await quiet!.tcp.next()).toBe('removing you');
-      await sleep(300);
-      expect(s.players().map((p) => p.name)).toEqual(['alive']);
-    } finally {
-      clearInterval(keep);
+    let removed = false;
+    void quiet!.tcp.next(60_000).then((line) => (removed = line === 'removing you'));
+    for (let t = 0; t <= 10_200 && !removed; t += 100) {
+      const heard = s.stats().nodeAlive;
+      alive!.sendRaw(alive!.packet({ type: PacketType.NodeAlive, joined: false }));
+      await until('the server to hear alive', () => s.stats().nodeAlive > heard);
+      clock.advance(100);
+      if (t < 10_000) expect(s.players().map((p) => p.name), `both still in at ${t + 100} ms`).toEqual(['quiet', 'alive']);
     }
+    expect(await alive!.tcp.next()).toBe(`remove ip: 127.0.0.1:${quiet!.udpPort}`);
+    await until('quiet to hear removing you', () => removed);
+    expect(s.players().map((p) => p.name)).toEqual(['alive']);
   });
 
   it('measures ping, reports per-client stats in the status JSON, and says goodbye on close', async () => {
@@ -281,7 +296,7 @@ describe('gameserver sessions', () => {
     const [a, b] = await players(s, ['ace', '<b>']);
     a!.sendState({ x: 0, y: 0, z: 0 });
     b!.sendState({ x: 0, y: 0, z: 0 });
-    await a!.until(() => s.stats().clients.every((c) => c.pingMs !== null), 2000, 'pings');
+    await a!.until(() => s.stats().clients.every((c) => c.pingMs !== null), 10_000, 'pings');
     const { html, json } = renderGameserverStatus(s);
     const status = JSON.parse(json) as { players: { name: string; pingMs: number; udp: string; statesSent: number }[]; packetsIn: number; cpu: { userMs: number } };
     expect(status.players.map((p) => p.name)).toEqual(['ace', '<b>']);

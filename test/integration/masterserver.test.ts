@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMasterserver, type Masterserver, type MasterserverOptions } from '../../src/node/servers/masterserver';
 import { MasterRegistration } from '../../src/node/servers/masterClient';
+import { VirtualClock } from '../support/virtualClock';
 
 const JOIN = 'version: 1.0 join me: Gamma_Quadrant os: i586-pc-linux-gnu maxplayers: 16 url: http://gamma.example.org/';
 const joinAs = (name: string, extra = '') => JOIN.replace('Gamma_Quadrant', name) + extra;
@@ -176,31 +177,38 @@ describe('masterserver lists over HTTP', () => {
   });
 });
 
-describe('masterserver expiry', () => {
+describe('masterserver expiry (on a virtual clock)', () => {
+  // The default expiry, 90 s, passes in an instant: the sweep runs on the clock the test advances.
+  const EXPIRE_MS = 90_000;
+
   it('expires a server that goes silent without remove me, and keeps it until then', async () => {
-    const m = await master({ expireMs: 400 });
+    const clock = new VirtualClock();
+    const m = await master({ clock });
     const c = await client(m.ports.tcp as number);
     expect(await c.ask(JOIN)).toBe('join accepted');
-    const joined = Date.now();
-    await until(() => m.servers().length === 0, 2000);
-    expect(Date.now() - joined).toBeGreaterThanOrEqual(380);
+    clock.advance(EXPIRE_MS - 1);
+    expect(m.servers()).toHaveLength(1);
+    clock.advance(1000); // the sweep runs at most a second apart
+    expect(m.servers()).toEqual([]);
     await c.closed; // the silent connection is closed along with its entry
   });
 
   it('keeps a server whose connection dropped without remove me until it expires', async () => {
-    const m = await master({ expireMs: 400 });
+    const clock = new VirtualClock();
+    const m = await master({ clock, expireMs: 400 });
     const c = await client(m.ports.tcp as number);
     expect(await c.ask(JOIN)).toBe('join accepted');
-    const joined = Date.now();
     c.socket.destroy();
-    await new Promise((r) => setTimeout(r, 150));
+    await until(() => m.servers()[0]?.connected === false);
+    clock.advance(399);
     expect(m.servers()).toMatchObject([{ name: 'Gamma_Quadrant', connected: false }]);
-    await until(() => m.servers().length === 0, 2000);
-    expect(Date.now() - joined).toBeGreaterThanOrEqual(380);
+    clock.advance(100);
+    expect(m.servers()).toEqual([]);
   });
 
   it('lets a server whose connection dropped re-join in its old place over a new connection', async () => {
-    const m = await master({ expireMs: 400 });
+    const clock = new VirtualClock();
+    const m = await master({ clock, expireMs: 400 });
     const first = await client(m.ports.tcp as number);
     expect(await first.ask(joinAs('Blip', ' port: 7000'))).toBe('join accepted');
     first.socket.destroy();
@@ -208,12 +216,14 @@ describe('masterserver expiry', () => {
     const again = await client(m.ports.tcp as number);
     expect(await again.ask(joinAs('Blip', ' port: 7000'))).toBe('join accepted');
     expect(m.servers()).toMatchObject([{ name: 'Blip', connected: true }]);
-    // Heartbeats keep it listed past the expiry time.
+    // Heartbeats keep it listed past the expiry time: 4 × 150 ms, each answered.
     for (let i = 0; i < 4; i++) {
-      await new Promise((r) => setTimeout(r, 150));
+      clock.advance(150);
       expect(await again.ask('players: 1 max: 16')).toBe('players acknowledged.');
     }
     expect(m.servers()).toHaveLength(1);
+    clock.advance(400);
+    expect(m.servers()).toEqual([]);
   });
 });
 
@@ -233,14 +243,20 @@ describe('MasterRegistration against a masterserver', () => {
   });
 
   it('joins, reports player counts, heartbeats, and removes itself on stop', async () => {
-    const m = await master({ expireMs: 400 });
+    // The masterserver's time moves only when a heartbeat (real, every 100 ms) has arrived at the current virtual time.
+    const clock = new VirtualClock();
+    const m = await master({ clock, expireMs: 400 });
     const reg = new MasterRegistration(options(m.ports.tcp as number));
     running.push({ close: () => reg.stop() });
     reg.start();
     await until(() => m.servers().length === 1);
     reg.update(5);
     await until(() => m.servers()[0]?.players === 5);
-    await new Promise((r) => setTimeout(r, 800)); // twice the expiry: heartbeats keep it listed
+    for (let i = 0; i < 8; i++) {
+      // Twice the expiry in all: each step waits for a heartbeat heard at the current time, then moves 100 ms on.
+      await until(() => m.servers()[0]?.lastHeard === clock.now());
+      clock.advance(100);
+    }
     expect(m.servers()).toMatchObject([{ name: 'Reg', players: 5, maxPlayers: 8, type: 'slotserver', port: 6582 }]);
     await reg.stop();
     expect(m.servers()).toEqual([]);
@@ -255,7 +271,8 @@ describe('MasterRegistration against a masterserver', () => {
     const reg = new MasterRegistration(options(port, log));
     running.push({ close: () => reg.stop() });
     reg.start();
-    await new Promise((r) => setTimeout(r, 300));
+    // Three failed attempts (the first logged as a warning, the next ones at debug level) while nothing listens.
+    await until(() => records.filter((r) => /masterserver (connection lost|still unreachable)/.test(r.msg)).length >= 3);
     expect(reg.state).not.toBe('joined');
     const m = await master({ port, maxServers: 1 });
     const blocker = await client(port);

@@ -150,7 +150,7 @@ export class GameClient {
   }
 
   /** Polls `check` until it is true (fails after `ms`). */
-  async until(check: () => boolean, ms = 2000, what = 'condition'): Promise<void> {
+  async until(check: () => boolean, ms = 10_000, what = 'condition'): Promise<void> {
     const deadline = Date.now() + ms;
     while (!check()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -53,7 +53,7 @@ export class LineClient {
   }
 
   /** The next line the server sent (fails after `ms`, or when the connection ends first). */
-  async next(ms = 2000): Promise<string> {
+  async next(ms = 10_000): Promise<string> {
     const deadline = Date.now() + ms;
     while (this.lines.length === 0) {
       if (this.ended) throw new Error('connection ended while waiting for a line');

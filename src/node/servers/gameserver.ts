@@ -33,6 +33,7 @@ import { serverHeader } from './relay';
 import { ClientGuard, SourceGuard } from './strikes';
 import { shipSpawnPosition } from '../../shared/sim/world';
 import type { CommonServerOptions, RunningServer } from './types';
+import { systemClock } from '../../shared/time/clock';
 
 /** Options of {@link startGameserver}; everything but the name, ports and logger has a default. */
 export interface GameserverOptions extends CommonServerOptions {
@@ -158,8 +159,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   if (!Number.isInteger(strikePolicy.limit) || strikePolicy.limit < 1 || !positive(strikePolicy.windowMs)) throw new Error('gameserver: strikeLimit must be an integer ≥ 1 and strikeWindowMs positive');
   const sources = new SourceGuard({ datagramsPerSecond: udpRate, strikes: { limit: options.sourceStrikeLimit ?? 50, windowMs: 10_000 }, blockMs: options.blockMs ?? 60_000 });
 
-  const t0 = performance.now();
-  const clock = () => performance.now() - t0;
+  const timers = options.clock ?? systemClock;
+  const t0 = timers.now();
+  const clock = () => timers.now() - t0;
   const fwd = new Forwarder({ radius, outdatedMs, budget, queueCap });
   const sessions = fwd.sessions;
   const codecDrops = new DropCounters();
@@ -358,7 +360,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   }
 
   let lastPing = clock();
-  const tick = setInterval(() => {
+  const tick = timers.setInterval(() => {
     const now = clock();
     for (const s of [...sessions.values()]) {
       if (now - s.lastHeard > timeoutMs) seats.kick(s.slot, `silent for ${Math.round(now - s.lastHeard)} ms`);
@@ -415,7 +417,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       if (closing) return;
       closing = true;
       log.info({ reason, players: seats.playerCount() }, 'gameserver closing');
-      clearInterval(tick);
+      timers.clearInterval(tick);
       if (flushPending) clearImmediate(flushPending);
       await seats.close();
       for (const slot of [...sessions.keys()]) fwd.remove(slot);

@@ -19,6 +19,7 @@ import { startLineServer, type LineConnection } from './lineServer';
 import { processStatus, startStatusHttp, type StatusHttp } from './statusHttp';
 import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
 import { RateLimiter } from '../../shared/util/rateLimit';
+import { systemClock } from '../../shared/time/clock';
 import type { CommonServerOptions, RunningServer } from './types';
 import { linkOrText, statusPage } from '../../shared/servers/html';
 import {
@@ -61,7 +62,7 @@ export interface MasterEntry {
   port: number | null;
   /** `slotserver` / `gameserver` (extension field), or null if it did not say. */
   type: MasterServerType | null;
-  /** Epoch ms of its join and of its last line. */
+  /** When it joined and when it last sent a line, in ms on the server's clock (only differences mean anything). */
   joinedAt: number;
   lastHeard: number;
   /** Whether its TCP connection is still open. */
@@ -97,6 +98,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
   const { log } = options;
   const maxServers = options.maxServers ?? DEFAULT_MAX_SERVERS;
   const expireMs = options.expireMs ?? 90_000;
+  const clock = options.clock ?? systemClock;
   const entries = new Set<Entry>();
   const entryOf = (conn: LineConnection) => conn.state as Entry | undefined;
   const logged = (e: Entry) => ({ server: e.name, address: e.address, port: e.port, type: e.type });
@@ -109,7 +111,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
   /** Tallies `reason` and logs it for `address` at most once a minute. */
   const note = (address: string, reason: string, fields: object, msg: string) => {
     counts.set(reason, (counts.get(reason) ?? 0) + 1);
-    const due = logs.due(`${reason} ${address}`, Date.now());
+    const due = logs.due(`${reason} ${address}`, clock.now());
     if (due) log.warn({ address, reason, heldBack: due.suppressed, ...fields }, msg);
   };
   /** A bad line on `conn`: strikes for it and its address; closes it when they run out (else `reply` is sent). */
@@ -172,7 +174,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
   const lines = await startLineServer(
     {
       line(conn, line) {
-        const now = Date.now();
+        const now = clock.now();
         const entry = entryOf(conn);
         // Any line at all shows the server is alive.
         if (entry) entry.lastHeard = now;
@@ -206,7 +208,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
         if (!entry) return;
         entry.conn = undefined;
         entry.connected = false;
-        log.info({ ...logged(entry), reason, expiresInMs: Math.max(0, entry.lastHeard + expireMs - Date.now()) }, 'connection lost without remove; entry kept until it expires');
+        log.info({ ...logged(entry), reason, expiresInMs: Math.max(0, entry.lastHeard + expireMs - clock.now()) }, 'connection lost without remove; entry kept until it expires');
       },
     },
     // Idle connections outlive an entry's expiry slightly, so a silent server expires before its socket is cut.
@@ -221,8 +223,8 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     },
   );
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
+  const sweep = clock.setInterval(() => {
+    const now = clock.now();
     for (const e of entries) {
       if (now - e.lastHeard < expireMs) continue;
       entries.delete(e);
@@ -233,7 +235,6 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       log.info({ ...logged(e), silentMs: now - e.lastHeard }, 'server expired');
     }
   }, Math.min(1000, Math.max(25, expireMs / 4)));
-  sweep.unref();
 
   const snapshot = (): MasterEntry[] => [...entries].map(({ conn: _conn, ...e }) => ({ ...e }));
   let http: StatusHttp | undefined;
@@ -244,14 +245,14 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
         host: options.host,
         routes: {
           '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot()) }),
-          '/servers.json': () => ({ type: 'json', body: renderJson(snapshot()) }),
+          '/servers.json': () => ({ type: 'json', body: renderJson(snapshot(), clock.now()) }),
           // For admins and tests: how the server itself is doing (the list stays as game clients expect it).
           '/status.json': () => ({ type: 'json', body: JSON.stringify({ name: options.name, listed: entries.size, connections: lines.connections().length, closed: Object.fromEntries(counts), ...processStatus() }) }),
         },
       });
     }
   } catch (err) {
-    clearInterval(sweep);
+    clock.clearInterval(sweep);
     await lines.close();
     throw err;
   }
@@ -265,7 +266,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     servers: snapshot,
     close: (reason = 'close') => {
       closing ??= (async () => {
-        clearInterval(sweep);
+        clock.clearInterval(sweep);
         await Promise.all([lines.close(), http?.close()]);
         log.debug({ reason, listed: entries.size }, 'masterserver closed');
         entries.clear();
@@ -290,7 +291,7 @@ export function renderHtml(title: string, servers: readonly MasterEntry[]): stri
 }
 
 /** The JSON list `{ servers: [{ name, players, maxPlayers, type, host, port, os, url, lastHeardMs }] }`; lastHeardMs is the age of the last line. */
-export function renderJson(servers: readonly MasterEntry[], now = Date.now()): string {
+export function renderJson(servers: readonly MasterEntry[], now: number): string {
   return JSON.stringify({
     servers: servers.map((s) => ({
       name: s.name,

@@ -3,6 +3,7 @@
  * like to the command line and to tests.
  */
 import type { Logger } from '../log';
+import type { Clock } from '../../shared/time/clock';
 
 export interface RunningServer {
   /** `slotserver`, `gameserver` or `masterserver`. */
@@ -22,4 +23,6 @@ export interface CommonServerOptions {
   /** HTTP status page port; 0 = any free port; undefined = no status page. */
   httpPort?: number;
   log: Logger;
+  /** Time and timers (default: the system clock); tests pass a virtual one. */
+  clock?: Clock;
 }

@@ -14,7 +14,7 @@ import {
   type PacketApiStats,
   type ReceivedPacket,
 } from '../../../src/shared/net/packetApi';
-import { VirtualTimers } from '../../support/virtualTimers';
+import { VirtualClock } from '../../support/virtualClock';
 
 const node = (key: string): NodeAddress => ({ key }) as unknown as NodeAddress;
 const keyOf = (n: NodeAddress): string => {
@@ -32,7 +32,7 @@ class FakeApi implements PacketApi {
   readonly sent: { to: string; data: Uint8Array; at: number }[] = [];
   private handler: ((p: ReceivedPacket) => void) | null = null;
 
-  constructor(private readonly clock: VirtualTimers) {}
+  constructor(private readonly clock: VirtualClock) {}
 
   async init(): Promise<void> {
     this.inits++;
@@ -52,7 +52,7 @@ class FakeApi implements PacketApi {
   send(to: NodeAddress, data: Uint8Array): void {
     if (!this.active) throw new PacketApiError('fake: packet API not initialised', 'not-initialised');
     if (data.byteLength > MAX_DATAGRAM_BYTES) throw new PacketApiError(`fake: datagram of ${data.byteLength} bytes exceeds the limit`, 'too-large');
-    this.sent.push({ to: keyOf(to), data: data.slice(), at: this.clock.now });
+    this.sent.push({ to: keyOf(to), data: data.slice(), at: this.clock.now() });
   }
   broadcast(port: number, data: Uint8Array): void {
     this.send(node(`broadcast:${port}`), data);
@@ -96,12 +96,12 @@ const numbered = (i: number): Uint8Array => Uint8Array.of(i >>> 24, (i >>> 16) &
 const numberOf = (d: Uint8Array): number => (((d[0] ?? 0) << 24) | ((d[1] ?? 0) << 16) | ((d[2] ?? 0) << 8) | (d[3] ?? 0)) >>> 0;
 
 function setup(conditions: Partial<LinkConditions>, seed = 42) {
-  const clock = new VirtualTimers();
+  const clock = new VirtualClock();
   const inner = new FakeApi(clock);
   const current: LinkConditions = { ...NO_CONDITIONS, ...conditions };
   const api = new ConditionedPacketApi(inner, { conditions: () => current, seed, timers: clock });
   const received: { n: number; at: number; data: Uint8Array }[] = [];
-  api.onPacket((p) => received.push({ n: numberOf(p.data), at: clock.now, data: p.data }));
+  api.onPacket((p) => received.push({ n: numberOf(p.data), at: clock.now(), data: p.data }));
   return { clock, inner, api, current, received };
 }
 
@@ -112,7 +112,7 @@ const peer = node('peer');
 function sendMany(s: ReturnType<typeof setup>, spacingMs = 1): Map<number, number> {
   const sentAt = new Map<number, number>();
   for (let i = 0; i < N; i++) {
-    sentAt.set(i, s.clock.now);
+    sentAt.set(i, s.clock.now());
     s.api.send(peer, numbered(i));
     s.clock.advance(spacingMs);
   }
@@ -124,7 +124,7 @@ function sendMany(s: ReturnType<typeof setup>, spacingMs = 1): Map<number, numbe
 function receiveMany(s: ReturnType<typeof setup>, spacingMs = 1): Map<number, number> {
   const arrivedAt = new Map<number, number>();
   for (let i = 0; i < N; i++) {
-    arrivedAt.set(i, s.clock.now);
+    arrivedAt.set(i, s.clock.now());
     s.inner.inject('peer', numbered(i));
     s.clock.advance(spacingMs);
   }

@@ -12,7 +12,7 @@ import { PacketType, type Packet, type ReliableGameEvent } from '../../../src/sh
 import { ConditionedPacketApi, NO_CONDITIONS } from '../../../src/shared/net/linkConditioner';
 import type { PacketApi } from '../../../src/shared/net/packetApi';
 import { memoryLink } from '../../support/memoryLink';
-import { VirtualTimers } from '../../support/virtualTimers';
+import { VirtualClock } from '../../support/virtualClock';
 
 const sizeOf = (id: number) => (m: ReliableGameEvent) => eventSize({ type: 'reliable', id, event: m });
 const ackSize = (n: number) => eventSize({ type: 'ack', ids: Array.from({ length: n }, () => 0) });
@@ -31,7 +31,7 @@ interface End {
  * as the conditions say. Each end sends at most one datagram per 50 ms tick.
  */
 function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, reorderPct: 10 }) {
-  const clock = new VirtualTimers();
+  const clock = new VirtualClock();
   const [wireA, wireB] = memoryLink();
   const apiA = new ConditionedPacketApi(wireA, { conditions: () => ({ ...NO_CONDITIONS, lagMs: 40, jitterMs: 20, ...conditions }), seed, timers: clock });
   const ends = [apiA, wireB].map((api, i): End & { api: PacketApi } => ({
@@ -43,12 +43,12 @@ function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, r
 
   let offered = 0;
   const send = (from: End & { api: PacketApi }) => {
-    if (from.mute || !from.link.wantsSend(clock.now)) return;
+    if (from.mute || !from.link.wantsSend(clock.now())) return;
     offered += 1;
     const budget = MAX_DATAGRAM_BYTES - HEADER_SIZE - TERMINATOR_SIZE;
-    const take = from.link.take(clock.now, budget, ackSize);
+    const take = from.link.take(clock.now(), budget, ackSize);
     const packet: Packet = {
-      header: { type: PacketType.Reliable, senderSlot: 0, messageId: 0, gameTime: Math.floor(clock.now), joined: false, state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 0, damage: 0 } },
+      header: { type: PacketType.Reliable, senderSlot: 0, messageId: 0, gameTime: Math.floor(clock.now()), joined: false, state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 0, damage: 0 } },
       events: [...(take.acks.length > 0 ? [{ type: 'ack' as const, ids: take.acks }] : []), ...take.messages.map((m) => ({ type: 'reliable' as const, id: m.id, event: m.message }))],
     };
     from.api.send(from.api.resolve('peer', 1), encodePacket(packet));
@@ -60,8 +60,8 @@ function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, r
       const r = decodePacket(data);
       if (!r.ok) throw new Error(`codec refused its own datagram: ${r.reason}`);
       for (const ev of r.packet.events) {
-        if (ev.type === 'ack') to.link.onAcks(ev.ids, clock.now);
-        else if (ev.type === 'reliable' && to.link.onMessage(ev.id, clock.now) && ev.event.type === 'sendText') to.delivered.push(ev.event.text);
+        if (ev.type === 'ack') to.link.onAcks(ev.ids, clock.now());
+        else if (ev.type === 'reliable' && to.link.onMessage(ev.id, clock.now()) && ev.event.type === 'sendText') to.delivered.push(ev.event.text);
       }
     });
   }
@@ -73,7 +73,7 @@ function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, r
       return { datagrams: offered, lost: c.lostOut + c.lostIn, duplicated: c.duplicatedOut + c.duplicatedIn, reordered: c.reorderedOut + c.reorderedIn };
     },
     get now() {
-      return clock.now;
+      return clock.now();
     },
     /** Advances the clock by 50 ms (datagrams due arrive on the way), then each end sends at most one. */
     tick() {
