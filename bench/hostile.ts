@@ -11,11 +11,18 @@
  * drop counters, strikes, players dropped and memory before and after.
  * With --json every progress line and the final report are JSON lines on
  * stdout (the hostile-traffic test runs it that way, as a separate process).
+ *
+ * With --bots N (and no targets) it runs the whole hostile-traffic scenario of
+ * the integration test — N honest bots playing through the gameserver while the
+ * attack runs — and prints the honest update rate and the servers' memory
+ * against their targets (test/support/hostileScenario.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { runHostile, type Endpoint, type HostileReport, type HostileTargets } from '../test/support/hostile';
+import { describeScenario, runHostileScenario } from '../test/support/hostileScenario';
+import { cleanUpFile } from '../test/support/testRun';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 
 const repoRoot = join(import.meta.dirname, '..');
@@ -56,6 +63,7 @@ const program = new Command('bench-hostile')
   .option('--cheaters <n>', 'cheating gameserver clients', count(0, 16), 1)
   .option('--seed <n>', 'random seed', count(0, 0xffffffff), 1)
   .option('--json', 'print progress and the report as JSON lines', false)
+  .option('--bots <n>', 'run the hostile-traffic scenario: n honest bots play through the gameserver during the attack; prints their update rate and the memory against the targets', count(2, 16))
   .showHelpAfterError();
 
 interface Opts {
@@ -70,6 +78,7 @@ interface Opts {
   cheaters: number;
   seed: number;
   json: boolean;
+  bots?: number;
 }
 
 interface Spawned {
@@ -119,6 +128,16 @@ function printReport(r: HostileReport): void {
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<Opts>();
+  if (o.bots !== undefined) {
+    if (o.udp || o.tcp || o.http || o.gameserver) throw new Error('--bots starts its own servers: give no targets with it');
+    try {
+      const r = await runHostileScenario({ bots: o.bots, datagrams: o.datagrams, lines: o.lines, rate: o.rate || 25_000 });
+      process.stdout.write(`${describeScenario(r)}\n`);
+    } finally {
+      await cleanUpFile();
+    }
+    return;
+  }
   const spawned: Spawned[] = [];
   let targets: HostileTargets;
   if (!o.udp && !o.tcp && !o.http && !o.gameserver) {
