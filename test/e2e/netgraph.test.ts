@@ -14,6 +14,7 @@ import type { NetGraphSample } from '../../src/shared/host/contract';
 import { launchChromium } from '../support/browser';
 import { BotWatch } from '../support/botProcess';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -88,7 +89,7 @@ describe('net graph overlay in headless Chromium (page playing p2p with a bot)',
   beforeAll(async () => {
     if (!existsSync(botEntry)) throw new Error(`${botEntry} is missing: run "npm run build" first (npm test does)`);
     mkdirSync(artifacts, { recursive: true });
-    const port = String(30000 + Math.floor(Math.random() * 20000));
+    const port = String(await freeUdpPorts(P2P_PORT_SPAN));
     shell = await startWebShell(['--client-port', port]);
     // The bot takes the next free port above the page's and hears its LAN broadcasts there (loopback only).
     const child = spawnTracked(process.execPath, [botEntry, '--json', '--name', 'wingman', '--port', port, '--broadcast', '127.255.255.255', '--lan-interfaces', 'none'], {

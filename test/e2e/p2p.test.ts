@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
@@ -30,7 +31,7 @@ describe('two players peer-to-peer in headless Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const port = String(30000 + Math.floor(Math.random() * 20000));
+    const port = String(await freeUdpPorts(P2P_PORT_SPAN));
     shells.push(await startWebShell(['--client-port', port]), await startWebShell(['--client-port', port]));
     browser = await launchChromium();
     [alpha, bravo] = await Promise.all(shells.map(async (shell) => {

@@ -20,7 +20,7 @@ afterEach(() => {
 function bot(name: string, server: string, pilot: 'circle' | 'idle', seed: number): BotWatch {
   const child = spawnTracked(
     process.execPath,
-    [botEntry, '--json', '--name', name, '--protocol', 'gameserver', '--server', server, '--port', String(30000 + Math.floor(Math.random() * 20000)), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--pilot', pilot, '--seed', String(seed)],
+    [botEntry, '--json', '--name', name, '--protocol', 'gameserver', '--server', server, '--port', '0', '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--pilot', pilot, '--seed', String(seed)],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const watch = new BotWatch(name, child);

@@ -6,6 +6,8 @@ import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import { tempDir } from '../support/testRun';
+import { waitFor } from '../support/waitFor';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const udpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
 
@@ -29,7 +31,7 @@ async function harness(dir = tempDir('host')): Promise<Harness> {
     shell: 'browser',
     appVersion: '0.0.0-test',
     userDataDir: dir,
-    clientPort: 30000 + Math.floor(Math.random() * 20000),
+    clientPort: await freeUdpPorts(P2P_PORT_SPAN),
     broadcastAddress: '127.255.255.255',
     lanInterfaces: [],
     log: pino({ level: 'silent' }),
@@ -71,8 +73,13 @@ describe('host console commands', () => {
     const { run, dir } = await harness();
     expect(await run('packetapi udp6')).toMatch(/^packetapi udp -> udp6: listening on port \d+$/);
     expect(await run('subsystems')).toMatch(/packetapi\s+udp6/);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')).packetApi).toBe('udp6');
+    await waitFor('the choice saved', () => {
+      try {
+        return (JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as { packetApi?: string }).packetApi === 'udp6';
+      } catch {
+        return false; // not written yet
+      }
+    });
     expect(await run('packetapi udp')).toMatch(/^packetapi udp6 -> udp: /);
   });
 

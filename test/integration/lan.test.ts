@@ -181,11 +181,16 @@ describe('packet APIs on a virtual LAN (network namespaces)', () => {
     expect(other.port).toBe(OTHER_PORT);
     const text = uniqueText(`${family}-port`);
     await broadcastFrom(lan, h1, family, PORT, text);
-    // Once the control has every copy the frames have crossed the bridge; a short grace covers h3's side.
     await control.settle(3, 2000);
-    await new Promise((r) => setTimeout(r, 300));
+    // A marker to the other port crosses the same bridge after the broadcast: once h3 has it, the broadcast
+    // would have reached h3 too, so the other listener must hold the marker and nothing else.
+    const marker = uniqueText(`${family}-marker`);
+    await broadcastFrom(lan, h1, family, OTHER_PORT, marker);
+    await other.settle(1, 10_000);
     expect(await control.stop(), 'control listener on the broadcast port').not.toEqual([]);
-    expect(await other.stop()).toEqual([]);
+    const got = await other.stop();
+    expect(got.length, 'the marker reached the other port').toBeGreaterThanOrEqual(1);
+    expect(got.map((r) => r.text)).toEqual(got.map(() => marker));
   });
 
   it('destroy removes every namespace and leaves the host interfaces as they were', async () => {

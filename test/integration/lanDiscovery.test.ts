@@ -25,6 +25,7 @@ import { startGameserver } from '../../src/node/servers/gameserver';
 import { GAMESERVER_PORT, SLOTSERVER_PORT } from '../../src/shared/servers/joinProtocol';
 import { SERVER_NODE_FLAGS, serverEntry } from '../support/serverProcess';
 import { tempDir } from '../support/testRun';
+import { waitFor } from '../support/waitFor';
 
 import { botEntry } from '../support/paths';
 const unavailable = await lanAvailable();
@@ -285,7 +286,7 @@ describe('LAN discovery on loopback', () => {
     const send = (bytes: Uint8Array | string) => client.send(bytes, server.address().port, '127.0.0.1');
     try {
       send(encodeDiscoveryRequest(1234));
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor('the answer', () => answers.length > 0);
       expect(answers).toHaveLength(1);
       expect(parseAnnouncement(answers[0] as Uint8Array)).toMatchObject({ ok: true, value: { nonce: 1234, kind: 'slotserver', name: 'Loop', players: 2, maxPlayers: 8 } });
       const padded = encodeDiscoveryRequest(1);
@@ -294,7 +295,9 @@ describe('LAN discovery on loopback', () => {
       send(encodeDiscoveryRequest(2).subarray(0, 30));
       send('hello');
       for (let i = 0; i < 20; i++) send(encodeDiscoveryRequest(100 + i));
-      await new Promise((r) => setTimeout(r, 200));
+      // Every datagram is either answered or ignored with a reason ('hello' goes to the server's own handler).
+      const judged = () => responder.stats().answered + Object.values(responder.stats().ignored).reduce((n, k) => n + (k ?? 0), 0);
+      await waitFor('all 23 discovery datagrams judged', () => judged() >= 23 && answers.some((a) => Buffer.from(a).toString() === 'not discovery'));
       const stats = responder.stats();
       // One burst of 5: the first answer plus 4 of the 20; the rest wait for tokens.
       expect(stats.answered).toBe(5);

@@ -4,11 +4,13 @@
  */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor as until } from '../support/waitFor';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { tempDir } from '../support/testRun';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 interface Node {
   host: HostService;
@@ -47,15 +49,6 @@ async function node(name: string, port: number): Promise<Node> {
   };
 }
 
-async function until<T>(what: string, check: () => T | undefined | false, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const ship = (z: number) => ({
   pos: { x: 0, y: 0, z },
@@ -68,7 +61,7 @@ const ship = (z: number) => ({
 
 describe('peer-to-peer between two hosts on loopback', () => {
   it('connect finds the other host, both agree on the slots, states and chat flow both ways', async () => {
-    const port = 30000 + Math.floor(Math.random() * 20000);
+    const port = await freeUdpPorts(P2P_PORT_SPAN);
     const a = await node('alpha', port);
     const b = await node('bravo', port);
     await a.run('protocol p2p');
@@ -106,9 +99,10 @@ describe('peer-to-peer between two hosts on loopback', () => {
     await until('plain-text chat at bravo', () => /alpha: nice to see you/.test(b.text()));
 
     // players lists both with a measured round trip (pings go out once a second).
-    await new Promise((r) => setTimeout(r, 1200));
-    await b.run('players');
-    await until('players with ping', () => /0\s+alpha\s+127\.0\.0\.1:\d+\s+\d+ ms\s+joined/.test(b.text()));
+    await until('players with ping', async () => {
+      await b.run('players');
+      return /0\s+alpha\s+127\.0\.0\.1:\d+\s+\d+ ms\s+joined/.test(b.text());
+    }, 10_000, 250);
     expect(b.text()).toMatch(/1\s+bravo\s+127\.0\.0\.1:\d+\s+-\s+joined \(you\)/);
     // …and where the common game time comes from: bravo (slot 1) synchronised with alpha (slot 0), the reference.
     expect(b.text()).toMatch(/clock: synchronised with alpha, offset -?\d+\.\d ms ± \d+\.\d+, round trip \d+ ms/);
@@ -121,7 +115,7 @@ describe('peer-to-peer between two hosts on loopback', () => {
   });
 
   it('a name change reaches the other player', async () => {
-    const port = 30000 + Math.floor(Math.random() * 20000);
+    const port = await freeUdpPorts(P2P_PORT_SPAN);
     const a = await node('alpha', port);
     const b = await node('bravo', port);
     for (const n of [a, b]) await n.run('protocol p2p');

@@ -10,9 +10,10 @@ import {
 } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { Udp6PacketApi } from '../../src/node/packet/udp6';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 /** A random high base port per call, so parallel runs on one machine rarely collide. */
-const basePort = (): number => 40000 + Math.floor(Math.random() * 20000);
+const basePort = (): Promise<number> => freeUdpPorts(P2P_PORT_SPAN);
 
 const opened: PacketApi[] = [];
 afterEach(async () => {
@@ -92,7 +93,7 @@ describe.each([
   });
 
   it('gives two instances asking for the same port that port and the next one', async () => {
-    const port = basePort();
+    const port = await basePort();
     const a = await start(make(), port);
     const b = await start(make(), port);
     expect(a.localPort()).toBe(port);
@@ -100,7 +101,7 @@ describe.each([
   });
 
   it('fails with bind-failed naming the range when every port of it is taken', async () => {
-    const port = basePort();
+    const port = await basePort();
     const holders = [];
     for (let i = 0; i <= CLIENT_PORT_FALLBACK_RANGE; i++) holders.push(await start(make(), port + i));
     expect(holders.map((h) => h.localPort())).toEqual(holders.map((_, i) => port + i));
@@ -213,7 +214,7 @@ describe('LAN broadcast on loopback', () => {
   // The loopback broadcast address keeps test traffic off the machine's real
   // interfaces; udp6 multicast is exercised on the network-namespace LAN.
   it('udp: a broadcast reaches another instance on the same port range', async () => {
-    const port = basePort();
+    const port = await basePort();
     const listener = await start(new UdpPacketApi(), port);
     const sender = new UdpPacketApi();
     await sender.init({ port, broadcastAddress: '127.255.255.255' }); // falls back to port + 1
@@ -231,7 +232,7 @@ describe('LAN broadcast on loopback', () => {
 
   it('udp6: broadcast with no multicast interface joined sends nothing and throws nothing', async () => {
     const sender = new Udp6PacketApi();
-    await sender.init({ port: basePort(), lanInterfaces: [] });
+    await sender.init({ port: await basePort(), lanInterfaces: [] });
     opened.push(sender);
     expect(sender.multicastJoins()).toEqual([]);
     expect(() => sender.broadcast(6526, bytes('x'))).not.toThrow();

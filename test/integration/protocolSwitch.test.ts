@@ -5,6 +5,7 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { waitFor as until } from '../support/waitFor';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import { startGameserver } from '../../src/node/servers/gameserver';
@@ -12,19 +13,13 @@ import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { tempDir } from '../support/testRun';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const handles = () => {
   const info = process.getActiveResourcesInfo();
   return { udp: info.filter((r) => r === 'UDPWrap').length, tcp: info.filter((r) => r === 'TCPWrap' || r === 'TCPServerWrap').length };
 };
 
-async function until(what: string, check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('live protocol switching', () => {
   it('three players go p2p → gameserver → slotserver → p2p, one consistent game each time, no leaks', { timeout: 60_000 }, async () => {
@@ -32,7 +27,7 @@ describe('live protocol switching', () => {
     const log = pino({ level: 'silent' });
     const gs = await startGameserver({ name: 'GS', log, port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 8, welcome: [] });
     const ss = await startSlotserver({ name: 'SS', log, port: 0, host: '127.0.0.1', maxPlayers: 8, welcome: [] });
-    const base = 30000 + Math.floor(Math.random() * 20000);
+    const base = await freeUdpPorts(P2P_PORT_SPAN);
     const players: { host: HostService; events: HostEvent[] }[] = [];
     for (const name of ['alpha', 'bravo', 'charlie']) {
       const host = await createHost({

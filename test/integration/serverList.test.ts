@@ -5,6 +5,7 @@
  */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor as until } from '../support/waitFor';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import { startMasterserver } from '../../src/node/servers/masterserver';
@@ -12,19 +13,13 @@ import { MasterRegistration } from '../../src/node/servers/masterClient';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { HostEvent } from '../../src/shared/host/contract';
 import { tempDir } from '../support/testRun';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('servers and connect <n>', () => {
   it('lists the masterserver servers and joins one by number, switching protocol', async () => {
@@ -42,7 +37,7 @@ describe('servers and connect <n>', () => {
       shell: 'browser',
       appVersion: 'test',
       userDataDir: tempDir('list'),
-      clientPort: 30000 + Math.floor(Math.random() * 20000),
+      clientPort: await freeUdpPorts(P2P_PORT_SPAN),
       broadcastAddress: '127.255.255.255',
       lanInterfaces: [],
       log,
@@ -69,7 +64,7 @@ describe('servers and connect <n>', () => {
       shell: 'browser',
       appVersion: 'test',
       userDataDir: tempDir('list'),
-      clientPort: 30000 + Math.floor(Math.random() * 20000),
+      clientPort: await freeUdpPorts(P2P_PORT_SPAN),
       lanInterfaces: [],
       broadcastAddress: '127.255.255.255',
       log: pino({ level: 'silent' }),

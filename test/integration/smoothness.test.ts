@@ -18,6 +18,7 @@ import { RemoteShipTrack } from '../../src/shared/net/smoothing';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { BotWatch } from '../support/botProcess';
 import { startTestHost, until, type TestHost } from '../support/testHost';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const repoRoot = join(__dirname, '..', '..');
 const hosts: TestHost[] = [];
@@ -76,7 +77,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 describe('remote ship smoothness on a bad link', () => {
   it('with net_fakelag 150, net_fakeloss 5 and 10 Hz states, no frame corrects a remote ship by more than its own motion, and ships are drawn where they are', async () => {
     if (!existsSync(botEntry)) throw new Error(`${botEntry} is missing: run "npm run build" first (npm test does)`);
-    const port = 30000 + Math.floor(Math.random() * 20000);
+    const port = await freeUdpPorts(P2P_PORT_SPAN);
     const child = spawnTracked(process.execPath, [botEntry, '--json', '--name', 'circler', '--port', String(port), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--sendfreq', '10'], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],

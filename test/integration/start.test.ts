@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/webShellProcess';
 import { spawnTracked, tempDir } from '../support/testRun';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 describe('npm start without a usable Electron', () => {
   it('says why in one line and serves the game through the browser shell instead', { timeout: 90_000 }, async () => {
@@ -17,7 +18,7 @@ describe('npm start without a usable Electron', () => {
     delete env.WAYLAND_DISPLAY;
     const child = spawnTracked(
       process.execPath,
-      ['scripts/start.mjs', '--port', '0', '--client-port', String(30000 + Math.floor(Math.random() * 20000)), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none'],
+      ['scripts/start.mjs', '--port', '0', '--client-port', String(await freeUdpPorts(P2P_PORT_SPAN)), '--broadcast', '127.255.255.255', '--lan-interfaces', 'none'],
       { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

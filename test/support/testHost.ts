@@ -4,6 +4,7 @@ import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { tempDir } from './testRun';
+import { freeUdpPorts, P2P_PORT_SPAN } from './freePort';
 
 /** A complete host in this process, with what it printed and delivered recorded. */
 export interface TestHost {
@@ -28,7 +29,7 @@ export async function startTestHost(name: string, options: { protocol?: string; 
     shell: 'browser',
     appVersion: 'test',
     userDataDir: tempDir('test-host'),
-    clientPort: options.clientPort ?? 30000 + Math.floor(Math.random() * 20000),
+    clientPort: options.clientPort ?? await freeUdpPorts(P2P_PORT_SPAN),
     broadcastAddress: '127.255.255.255',
     lanInterfaces: [],
     log: pino({ level: 'silent' }),
@@ -50,11 +51,5 @@ export async function startTestHost(name: string, options: { protocol?: string; 
   };
 }
 
-/** Polls `check` every 20 ms until it holds; throws naming `what` after `ms`. */
-export async function until(what: string, check: () => boolean, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Waits for `check` to hold (test/support/waitFor.ts). */
+export { waitFor as until } from './waitFor';

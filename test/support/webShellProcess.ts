@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { webEntry } from './paths';
 import { spawnTracked, tempDir } from './testRun';
+import { freeUdpPorts, P2P_PORT_SPAN } from './freePort';
 
 export { repoRoot, webEntry } from './paths';
 
@@ -26,7 +27,7 @@ export async function startWebShell(args: string[] = [], userData = tempDir('use
   const child = spawnTracked(process.execPath, [
       webEntry,
       '--port', '0',
-      '--client-port', String(30000 + Math.floor(Math.random() * 20000)),
+      '--client-port', String(await freeUdpPorts(P2P_PORT_SPAN)),
       // Keep test traffic on loopback: no broadcast or multicast on real interfaces.
       '--broadcast', '127.255.255.255',
       '--lan-interfaces', 'none',

@@ -15,6 +15,11 @@ const JOIN_MIN_SAMPLES = 8;
 const JOIN_MAX_ERROR_MS = 2;
 /** With no reply at all from the time source for this long, the local clock is used rather than never joining. */
 export const TIME_SYNC_GIVE_UP_MS = 3000;
+/**
+ * With replies but a link too jittery (or a machine too busy) for the 2 ms gate, a player joins on the best
+ * estimate after this long rather than never; sync goes on refining it.
+ */
+export const TIME_SYNC_JOIN_WAIT_MS = 5000;
 /** State ages beyond this are treated as clock trouble, not as latency. */
 const MAX_STATE_AGE_MS = 1000;
 
@@ -99,6 +104,11 @@ export class SessionClock {
           this.offset = client.offset;
           this.good = true;
           if (this.pendingJoin) this.host.print(`clock synchronised with ${this.host.describe(source)} (offset ${client.offset.toFixed(1)} ms ± ${st.standardErrorMs.toFixed(1)}, round trip ${st.rttMs.toFixed(0)} ms)`);
+        } else if (st.repliesAccepted > 0 && client.measured && now - this.sync.since >= TIME_SYNC_JOIN_WAIT_MS) {
+          this.offset = client.offset;
+          this.good = true;
+          const error = Number.isFinite(st.standardErrorMs) ? ` ± ${st.standardErrorMs.toFixed(1)}` : '';
+          if (this.pendingJoin) this.host.print(`clock synchronised with ${this.host.describe(source)} as well as this link allows within ${TIME_SYNC_JOIN_WAIT_MS / 1000} s (offset ${client.offset.toFixed(1)} ms${error}, round trip ${st.rttMs.toFixed(0)} ms); it goes on improving`);
         } else if (st.repliesAccepted === 0 && now - this.sync.since >= TIME_SYNC_GIVE_UP_MS) {
           this.good = true;
           this.host.print(`no clock reply from ${this.host.describe(source)} within ${TIME_SYNC_GIVE_UP_MS / 1000} s; using this machine's clock (remote ships may be placed less exactly)`);
