@@ -41,6 +41,10 @@ export class ConsoleView {
       cursorBlink: true,
       convertEol: false,
       fontSize: 14,
+      // At the font's natural height the row box ends inside the descender band, and the DOM
+      // renderer clips each row: '_' (drawn at the bottom of that band) vanished. A taller row
+      // centres the glyphs with room below them.
+      lineHeight: 1.2,
       fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
       theme: { background: '#00000000', foreground: '#cfe3ff' },
       allowTransparency: true,

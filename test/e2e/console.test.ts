@@ -1,0 +1,116 @@
+/**
+ * What a new player meets in the console (issue 10): every glyph drawn,
+ * a reloaded page that opens on its newest line without repeating itself,
+ * and the lost-connection banner in front of an open console.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { litRowsIn, type Box } from '../support/pixels';
+import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+
+const artifacts = join(repoRoot, 'test-artifacts');
+
+const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
+const consoleScreen = (page: Page) => page.evaluate(() => window.__starlane?.consoleScreen() ?? '');
+
+async function type(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, { timeout });
+}
+
+async function openConsole(page: Page): Promise<void> {
+  if (!(await page.isVisible('#console'))) await page.keyboard.press('Backquote');
+  await page.waitForFunction(() => !(document.getElementById('console') as HTMLElement).hidden);
+}
+
+/**
+ * The box of one character cell on screen: column `column` of the console row
+ * that reads `rowText` (the DOM renderer draws each row as a div of spans),
+ * as tall as the row. Null while no such row is drawn.
+ */
+function cellBox(page: Page, rowText: string, column: number): Promise<Box | null> {
+  return page.evaluate(
+    ([text, col]) => {
+      const rows = document.querySelectorAll('#console .xterm-rows > div');
+      for (const row of Array.from(rows)) {
+        if ((row.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd() !== text) continue;
+        const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+        let offset = col as number;
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const length = node.textContent?.length ?? 0;
+          if (offset >= length) {
+            offset -= length;
+            continue;
+          }
+          const range = document.createRange();
+          range.setStart(node, offset);
+          range.setEnd(node, offset + 1);
+          const glyph = range.getBoundingClientRect();
+          const line = row.getBoundingClientRect();
+          return { x: glyph.x, y: line.y, width: glyph.width, height: line.height };
+        }
+      }
+      return null;
+    },
+    [rowText, column] as const,
+  );
+}
+
+describe('the console a new player sees (headless Chromium through the browser shell)', () => {
+  let shell: WebShellProcess;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    shell = await startWebShell();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(shell.url);
+    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await shell?.stop();
+  });
+
+  it('draws underscores: cl_autojoin reads cl_autojoin, on screen and in the text', async () => {
+    await openConsole(page);
+    await type(page, 'cl_autojoin');
+    await waitConsole(page, /^cl_autojoin is "1"/m);
+    // Two echoed lines that differ only in column 3: an underscore, and a space.
+    await type(page, 'x_x');
+    await type(page, 'x x');
+    await waitConsole(page, /unknown command "x"/);
+    expect(await consoleText(page)).toMatch(/^\] cl_autojoin$/m);
+
+    const underscore = await cellBox(page, '] x_x', 3);
+    const space = await cellBox(page, '] x x', 3);
+    expect(underscore, 'the row "] x_x" is drawn').not.toBeNull();
+    expect(space, 'the row "] x x" is drawn').not.toBeNull();
+    const lit = await litRowsIn(page, underscore as Box);
+    const blank = await litRowsIn(page, space as Box);
+    await page.screenshot({ path: join(artifacts, 'console-underscore.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
+
+    // The space cell is background only; the underscore cell has lit pixels, all in its lower half.
+    expect(blank.reduce((a, b) => a + b, 0)).toBe(0);
+    const half = Math.floor(lit.length / 2);
+    const lower = lit.slice(half).reduce((a, b) => a + b, 0);
+    const upper = lit.slice(0, half).reduce((a, b) => a + b, 0);
+    console.log(`underscore cell ${Math.round((underscore as Box).width)} x ${lit.length} px: ${lower} lit pixels in the lower half, ${upper} in the upper`);
+    expect(lower).toBeGreaterThanOrEqual(3);
+    expect(upper).toBe(0);
+    expect(problems).toEqual([]);
+  });
+});
