@@ -28,7 +28,7 @@ export class OfflineProtocol implements Protocol {
       this.context.addCommand({
         name: 'connect',
         help: 'join a game (not available while playing offline)',
-        usage: 'connect [host[:port]]',
+        usage: '[host[:port] | n]',
         run: (args, out) => {
           // `connect <n>` after `servers` switches to that server's protocol.
           const picked = resolveConnectTarget(this.context, OFFLINE_PROTOCOL, args[0]);
