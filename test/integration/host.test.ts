@@ -92,6 +92,27 @@ describe('host console commands', () => {
     expect(await run('protocol ipx')).toContain("unknown protocol 'ipx'");
   });
 
+  it('players, join and unjoin exist offline and say how to get into a game', async () => {
+    const { run } = await harness();
+    expect(await run('players')).toMatch(/^players: not in a network game — you are playing offline, alone; to play with others: protocol p2p \(then connect\)/);
+    expect(await run('join')).toMatch(/^join: you are playing offline, where your ship is always in the game; join enters a network game after connect — protocol p2p/);
+    expect(await run('unjoin')).toBe('unjoin: not in a network game (protocol offline)');
+    expect(await run('help players')).toMatch(/^usage: players\n {2}list the players/);
+  });
+
+  it('every command, offline and peer-to-peer, names itself once in help', async () => {
+    const { run, host } = await harness();
+    for (const protocol of ['offline', 'p2p']) {
+      if (protocol !== 'offline') await run(`protocol ${protocol}`);
+      for (const cmd of host.console.commands()) {
+        const usage = (await run(`help ${cmd.name}`)).split('\n')[0] ?? '';
+        expect(usage, `${protocol}: help ${cmd.name}`).toMatch(new RegExp(`^usage: ${cmd.name}(?: |$)`));
+        expect(usage, `${protocol}: help ${cmd.name}`).not.toMatch(new RegExp(`^usage: ${cmd.name} ${cmd.name}\\b`, 'i'));
+      }
+    }
+    await run('protocol offline');
+  });
+
   it('a protocol brings its commands on init and takes them away on kill', async () => {
     const { run, host } = await harness();
     expect(await run('protocol offline')).toBe('protocol offline -> offline: single player, no packets are sent');
