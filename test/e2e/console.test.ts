@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser';
-import { litRowsIn, type Box } from '../support/pixels';
+import { litRowsIn, type Box } from './pixels';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
@@ -111,6 +111,29 @@ describe('the console a new player sees (headless Chromium through the browser s
     console.log(`underscore cell ${Math.round((underscore as Box).width)} x ${lit.length} px: ${lower} lit pixels in the lower half, ${upper} in the upper`);
     expect(lower).toBeGreaterThanOrEqual(3);
     expect(upper).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('after a reload the console shows the start-up lines once and opens on the newest line', async () => {
+    await openConsole(page);
+    // More output than the console has rows, so a view left at the top would hide the new lines.
+    for (let i = 0; i < 3; i++) await type(page, 'help');
+    await page.waitForFunction(() => (window.__starlane?.consoleText().match(/^commands:$/gm) ?? []).length === 3);
+    const before = await consoleText(page);
+
+    await page.reload();
+    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    const reloaded = await consoleText(page);
+    const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
+    expect(count(reloaded, /^Starlane [\d.]+ — press ` to open or close this console/gm)).toBe(1);
+    expect(count(reloaded, /^commands:$/gm)).toBe(count(before, /^commands:$/gm));
+
+    await openConsole(page);
+    expect(await consoleScreen(page), 'the view opens on the last lines of the backlog').toMatch(/sensitivity .*\n\]\s*$/);
+    await type(page, 'name reloaded');
+    await page.waitForFunction(() => /^you are now known as reloaded$/m.test(window.__starlane?.consoleScreen() ?? ''), undefined, { timeout: 10_000 });
+    expect(await consoleScreen(page)).toMatch(/you are now known as reloaded\n\]\s*$/);
+    await page.screenshot({ path: join(artifacts, 'console-reloaded.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
     expect(problems).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import { tempDir } from '../support/testRun';
+import { ConsoleSequence } from '../../src/shared/host/consoleSequence';
 
 const udpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
 
@@ -171,6 +172,28 @@ describe('host console commands', () => {
     const backlog = host.hello().consoleBacklog;
     expect(backlog).toHaveLength(500);
     expect(backlog.at(-1)?.text).toBe('line 599');
+  });
+
+  it('a page attaching while lines are still queued shows each line once', async () => {
+    const { host } = await harness();
+    await new Promise((r) => setImmediate(r)); // start-up lines delivered
+    const page: string[] = [];
+    host.print('queued before hello');
+    host.clearConsole();
+    host.print('queued after the clear');
+    // The page asks for the snapshot in the same turn: the events above are in it and still on their way.
+    const snapshot = host.hello();
+    for (const line of snapshot.consoleBacklog) page.push(line.text);
+    const seq = new ConsoleSequence(snapshot);
+    const batches: HostEvent[][] = [];
+    host.onEvents((batch) => batches.push(batch));
+    host.print('printed after hello');
+    await new Promise((r) => setImmediate(r));
+    for (const ev of batches.flat()) {
+      if (ev.kind === 'console' && seq.fresh(ev)) page.push(ev.text);
+      if (ev.kind === 'console-clear' && seq.fresh(ev)) page.length = 0;
+    }
+    expect(page).toEqual(['queued after the clear', 'printed after hello']);
   });
 
   it('quit tells the renderer and the shell', async () => {

@@ -51,7 +51,7 @@ export function registerCoreCommands(host: HostService): () => void {
       name: 'clear',
       help: 'clear the console screen',
       args: { max: 0 },
-      run: () => host.emit({ kind: 'console-clear' }),
+      run: () => host.clearConsole(),
     }),
     c.addCommand({
       name: 'stats',

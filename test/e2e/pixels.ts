@@ -1,3 +1,4 @@
+/* Lives beside the e2e tests, not in test/support: its page-side code needs the DOM types only the e2e build has. */
 import type { Page } from 'playwright-core';
 
 /** A rectangle in CSS pixels of the page (device scale factor 1). */
