@@ -136,4 +136,33 @@ describe('the console a new player sees (headless Chromium through the browser s
     await page.screenshot({ path: join(artifacts, 'console-reloaded.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
     expect(problems).toEqual([]);
   });
+
+  // Last: it stops the browser shell.
+  it('the lost-connection banner shows in front of an open console', async () => {
+    await openConsole(page);
+    await shell.stop();
+    await page.waitForFunction(() => /^Lost connection to the Starlane host/.test(document.getElementById('banner')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    expect(await page.isVisible('#console'), 'the console is still open').toBe(true);
+    // What is on top at the banner's centre and near its four corners (the console covers part of it).
+    const seen = await page.evaluate(() => {
+      const banner = document.getElementById('banner') as HTMLElement;
+      const box = banner.getBoundingClientRect();
+      const consoleBox = (document.getElementById('console') as HTMLElement).getBoundingClientRect();
+      const points = [
+        [box.x + box.width / 2, box.y + box.height / 2],
+        [box.left + 3, box.top + 3],
+        [box.right - 3, box.top + 3],
+        [box.left + 3, box.bottom - 3],
+        [box.right - 3, box.bottom - 3],
+      ] as const;
+      const hits = points.map(([x, y]) => {
+        const hit = document.elementFromPoint(x, y);
+        return hit !== null && banner.contains(hit) ? 'banner' : `${hit?.tagName ?? 'nothing'}#${hit?.id ?? ''}.${hit?.className ?? ''}`;
+      });
+      return { hits, overlapsConsole: box.top < consoleBox.bottom };
+    });
+    await page.screenshot({ path: join(artifacts, 'console-lost-connection.png') });
+    expect(seen.overlapsConsole, 'the banner sits where the open console is').toBe(true);
+    expect(seen.hits, 'what is on top at the banner centre and corners').toEqual(['banner', 'banner', 'banner', 'banner', 'banner']);
+  });
 });
