@@ -107,6 +107,7 @@ export class HostService {
     return { received: this.framesReceived, last: this.lastFrame };
   }
 
+  /** What a page gets when it attaches (or reloads): settings, subsystems, console backlog, the network picture. */
   hello(): HostSnapshot {
     return {
       contractVersion: HOST_CONTRACT_VERSION,
@@ -116,6 +117,7 @@ export class HostService {
       subsystems: this.subsystems.describe(),
       consoleBacklog: [...this.backlog],
       consoleSeq: this.consoleSeq,
+      net: this.game?.pageAttached() ?? [],
     };
   }
 

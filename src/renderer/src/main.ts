@@ -84,6 +84,8 @@ async function boot(): Promise<void> {
     },
     smoothMs(),
   );
+  // A page that reloads during a game starts from the host's picture: players, status, remote ships.
+  for (const delivery of snapshot.net) remotes.handle(delivery, now);
   game.onDestroyed = (pos, killerSlot) => {
     view.explode(pos, now);
     hud.addFeed(killLine(settings.playerName, nameOf(killerSlot)), now);

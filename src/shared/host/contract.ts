@@ -40,6 +40,12 @@ export interface HostSnapshot {
    * queued before answering hello can reach the page after the answer, and would repeat lines.
    */
   consoleSeq: number;
+  /**
+   * The network as it stands, for a page that attaches while a game is on (a reload):
+   * the slot table and connection status, then the latest state of each remote ship
+   * (age counted up to the snapshot). Applied like `net` events before any of them.
+   */
+  net: NetDelivery[];
 }
 
 /** One console line as the host numbers it: `seq` counts every line and clear, from 1, per host run. */
