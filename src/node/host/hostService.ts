@@ -30,6 +30,8 @@ export interface HostServiceOptions {
   onQuit: () => void;
   /** The console registry, when it had to exist before the host (subsystems add commands to it). */
   console?: ConsoleCore;
+  /** Called last in dispose, once the settings are on disk (gives back the instance's settings folder). */
+  release?: () => void;
 }
 
 /**
@@ -216,6 +218,10 @@ export class HostService {
     this.flushTimer = null;
     this.listeners.clear();
     await this.subsystems.killAll();
-    await this.settings.save();
+    try {
+      await this.settings.save();
+    } finally {
+      this.options.release?.();
+    }
   }
 }
