@@ -94,4 +94,37 @@ describe('two players peer-to-peer in headless Chromium', () => {
     await bravo.screenshot({ path: join(artifacts, 'p2p-bravo.png') });
     expect(problems).toEqual([]);
   });
+
+  it('a page reloaded mid-game lists both players and draws the other ship again, and its ship flies on', async () => {
+    await bravo.reload();
+    await bravo.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    await waitConsole(bravo, /connected to the peer-to-peer game as slot 1/); // from the backlog
+    await bravo.waitForFunction(
+      () => {
+        const rows = Array.from(document.querySelectorAll('#hud-players li'), (li) => li.textContent ?? '');
+        return rows.some((r) => /^0 ● alpha$/.test(r)) && rows.some((r) => /^1 ● bravo \(you\)$/.test(r));
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await bravo.evaluate(() => document.getElementById('hud-status')?.textContent)).toMatch(/^connected as slot 1, 2 players$/);
+    await bravo.waitForFunction(() => window.__starlane?.remotes().some((r) => r.slot === 0 && r.name === 'alpha'), undefined, { timeout: 10_000 });
+
+    // The host takes the reloaded page's frames (its ticks start again from 0): alpha sees bravo fly.
+    await bravo.keyboard.down('KeyW');
+    await bravo.waitForFunction(() => (window.__starlane?.ship().speed ?? 0) > 20, undefined, { timeout: 10_000 });
+    const start = await alpha.evaluate(() => window.__starlane?.remotes().find((r) => r.name === 'bravo')?.pos ?? null);
+    expect(start, 'alpha draws bravo').not.toBeNull();
+    await alpha.waitForFunction(
+      (from) => {
+        const p = window.__starlane?.remotes().find((r) => r.name === 'bravo')?.pos;
+        return p !== undefined && Math.hypot(p.x - from.x, p.y - from.y, p.z - from.z) > 10;
+      },
+      start as { x: number; y: number; z: number },
+      { timeout: 15_000 },
+    );
+    await bravo.keyboard.up('KeyW');
+    await bravo.screenshot({ path: join(artifacts, 'p2p-bravo-reloaded.png') });
+    expect(problems).toEqual([]);
+  });
 });

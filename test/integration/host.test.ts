@@ -8,6 +8,7 @@ import type { HostEvent } from '../../src/shared/host/contract';
 import { tempDir } from '../support/testRun';
 import { waitFor } from '../support/waitFor';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { ConsoleSequence } from '../../src/shared/host/consoleSequence';
 
 const udpHandles = () => process.getActiveResourcesInfo().filter((r) => r === 'UDPWrap').length;
 
@@ -99,6 +100,27 @@ describe('host console commands', () => {
     expect(await run('protocol ipx')).toContain("unknown protocol 'ipx'");
   });
 
+  it('players, join and unjoin exist offline and say how to get into a game', async () => {
+    const { run } = await harness();
+    expect(await run('players')).toMatch(/^players: not in a network game — you are playing offline, alone; to play with others: protocol p2p \(then connect\)/);
+    expect(await run('join')).toMatch(/^join: you are playing offline, where your ship is always in the game; join enters a network game after connect — protocol p2p/);
+    expect(await run('unjoin')).toBe('unjoin: not in a network game (protocol offline)');
+    expect(await run('help players')).toMatch(/^usage: players\n {2}list the players/);
+  });
+
+  it('every command, offline and peer-to-peer, names itself once in help', async () => {
+    const { run, host } = await harness();
+    for (const protocol of ['offline', 'p2p']) {
+      if (protocol !== 'offline') await run(`protocol ${protocol}`);
+      for (const cmd of host.console.commands()) {
+        const usage = (await run(`help ${cmd.name}`)).split('\n')[0] ?? '';
+        expect(usage, `${protocol}: help ${cmd.name}`).toMatch(new RegExp(`^usage: ${cmd.name}(?: |$)`));
+        expect(usage, `${protocol}: help ${cmd.name}`).not.toMatch(new RegExp(`^usage: ${cmd.name} ${cmd.name}\\b`, 'i'));
+      }
+    }
+    await run('protocol offline');
+  });
+
   it('a protocol brings its commands on init and takes them away on kill', async () => {
     const { run, host } = await harness();
     expect(await run('protocol offline')).toBe('protocol offline -> offline: single player, no packets are sent');
@@ -157,6 +179,28 @@ describe('host console commands', () => {
     const backlog = host.hello().consoleBacklog;
     expect(backlog).toHaveLength(500);
     expect(backlog.at(-1)?.text).toBe('line 599');
+  });
+
+  it('a page attaching while lines are still queued shows each line once', async () => {
+    const { host } = await harness();
+    await new Promise((r) => setImmediate(r)); // start-up lines delivered
+    const page: string[] = [];
+    host.print('queued before hello');
+    host.clearConsole();
+    host.print('queued after the clear');
+    // The page asks for the snapshot in the same turn: the events above are in it and still on their way.
+    const snapshot = host.hello();
+    for (const line of snapshot.consoleBacklog) page.push(line.text);
+    const seq = new ConsoleSequence(snapshot);
+    const batches: HostEvent[][] = [];
+    host.onEvents((batch) => batches.push(batch));
+    host.print('printed after hello');
+    await new Promise((r) => setImmediate(r));
+    for (const ev of batches.flat()) {
+      if (ev.kind === 'console' && seq.fresh(ev)) page.push(ev.text);
+      if (ev.kind === 'console-clear' && seq.fresh(ev)) page.length = 0;
+    }
+    expect(page).toEqual(['queued after the clear', 'printed after hello']);
   });
 
   it('quit tells the renderer and the shell', async () => {

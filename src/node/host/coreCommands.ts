@@ -29,7 +29,7 @@ export function registerCoreCommands(host: HostService): () => void {
     c.addCommand({
       name: 'name',
       help: 'show or set your player name',
-      usage: 'name [new name]',
+      usage: '[new name]',
       run: (args, out) => {
         if (args.length === 0) {
           out.print(`your name is "${host.settings.get().playerName}"`);
@@ -51,7 +51,7 @@ export function registerCoreCommands(host: HostService): () => void {
       name: 'clear',
       help: 'clear the console screen',
       args: { max: 0 },
-      run: () => host.emit({ kind: 'console-clear' }),
+      run: () => host.clearConsole(),
     }),
     c.addCommand({
       name: 'stats',
@@ -147,7 +147,7 @@ function subsystemCommand(
   return {
     name: kind,
     help: `show or switch ${what} while running`,
-    usage: `${kind} [${table.names().join('|')}]`,
+    usage: `[${table.names().join('|')}]`,
     args: { max: 1 },
     complete: (_args, index) => (index === 0 ? table.names() : []),
     run: async (args, out) => {

@@ -1,5 +1,8 @@
 import { createSubsystems } from '../subsystems';
-import { SettingsStore } from '../settings/store';
+import { SETTINGS_FILE, SettingsStore, readSettingsFile, type SettingsLoadReport } from '../settings/store';
+import { claimInstanceProfile, seedInstanceSettings, type InstanceProfile } from '../settings/instanceProfile';
+import { defaultSettings } from '../../shared/settings/settings';
+import { join } from 'node:path';
 import { createLogger, type Logger } from '../log';
 import { ConsoleCore, type FallbackHandler } from '../../shared/console/registry';
 import { HostService } from './hostService';
@@ -14,6 +17,7 @@ import { registerServersCommand } from './serversCommand';
 export interface CreateHostOptions {
   shell: 'electron' | 'browser';
   appVersion: string;
+  /** The user-data folder; a second instance running at once uses a folder inside it (see instanceProfile.ts). */
   userDataDir: string;
   /** UDP port the packet API asks for first (default 6526; the next free one is used when taken). */
   clientPort?: number;
@@ -42,14 +46,33 @@ function plainTextIsChat(core: ConsoleCore): FallbackHandler {
   };
 }
 
+/** The console line saying which settings file this instance uses, and why when it is not the main one. */
+function settingsLine(profile: InstanceProfile, store: SettingsStore, report: SettingsLoadReport, userDataDir: string): string {
+  if (profile.instance === 1) return `settings: ${store.path}`;
+  const holder = profile.mainHeldBy === null ? '' : ` (pid ${profile.mainHeldBy})`;
+  const seeded = report.status === 'seeded' ? `; its first settings were copied from there, named "${store.peek().playerName}"` : '';
+  return `settings: ${store.path} — instance ${profile.instance}: another Starlane${holder} is using ${join(userDataDir, SETTINGS_FILE)}, so this one keeps its own name, history and cvars here${seeded}`;
+}
+
 /**
- * Builds a ready host: settings loaded (a bad file is reported, never fatal),
- * subsystems bound as the settings say, core commands registered. What went
- * wrong on the way is printed to the console as soon as the renderer listens.
+ * Builds a ready host: the instance's settings folder claimed (the user-data
+ * folder, or instance-n inside it while another Starlane uses it), settings
+ * loaded (a bad file is reported, never fatal), subsystems bound as the
+ * settings say, core commands registered. What went wrong on the way is
+ * printed to the console as soon as the renderer listens.
  */
 export async function createHost(options: CreateHostOptions): Promise<HostService> {
   const log = options.log ?? createLogger(`starlane-${options.shell}`);
-  const { store, report } = await SettingsStore.open(options.userDataDir);
+  const profile = await claimInstanceProfile(options.userDataDir);
+  const seed = async () => seedInstanceSettings((await readSettingsFile(options.userDataDir)) ?? defaultSettings(), profile.instance);
+  let opened: Awaited<ReturnType<typeof SettingsStore.open>>;
+  try {
+    opened = await SettingsStore.open(profile.dir, profile.instance > 1 ? { seed } : {});
+  } catch (err) {
+    profile.release();
+    throw err;
+  }
+  const { store, report } = opened;
   const consoleCore = new ConsoleCore();
   // Protocols may print while they start; their output goes to the host once it exists.
   let host: HostService | null = null;
@@ -83,6 +106,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     subsystems,
     log,
     onQuit: options.onQuit,
+    release: profile.release,
   });
   registerCoreCommands(host);
   // `servers lan` asks where the game's own discovery goes (tests keep it on loopback).
@@ -120,6 +144,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     }
   }
   host.print(`Starlane ${options.appVersion} — press \` to open or close this console, type help for commands`);
+  host.print(settingsLine(profile, store, report, options.userDataDir));
+  log.info({ settings: store.path, instance: profile.instance }, 'settings file');
   return host;
 }
 

@@ -1,12 +1,14 @@
 /**
  * The game as the host's protocols see it (ProtocolGame), fed by the
  * renderer's per-frame reports: the latest local ship, the game-code
- * interface queue, and deliveries back to the renderer as `net` events.
+ * interface queue, and deliveries back to the renderer as `net` events —
+ * remembered as a {@link NetPicture} for pages that attach later.
  */
 import { GameCodeInterface } from '../../shared/net/gameCode';
 import type { LocalGameUpdate, NetDelivery } from '../../shared/net/gameLink';
 import type { ProtocolGame } from '../../shared/net/protocol';
 import type { ShipState } from '../../shared/wire/types';
+import { NetPicture } from '../../shared/net/netPicture';
 
 export interface HostGameOptions {
   playerName(): string;
@@ -21,6 +23,7 @@ export class HostGame implements ProtocolGame {
   private ship: ShipState | null = null;
   private lastShip: ShipState | null = null;
   private lastTick = -1;
+  private readonly picture = new NetPicture();
 
   constructor(private readonly options: HostGameOptions) {}
 
@@ -40,6 +43,16 @@ export class HostGame implements ProtocolGame {
     }
   }
 
+  /**
+   * A page (re)attached: its game starts again from tick 0, so the frames it
+   * reports are taken from now on, not ignored as older than the last page's.
+   * Returns what that page must be told to see the network as it stands.
+   */
+  pageAttached(): NetDelivery[] {
+    this.lastTick = -1;
+    return this.picture.replay(this.now());
+  }
+
   /** While the ship is destroyed the last state goes out with damage 100, so peers keep it where it died. */
   localShip(): ShipState | null {
     if (this.ship) return this.ship;
@@ -47,6 +60,7 @@ export class HostGame implements ProtocolGame {
   }
 
   deliver(delivery: NetDelivery): void {
+    this.picture.record(delivery, this.now());
     this.options.deliver(delivery);
   }
 

@@ -4,6 +4,7 @@ import type {
   HostEvent,
   HostSnapshot,
   ConsoleLevel,
+  ConsoleLine,
 } from '../../shared/host/contract';
 import { HOST_CONTRACT_VERSION } from '../../shared/host/contract';
 import { ConsoleCore, type ConsoleOutput } from '../../shared/console';
@@ -29,6 +30,8 @@ export interface HostServiceOptions {
   onQuit: () => void;
   /** The console registry, when it had to exist before the host (subsystems add commands to it). */
   console?: ConsoleCore;
+  /** Called last in dispose, once the settings are on disk (gives back the instance's settings folder). */
+  release?: () => void;
 }
 
 /**
@@ -44,7 +47,9 @@ export class HostService {
   private readonly listeners = new Set<(events: HostEvent[]) => void>();
   private pending: HostEvent[] = [];
   /** Recent console lines, so a page that connects late (or reloads) still sees them. */
-  private backlog: { text: string; level: ConsoleLevel }[] = [];
+  private backlog: ConsoleLine[] = [];
+  /** Number of the last console line or clear (ConsoleLine.seq). */
+  private consoleSeq = 0;
   private flushTimer: NodeJS.Immediate | null = null;
   private stats: LoopStatsSnapshot | null = null;
   private lastFrame: FrameUp | null = null;
@@ -104,6 +109,7 @@ export class HostService {
     return { received: this.framesReceived, last: this.lastFrame };
   }
 
+  /** What a page gets when it attaches (or reloads): settings, subsystems, console backlog, the network picture. */
   hello(): HostSnapshot {
     return {
       contractVersion: HOST_CONTRACT_VERSION,
@@ -112,6 +118,8 @@ export class HostService {
       settings: this.settings.get(),
       subsystems: this.subsystems.describe(),
       consoleBacklog: [...this.backlog],
+      consoleSeq: this.consoleSeq,
+      net: this.game?.pageAttached() ?? [],
     };
   }
 
@@ -151,7 +159,7 @@ export class HostService {
   emit(event: HostEvent): void {
     if (this.disposed) return;
     if (event.kind === 'console') {
-      this.backlog.push({ text: event.text, level: event.level });
+      this.backlog.push({ text: event.text, level: event.level, seq: event.seq });
       if (this.backlog.length > CONSOLE_BACKLOG) this.backlog.splice(0, this.backlog.length - CONSOLE_BACKLOG);
     } else if (event.kind === 'console-clear') {
       this.backlog = [];
@@ -160,8 +168,14 @@ export class HostService {
     if (!this.flushTimer) this.flushTimer = setImmediate(() => this.flush());
   }
 
+  /** Prints to the console of every page (and the backlog), one numbered event per line. */
   print(text: string, level: ConsoleLevel = 'info'): void {
-    for (const line of text.split('\n')) this.emit({ kind: 'console', text: line, level });
+    for (const line of text.split('\n')) this.emit({ kind: 'console', text: line, level, seq: ++this.consoleSeq });
+  }
+
+  /** Clears the console of every page, and the backlog. */
+  clearConsole(): void {
+    this.emit({ kind: 'console-clear', seq: ++this.consoleSeq });
   }
 
   /** The console output sink handed to commands. */
@@ -204,6 +218,10 @@ export class HostService {
     this.flushTimer = null;
     this.listeners.clear();
     await this.subsystems.killAll();
-    await this.settings.save();
+    try {
+      await this.settings.save();
+    } finally {
+      this.options.release?.();
+    }
   }
 }

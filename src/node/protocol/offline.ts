@@ -8,11 +8,15 @@ import { resolveConnectTarget } from './serverPick';
 /** Name of the offline protocol as typed in the console. */
 export const OFFLINE_PROTOCOL = 'offline';
 
+/** How to get into a network game, for every "you are offline" answer. */
+const HOW_TO_PLAY = 'protocol p2p (then connect) for a LAN game, or servers and connect <n> for a server';
+
 /**
  * Single-player protocol: nothing is ever sent or received. While running it
- * answers `connect` and `disconnect` with a clear line instead of leaving the
- * player with "unknown command". Owns only those two commands; init and kill
- * are idempotent.
+ * answers the network commands every other protocol has (`connect`,
+ * `disconnect`, `join`, `unjoin`, `players`) with a line saying what they do
+ * offline instead of leaving the player with "unknown command". Owns only
+ * those commands; init and kill are idempotent.
  */
 export class OfflineProtocol implements Protocol {
   readonly name = OFFLINE_PROTOCOL;
@@ -28,7 +32,7 @@ export class OfflineProtocol implements Protocol {
       this.context.addCommand({
         name: 'connect',
         help: 'join a game (not available while playing offline)',
-        usage: 'connect [host[:port]]',
+        usage: '[host[:port] | n]',
         run: (args, out) => {
           // `connect <n>` after `servers` switches to that server's protocol.
           const picked = resolveConnectTarget(this.context, OFFLINE_PROTOCOL, args[0]);
@@ -41,6 +45,25 @@ export class OfflineProtocol implements Protocol {
         help: 'leave the current game',
         args: { max: 0 },
         run: (_args, out) => out.print('disconnect: not connected (protocol offline)', 'warn'),
+      }),
+      this.context.addCommand({
+        name: 'join',
+        help: 'enter a network game with your ship (after connect; offline your ship is always in)',
+        args: { max: 0 },
+        run: (_args, out) =>
+          out.print(`join: you are playing offline, where your ship is always in the game; join enters a network game after connect — ${HOW_TO_PLAY}`, 'warn'),
+      }),
+      this.context.addCommand({
+        name: 'unjoin',
+        help: 'leave a network game but keep your slot (not available offline)',
+        args: { max: 0 },
+        run: (_args, out) => out.print('unjoin: not in a network game (protocol offline)', 'warn'),
+      }),
+      this.context.addCommand({
+        name: 'players',
+        help: 'list the players of the network game (offline: just you)',
+        args: { max: 0 },
+        run: (_args, out) => out.print(`players: not in a network game — you are playing offline, alone; to play with others: ${HOW_TO_PLAY}`, 'warn'),
       }),
     ];
   }

@@ -33,7 +33,7 @@ export function protocolCommands(act: ProtocolActions, connectHelp = 'connect to
     {
       name: 'connect',
       help: connectHelp,
-      usage: 'connect [host[:port]]',
+      usage: '[host[:port] | n]',
       args: { max: 1 },
       run: (args, out) => line(out, act.connect(args[0])),
     },
@@ -43,7 +43,7 @@ export function protocolCommands(act: ProtocolActions, connectHelp = 'connect to
     {
       name: 'say',
       help: 'send a chat line to every player (plain text typed in the console does the same)',
-      usage: 'say <text>',
+      usage: '<text>',
       args: { min: 1 },
       run: (args, out) => {
         const text = args.join(' ').trim();

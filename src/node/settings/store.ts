@@ -6,8 +6,11 @@ export const SETTINGS_FILE = 'settings.json';
 
 /** What opening the store found, for one clear line to the player. */
 export interface SettingsLoadReport {
-  /** 'missing' on first run, 'ok', 'repaired' (some fields reset), or 'corrupt' (unreadable; defaults used). */
-  status: 'missing' | 'ok' | 'repaired' | 'corrupt';
+  /**
+   * 'missing' on first run, 'seeded' (first run of a folder, started from the `seed` settings),
+   * 'ok', 'repaired' (some fields reset), or 'corrupt' (unreadable; defaults used).
+   */
+  status: 'missing' | 'seeded' | 'ok' | 'repaired' | 'corrupt';
   /** Human-readable problems (fields reset, parse error). */
   issues: string[];
   /** Where an unreadable file was moved so nothing is lost. */
@@ -32,8 +35,11 @@ export class SettingsStore {
     this.current = initial;
   }
 
-  /** Opens (or creates) the store in `dir`. Never throws for a bad file: it reports and uses defaults. */
-  static async open(dir: string): Promise<{ store: SettingsStore; report: SettingsLoadReport }> {
+  /**
+   * Opens (or creates) the store in `dir`. Never throws for a bad file: it reports and uses defaults.
+   * Where `dir` has no settings file yet, `seed` may give the first settings (written at once).
+   */
+  static async open(dir: string, options: { seed?: () => Promise<Settings | null> } = {}): Promise<{ store: SettingsStore; report: SettingsLoadReport }> {
     await mkdir(dir, { recursive: true });
     const path = join(dir, SETTINGS_FILE);
     let text: string;
@@ -41,7 +47,11 @@ export class SettingsStore {
       text = await readFile(path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        return { store: new SettingsStore(dir, sanitizeSettings({}).settings), report: { status: 'missing', issues: [] } };
+        const seeded = (await options.seed?.()) ?? null;
+        if (seeded === null) return { store: new SettingsStore(dir, sanitizeSettings({}).settings), report: { status: 'missing', issues: [] } };
+        const store = new SettingsStore(dir, sanitizeSettings(seeded).settings);
+        await store.save();
+        return { store, report: { status: 'seeded', issues: [] } };
       }
       throw err;
     }
@@ -110,6 +120,15 @@ export class SettingsStore {
         this.lastError = err as Error;
       }
     }
+  }
+}
+
+/** The settings saved in `dir` (checked like any untrusted file), or null when there are none or they cannot be read. */
+export async function readSettingsFile(dir: string): Promise<Settings | null> {
+  try {
+    return sanitizeSettings(JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8'))).settings;
+  } catch {
+    return null;
   }
 }
 

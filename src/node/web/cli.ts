@@ -71,6 +71,7 @@ async function main(): Promise<void> {
   shell = await startBrowserShell({ host, rendererDir: opts.renderer, port: opts.port });
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.stdout.write(`settings: ${host.settings.path}\n`);
   process.stdout.write(`Starlane browser shell: open ${shell.url}\n`);
 }
 

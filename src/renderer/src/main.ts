@@ -19,6 +19,7 @@ import { Hud } from './view/hud';
 import { NetGraph } from './view/netGraph';
 import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
+import { ConsoleSequence } from '../../shared/host/consoleSequence';
 
 declare global {
   interface Window {
@@ -83,6 +84,8 @@ async function boot(): Promise<void> {
     },
     smoothMs(),
   );
+  // A page that reloads during a game starts from the host's picture: players, status, remote ships.
+  for (const delivery of snapshot.net) remotes.handle(delivery, now);
   game.onDestroyed = (pos, killerSlot) => {
     view.explode(pos, now);
     hud.addFeed(killLine(settings.playerName, nameOf(killerSlot)), now);
@@ -105,16 +108,18 @@ async function boot(): Promise<void> {
     { capture: true },
   );
 
+  // The backlog, then only console events newer than it (see ConsoleSequence).
   for (const line of snapshot.consoleBacklog) consoleView.print(line.text, line.level);
+  const consoleSeq = new ConsoleSequence(snapshot);
 
   const onEvents = (events: HostEvent[]) => {
     for (const ev of events) {
       switch (ev.kind) {
         case 'console':
-          consoleView.print(ev.text, ev.level);
+          if (consoleSeq.fresh(ev)) consoleView.print(ev.text, ev.level);
           break;
         case 'console-clear':
-          consoleView.clear();
+          if (consoleSeq.fresh(ev)) consoleView.clear();
           break;
         case 'settings':
           settings = ev.settings;
@@ -169,6 +174,7 @@ async function boot(): Promise<void> {
   window.__starlane = {
     ready: true,
     consoleText: () => consoleView.text(),
+    consoleScreen: () => consoleView.screenText(),
     tick: () => game.curr.tick,
     rendered: () => rendered,
     ship: () => {

@@ -23,7 +23,7 @@ export interface CommandDef {
   name: string;
   /** One-line description shown by `help`. */
   help: string;
-  /** Argument synopsis shown after the name, e.g. `<host> [port]`. */
+  /** Argument synopsis shown after the name, e.g. `<host> [port]` (without the name itself). */
   usage?: string;
   /** Allowed argument count (not counting the name); outside it the usage line is printed and `run` is not called. */
   args?: { min?: number; max?: number };
@@ -64,6 +64,18 @@ const byName = (a: string, b: string): number => {
 };
 
 const firstLine = (text: string): string => text.split(/\r\n|\r|\n/)[0] ?? '';
+
+/**
+ * The usage line of a command: `usage: <name> <synopsis>`. A synopsis that
+ * already starts with the command's name (as some were written) does not get
+ * it twice, so `help connect` never says "usage: connect connect …".
+ */
+export function usageLine(cmd: Pick<CommandDef, 'name' | 'usage'>): string {
+  const synopsis = (cmd.usage ?? '').trim();
+  const words = synopsis.split(/\s+/);
+  const rest = words[0]?.toLowerCase() === cmd.name.toLowerCase() ? words.slice(1).join(' ') : synopsis;
+  return `usage: ${cmd.name}${rest ? ' ' + rest : ''}`;
+}
 
 /** One line from whatever was thrown, without ever throwing itself. */
 function errorText(e: unknown): string {
@@ -300,7 +312,7 @@ export class ConsoleCore {
     const cvar = cmd ? undefined : this.cvar(name);
     if (cmd) {
       const { min = 0, max = Infinity } = cmd.args ?? {};
-      if (args.length < min || args.length > max) return out.print(`usage: ${cmd.name}${cmd.usage ? ' ' + cmd.usage : ''}`, 'warn');
+      if (args.length < min || args.length > max) return out.print(usageLine(cmd), 'warn');
       try {
         await cmd.run(args, out);
       } catch (e) {
@@ -342,7 +354,7 @@ export class ConsoleCore {
     const cmd = this.command(bare);
     const cvar = this.cvar(bare);
     if (cmd) {
-      out.print(`usage: ${cmd.name}${cmd.usage ? ' ' + cmd.usage : ''}`);
+      out.print(usageLine(cmd));
       for (const l of cmd.help.split(/\r\n|\r|\n/)) out.print(`  ${l}`);
     } else if (cvar) {
       out.print(cvar.describe());

@@ -14,7 +14,7 @@ import type { LocalGameUpdate, NetDelivery } from '../net/gameLink';
 import { parseLocalGameUpdate } from '../net/gameLinkParse';
 
 /** Bumped when a message changes shape; the browser shell refuses other versions. */
-export const HOST_CONTRACT_VERSION = 2;
+export const HOST_CONTRACT_VERSION = 3;
 
 /** Electron IPC channel names, one per message. */
 export const HOST_CHANNELS = {
@@ -33,7 +33,26 @@ export interface HostSnapshot {
   settings: Settings;
   subsystems: Record<string, string | null>;
   /** Console lines printed before this page connected (start-up messages, earlier output), oldest first. */
-  consoleBacklog: { text: string; level: ConsoleLevel }[];
+  consoleBacklog: ConsoleLine[];
+  /**
+   * The console sequence number this snapshot is current to (see {@link ConsoleLine.seq}).
+   * A page shows the backlog, then only console events numbered above this: events the host
+   * queued before answering hello can reach the page after the answer, and would repeat lines.
+   */
+  consoleSeq: number;
+  /**
+   * The network as it stands, for a page that attaches while a game is on (a reload):
+   * the slot table and connection status, then the latest state of each remote ship
+   * (age counted up to the snapshot). Applied like `net` events before any of them.
+   */
+  net: NetDelivery[];
+}
+
+/** One console line as the host numbers it: `seq` counts every line and clear, from 1, per host run. */
+export interface ConsoleLine {
+  text: string;
+  level: ConsoleLevel;
+  seq: number;
 }
 
 /** Tab completion answer (the console core's): the line extended by the common prefix, plus every candidate. */
@@ -75,8 +94,8 @@ export interface NetGraphSample {
 
 /** Main → renderer notifications, delivered in batches. */
 export type HostEvent =
-  | { kind: 'console'; text: string; level: ConsoleLevel }
-  | { kind: 'console-clear' }
+  | ({ kind: 'console' } & ConsoleLine)
+  | { kind: 'console-clear'; seq: number }
   | { kind: 'settings'; settings: Settings }
   | { kind: 'subsystems'; bound: Record<string, string | null> }
   | { kind: 'net'; delivery: NetDelivery }

@@ -8,6 +8,8 @@ export interface PageHooks {
   ready: boolean;
   /** Plain text of the console, scroll-back included. */
   consoleText(): string;
+  /** Plain text of the console rows on screen (the scrolled-to part of the buffer). */
+  consoleScreen(): string;
   /** Simulation tick reached. */
   tick(): number;
   /** Frames drawn so far. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { OutputLevel } from '../../../src/shared/console/colors';
-import { ConsoleCore } from '../../../src/shared/console/registry';
+import { ConsoleCore, usageLine } from '../../../src/shared/console/registry';
 import type { ConsoleOutput } from '../../../src/shared/console/registry';
 import { MAX_LINE_LENGTH } from '../../../src/shared/console/tokenize';
 
@@ -239,6 +239,15 @@ describe('help', () => {
     ]);
   });
 
+  it('help connect names the command once, even when its synopsis was written with the name', async () => {
+    const core = new ConsoleCore();
+    const out = capture();
+    core.addCommand({ name: 'connect', help: 'join a game', usage: 'connect [host[:port]]', args: { max: 1 }, run: () => undefined });
+    core.addCommand({ name: 'name', help: 'show or set your name', usage: 'NAME [new name]', run: () => undefined });
+    await core.execute('help connect; connect a b; help name', out);
+    expect(out.texts()).toEqual(['usage: connect [host[:port]]', '  join a game', 'usage: connect [host[:port]]', 'usage: name [new name]', '  show or set your name']);
+  });
+
   it('says so clearly for an unknown name', async () => {
     const { core, out } = setup();
     await core.execute('help conect', out);
@@ -319,5 +328,16 @@ describe('robustness', () => {
         await expect(core.execute(line, capture())).resolves.toBeUndefined();
       }),
     );
+  });
+});
+
+describe('usageLine', () => {
+  it('puts the name before the synopsis once', () => {
+    expect(usageLine({ name: 'connect', usage: '[host[:port] | n]' })).toBe('usage: connect [host[:port] | n]');
+    expect(usageLine({ name: 'connect', usage: 'connect [host[:port] | n]' })).toBe('usage: connect [host[:port] | n]');
+    expect(usageLine({ name: 'clear' })).toBe('usage: clear');
+    expect(usageLine({ name: 'say', usage: 'say' })).toBe('usage: say');
+    // A synopsis whose first word merely starts like the name keeps it.
+    expect(usageLine({ name: 'name', usage: 'names…' })).toBe('usage: name names…');
   });
 });

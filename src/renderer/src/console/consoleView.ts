@@ -41,6 +41,10 @@ export class ConsoleView {
       cursorBlink: true,
       convertEol: false,
       fontSize: 14,
+      // At the font's natural height the row box ends inside the descender band, and the DOM
+      // renderer clips each row: '_' (drawn at the bottom of that band) vanished. A taller row
+      // centres the glyphs with room below them.
+      lineHeight: 1.2,
       fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
       theme: { background: '#00000000', foreground: '#cfe3ff' },
       allowTransparency: true,
@@ -60,10 +64,10 @@ export class ConsoleView {
       this.line = insertText(this.line, data);
       this.redraw();
     });
-    this.resizeObserver = new ResizeObserver(() => {
-      if (this.open) this.fit.fit();
-    });
+    // The element is laid out even while closed (styles.css), so the terminal always has its real size.
+    this.resizeObserver = new ResizeObserver(() => this.fit.fit());
     this.resizeObserver.observe(element);
+    this.fit.fit();
     this.redraw();
   }
 
@@ -76,6 +80,9 @@ export class ConsoleView {
     this.element.hidden = !open;
     if (open) {
       this.fit.fit();
+      // Lines written while the console was hidden (a reloaded page's backlog, output of a
+      // closed console) leave xterm's viewport wherever it was: opening it shows the newest.
+      this.term.scrollToBottom();
       this.term.focus();
     } else {
       this.term.blur();
@@ -99,6 +106,14 @@ export class ConsoleView {
     const buffer = this.term.buffer.active;
     const lines: string[] = [];
     for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  }
+
+  /** Plain text of the rows on screen now (what the player can read without scrolling). */
+  screenText(): string {
+    const buffer = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = buffer.viewportY; i < buffer.viewportY + this.term.rows; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
     return lines.join('\n');
   }
 

@@ -1,0 +1,168 @@
+/**
+ * What a new player meets in the console (issue 10): every glyph drawn,
+ * a reloaded page that opens on its newest line without repeating itself,
+ * and the lost-connection banner in front of an open console.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { litRowsIn, type Box } from './pixels';
+import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
+
+const artifacts = join(repoRoot, 'test-artifacts');
+
+const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
+const consoleScreen = (page: Page) => page.evaluate(() => window.__starlane?.consoleScreen() ?? '');
+
+async function type(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, { timeout });
+}
+
+async function openConsole(page: Page): Promise<void> {
+  if (!(await page.isVisible('#console'))) await page.keyboard.press('Backquote');
+  await page.waitForFunction(() => !(document.getElementById('console') as HTMLElement).hidden);
+}
+
+/**
+ * The box of one character cell on screen: column `column` of the console row
+ * that reads `rowText` (the DOM renderer draws each row as a div of spans),
+ * as tall as the row. Null while no such row is drawn.
+ */
+function cellBox(page: Page, rowText: string, column: number): Promise<Box | null> {
+  return page.evaluate(
+    ([text, col]) => {
+      const rows = document.querySelectorAll('#console .xterm-rows > div');
+      for (const row of Array.from(rows)) {
+        if ((row.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd() !== text) continue;
+        const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+        let offset = col as number;
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const length = node.textContent?.length ?? 0;
+          if (offset >= length) {
+            offset -= length;
+            continue;
+          }
+          const range = document.createRange();
+          range.setStart(node, offset);
+          range.setEnd(node, offset + 1);
+          const glyph = range.getBoundingClientRect();
+          const line = row.getBoundingClientRect();
+          return { x: glyph.x, y: line.y, width: glyph.width, height: line.height };
+        }
+      }
+      return null;
+    },
+    [rowText, column] as const,
+  );
+}
+
+describe('the console a new player sees (headless Chromium through the browser shell)', () => {
+  let shell: WebShellProcess;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    shell = await startWebShell();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(shell.url);
+    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await shell?.stop();
+  });
+
+  it('draws underscores: cl_autojoin reads cl_autojoin, on screen and in the text', async () => {
+    await openConsole(page);
+    await type(page, 'cl_autojoin');
+    await waitConsole(page, /^cl_autojoin is "1"/m);
+    // Two echoed lines that differ only in column 3: an underscore, and a space.
+    await type(page, 'x_x');
+    await type(page, 'x x');
+    await waitConsole(page, /unknown command "x"/);
+    expect(await consoleText(page)).toMatch(/^\] cl_autojoin$/m);
+
+    const underscore = await cellBox(page, '] x_x', 3);
+    const space = await cellBox(page, '] x x', 3);
+    expect(underscore, 'the row "] x_x" is drawn').not.toBeNull();
+    expect(space, 'the row "] x x" is drawn').not.toBeNull();
+    const lit = await litRowsIn(page, underscore as Box);
+    const blank = await litRowsIn(page, space as Box);
+    await page.screenshot({ path: join(artifacts, 'console-underscore.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
+
+    // The space cell is background only; the underscore cell has lit pixels, all in its lower half.
+    expect(blank.reduce((a, b) => a + b, 0)).toBe(0);
+    const half = Math.floor(lit.length / 2);
+    const lower = lit.slice(half).reduce((a, b) => a + b, 0);
+    const upper = lit.slice(0, half).reduce((a, b) => a + b, 0);
+    console.log(`underscore cell ${Math.round((underscore as Box).width)} x ${lit.length} px: ${lower} lit pixels in the lower half, ${upper} in the upper`);
+    expect(lower).toBeGreaterThanOrEqual(3);
+    expect(upper).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('after a reload the console shows the start-up lines once and opens on the newest line', async () => {
+    await openConsole(page);
+    // More output than the console has rows, so a view left at the top would hide the new lines.
+    for (let i = 0; i < 3; i++) await type(page, 'help');
+    await page.waitForFunction(() => (window.__starlane?.consoleText().match(/^commands:$/gm) ?? []).length === 3);
+    const before = await consoleText(page);
+
+    await page.reload();
+    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    const reloaded = await consoleText(page);
+    const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
+    expect(count(reloaded, /^Starlane [\d.]+ — press ` to open or close this console/gm)).toBe(1);
+    expect(count(reloaded, /^commands:$/gm)).toBe(count(before, /^commands:$/gm));
+
+    await openConsole(page);
+    expect(await consoleScreen(page), 'the view opens on the last lines of the backlog').toMatch(/sensitivity .*\n\]\s*$/);
+    await type(page, 'name reloaded');
+    await page.waitForFunction(() => /^you are now known as reloaded$/m.test(window.__starlane?.consoleScreen() ?? ''), undefined, { timeout: 10_000 });
+    expect(await consoleScreen(page)).toMatch(/you are now known as reloaded\n\]\s*$/);
+    await page.screenshot({ path: join(artifacts, 'console-reloaded.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
+    expect(problems).toEqual([]);
+  });
+
+  // Last: it stops the browser shell.
+  it('the lost-connection banner shows in front of an open console', async () => {
+    await openConsole(page);
+    await shell.stop();
+    await page.waitForFunction(() => /^Lost connection to the Starlane host/.test(document.getElementById('banner')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    expect(await page.isVisible('#console'), 'the console is still open').toBe(true);
+    // What is on top at the banner's centre and near its four corners (the console covers part of it).
+    const seen = await page.evaluate(() => {
+      const banner = document.getElementById('banner') as HTMLElement;
+      const box = banner.getBoundingClientRect();
+      const consoleBox = (document.getElementById('console') as HTMLElement).getBoundingClientRect();
+      const points = [
+        [box.x + box.width / 2, box.y + box.height / 2],
+        [box.left + 3, box.top + 3],
+        [box.right - 3, box.top + 3],
+        [box.left + 3, box.bottom - 3],
+        [box.right - 3, box.bottom - 3],
+      ] as const;
+      const hits = points.map(([x, y]) => {
+        const hit = document.elementFromPoint(x, y);
+        return hit !== null && banner.contains(hit) ? 'banner' : `${hit?.tagName ?? 'nothing'}#${hit?.id ?? ''}.${hit?.className ?? ''}`;
+      });
+      return { hits, overlapsConsole: box.top < consoleBox.bottom };
+    });
+    await page.screenshot({ path: join(artifacts, 'console-lost-connection.png') });
+    expect(seen.overlapsConsole, 'the banner sits where the open console is').toBe(true);
+    expect(seen.hits, 'what is on top at the banner centre and corners').toEqual(['banner', 'banner', 'banner', 'banner', 'banner']);
+  });
+});
