@@ -89,7 +89,7 @@ describe('two players peer-to-peer in headless Chromium', () => {
     await bravo.waitForFunction(() => window.__starlane?.chat().some((l) => l === 'alpha: hi bravo'), undefined, { timeout: 10_000 });
     await alpha.keyboard.press('Backquote');
     await bravo.keyboard.press('Backquote');
-    await alpha.waitForTimeout(300);
+    await Promise.all([alpha, bravo].map((p) => p.waitForSelector('#console', { state: 'hidden' })));
     await alpha.screenshot({ path: join(artifacts, 'p2p-alpha.png') });
     await bravo.screenshot({ path: join(artifacts, 'p2p-bravo.png') });
     expect(problems).toEqual([]);

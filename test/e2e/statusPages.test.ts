@@ -70,7 +70,8 @@ describe('server status pages in headless Chromium', () => {
     expect(body).toContain(name);
     expect(body).toContain('3/16');
     expect(await page.locator('img').count()).toBe(0);
-    await page.waitForTimeout(300);
+    // Two animation frames after load: anything the page's own code would run has had its turn.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     expect(dialogs).toEqual([]);
   });
 });
