@@ -152,6 +152,12 @@ export class P2pProtocol implements Protocol {
       case 'game-state':
         session.onGameState(n.slot, n.packet);
         break;
+      case 'renamed':
+        this.ctx.print(`${n.holder.name} (slot ${n.holder.slot}) already has the name ${n.wanted} in this game: you play as ${n.name} here (type name <new name> to choose another)`);
+        // The reliable name message reaches everyone even if the NodeAlive carrying it is lost.
+        game.events.playerName(n.name, game.now());
+        session.deliverPlayers();
+        break;
       case 'player-changed':
       case 'disconnected':
         session.deliverPlayers();
