@@ -31,9 +31,9 @@ function bot(name: string, server: string, pilot: 'circle' | 'idle', seed: numbe
 describe('bots through a gameserver process', () => {
   it('three bots receive each other through the server; one beyond the filter radius receives no states', { timeout: 40_000 }, async () => {
     if (!existsSync(botEntry)) throw new Error(`${botEntry} is missing: run "npm run build" first (npm test does)`);
-    // Bots start at their slot's spawn point: slot 0 at the origin, slot 1 at +20, slot 2 at -20 (x).
-    // A 25-unit radius lets slot 0 hear both others while slots 1 and 2 (40 apart) never hear each other.
-    const server = await startServer(['gameserver', '--name', 'Bots', '--port', '0', '--udp-port', '0', '--http-port', '0', '--filter-radius', '25']);
+    // Bots start at their slot's spawn point (free on a fresh server): slot 0 at the origin, slot 1 at +40, slot 2 at -40 (x).
+    // A 50-unit radius lets slot 0 hear both others while slots 1 and 2 (80 apart) never hear each other.
+    const server = await startServer(['gameserver', '--name', 'Bots', '--port', '0', '--udp-port', '0', '--http-port', '0', '--filter-radius', '50']);
     const target = `127.0.0.1:${server.tcp}`;
     const b = [bot('bot1', target, 'idle', 1), bot('bot2', target, 'idle', 2), bot('bot3', target, 'idle', 3)];
     for (const x of b) await x.until('joined', () => x.prints().some((l) => /joined gameserver "Bots" as slot \d/.test(l)), 10_000);

@@ -11,7 +11,7 @@ import type { NodeAddress } from '../../shared/net/packetApi';
 import { isReliableEvent, LinkLayer, LINK_RESERVE_BYTES } from '../../shared/net/linkLayer';
 import { LossMeter } from '../../shared/net/lossMeter';
 import { checkShipState, newShipTrack, type ShipTrack } from '../../shared/net/shipValidation';
-import { shipSpawnPosition } from '../../shared/sim/world';
+import { spawnPoints } from '../../shared/sim/spawn';
 import { isTimeDatagram } from '../../shared/time';
 import { MAX_DATAGRAM_BYTES } from '../../shared/net/packetApi';
 import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
@@ -28,6 +28,9 @@ import { DropCounters, decodePacket, encodePacket } from '../../shared/wire/code
 import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type ShipState, type WireAddr } from '../../shared/wire/types';
 
 export type { Membership } from './membership';
+
+/** Where a respawned peer may reappear (it takes a free spawn point, not necessarily its slot's). */
+const SPAWN_POINTS = spawnPoints();
 
 export class GameSession {
   /** Received datagrams refused by the codec, by reason. */
@@ -278,7 +281,7 @@ export class GameSession {
     const now = this.ctx.game.now();
     let track = this.tracks.get(slot);
     if (!track) this.tracks.set(slot, (track = newShipTrack(now)));
-    const check = checkShipState(state, track, now, shipSpawnPosition(slot));
+    const check = checkShipState(state, track, now, SPAWN_POINTS);
     if (check.violations.length === 0) return state;
     if (check.violations.some((v) => v.severity === 'blatant')) {
       this.implausible.ignored += 1;

@@ -31,8 +31,11 @@ import { ServerTimeService } from './timeService';
 import { APP_VERSION } from '../version';
 import { serverHeader } from './relay';
 import { ClientGuard, SourceGuard } from './strikes';
-import { shipSpawnPosition } from '../../shared/sim/world';
+import { spawnPoints } from '../../shared/sim/spawn';
 import type { CommonServerOptions, RunningServer } from './types';
+
+/** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
+const SPAWN_POINTS = spawnPoints();
 
 /** Options of {@link startGameserver}; everything but the name, ports and logger has a default. */
 export interface GameserverOptions extends CommonServerOptions {
@@ -259,7 +262,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     if (verdict !== undefined) {
       // Impossible ship states and lasers are corrected in the packet before anyone sees them, and counted.
       let guard = guards.get(s);
-      if (!guard) guards.set(s, (guard = new ClientGuard(shipSpawnPosition(s.slot), strikePolicy, now)));
+      if (!guard) guards.set(s, (guard = new ClientGuard(SPAWN_POINTS, strikePolicy, now)));
       const checked = guard.check(packet, verdict === 'newest', now);
       for (const v of checked.violations) strikeKinds.set(v.kind, (strikeKinds.get(v.kind) ?? 0) + 1);
       if (checked.kick) return kick(s, checked.kick);

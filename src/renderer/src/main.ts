@@ -78,11 +78,13 @@ async function boot(): Promise<void> {
       chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
       playersChanged: () => {
         hud.setPlayers(remotes.players, remotes.localSlot, remotes.status);
-        game.setSpawnSlot(remotes.localSlot ?? 0);
+        game.setSpawnSlot(remotes.localSlot);
       },
     },
     smoothMs(),
   );
+  // A spawn point another ship sits on is not taken (entering a game, respawning).
+  game.otherShips = () => remotes.lastDrawn.map((r) => r.pos);
   game.onDestroyed = (pos, killerSlot) => {
     view.explode(pos, now);
     hud.addFeed(killLine(settings.playerName, nameOf(killerSlot)), now);
