@@ -140,6 +140,7 @@ export class P2pProtocol implements Protocol {
       case 'failed':
         this.ctx.print(`connect failed: ${n.message}`);
         session.deliverPlayers();
+        this.ctx.connectionEnded?.('failed', n.message);
         break;
       case 'player-added':
         this.ctx.print(`${n.player.name} connected (slot ${n.player.slot})`);
