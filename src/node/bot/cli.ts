@@ -11,7 +11,7 @@ import { validatePlayerName } from '../../shared/settings/settings';
 import { DEFAULT_CLIENT_PORT, type PacketApi } from '../../shared/net/packetApi';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import { createSubsystems } from '../subsystems';
-import { formatLanServers, queryLanDetailed } from '../net/lanQuery';
+import { formatLanServers, nothingAnsweredLine, queryLanDetailed } from '../net/lanQuery';
 import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditioner';
 import { APP_VERSION } from '../version';
 import { parseTarget } from '../protocol/serverClient';
@@ -103,7 +103,8 @@ async function main(): Promise<void> {
     const table = formatLanServers(found.servers);
     if (!o.json && found.servers.length > 0) process.stdout.write(`${table[0]}\n`);
     found.servers.forEach((s, i) => emit({ t: 'lan-server', ...s }, table[i + 1] ?? ''));
-    emit({ t: 'lan-done', servers: found.servers.length, ignored: found.ignored, requests: found.requests, sendFailures: found.sendFailures }, `${found.servers.length} server(s) answered; ignored: ${JSON.stringify(found.ignored)}`);
+    const summary = found.servers.length > 0 ? `${found.servers.length} server(s) answered` : nothingAnsweredLine(kind, found);
+    emit({ t: 'lan-done', servers: found.servers.length, ignored: found.ignored, requests: found.requests, sendFailures: found.sendFailures }, `${summary}; ignored: ${JSON.stringify(found.ignored)}`);
     process.exit(0);
   }
 

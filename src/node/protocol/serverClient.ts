@@ -25,7 +25,7 @@ import {
 import { GameSession } from './gameSession';
 import { ServerLink } from './serverLink';
 import { resolveConnectTarget } from './serverPick';
-import { lanOptionsOf, queryLanDetailed } from '../net/lanQuery';
+import { lanOptionsOf, lanSilenceHint, queryLanDetailed } from '../net/lanQuery';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
 export const GAMESERVER_PROTOCOL = 'gameserver';
@@ -183,7 +183,7 @@ export class ServerClientProtocol implements Protocol {
         const first = found.servers.find((s) => s.kind === this.name);
         if (!first) {
           const other = found.servers.length > 0 ? ' (type servers lan, then connect <number> to join another kind)' : '';
-          return this.ended('failed', `connect: no ${this.name} answered on the LAN within a second${other}; type connect host[:port] to join one by address`);
+          return this.ended('failed', `connect: no ${this.name} answered on the LAN within a second${other}; ${lanSilenceHint(kind)}`);
         }
         this.ctx.print(`joining ${this.name} "${first.name}" at ${first.target}`);
         const line = this.connect(first.target);
