@@ -10,6 +10,7 @@ import { randomInt } from 'node:crypto';
 import type { NodeAddress } from '../../shared/net/packetApi';
 import { isReliableEvent, LinkLayer, LINK_RESERVE_BYTES } from '../../shared/net/linkLayer';
 import { LossMeter } from '../../shared/net/lossMeter';
+import { VersionNotices } from '../../shared/net/versionNotices';
 import { checkShipState, newShipTrack, type ShipTrack } from '../../shared/net/shipValidation';
 import { spawnPoints } from '../../shared/sim/spawn';
 import { isTimeDatagram } from '../../shared/time';
@@ -35,6 +36,7 @@ const SPAWN_POINTS = spawnPoints();
 export class GameSession {
   /** Received datagrams refused by the codec, by reason. */
   readonly drops = new DropCounters();
+  private readonly versions = new VersionNotices();
   /** Set right after construction (the membership needs this session's `sendTo` as its transport). */
   member: Membership | null = null;
   private readonly pings = new PingTable();
@@ -121,6 +123,9 @@ export class GameSession {
     const decoded = decodePacket(data);
     if (!decoded.ok) {
       this.drops.count(decoded.reason);
+      // Another wire version: the player hears of that peer once (a minute), not once per packet.
+      const line = decoded.reason === 'bad-version' ? this.versions.line(api.nodeToString(from), data, this.ctx.game.now()) : null;
+      if (line) this.ctx.print(line);
       return;
     }
     const fromBytes = api.encodeNode(from);
