@@ -80,6 +80,13 @@ describe('two players peer-to-peer in headless Chromium', () => {
     await alpha.waitForFunction(() => window.__starlane?.remotes().some((x) => x.name === 'bravo'), undefined, { timeout: 10_000 });
   });
 
+  it('the two ships did not start on one spot: bravo (slot 1) sits on its own spawn point, 40 units from alpha\'s', async () => {
+    const bravoAt = await alpha.waitForFunction(() => window.__starlane?.remotes().find((x) => x.name === 'bravo')?.pos, undefined, { timeout: 10_000 });
+    const pos = (await bravoAt.jsonValue()) as { x: number; y: number; z: number };
+    // Bravo has not moved since it entered the game at spawn point 1, (40, 0, 0); alpha began at the origin.
+    expect(Math.hypot(pos.x - 40, pos.y, pos.z)).toBeLessThan(1);
+  });
+
   it("each sees the other's chat, in the console and on the HUD", async () => {
     await type(bravo, 'hello alpha');
     await alpha.waitForFunction(() => window.__starlane?.chat().some((l) => l === 'bravo: hello alpha'), undefined, { timeout: 10_000 });

@@ -61,12 +61,12 @@ describe('peer-to-peer on a virtual LAN of network namespaces', () => {
     }
   });
 
-  it('a fifth bot is refused with "game full"', { timeout: 20_000 }, async () => {
+  it('a fifth bot is refused with "game full" and exits with code 2, saying so', { timeout: 20_000 }, async () => {
     const fifth = startBot(lan.hosts[4] as LanHost, 'bot5');
-    const line = await fifth.until('game full', () => fifth.prints().find((l) => /game full/i.test(l)), 10_000);
-    expect(line).toMatch(/^connect failed: game full/);
+    expect(await fifth.exited()).toBe(2);
+    expect(fifth.prints().find((l) => /game full/i.test(l))).toMatch(/^connect failed: game full/);
+    expect(fifth.stderr).toMatch(/starlane-bot: cannot join: game full/);
     expect(fifth.players()?.localSlot ?? null).toBeNull();
-    fifth.child.kill('SIGTERM');
   });
 
   it('a SIGKILLed bot is dropped within the alive timeout, the rest play on, and a newcomer takes its slot', { timeout: 30_000 }, async () => {

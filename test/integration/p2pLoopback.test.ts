@@ -128,4 +128,25 @@ describe('peer-to-peer between two hosts on loopback', () => {
       b.deliveries('players').some((d) => d.kind === 'players' && d.players.some((p) => p.slot === 0 && p.name === 'goose')),
     );
   });
+
+  it('a second player called pilot plays as pilot-2 and is told so; the first keeps the name and hears nothing of it', async () => {
+    const port = await freeUdpPorts(P2P_PORT_SPAN);
+    const a = await node('pilot', port);
+    const b = await node('pilot', port);
+    for (const n of [a, b]) await n.run('protocol p2p');
+    await a.run('connect');
+    await until('the first pilot connected', () => /as slot 0/.test(a.text()));
+    await b.run('connect');
+    await until('the second is told', () => /pilot \(slot 0\) already has the name pilot in this game: you play as pilot-2 here/.test(b.text()));
+    const names = (n: Node) => (n.deliveries('players').at(-1) as Extract<NetDelivery, { kind: 'players' }> | undefined)?.players.map((p) => `${p.slot}:${p.name}`).join(' ');
+    await until('both list pilot and pilot-2', () => names(a) === '0:pilot 1:pilot-2' && names(b) === '0:pilot 1:pilot-2');
+    // Chat shows the name the player has in this game.
+    await b.run('say hi');
+    await until('chat from pilot-2', () => /pilot-2: hi/.test(a.text()));
+    // Asking for the taken name again while connected gets the same answer.
+    await b.run('name PILOT');
+    await until('told again', () => /already has the name PILOT in this game: you play as PILOT-2 here/.test(b.text()));
+    await until('the first sees PILOT-2', () => names(a) === '0:pilot 1:PILOT-2');
+    expect(a.text()).not.toMatch(/already has the name/);
+  });
 });

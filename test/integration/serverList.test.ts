@@ -12,12 +12,14 @@ import { startMasterserver } from '../../src/node/servers/masterserver';
 import { MasterRegistration } from '../../src/node/servers/masterClient';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { HostEvent } from '../../src/shared/host/contract';
+import { startServer, stopServers } from '../support/serverProcess';
 import { tempDir } from '../support/testRun';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
+  stopServers();
 });
 
 
@@ -76,5 +78,31 @@ describe('servers and connect <n>', () => {
     await host.command('net_master 127.0.0.1:1');
     await host.command('servers');
     await until('error line', () => events.some((e) => e.kind === 'console' && /^servers: nothing is listening at 127\.0\.0\.1:1$/.test(e.text)));
+  });
+
+  it('servers lan with only a loopback-bound server running says nobody answered and that loopback cannot answer broadcasts; the server warned at start', async () => {
+    const game = await startServer(['gameserver', '--name', 'Hidden', '--port', '0', '--udp-port', '0']);
+    // startServer binds 127.0.0.1, as a player trying things on one machine would.
+    await until('the loopback warning', () => /"level":40.*listening on loopback 127\.0\.0\.1: LAN discovery cannot reach this server .*use --host 0\.0\.0\.0/.test(game.output()));
+    const host = await createHost({
+      shell: 'browser',
+      appVersion: 'test',
+      userDataDir: tempDir('list'),
+      clientPort: await freeUdpPorts(P2P_PORT_SPAN),
+      lanInterfaces: [],
+      broadcastAddress: '127.255.255.255',
+      log: pino({ level: 'silent' }),
+      onQuit: () => undefined,
+    });
+    cleanups.push(() => host.dispose());
+    const events: HostEvent[] = [];
+    host.onEvents((b) => events.push(...b));
+    await host.command('packetapi udp');
+    await host.command('servers lan');
+    const lines = () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : []));
+    await until('the reply', () => lines().some((l) => /^no servers answered/.test(l)));
+    expect(lines().find((l) => /^no servers answered/.test(l))).toMatch(
+      /^no servers answered on the LAN within a second; servers bound to loopback \(127\.0\.0\.1\) cannot answer broadcasts — connect host:port instead/,
+    );
   });
 });

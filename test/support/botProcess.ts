@@ -20,6 +20,8 @@ export interface BotPlayers {
 export class BotWatch {
   readonly records: BotRecord[] = [];
   stderr = '';
+  /** The process has ended and its output is read. */
+  private closed = false;
   private waiters = new Set<() => void>();
 
   constructor(
@@ -35,9 +37,18 @@ export class BotWatch {
       }
       for (const w of this.waiters) w();
     });
-    child.once('exit', () => {
+    // 'close', not 'exit': by then every line the bot printed has been read.
+    child.once('close', () => {
+      this.closed = true;
       for (const w of this.waiters) w();
     });
+  }
+
+  /** Resolves with the exit code once the process has ended and all it printed is read (null if killed by a signal). */
+  exited(): Promise<number | null> {
+    const c = this.child;
+    if (this.closed) return Promise.resolve(c.exitCode);
+    return new Promise((resolve) => c.once('close', (code) => resolve(code)));
   }
 
   /** The newest slot table the bot reported. */
@@ -71,7 +82,7 @@ export class BotWatch {
         if (v !== undefined && v !== null && v !== false) {
           cleanup();
           resolve(v);
-        } else if (this.child.exitCode !== null) {
+        } else if (this.closed) {
           cleanup();
           reject(new Error(`${this.name} exited (${this.child.exitCode}) before: ${what}\n${this.stderr}`));
         }

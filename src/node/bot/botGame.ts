@@ -6,7 +6,9 @@
 import { GameCodeInterface } from '../../shared/net/gameCode';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import type { ProtocolGame } from '../../shared/net/protocol';
-import { createWorld, shipSpawnPosition } from '../../shared/sim/world';
+import { createWorld } from '../../shared/sim/world';
+import { chooseSpawnPoint } from '../../shared/sim/spawn';
+import { SHIP_RADIUS } from '../../shared/sim/step';
 import { stepWorld } from '../../shared/sim/step';
 import { STEP_MS, type ShipInput, type World } from '../../shared/sim/types';
 import type { ShipState } from '../../shared/wire/types';
@@ -28,6 +30,8 @@ export class BotGame implements ProtocolGame {
   private readonly started = performance.now();
   private seenLasers = new Set<number>();
   private spawnSlot: number | null = null;
+  /** The other players' ships where their last states put them (a spawn point one of them sits on is not taken). */
+  private readonly others = new Map<number, ShipState['pos']>();
 
   constructor(private readonly options: BotGameOptions) {
     this.world = createWorld(options.seed, { ships: 1 });
@@ -72,10 +76,18 @@ export class BotGame implements ProtocolGame {
   }
 
   deliver(delivery: NetDelivery): void {
-    // Like a game view, fly from our slot's spawn point (players do not all start on one spot).
+    if (delivery.kind === 'state') this.others.set(delivery.slot, delivery.state.pos);
+    if (delivery.kind === 'players') {
+      const present = new Set(delivery.players.map((p) => p.slot));
+      for (const slot of [...this.others.keys()]) if (!present.has(slot) || slot === delivery.localSlot) this.others.delete(slot);
+    }
+    // Like a game view, fly from a free spawn point, our slot's own unless a ship or an asteroid is there.
     if (delivery.kind === 'players' && delivery.localSlot !== null && delivery.localSlot !== this.spawnSlot) {
       this.spawnSlot = delivery.localSlot;
-      this.world = { ...this.world, ships: this.world.ships.map((s) => ({ ...s, pos: shipSpawnPosition(delivery.localSlot as number) })) };
+      const obstacles = [...this.others.values()].map((pos) => ({ pos, radius: SHIP_RADIUS }));
+      for (const a of this.world.asteroids) obstacles.push({ pos: a.pos, radius: a.radius });
+      const pos = chooseSpawnPoint(delivery.localSlot, obstacles);
+      this.world = { ...this.world, ships: this.world.ships.map((s) => ({ ...s, pos })) };
     }
     this.options.onDeliver(delivery);
   }

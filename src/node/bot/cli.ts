@@ -4,15 +4,17 @@
  * For tests, load and demos. With --json every event is one JSON line on
  * stdout; otherwise readable lines.
  */
+import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConsoleCore } from '../../shared/console/registry';
 import { validatePlayerName } from '../../shared/settings/settings';
 import { DEFAULT_CLIENT_PORT, type PacketApi } from '../../shared/net/packetApi';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import { createSubsystems } from '../subsystems';
-import { formatLanServers, queryLanDetailed } from '../net/lanQuery';
+import { formatLanServers, nothingAnsweredLine, queryLanDetailed } from '../net/lanQuery';
 import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditioner';
 import { APP_VERSION } from '../version';
+import { parseTarget } from '../protocol/serverClient';
 import { BotGame, type Pilot } from './botGame';
 
 const int = (lo: number, hi: number) => (value: string) => {
@@ -26,13 +28,19 @@ const percent = (value: string) => {
   return n;
 };
 
+/** Exit code of a bot that could not join its game or lost it. */
+const EXIT_NO_GAME = 2;
+
 const program = new Command('starlane-bot')
   .description('Headless Starlane client with a scripted pilot')
   .version(APP_VERSION)
-  .option('-n, --name <name>', 'player name', 'bot')
+  .option('-n, --name <name>', 'player name (default: bot-<4 random hex digits>, so several bots can share a server)')
   .addOption(new Option('--packetapi <api>', 'packet API').choices(['udp', 'udp6']).default('udp'))
   .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p', 'slotserver', 'gameserver']).default('p2p'))
-  .option('--server <host:port>', 'the slot- or gameserver to join (with --protocol slotserver|gameserver; default: the first one answering on the LAN)')
+  .option('--server <host:port>', 'the slot- or gameserver to join (with --protocol slotserver|gameserver; default: the first one answering on the LAN)', (v: string) => {
+    if (!parseTarget(v)) throw new InvalidArgumentError('must be host[:port]');
+    return v;
+  })
   .option('--discover', 'only list the slot- and gameservers answering LAN discovery over --packetapi (honours --broadcast, --lan-interfaces), then exit', false)
   .option('-p, --port <port>', 'UDP client port (next free one if taken; 0 = any free port); LAN discovery targets it too (from 6526 with 0)', int(0, 65535), DEFAULT_CLIENT_PORT)
   .option('--bind <address>', 'local address to bind (default: all interfaces)')
@@ -51,10 +59,11 @@ const program = new Command('starlane-bot')
   .option('--fake-dup <pct>', 'testing: % of datagrams delivered twice, each direction', percent, 0)
   .option('--fake-reorder <pct>', 'testing: % of datagrams held back so later ones overtake them', percent, 0)
   .option('--fake-seed <n>', 'seed of the fake link\'s randomness (same seed, same losses)', int(0, 0xffffffff), 1)
+  .addHelpText('after', `\nExit codes: 0 stopped (SIGINT, SIGTERM, --seconds); ${EXIT_NO_GAME} could not join or lost the game (name taken, server full, version incompatible, refused, unreachable, nothing found on the LAN, removed, connection lost: the reason is on stderr and, with --json, in a {"t":"failed"} line); 1 bad options or a start-up error.`)
   .showHelpAfterError();
 
 interface Opts {
-  name: string;
+  name?: string;
   packetapi: string;
   protocol: string;
   server?: string;
@@ -81,8 +90,9 @@ interface Opts {
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<Opts>();
-  const name = validatePlayerName(o.name);
-  if (!name.ok) program.error(`starlane-bot: --name: ${name.error}`);
+  // Without --name every bot gets its own, so two of them can join one server (servers refuse a taken name).
+  const checked = validatePlayerName(o.name ?? `bot-${randomBytes(2).toString('hex')}`);
+  const name = checked.ok ? checked : program.error(`starlane-bot: --name: ${checked.error}`);
   const emit = (record: Record<string, unknown>, text: string) =>
     process.stdout.write(o.json ? `${JSON.stringify(record)}\n` : `${text}\n`);
   if (o.discover) {
@@ -93,12 +103,15 @@ async function main(): Promise<void> {
     const table = formatLanServers(found.servers);
     if (!o.json && found.servers.length > 0) process.stdout.write(`${table[0]}\n`);
     found.servers.forEach((s, i) => emit({ t: 'lan-server', ...s }, table[i + 1] ?? ''));
-    emit({ t: 'lan-done', servers: found.servers.length, ignored: found.ignored, requests: found.requests, sendFailures: found.sendFailures }, `${found.servers.length} server(s) answered; ignored: ${JSON.stringify(found.ignored)}`);
+    const summary = found.servers.length > 0 ? `${found.servers.length} server(s) answered` : nothingAnsweredLine(kind, found);
+    emit({ t: 'lan-done', servers: found.servers.length, ignored: found.ignored, requests: found.requests, sendFailures: found.sendFailures }, `${summary}; ignored: ${JSON.stringify(found.ignored)}`);
     process.exit(0);
   }
 
   const states = new Map<number, number>();
   let said = false;
+  let stopping = false;
+  let report: ReturnType<typeof setInterval> | undefined;
   const consoleCore = new ConsoleCore();
   const out = { print: (text: string) => emit({ t: 'print', text }, text) };
   const onDeliver = (d: NetDelivery) => {
@@ -112,7 +125,7 @@ async function main(): Promise<void> {
     } else if (d.kind === 'chat') emit({ t: 'chat', slot: d.slot, from: d.from, text: d.text }, `${d.from}: ${d.text}`);
     else if (d.kind === 'event') emit({ t: 'event', slot: d.slot, type: d.event.type }, `event from slot ${d.slot}: ${d.event.type}`);
   };
-  const game = new BotGame({ name: name.ok ? name.name : 'bot', sendFrequency: o.sendfreq, pilot: o.pilot, seed: o.seed, onDeliver });
+  const game = new BotGame({ name: name.name, sendFrequency: o.sendfreq, pilot: o.pilot, seed: o.seed, onDeliver });
   const link = { lagMs: o.fakeLag, jitterMs: o.fakeJitter, lossPct: o.fakeLoss, dupPct: o.fakeDup, reorderPct: o.fakeReorder };
   if (isConditioned(link)) out.print(`link conditioned (testing): ${describeConditions(link)} on every datagram sent and received`);
   const lan = o.lanInterfaces === undefined ? undefined : o.lanInterfaces === 'none' ? [] : o.lanInterfaces.split(',');
@@ -128,6 +141,8 @@ async function main(): Promise<void> {
     addCommand: (def) => consoleCore.addCommand(def),
     linkConditions: () => link,
     linkSeed: o.fakeSeed,
+    // A bot that cannot play has nothing to do: it says why and exits, rather than fly alone for ever.
+    connectionEnded: (outcome, reason) => void stop(outcome === 'failed' ? 'cannot join' : 'game lost', reason),
   });
   for (const [kind, impl] of [['packetapi', o.packetapi], ['protocol', o.protocol]] as const) {
     const r = await subsystems.kind(kind).bind(impl);
@@ -137,25 +152,29 @@ async function main(): Promise<void> {
     }
   }
   const packetApi = subsystems.kind<PacketApi>('packetapi').table;
-  emit({ t: 'ready', port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${o.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
+  emit({ t: 'ready', name: name.name, port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${name.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
   // Without --server a server protocol's connect finds one by LAN discovery.
   await consoleCore.execute(o.protocol === 'p2p' || !o.server ? 'connect' : `connect ${o.server}`, out);
 
-  const report = setInterval(() => {
+  report = setInterval(() => {
     emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);
   }, 1000);
-  let stopping = false;
-  const stop = async (why: string) => {
+  /** Stops cleanly; with `failure` (the reason) it says so on stderr (and as a JSON line) and exits EXIT_NO_GAME. */
+  async function stop(why: string, failure?: string): Promise<void> {
     if (stopping) return;
     stopping = true;
     clearInterval(report);
     game.stop();
+    if (failure !== undefined) {
+      process.stderr.write(`starlane-bot: ${why}: ${failure}\n`);
+      if (o.json) emit({ t: 'failed', why, reason: failure }, '');
+    }
     await consoleCore.execute('disconnect', { print: () => undefined });
     await subsystems.killAll();
     emit({ t: 'stopped', why }, `stopped (${why})`);
-    process.exit(0);
-  };
+    process.exit(failure === undefined ? 0 : EXIT_NO_GAME);
+  }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   if (o.seconds > 0) setTimeout(() => void stop('time up'), o.seconds * 1000);

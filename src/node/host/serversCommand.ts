@@ -1,5 +1,5 @@
 import { queryMaster } from '../net/masterQuery';
-import { formatLanServers, lanOptionsOf, queryLanDetailed, type LanQueryOptions } from '../net/lanQuery';
+import { formatLanServers, lanOptionsOf, nothingAnsweredLine, queryLanDetailed, type LanQueryOptions } from '../net/lanQuery';
 import type { PacketApi } from '../../shared/net/packetApi';
 import { parseTarget } from '../protocol/serverClient';
 import type { ListedServer } from '../../shared/servers/masterProtocol';
@@ -74,10 +74,7 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
     // Repeated answers of a listed server are expected (we ask three times); only foreign ones are worth a word.
     const ignored = Object.entries(found.ignored).reduce((sum, [reason, n]) => (reason === 'duplicate' ? sum : sum + n), 0);
     const note = ignored > 0 ? ` (${ignored} other datagram${ignored === 1 ? '' : 's'} ignored)` : '';
-    if (found.servers.length === 0) {
-      const why = found.requests > 0 && found.sendFailures >= found.requests ? '; no request could even be sent (is the network up?)' : '';
-      return out.print(`no Starlane server answered on the LAN within a second${why}${note}`);
-    }
+    if (found.servers.length === 0) return out.print(`${nothingAnsweredLine(bound, found)}${note}`);
     formatLanServers(found.servers).forEach((line) => out.print(line));
     out.print(`type connect <number> to join one${note}`);
   }

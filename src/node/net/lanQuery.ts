@@ -197,3 +197,20 @@ export function formatLanServers(servers: readonly LanServer[]): string[] {
     ),
   ];
 }
+
+/**
+ * Why a LAN query may have found nothing, as the end of a console line: a
+ * server bound to loopback never hears a broadcast (and udp6 discovery only
+ * reaches servers listening on ::), so the way in is its address and port.
+ */
+export function lanSilenceHint(kind: 'udp' | 'udp6'): string {
+  return kind === 'udp'
+    ? 'servers bound to loopback (127.0.0.1) cannot answer broadcasts — connect host:port instead'
+    : 'IPv6 discovery reaches only servers listening on :: (--host ::) — connect host:port instead';
+}
+
+/** The console line for a query that found no server: that, why the requests may not have left, and {@link lanSilenceHint}. */
+export function nothingAnsweredLine(kind: 'udp' | 'udp6', found: Pick<LanQueryResult, 'requests' | 'sendFailures'>): string {
+  const unsent = found.requests > 0 && found.sendFailures >= found.requests ? ' (no request could even be sent: is the network up?)' : '';
+  return `no servers answered on the LAN within a second${unsent}; ${lanSilenceHint(kind)}`;
+}

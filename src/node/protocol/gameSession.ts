@@ -10,46 +10,33 @@ import { randomInt } from 'node:crypto';
 import type { NodeAddress } from '../../shared/net/packetApi';
 import { isReliableEvent, LinkLayer, LINK_RESERVE_BYTES } from '../../shared/net/linkLayer';
 import { LossMeter } from '../../shared/net/lossMeter';
+import { VersionNotices } from '../../shared/net/versionNotices';
 import { checkShipState, newShipTrack, type ShipTrack } from '../../shared/net/shipValidation';
-import { shipSpawnPosition } from '../../shared/sim/world';
+import { spawnPoints } from '../../shared/sim/spawn';
 import { isTimeDatagram } from '../../shared/time';
 import { MAX_DATAGRAM_BYTES } from '../../shared/net/packetApi';
 import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
 import type { NetPlayer } from '../../shared/net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../../shared/net/gameCode';
 import { PingTable } from '../../shared/net/pingTable';
+import type { Membership } from './membership';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';
 import { SessionClock, timeReference } from './sessionClock';
 import { sendDecision, type SendMemory } from '../../shared/net/sendPolicy';
 import { NEUTRAL_STATE } from '../../shared/p2p';
 import { addrKey } from '../../shared/wire/addr';
 import { DropCounters, decodePacket, encodePacket } from '../../shared/wire/codec';
-import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type PlayerEntry, type ReliableGameEvent, type RemoteEvent, type ShipState, type WireAddr } from '../../shared/wire/types';
+import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type ShipState, type WireAddr } from '../../shared/wire/types';
 
-/** Who the peers are: the slot table, our slot, and the packets that keep it (P2pPeer fits). */
-export interface Membership {
-  readonly state: string;
-  slot(): number | null;
-  players(): PlayerEntry[];
-  setName(name: string): void;
-  tick(now: number): void;
-  receive(from: WireAddr, packet: Packet, now: number): void;
-  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void;
-  join(now: number): void;
-  unjoin(now: number): void;
-  /** Nodes besides the members whose pings we answer (a gameserver). */
-  trusts?(from: WireAddr): boolean;
-  /** Nodes our game packets go to, each with a reliable link (default: every other member; a relayed game: the server). */
-  linkTargets?(): WireAddr[];
-  /** A player's new name arrived as a reliable message (it bypasses `receive`). */
-  heardName?(slot: number, name: string): void;
-  /** Session token to put in packets the session sends itself (reliable-only packets to a gameserver). */
-  readonly sessionToken?: number;
-}
+export type { Membership } from './membership';
+
+/** Where a respawned peer may reappear (it takes a free spawn point, not necessarily its slot's). */
+const SPAWN_POINTS = spawnPoints();
 
 export class GameSession {
   /** Received datagrams refused by the codec, by reason. */
   readonly drops = new DropCounters();
+  private readonly versions = new VersionNotices();
   /** Set right after construction (the membership needs this session's `sendTo` as its transport). */
   member: Membership | null = null;
   private readonly pings = new PingTable();
@@ -136,6 +123,9 @@ export class GameSession {
     const decoded = decodePacket(data);
     if (!decoded.ok) {
       this.drops.count(decoded.reason);
+      // Another wire version: the player hears of that peer once (a minute), not once per packet.
+      const line = decoded.reason === 'bad-version' ? this.versions.line(api.nodeToString(from), data, this.ctx.game.now()) : null;
+      if (line) this.ctx.print(line);
       return;
     }
     const fromBytes = api.encodeNode(from);
@@ -159,8 +149,8 @@ export class GameSession {
     if (name !== this.myName) {
       // The name command changed it: tell the table and, when connected, the other players.
       this.myName = name;
-      member.setName(name);
-      if (member.state === 'connected') game.events.playerName(name, now);
+      member.setName(name, now);
+      if (member.state === 'connected') game.events.playerName(member.ownName?.() ?? name, now);
     }
     member.tick(now);
     const slot = member.slot();
@@ -296,7 +286,7 @@ export class GameSession {
     const now = this.ctx.game.now();
     let track = this.tracks.get(slot);
     if (!track) this.tracks.set(slot, (track = newShipTrack(now)));
-    const check = checkShipState(state, track, now, shipSpawnPosition(slot));
+    const check = checkShipState(state, track, now, SPAWN_POINTS);
     if (check.violations.length === 0) return state;
     if (check.violations.some((v) => v.severity === 'blatant')) {
       this.implausible.ignored += 1;
@@ -335,7 +325,7 @@ export class GameSession {
   say(text: string): string | null {
     const error = this.whenConnected((_m, now) => this.ctx.game.events.sendText(text, now));
     if (error) return error;
-    this.ctx.game.deliver({ kind: 'chat', slot: this.member?.slot() ?? NO_SLOT, from: this.ctx.game.playerName(), text });
+    this.ctx.game.deliver({ kind: 'chat', slot: this.member?.slot() ?? NO_SLOT, from: this.member?.ownName?.() ?? this.ctx.game.playerName(), text });
     return null;
   }
 

@@ -140,6 +140,7 @@ export class P2pProtocol implements Protocol {
       case 'failed':
         this.ctx.print(`connect failed: ${n.message}`);
         session.deliverPlayers();
+        this.ctx.connectionEnded?.('failed', n.message);
         break;
       case 'player-added':
         this.ctx.print(`${n.player.name} connected (slot ${n.player.slot})`);
@@ -151,6 +152,12 @@ export class P2pProtocol implements Protocol {
         break;
       case 'game-state':
         session.onGameState(n.slot, n.packet);
+        break;
+      case 'renamed':
+        this.ctx.print(`${n.holder.name} (slot ${n.holder.slot}) already has the name ${n.wanted} in this game: you play as ${n.name} here (type name <new name> to choose another)`);
+        // The reliable name message reaches everyone even if the NodeAlive carrying it is lost.
+        game.events.playerName(n.name, game.now());
+        session.deliverPlayers();
         break;
       case 'player-changed':
       case 'disconnected':

@@ -25,7 +25,7 @@ import {
 import { GameSession } from './gameSession';
 import { ServerLink } from './serverLink';
 import { resolveConnectTarget } from './serverPick';
-import { lanOptionsOf, queryLanDetailed } from '../net/lanQuery';
+import { lanOptionsOf, lanSilenceHint, queryLanDetailed } from '../net/lanQuery';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
 export const GAMESERVER_PROTOCOL = 'gameserver';
@@ -73,7 +73,7 @@ export class ServerClientProtocol implements Protocol {
     if (this.name === GAMESERVER_PROTOCOL) {
       // Through a gameserver the only link is the server: if it stops acknowledging, the game is over for us.
       session.onLinkFailure = (_addr, reason) => {
-        this.ctx.print(`lost contact with the gameserver "${this.serverName}": ${reason}; disconnecting`);
+        this.ended('lost', `lost contact with the gameserver "${this.serverName}": ${reason}; disconnecting`);
         this.disconnect();
       };
     }
@@ -183,7 +183,7 @@ export class ServerClientProtocol implements Protocol {
         const first = found.servers.find((s) => s.kind === this.name);
         if (!first) {
           const other = found.servers.length > 0 ? ' (type servers lan, then connect <number> to join another kind)' : '';
-          return this.ctx.print(`connect: no ${this.name} answered on the LAN within a second${other}; type connect host[:port] to join one by address`);
+          return this.ended('failed', `connect: no ${this.name} answered on the LAN within a second${other}; ${lanSilenceHint(kind)}`);
         }
         this.ctx.print(`joining ${this.name} "${first.name}" at ${first.target}`);
         const line = this.connect(first.target);
@@ -191,7 +191,7 @@ export class ServerClientProtocol implements Protocol {
       },
       (err: unknown) => {
         this.discovering = false;
-        if (this.session === session) this.ctx.print(`connect: LAN discovery failed: ${err instanceof Error ? err.message : String(err)}`);
+        if (this.session === session) this.ended('failed', `connect: LAN discovery failed: ${err instanceof Error ? err.message : String(err)}`);
       },
     );
     return `looking for a ${this.name} on the LAN (${kind === 'udp' ? 'IPv4 broadcast' : 'IPv6 multicast'})…`;
@@ -244,7 +244,7 @@ export class ServerClientProtocol implements Protocol {
         if (this.name === GAMESERVER_PROTOCOL) {
           const relay = this.relayTarget(msg.accepted.udp, msg.accepted.token);
           if (!relay) {
-            this.ctx.print('connect failed: the gameserver did not say where to send game packets (udp and token)');
+            this.ended('failed', 'connect failed: the gameserver did not say where to send game packets (udp and token)');
             this.phase = 'leaving';
             this.link?.close();
             return;
@@ -289,10 +289,13 @@ export class ServerClientProtocol implements Protocol {
       }
       case 'reply':
         if (msg.reply === REMOVING_YOU) {
-          this.ctx.print(`disconnected from the ${this.name}`);
+          // Our own `remove me` (phase 'leaving') is answered so too; anything else is the server removing us.
+          if (this.phase === 'leaving') this.ctx.print(`disconnected from the ${this.name}`);
+          else this.ended('lost', `disconnected from the ${this.name}: the server removed you`);
+          this.phase = 'leaving';
           this.link?.close();
         } else if (this.phase === 'joining') {
-          this.ctx.print(`connect failed: ${msg.reply}`);
+          this.ended('failed', `connect failed: ${msg.reply}`);
           this.phase = 'leaving';
           this.link?.close();
         } else {
@@ -312,7 +315,14 @@ export class ServerClientProtocol implements Protocol {
     this.session?.deliverPlayers();
     if (!error || was === 'leaving') return;
     const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
-    this.ctx.print(was === 'connecting' ? `connect failed: ${error}` : `lost connection to the ${this.name} at ${where}: ${error}`);
+    if (was === 'connecting' || was === 'joining') this.ended('failed', `connect failed: ${error}`);
+    else this.ended('lost', `lost connection to the ${this.name} at ${where}: ${error}`);
+  }
+
+  /** Prints `line` and tells the context the attempt or the game is over (a bot exits on it). */
+  private ended(outcome: 'failed' | 'lost', line: string): void {
+    this.ctx.print(line);
+    this.ctx.connectionEnded?.(outcome, line);
   }
 
   private onNotice(n: ManagedNotice): void {

@@ -14,6 +14,7 @@ import { startMasterserver } from './masterserver';
 import { MasterRegistration, parseHostPort } from './masterClient';
 import { startSlotserver, renderSlotserverStatus } from './slotserver';
 import { startGameserver } from './gameserver';
+import { loopbackWarning } from './discoveryResponder';
 import { renderGameserverStatus } from './gameserverStatus';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
@@ -214,6 +215,8 @@ async function serveAndRegister(
     await server.close(reason);
     await status?.close();
   });
+  const loopback = loopbackWarning(o.host);
+  if (loopback) log.warn({ host: o.host }, loopback);
   announce(type, o.name, { ...server.ports, http: status?.port });
 }
 

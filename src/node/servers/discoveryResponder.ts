@@ -27,6 +27,19 @@ import { RateLimiter } from '../../shared/util/rateLimit';
 import type { Logger } from '../log';
 import { STARLANE_MULTICAST_GROUP, type MulticastJoin } from '../packet/udp6';
 
+/**
+ * A warning for a slot- or gameserver started on a loopback address
+ * (127.x.x.x, ::1, localhost), which no LAN broadcast or multicast reaches
+ * and no other machine can join; null for any other address.
+ */
+export function loopbackWarning(host: string): string | null {
+  const h = host.trim().toLowerCase();
+  const loopback = h === 'localhost' || h === '::1' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || /^::ffff:127\./.test(h);
+  return loopback
+    ? `listening on loopback ${host}: LAN discovery cannot reach this server (servers lan and connect without an address will not find it) and only this machine can join; use --host 0.0.0.0 to be found on the LAN`
+    : null;
+}
+
 /** What a UDP service did with a datagram offered to it (discovery, time sync): `other` is not its kind. */
 export type DatagramVerdict = 'answered' | 'dropped' | 'other';
 

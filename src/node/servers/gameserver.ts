@@ -19,7 +19,7 @@
  */
 import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
-import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, formatEndpoint } from '../../shared/servers/joinProtocol';
+import { GAMESERVER_PORT, GAMESERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { decodePacket, DropCounters, encodePacket } from '../../shared/wire/codec';
 import { MAX_WIRE_SLOTS, PacketType, type Packet } from '../../shared/wire/types';
 import { Forwarder, type EventDrops } from './forwarder';
@@ -31,9 +31,13 @@ import { ServerTimeService } from './timeService';
 import { APP_VERSION } from '../version';
 import { serverHeader } from './relay';
 import { ClientGuard, SourceGuard } from './strikes';
-import { shipSpawnPosition } from '../../shared/sim/world';
+import { spawnPoints } from '../../shared/sim/spawn';
+import { hostPort } from './playerAddress';
 import type { CommonServerOptions, RunningServer } from './types';
 import { systemClock } from '../../shared/time/clock';
+
+/** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
+const SPAWN_POINTS = spawnPoints();
 
 /** Options of {@link startGameserver}; everything but the name, ports and logger has a default. */
 export interface GameserverOptions extends CommonServerOptions {
@@ -84,9 +88,11 @@ export interface GameserverOptions extends CommonServerOptions {
 export interface ClientStats extends ClientCounters {
   slot: number;
   name: string;
-  /** TCP address, and the UDP endpoint once bound (`null` before). */
+  /** TCP address, and the UDP endpoint once bound (`null` before; `ip:port`, the port always written). */
   address: string;
   udp: string | null;
+  /** The bound UDP endpoint as address and port (`null` before). */
+  udpEndpoint: { address: string; port: number } | null;
   /** Last measured round trip (ms) or null. */
   pingMs: number | null;
   /** Events waiting for this client. */
@@ -261,7 +267,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     if (verdict !== undefined) {
       // Impossible ship states and lasers are corrected in the packet before anyone sees them, and counted.
       let guard = guards.get(s);
-      if (!guard) guards.set(s, (guard = new ClientGuard(shipSpawnPosition(s.slot), strikePolicy, now)));
+      if (!guard) guards.set(s, (guard = new ClientGuard(SPAWN_POINTS, strikePolicy, now)));
       const checked = guard.check(packet, verdict === 'newest', now);
       for (const v of checked.violations) strikeKinds.set(v.kind, (strikeKinds.get(v.kind) ?? 0) + 1);
       if (checked.kick) return kick(s, checked.kick);
@@ -403,7 +409,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           slot: s.slot,
           name: named.get(s.slot) ?? '?',
           address: s.address,
-          udp: s.udp ? formatEndpoint({ address: unwrapAddress(s.udp.address), port: s.udp.port }) : null,
+          udp: s.udp ? hostPort(unwrapAddress(s.udp.address), s.udp.port) : null,
+          udpEndpoint: s.udp ? { address: unwrapAddress(s.udp.address), port: s.udp.port } : null,
           pingMs: s.rttMs === null ? null : Math.round(s.rttMs * 10) / 10,
           queued: s.outbox.size,
           strikes: [...(guards.get(s)?.strikes.kinds.values() ?? [])].reduce((a, b) => a + b, 0),

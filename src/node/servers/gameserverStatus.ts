@@ -9,11 +9,12 @@ import { formatEndpoint } from '../../shared/servers/joinProtocol';
 import type { EventDrops } from './forwarder';
 import type { Gameserver } from './gameserver';
 import { duration } from './joinServer';
+import { gameserverPlaysFrom } from './playerAddress';
 import { processStatus } from './statusHttp';
 
 /**
  * Renders the page and the JSON. JSON: `{ name, maxPlayers, udpPort,
- * players: [{ slot, name, address, port, endpoint, udp, os, joinedAt,
+ * players: [{ slot, name, address, port, endpoint, playsFrom, via, udp, os, joinedAt,
  * joinedForSeconds, pingMs, packetsIn, bytesIn, statesSent, statesFiltered,
  * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued, strikes }],
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
@@ -31,6 +32,8 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       address: p.address,
       port: p.port,
       endpoint: formatEndpoint({ address: p.address, port: p.port }),
+      // Where it plays from, port always written: its UDP endpoint, or its TCP connection until the first datagram.
+      ...gameserverPlaysFrom(p, c?.udpEndpoint ?? null),
       udp: c?.udp ?? null,
       os: p.os,
       joinedAt: new Date(p.joinedAt).toISOString(),
@@ -60,12 +63,11 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
       `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
       `TCP connections closed or refused: ${dropText(stats.tcp)}.`,
-    ['slot', 'name', 'address', 'udp', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
+    ['slot', 'name', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
     players.map((p) => [
       String(p.slot),
       p.name,
-      p.endpoint,
-      p.udp ?? '-',
+      p.via === 'udp' ? p.playsFrom : `${p.playsFrom} (tcp; no game packet yet)`,
       p.os,
       p.pingMs === null ? '-' : `${p.pingMs} ms`,
       String(p.packetsIn),

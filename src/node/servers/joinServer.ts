@@ -60,6 +60,8 @@ export interface SeatedPlayer {
   address: string;
   /** UDP game port from the join (6526 unless the client said otherwise). */
   port: number;
+  /** Source port of the TCP connection it joined on. */
+  tcpPort: number;
   os: string;
   /** Date.now() at join. */
   joinedAt: number;
@@ -216,7 +218,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (joined().some((s) => s.player.address === conn.address && s.player.port === port)) {
       return refuse(conn, INVALID_REQUEST, 'endpoint already joined', who);
     }
-    const player: SeatedPlayer = { slot, name: req.name, address: conn.address, port, os: req.os, joinedAt: Date.now() };
+    const player: SeatedPlayer = { slot, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
     const seat: Seat = { player, conn };
     seats[slot] = seat;
     st.seat = seat;

@@ -14,6 +14,7 @@ import { formatEndpoint } from '../../shared/servers/joinProtocol';
 import { duration, startJoinServer, type SeatedPlayer } from './joinServer';
 import { bindServerUdp, DiscoveryResponder, type DiscoveryStats } from './discoveryResponder';
 import { ServerTimeService } from './timeService';
+import { slotserverPlaysFrom } from './playerAddress';
 import { APP_VERSION } from '../version';
 import type { CommonServerOptions, RunningServer } from './types';
 
@@ -120,7 +121,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
  * The status page (Parsec's HTML player list) and its JSON twin. Every string
  * a client sent reaches the HTML only through statusPage's escaping; the JSON
  * carries them verbatim (serve it as application/json).
- * JSON: `{ name, players: [{ slot, name, address, port, endpoint, os, joinedAt (ISO), joinedForSeconds }], maxPlayers }`.
+ * JSON: `{ name, players: [{ slot, name, address, port, endpoint, playsFrom (address:port, the port always written), via ('udp'), os, joinedAt (ISO), joinedForSeconds }], maxPlayers }`.
  */
 export function renderSlotserverStatus(server: Slotserver, now = Date.now()): { html: string; json: string } {
   const players = server.players();
@@ -128,8 +129,8 @@ export function renderSlotserverStatus(server: Slotserver, now = Date.now()): { 
   const html = statusPage(
     `Starlane slotserver: ${server.name}`,
     `${players.length} of ${server.maxPlayers} slots taken.`,
-    ['slot', 'name', 'address', 'OS', 'joined for'],
-    players.map((p) => [String(p.slot), p.name, endpoint(p), p.os, duration(now - p.joinedAt)]),
+    ['slot', 'name', 'plays from', 'OS', 'joined for'],
+    players.map((p) => [String(p.slot), p.name, slotserverPlaysFrom(p).playsFrom, p.os, duration(now - p.joinedAt)]),
   );
   const json = JSON.stringify({
     name: server.name,
@@ -139,6 +140,7 @@ export function renderSlotserverStatus(server: Slotserver, now = Date.now()): { 
       address: p.address,
       port: p.port,
       endpoint: endpoint(p),
+      ...slotserverPlaysFrom(p),
       os: p.os,
       joinedAt: new Date(p.joinedAt).toISOString(),
       joinedForSeconds: Math.max(0, Math.floor((now - p.joinedAt) / 1000)),

@@ -290,7 +290,8 @@ export class ClientGuard {
   readonly strikes: StrikeCounter;
 
   constructor(
-    private readonly spawn: Vec3,
+    /** Where a respawn may put the ship (any free spawn point). */
+    private readonly spawn: Vec3 | readonly Vec3[],
     policy: StrikePolicy,
     now: number,
   ) {

@@ -49,6 +49,8 @@ export interface SubsystemOptions {
   /** `connect <n>` support and protocol switching (see ProtocolContext); hosts provide them, bots need not. */
   pickServer?: ProtocolContext['pickServer'];
   switchTo?: ProtocolContext['switchTo'];
+  /** Told when a connect attempt fails or a game is lost (see ProtocolContext.connectionEnded); a bot exits on it. */
+  connectionEnded?: ProtocolContext['connectionEnded'];
   /** Peer-to-peer settings, read each time p2p is bound (e.g. maxPlayers from a cvar). */
   p2pConfig?: (() => Partial<P2pConfig>) | undefined;
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
@@ -126,6 +128,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     addCommand: options.addCommand ?? (() => () => undefined),
     ...(options.pickServer ? { pickServer: options.pickServer } : {}),
     ...(options.switchTo ? { switchTo: options.switchTo } : {}),
+    ...(options.connectionEnded ? { connectionEnded: options.connectionEnded } : {}),
     game: options.game ?? createIdleGame(() => performance.now()),
     discoveryPort: typeof options.clientPort === 'function' ? options.clientPort() : (options.clientPort || DEFAULT_CLIENT_PORT),
     lan: {

@@ -79,13 +79,15 @@ async function boot(): Promise<void> {
       chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
       playersChanged: () => {
         hud.setPlayers(remotes.players, remotes.localSlot, remotes.status);
-        game.setSpawnSlot(remotes.localSlot ?? 0);
+        game.setSpawnSlot(remotes.localSlot);
       },
     },
     smoothMs(),
   );
   // A page that reloads during a game starts from the host's picture: players, status, remote ships.
   for (const delivery of snapshot.net) remotes.handle(delivery, now);
+  // A spawn point another ship sits on is not taken (entering a game, respawning).
+  game.otherShips = () => remotes.lastDrawn.map((r) => r.pos);
   game.onDestroyed = (pos, killerSlot) => {
     view.explode(pos, now);
     hud.addFeed(killLine(settings.playerName, nameOf(killerSlot)), now);

@@ -66,6 +66,14 @@ export interface ProtocolContext {
   pickServer?(text: string): { protocol: string | null; target: string } | null;
   /** Switches to `protocol` and connects it to `target` (the host rebinds the table, then runs connect). */
   switchTo?(protocol: string, target: string): void;
+  /**
+   * Called once a connect attempt ends without a game (`failed`: refused,
+   * full, unreachable, nothing found on the LAN) or a game ends without the
+   * player asking (`lost`: connection broken, removed by the server).
+   * `reason` is the text of the console line printed with it. A window has
+   * the console line; a headless bot exits on it.
+   */
+  connectionEnded?(outcome: 'failed' | 'lost', reason: string): void;
 }
 
 /**

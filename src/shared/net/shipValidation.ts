@@ -109,10 +109,11 @@ function over(value: number, limit: number, limits: ShipLimits): Severity | null
 
 /**
  * Checks `state`, reported at `now`, against the limits and against `track`
- * (updated in place to the corrected state). `spawn` is the ship's spawn
- * point, where a respawn may put it at any time.
+ * (updated in place to the corrected state). `spawn` is the spawn point, or
+ * the spawn points, where a respawn may put the ship at any time (a player
+ * takes a free one, see chooseSpawnPoint).
  */
-export function checkShipState(state: ShipState, track: ShipTrack, now: number, spawn: Vec3, limits: ShipLimits = SHIP_LIMITS): ShipCheck {
+export function checkShipState(state: ShipState, track: ShipTrack, now: number, spawn: Vec3 | readonly Vec3[], limits: ShipLimits = SHIP_LIMITS): ShipCheck {
   const violations: Violation[] = [];
   const add = (kind: ViolationKind, severity: Severity, detail: string) => violations.push({ kind, severity, detail });
   // The codec already refuses these; a caller without it must not poison the track with NaN.
@@ -173,7 +174,8 @@ export function checkShipState(state: ShipState, track: ShipTrack, now: number, 
   const allowance = track.reserve + limits.maxSpeed * limits.tolerance * dt;
   const prev = track.state;
   // A respawn puts the ship back on its spawn point, undamaged; it may have flown on since, like any ship.
-  const respawn = damage === 0 && Math.sqrt(distSq(pos, spawn)) <= cap + limits.maxSpeed * limits.tolerance * dt;
+  const reach = cap + limits.maxSpeed * limits.tolerance * dt;
+  const respawn = damage === 0 && (Array.isArray(spawn) ? (spawn as readonly Vec3[]) : [spawn as Vec3]).some((p) => Math.sqrt(distSq(pos, p)) <= reach);
   let reserve = cap;
   if (prev && !respawn) {
     const d = Math.sqrt(distSq(pos, prev.pos));

@@ -8,6 +8,7 @@ import { addrKey } from '../wire/addr';
 import { NO_SLOT, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 import type { P2pConfig } from './config';
 import { MessageFilter } from './packetFilter';
+import type { NameRecord } from './names';
 import { controlPacket } from './packets';
 import { SlotTable, toPlayer, UNKNOWN_NAME } from './slotTable';
 
@@ -36,6 +37,8 @@ export type P2pNotice =
   | { kind: 'player-changed'; player: PlayerEntry }
   /** A fresh, in-order GameState from the member in `slot`, for the game code. */
   | { kind: 'game-state'; slot: number; packet: Packet }
+  /** Another player holds the name we wanted, so we play as `name` in this game (see names.ts). */
+  | { kind: 'renamed'; name: string; wanted: string; holder: PlayerEntry }
   /** We left the game: disconnect(), or a higher node proved it holds our slot (a new start-up follows at once). */
   | { kind: 'disconnected' };
 
@@ -99,6 +102,14 @@ export class PeerCore {
   lastToAllAt = -Infinity;
   /** When we last sent NodeAlive to every member. */
   lastAliveAt = -Infinity;
+  /** The name the player asked for; `name` is the one we use in this game (the same unless another player held it). */
+  wantedName: string;
+  /** When we took `name` in this game. */
+  nameSince = -Infinity;
+  /** Per other row: when we saw it take its current name (names.ts). */
+  readonly nameSeen = new Map<string, NameRecord>();
+  /** Per other row sharing our name: since when. */
+  readonly clashSince = new Map<string, number>();
   private nextId = 0;
 
   constructor(
@@ -109,6 +120,7 @@ export class PeerCore {
     readonly cfg: P2pConfig,
   ) {
     this.selfKey = addrKey(self);
+    this.wantedName = name;
   }
 
   /**
@@ -207,6 +219,8 @@ export class PeerCore {
     this.unacked.clear();
     this.answeredAt.clear();
     this.run = null;
+    // A name we took instead of a taken one holds for that game only; the next one starts from the wanted name.
+    this.name = this.wantedName;
   }
 
   /** Ends the attempt with a 'failed' notice (message: one line for the console). */

@@ -9,6 +9,7 @@ import { addrKey } from '../wire/addr';
 import { MAX_SLOTS, NO_SLOT, PacketType, type Packet, type PlayerEntry, type WireAddr } from '../wire/types';
 import type { PeerCore } from './core';
 import { applyClaim, type Claim } from './membership';
+import { settleNames, startNames } from './names';
 import { gameFullMessage, nameEvent, nameOf, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
 import { planAssignment, toPlayer, UNKNOWN_NAME, type AssignmentPlan } from './slotTable';
 
@@ -24,6 +25,19 @@ export function sendAliveToAll(core: PeerCore, now: number): void {
   core.sendToMembers(core.packet(PacketType.NodeAlive, now, [nameEvent(core.name)]));
   core.lastToAllAt = now;
   core.lastAliveAt = now;
+}
+
+/**
+ * Renames us if another player holds our name with a better claim (names.ts):
+ * tells the owner and sends every member a NodeAlive with the new name at
+ * once. Returns whether it renamed us.
+ */
+export function settleOwnName(core: PeerCore, now: number): boolean {
+  const renamed = settleNames(core, now);
+  if (!renamed) return false;
+  core.emit({ kind: 'renamed', ...renamed });
+  sendAliveToAll(core, now);
+  return true;
 }
 
 /**
@@ -94,6 +108,8 @@ export function becomeMaster(core: PeerCore, now: number): void {
   core.mySlot = 0;
   core.state = 'connected';
   core.lastAliveAt = now;
+  // Everyone in this table starts with us; slot 0 keeps its name against all of them.
+  startNames(core, new Set(plan.added.map((a) => addrKey(a.addr))), now);
   core.emit({ kind: 'connected', slot: 0, players: core.table.toPlayers() });
   sendAnswer(core, plan, now);
   core.lastToAllAt = now;
@@ -101,12 +117,14 @@ export function becomeMaster(core: PeerCore, now: number): void {
 
 /**
  * Enters the game loop with a table someone assigned to us (`players`
- * contains us). Malformed rows (a slot or address twice) are skipped. Sends
- * a NodeAlive to everyone at once: it announces our name and, should the
- * copy of our assignment have been lost somewhere, lets that peer learn of
- * us directly.
+ * contains us; `answered` are the nodes that answer gave slots to, us
+ * among them). Malformed rows (a slot or address twice) are skipped. If a
+ * player already there has our name we take another (names.ts). Sends a
+ * NodeAlive to everyone at once: it announces our name and, should the copy
+ * of our assignment have been lost somewhere, lets that peer learn of us
+ * directly.
  */
-export function adoptTable(core: PeerCore, players: readonly PlayerEntry[], now: number): void {
+export function adoptTable(core: PeerCore, players: readonly PlayerEntry[], answered: readonly WireAddr[], now: number): void {
   const mine = players.find((p) => addrKey(p.addr) === core.selfKey);
   if (!mine || !validSlot(mine.slot)) return;
   core.run = null;
@@ -121,7 +139,10 @@ export function adoptTable(core: PeerCore, players: readonly PlayerEntry[], now:
   }
   core.mySlot = mine.slot;
   core.state = 'connected';
+  startNames(core, new Set(answered.map(addrKey)), now);
   core.emit({ kind: 'connected', slot: mine.slot, players: core.table.toPlayers() });
+  const renamed = settleNames(core, now);
+  if (renamed) core.emit({ kind: 'renamed', ...renamed });
   sendAliveToAll(core, now);
 }
 
@@ -209,7 +230,7 @@ export function connectedReceive(core: PeerCore, from: WireAddr, key: string, pa
         // We started a game alone because every answer to our requests was lost; nobody depends on it, so take the real answer.
         const players = playersOf(packet) ?? [];
         if (h.type === PacketType.GameFull) core.fail('game-full', gameFullMessage(players.length));
-        else adoptTable(core, players, now);
+        else adoptTable(core, players, answered, now);
         return null;
       }
       // An overtaken answer's header may show a slot its sender has since given up: only the newest counts as a claim.
@@ -239,6 +260,7 @@ export function connectedTick(core: PeerCore, now: number): void {
   for (const key of silent) core.removePlayer(key, 'timeout', now);
   flushAnswers(core, now);
   resendAnswers(core, now);
+  settleOwnName(core, now);
   const quiet = now - core.lastToAllAt >= core.cfg.aliveIntervalMs;
   const refresh = now - core.lastAliveAt >= JOINED_REFRESH_INTERVALS * core.cfg.aliveIntervalMs;
   if (quiet || refresh) sendAliveToAll(core, now);

@@ -8,7 +8,7 @@ import { addrKey } from '../wire/addr';
 import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 import { resolveConfig, type P2pConfig } from './config';
 import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
-import { connectedReceive, connectedTick, knowledgeAfterLoss, sendAliveToAll } from './gameLoop';
+import { connectedReceive, connectedTick, knowledgeAfterLoss, sendAliveToAll, settleOwnName } from './gameLoop';
 import { nameOf, sanitizeName } from './packets';
 import { beginStartup, startupReceive, startupTick } from './startup';
 import { toPlayer } from './slotTable';
@@ -100,17 +100,32 @@ export class P2pPeer {
     }
   }
 
-  /** Changes our name (sanitised). Others learn it from our next NodeAlive or from the game code's playerName event. */
-  setName(name: string): void {
+  /**
+   * Changes the name we want (sanitised). While connected it is checked
+   * against the table at once: if another player holds it we take
+   * `name-<slot+1>` instead ('renamed' notice, see names.ts). A NodeAlive
+   * takes it to the others at once (the game code's reliable playerName
+   * event repairs its loss).
+   */
+  setName(name: string, now: number): void {
     const core = this.core;
     const clean = sanitizeName(name, DEFAULT_PLAYER_NAME);
-    if (clean === core.name) return;
+    if (clean === core.wantedName && clean === core.name) return;
+    core.wantedName = clean;
     core.name = clean;
+    core.nameSince = now;
     const me = core.table.byAddrKey(core.selfKey);
     if (me) {
       me.name = clean;
       core.emit({ kind: 'player-changed', player: toPlayer(me) });
     }
+    // The new name (ours, or the one taken instead) goes to every member at once, so a clash is seen within a one-way delay.
+    if (!settleOwnName(core, now) && core.state === 'connected') sendAliveToAll(core, now);
+  }
+
+  /** The name we use in this game: the wanted one, or the one we took because another player held it. */
+  ownName(): string {
+    return this.core.name;
   }
 
   /**

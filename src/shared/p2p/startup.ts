@@ -108,7 +108,7 @@ export function startupReceive(core: PeerCore, from: WireAddr, key: string, pack
     case PacketType.ConnectReply: {
       // Any answer that lists us counts: it may come from our master, its master, or a running game.
       const players = playersOf(packet);
-      if (players?.some((p) => addrKey(p.addr) === core.selfKey)) adoptTable(core, players, now);
+      if (players?.some((p) => addrKey(p.addr) === core.selfKey)) adoptTable(core, players, queueOf(packet), now);
       return;
     }
     case PacketType.GameFull: {

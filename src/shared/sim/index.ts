@@ -6,5 +6,6 @@ export * from './types';
 export * from './prng';
 export * from './vec';
 export * from './world';
+export * from './spawn';
 export * from './step';
 export * from './hash';

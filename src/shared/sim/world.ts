@@ -4,6 +4,7 @@
  * only + - * / sqrt are used).
  */
 import { nextRange, seedRng } from './prng';
+import { spawnPoint, spawnPoints } from './spawn';
 import type { Asteroid, Ship, Vec3, World } from './types';
 import { identityQuat, quatNormalise } from './vec';
 
@@ -29,7 +30,7 @@ export const DEFAULT_FIELD_RADIUS = 400;
 export const MAX_FIELD_RADIUS = 1500;
 /** Asteroids drifting beyond this distance from the origin have their outward velocity reflected. */
 export const ASTEROID_BOUND = 2000;
-/** No asteroid surface starts closer than this to any ship's spawn position. */
+/** No asteroid surface starts closer than this to any ship's spawn position (or any of the SPAWN_CHOICES spawn points). */
 export const ASTEROID_CLEARANCE = 60;
 /** Smallest asteroid radius (inclusive). */
 export const ASTEROID_MIN_RADIUS = 6;
@@ -39,18 +40,17 @@ export const ASTEROID_MAX_RADIUS = 30;
 export const ASTEROID_MAX_DRIFT = 3;
 /** Largest initial spin per axis (rad/s); laser kicks can raise it to twice this. */
 export const ASTEROID_MAX_SPIN = 0.5;
-/** Distance between neighbouring ship spawn positions along the X axis. */
-export const SHIP_SPACING = 20;
 /** Full energy of a ship. */
 export const ENERGY_MAX = 100;
 
 /**
- * Spawn position of player slot `slot`: slot 0 at the origin, then alternately
- * right and left along X: 0, +20, -20, +40, -40, …
+ * Spawn position of player slot `slot` when it is free: spawnPoint(slot), on
+ * the grid of spawn.ts (slot 0 at the origin, 1 at +40 x, 2 at −40 x, 3 at
+ * +40 y, …). Players entering or respawning use chooseSpawnPoint, which moves
+ * on to a free point when this one is taken.
  */
 export function shipSpawnPosition(slot: number): Vec3 {
-  const k = Math.ceil(slot / 2);
-  return { x: (slot % 2 === 1 ? 1 : -1) * k * SHIP_SPACING + 0, y: 0, z: 0 };
+  return spawnPoint(slot);
 }
 
 /** A fresh ship at its slot's spawn position, at rest, facing -Z, full energy, no damage, never hit. */
@@ -88,7 +88,7 @@ function count(v: number | undefined, fallback: number, max: number): number {
  * Ships get ids 1…n and slots 0…n-1 (see {@link shipSpawnPosition}); asteroids
  * get the following ids, a radius in [6, 30), a random orientation, a slow
  * drift and spin, and a centre inside a sphere of `radius` with their surface
- * at least ASTEROID_CLEARANCE from every ship. The radius is raised if needed
+ * at least ASTEROID_CLEARANCE from every ship and every spawn point. The radius is raised if needed
  * so that this is always possible. `tick` starts at 0; `rng` holds the PRNG
  * state after placement.
  */
@@ -102,8 +102,10 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
   const ships: Ship[] = [];
   let nextId = 1;
   for (let slot = 0; slot < shipCount; slot++) ships.push(createShip(nextId++, slot));
-  // Farthest ship spawn from the origin; the placement sphere must reach past every clearance zone.
-  const spread = Math.ceil((shipCount - 1) / 2) * SHIP_SPACING;
+  // Every spawn point a player may be put on, and every ship, starts clear of asteroids.
+  const clearOf = [...spawnPoints(), ...ships.map((s) => s.pos)];
+  // Farthest of them from the origin; the placement sphere must reach past every clearance zone.
+  const spread = clearOf.reduce((far, p) => Math.max(far, Math.sqrt(p.x * p.x + p.y * p.y + p.z * p.z)), 0);
   const minRadius = spread + ASTEROID_CLEARANCE + ASTEROID_MAX_RADIUS + 10;
   const fieldRadius = Math.max(requested, minRadius);
 
@@ -123,10 +125,10 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
       const d2 = p.x * p.x + p.y * p.y + p.z * p.z;
       if (d2 > fieldRadius * fieldRadius) continue;
       const clear = ASTEROID_CLEARANCE + radius;
-      const tooClose = ships.some((s) => {
-        const dx = p.x - s.pos.x;
-        const dy = p.y - s.pos.y;
-        const dz = p.z - s.pos.z;
+      const tooClose = clearOf.some((s) => {
+        const dx = p.x - s.x;
+        const dy = p.y - s.y;
+        const dz = p.z - s.z;
         return dx * dx + dy * dy + dz * dz < clear * clear;
       });
       if (tooClose) continue;

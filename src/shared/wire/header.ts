@@ -77,6 +77,17 @@ export const packetHeader: Codec<PacketHeader> = {
   },
 };
 
+/**
+ * The wire-format version a Starlane game datagram says it speaks: its
+ * third byte, when the first two are the magic; null for anything else
+ * (too short, not Starlane). Lets a receiver say which version a peer it
+ * cannot decode runs (decodePacket only says `bad-version`).
+ */
+export function wireVersionOf(data: Uint8Array): number | null {
+  if (data.length < 3 || ((data[0] as number) << 8 | (data[1] as number)) !== WIRE_MAGIC) return null;
+  return data[2] as number;
+}
+
 /** Runs one field's writer, prefixing the field name to an encode error's path. */
 function writeField(key: string, write: () => void): void {
   try {

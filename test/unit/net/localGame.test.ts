@@ -10,7 +10,7 @@ import {
 import { RemotePlayers, type RemoteSinks } from '../../../src/renderer/src/net/remotePlayers';
 import type { LocalGameEvent, NetPlayer } from '../../../src/shared/net/gameLink';
 import { parseLocalGameUpdate } from '../../../src/shared/net/gameLinkParse';
-import { LASER_TTL_TICKS, NO_INPUT, shipSpawnPosition, type ShipInput, type Vec3 } from '../../../src/shared/sim';
+import { LASER_TTL_TICKS, NO_INPUT, SPAWN_CLEARANCE, SPAWN_SPACING, spawnPoint, type ShipInput, type Vec3 } from '../../../src/shared/sim';
 import { NO_SLOT, objectId, type ShipState } from '../../../src/shared/wire/types';
 
 const FIRE: ShipInput = { ...NO_INPUT, fire: true };
@@ -40,7 +40,6 @@ describe('LocalGame', () => {
     const game = new LocalGame(SEED);
     const deaths: { pos: Vec3; killer: number }[] = [];
     game.onDestroyed = (pos, killer) => deaths.push({ pos, killer });
-    game.setSpawnSlot(3);
     for (let i = 0; i < 10; i++) game.addRemoteLaser(2, incoming(100 + i, -30 - 4 * i));
     const events: LocalGameEvent[] = [];
     for (let t = 0; t < 20 && !game.dead; t++) {
@@ -53,6 +52,8 @@ describe('LocalGame', () => {
     expect(deaths[0]!.killer).toBe(2);
     expect(game.takeUpdate().ship).toBeNull();
     expect(game.respawnSeconds).toBe(3);
+    // Entering a game while dead: the respawn happens at the new slot's spawn point.
+    game.setSpawnSlot(3);
 
     const diedAt = game.curr.tick;
     let respawnedAt = -1;
@@ -70,7 +71,44 @@ describe('LocalGame', () => {
     expect(ship.damage).toBe(0);
     const state = game.takeUpdate().ship as ShipState;
     expect(state.damage).toBe(0);
-    expect(Math.abs(ship.pos.x - shipSpawnPosition(3).x)).toBeLessThan(5);
+    // It has flown a few ticks since (the input is no longer ignored).
+    const spawn = spawnPoint(3);
+    expect(Math.hypot(ship.pos.x - spawn.x, ship.pos.y - spawn.y, ship.pos.z - spawn.z)).toBeLessThan(5);
+  });
+
+  it('two players entering one game start on different spots: each at its slot\'s own spawn point, 40 units apart', () => {
+    const [first, second] = [new LocalGame(SEED), new LocalGame(SEED)];
+    first.setSpawnSlot(0);
+    second.otherShips = () => [first.curr.ships[0]!.pos];
+    second.setSpawnSlot(1);
+    expect(first.curr.ships[0]!.pos).toEqual(spawnPoint(0));
+    expect(second.curr.ships[0]!.pos).toEqual(spawnPoint(1));
+    const d = second.curr.ships[0]!.pos.x - first.curr.ships[0]!.pos.x;
+    expect(Math.abs(d)).toBe(SPAWN_SPACING);
+  });
+
+  it('a ship sitting on the slot\'s spawn point sends the player to the next free one, when entering and when respawning', () => {
+    const game = new LocalGame(SEED);
+    // Flying offline first, somewhere else: entering the game puts a fresh ship on the spawn point.
+    for (let t = 0; t < 40; t++) game.step({ ...NO_INPUT, thrust: 1 });
+    let parked: Vec3[] = [spawnPoint(2)];
+    game.otherShips = () => parked;
+    game.setSpawnSlot(2);
+    expect(game.curr.ships[0]).toMatchObject({ pos: spawnPoint(3), vel: { x: 0, y: 0, z: 0 }, damage: 0 });
+    // Another update of the same slot leaves the ship where it is.
+    game.step({ ...NO_INPUT, thrust: 1 });
+    const flown = game.curr.ships[0]!.pos;
+    game.setSpawnSlot(2);
+    expect(game.curr.ships[0]!.pos).toEqual(flown);
+
+    for (let i = 0; i < 10; i++) game.addRemoteLaser(1, { id: objectId(1, 100 + i), pos: { x: flown.x, y: flown.y, z: flown.z - 30 - 4 * i }, vel: { x: 0, y: 0, z: 300 }, ttl: 40 });
+    for (let t = 0; t < 20 && !game.dead; t++) game.step(NO_INPUT);
+    expect(game.dead).toBe(true);
+    // Now ships sit on spawn points 2 and 3, and one is near 4: the respawn takes 5.
+    parked = [spawnPoint(2), spawnPoint(3), { ...spawnPoint(4), x: spawnPoint(4).x + SPAWN_CLEARANCE / 2 }];
+    for (let t = 0; t <= RESPAWN_TICKS && game.dead; t++) game.step(NO_INPUT);
+    expect(game.dead).toBe(false);
+    expect(game.curr.ships[0]!.pos).toEqual(spawnPoint(5));
   });
 
   it('replicated lasers: ids and owners encode the wire id and slot; duplicates, floods and kills are handled', () => {

@@ -225,7 +225,7 @@ describe('P2pPeer basics', () => {
     const seen: string[] = [];
     const net = new SimNet({ seed: 8 });
     const nodes = formGame(net, [1, 2]);
-    (nodes[0] as SimNode).peer.setName('  Ünïcode\tname that is far too long ');
+    (nodes[0] as SimNode).peer.setName('  Ünïcode\tname that is far too long ', net.now);
     expect((nodes[0] as SimNode).peer.players().find((p) => p.slot === (nodes[0] as SimNode).peer.slot())?.name).toBe('?n?code?name tha');
     net.run(1000);
     expect((nodes[1] as SimNode).peer.players().map((p) => p.name)).toContain('?n?code?name tha');

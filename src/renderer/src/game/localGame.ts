@@ -13,7 +13,9 @@ import { MAX_LOCAL_EVENTS } from '../../../shared/net/gameLink';
 import { MAX_COORD } from '../../../shared/net/gameLinkParse';
 import { stepWorld } from '../../../shared/sim/step';
 import { NO_INPUT, TICK_HZ, type Laser, type ShipInput, type Vec3, type World } from '../../../shared/sim/types';
-import { createShip, createWorld, shipSpawnPosition } from '../../../shared/sim/world';
+import { createShip, createWorld } from '../../../shared/sim/world';
+import { chooseSpawnPoint, type SpawnObstacle } from '../../../shared/sim/spawn';
+import { SHIP_RADIUS } from '../../../shared/sim/step';
 import { MAX_WIRE_SLOTS, NO_SLOT, type ShipState } from '../../../shared/wire/types';
 
 /**
@@ -72,9 +74,13 @@ export class LocalGame {
   private readonly removals = new Set<number>();
   private respawnAt = -1;
   private spawnSlot = 0;
+  /** The network slot we play in, null offline. */
+  private netSlot: number | null = null;
 
   /** Runs once per death of the local ship, with where it happened and the killer's slot (NO_SLOT if unknown). */
   onDestroyed: (pos: Vec3, killerSlot: number) => void = () => {};
+  /** Where the other players' ships are now (a spawn point they occupy is not taken). */
+  otherShips: () => readonly Vec3[] = () => [];
 
   /** The offline world of `seed` with the local ship at slot 0's spawn point. */
   constructor(seed: number) {
@@ -101,9 +107,28 @@ export class LocalGame {
     return this.dead ? Math.ceil((this.respawnAt - this.currWorld.tick) / TICK_HZ) : 0;
   }
 
-  /** Respawns happen at this slot's spawn point (the network's slot, once known; 0 offline). */
-  setSpawnSlot(slot: number): void {
-    this.spawnSlot = Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS ? slot : 0;
+  /**
+   * The network's slot for us (null offline). Entering a game (a new slot)
+   * puts the ship, fresh, on a free spawn point — its slot's own unless a
+   * ship or an asteroid is there (chooseSpawnPoint) — so two players never
+   * start on one spot; respawns choose the same way.
+   */
+  setSpawnSlot(slot: number | null): void {
+    const valid = slot !== null && Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS ? slot : null;
+    if (valid === this.netSlot) return;
+    this.netSlot = valid;
+    this.spawnSlot = valid ?? 0;
+    if (valid === null || this.dead) return;
+    const fresh = { ...createShip(this.shipId, 0), pos: this.freeSpawnPoint() };
+    this.currWorld = { ...this.currWorld, ships: [fresh] };
+    this.prevWorld = this.currWorld;
+  }
+
+  /** The spawn point for our slot with the others' ships and the asteroids as they are now. */
+  private freeSpawnPoint(): Vec3 {
+    const obstacles: SpawnObstacle[] = this.otherShips().map((pos) => ({ pos, radius: SHIP_RADIUS }));
+    for (const a of this.currWorld.asteroids) obstacles.push({ pos: a.pos, radius: a.radius });
+    return chooseSpawnPoint(this.spawnSlot, obstacles);
   }
 
   /** One 25 ms tick with `input` for the local ship (ignored while it is destroyed). */
@@ -127,7 +152,7 @@ export class LocalGame {
       this.respawnAt = world.tick + RESPAWN_TICKS;
       this.onDestroyed(ship.pos, killerSlot);
     } else if (this.dead && world.tick >= this.respawnAt) {
-      const fresh = { ...createShip(this.shipId, 0), pos: shipSpawnPosition(this.spawnSlot) };
+      const fresh = { ...createShip(this.shipId, 0), pos: this.freeSpawnPoint() };
       world = { ...world, ships: [fresh] };
       this.respawnAt = -1;
     }

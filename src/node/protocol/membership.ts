@@ -1,0 +1,30 @@
+/**
+ * Who the peers of a GameSession are: the slot table, our slot, and the
+ * packets that keep it. P2pPeer fits it, and so does ManagedPeer (a table a
+ * slot- or gameserver runs).
+ */
+import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../../shared/wire/types';
+
+/** Who the peers are: the slot table, our slot, and the packets that keep it (P2pPeer fits). */
+export interface Membership {
+  readonly state: string;
+  slot(): number | null;
+  players(): PlayerEntry[];
+  /** The player asked for `name` (the `name` command). */
+  setName(name: string, now: number): void;
+  /** The name we play under here, when the membership may differ from the one asked for (p2p renames a taken one). */
+  ownName?(): string;
+  tick(now: number): void;
+  receive(from: WireAddr, packet: Packet, now: number): void;
+  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void;
+  join(now: number): void;
+  unjoin(now: number): void;
+  /** Nodes besides the members whose pings we answer (a gameserver). */
+  trusts?(from: WireAddr): boolean;
+  /** Nodes our game packets go to, each with a reliable link (default: every other member; a relayed game: the server). */
+  linkTargets?(): WireAddr[];
+  /** A player's new name arrived as a reliable message (it bypasses `receive`). */
+  heardName?(slot: number, name: string): void;
+  /** Session token to put in packets the session sends itself (reliable-only packets to a gameserver). */
+  readonly sessionToken?: number;
+}
