@@ -35,6 +35,8 @@ async function badLinkPair(protocol: string, clientPort?: number): Promise<[Test
   return pair as [TestHost, TestHost];
 }
 
+const clockLine = (h: TestHost) => h.text().split('\n').filter((l) => /clock/.test(l)).join(' | ');
+
 /** Both fly for a while; then alpha says `lines` chat lines; bravo must hear each exactly once. */
 async function chatExactlyOnce(a: TestHost, b: TestHost, label: string, lines = 40): Promise<void> {
   for (let tick = 1; tick <= 40; tick++) {
@@ -60,8 +62,9 @@ async function chatExactlyOnce(a: TestHost, b: TestHost, label: string, lines = 
   const got = heard();
   expect(got.length).toBe(lines + 1);
   expect(new Set(got)).toEqual(new Set([...Array.from({ length: lines }, (_, i) => `line ${i}`), 'last line']));
-  const ages = b.deliveries('state').flatMap((d) => (d.ageMs === undefined ? [] : [d.ageMs]));
-  expect(ages.length).toBeGreaterThan(0);
+  const states = b.deliveries('state');
+  const ages = states.flatMap((d) => (d.ageMs === undefined ? [] : [d.ageMs]));
+  expect(ages.length, `states with an age at bravo (of ${states.length}); clocks: ${clockLine(a)} / ${clockLine(b)}`).toBeGreaterThan(0);
   const sorted = [...ages].sort((x, y) => x - y);
   console.log(
     `reliable ${label}: ${lines} chat lines over 20 % loss / 10 % dup / 10 % reorder, all delivered once in ${Math.round(performance.now() - t0)} ms; ` +
