@@ -118,12 +118,21 @@ export function chooseBrowser(): Promise<BrowserChoice> {
   return chosen;
 }
 
+/** The libraries `ldd` output reports as not found. */
+export function missingFromLdd(lddOutput: string): string[] {
+  return [...lddOutput.matchAll(/^\s*(\S+) => not found/gm)].map((m) => m[1] as string);
+}
+
+/** The one line for a browser that cannot start because the system lacks `missing` libraries. */
+export function cannotStartLine(choice: Pick<BrowserChoice, 'source' | 'executablePath'>, missing: readonly string[]): string {
+  return `${choice.source} Chromium (${choice.executablePath}) cannot start: the system lacks ${missing.join(', ')}; \`apt-get install chromium\` (or your system's Chromium package) brings every library it needs`;
+}
+
 /** The libraries the binary needs that the system lacks (Linux, from ldd), for a one-line diagnosis. */
 function missingLibraries(choice: BrowserChoice): string[] {
   if (process.platform !== 'linux') return [];
   try {
-    const out = execFileSync('ldd', [choice.executablePath], { env: { ...process.env, ...choice.env }, encoding: 'utf8' });
-    return [...out.matchAll(/^\s*(\S+) => not found/gm)].map((m) => m[1] as string);
+    return missingFromLdd(execFileSync('ldd', [choice.executablePath], { env: { ...process.env, ...choice.env }, encoding: 'utf8' }));
   } catch {
     return [];
   }
@@ -167,11 +176,7 @@ export async function launchChromium(): Promise<Browser> {
     });
   } catch (err) {
     const missing = missingLibraries(choice);
-    if (missing.length > 0) {
-      throw new Error(
-        `${choice.source} Chromium (${choice.executablePath}) cannot start: the system lacks ${missing.join(', ')}; \`apt-get install chromium\` (or your system's Chromium package) brings every library it needs`,
-      );
-    }
+    if (missing.length > 0) throw new Error(cannotStartLine(choice, missing));
     throw err;
   }
 }
