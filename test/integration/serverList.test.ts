@@ -7,7 +7,6 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor as until } from '../support/waitFor';
 import { createHost } from '../../src/node/host/createHost';
-import type { HostService } from '../../src/node/host/hostService';
 import { startMasterserver } from '../../src/node/servers/masterserver';
 import { MasterRegistration } from '../../src/node/servers/masterClient';
 import { startSlotserver } from '../../src/node/servers/slotserver';
@@ -23,6 +22,24 @@ afterEach(async () => {
 });
 
 
+/** A game host on loopback that collects its events, disposed after the test. */
+async function listingHost(): Promise<{ host: Awaited<ReturnType<typeof createHost>>; events: HostEvent[] }> {
+  const host = await createHost({
+    shell: 'browser',
+    appVersion: 'test',
+    userDataDir: tempDir('list'),
+    clientPort: await freeUdpPorts(P2P_PORT_SPAN),
+    lanInterfaces: [],
+    broadcastAddress: '127.255.255.255',
+    log: pino({ level: 'silent' }),
+    onQuit: () => undefined,
+  });
+  cleanups.push(() => host.dispose());
+  const events: HostEvent[] = [];
+  host.onEvents((b) => events.push(...b));
+  return { host, events };
+}
+
 describe('servers and connect <n>', () => {
   it('lists the masterserver servers and joins one by number, switching protocol', async () => {
     const log = pino({ level: 'silent' });
@@ -35,19 +52,7 @@ describe('servers and connect <n>', () => {
     cleanups.push(() => reg.stop());
     await until('registered', () => master.servers().length === 1);
 
-    const host: HostService = await createHost({
-      shell: 'browser',
-      appVersion: 'test',
-      userDataDir: tempDir('list'),
-      clientPort: await freeUdpPorts(P2P_PORT_SPAN),
-      broadcastAddress: '127.255.255.255',
-      lanInterfaces: [],
-      log,
-      onQuit: () => undefined,
-    });
-    cleanups.push(() => host.dispose());
-    const events: HostEvent[] = [];
-    host.onEvents((b) => events.push(...b));
+    const { host, events } = await listingHost();
     const text = () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n');
 
     await host.command('connect 1');
@@ -62,19 +67,7 @@ describe('servers and connect <n>', () => {
   });
 
   it('servers says clearly when the masterserver cannot be reached', async () => {
-    const host = await createHost({
-      shell: 'browser',
-      appVersion: 'test',
-      userDataDir: tempDir('list'),
-      clientPort: await freeUdpPorts(P2P_PORT_SPAN),
-      lanInterfaces: [],
-      broadcastAddress: '127.255.255.255',
-      log: pino({ level: 'silent' }),
-      onQuit: () => undefined,
-    });
-    cleanups.push(() => host.dispose());
-    const events: HostEvent[] = [];
-    host.onEvents((b) => events.push(...b));
+    const { host, events } = await listingHost();
     await host.command('net_master 127.0.0.1:1');
     await host.command('servers');
     await until('error line', () => events.some((e) => e.kind === 'console' && /^servers: nothing is listening at 127\.0\.0\.1:1$/.test(e.text)));
@@ -84,19 +77,7 @@ describe('servers and connect <n>', () => {
     const game = await startServer(['gameserver', '--name', 'Hidden', '--port', '0', '--udp-port', '0']);
     // startServer binds 127.0.0.1, as a player trying things on one machine would.
     await until('the loopback warning', () => /"level":40.*listening on loopback 127\.0\.0\.1: LAN discovery cannot reach this server .*use --host 0\.0\.0\.0/.test(game.output()));
-    const host = await createHost({
-      shell: 'browser',
-      appVersion: 'test',
-      userDataDir: tempDir('list'),
-      clientPort: await freeUdpPorts(P2P_PORT_SPAN),
-      lanInterfaces: [],
-      broadcastAddress: '127.255.255.255',
-      log: pino({ level: 'silent' }),
-      onQuit: () => undefined,
-    });
-    cleanups.push(() => host.dispose());
-    const events: HostEvent[] = [];
-    host.onEvents((b) => events.push(...b));
+    const { host, events } = await listingHost();
     await host.command('packetapi udp');
     await host.command('servers lan');
     const lines = () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : []));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processStartTime } from '../../src/node/processStart';
 import { repoRoot } from './paths';
 
 /**
@@ -37,7 +38,7 @@ function ledger(run: string): string {
   const dir = join(ledgerRoot, run);
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'owner'), `${process.pid} ${startTimeOf(process.pid)}`);
+    writeFileSync(join(dir, 'owner'), `${process.pid} ${processStartTime(process.pid)}`);
   }
   return dir;
 }
@@ -165,17 +166,6 @@ export function reapRun(run: string): Leftovers {
   return { processes: pids.length, folders: dirs.length, details };
 }
 
-/** A process's start time in clock ticks since boot (Linux), so a reused pid is told apart; '' elsewhere. */
-function startTimeOf(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at ')'; start time is field 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
-  } catch {
-    return '';
-  }
-}
-
 /** Runs whose owner (the vitest process) is gone: a killed run never cleaned up after itself. */
 export function deadRuns(): string[] {
   if (!existsSync(ledgerRoot)) return [];
@@ -189,7 +179,7 @@ export function deadRuns(): string[] {
     } catch {
       return true;
     }
-    return startTimeOf(owner) !== started;
+    return processStartTime(owner) !== started;
   });
 }
 

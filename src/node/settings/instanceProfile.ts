@@ -10,6 +10,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLAYER_NAME_MAX, type Settings } from '../../shared/settings/settings';
+import { processStartTime } from '../processStart';
 
 /** The lock file in a settings folder while an instance uses it. */
 export const LOCK_FILE = 'starlane.lock';
@@ -39,16 +40,6 @@ export function instanceDir(userDataDir: string, n: number): string {
   return n === 1 ? userDataDir : join(userDataDir, `instance-${n}`);
 }
 
-/** Start time of `pid` in clock ticks since boot (Linux /proc), or '' where it cannot be read. */
-function startTimeOf(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
-  } catch {
-    return '';
-  }
-}
-
 /** Whether the process that wrote `holder` still runs. */
 function running(holder: LockHolder): boolean {
   try {
@@ -58,7 +49,7 @@ function running(holder: LockHolder): boolean {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   if (holder.started === '') return true;
-  const now = startTimeOf(holder.pid);
+  const now = processStartTime(holder.pid);
   return now === '' || now === holder.started;
 }
 
@@ -110,7 +101,7 @@ async function tryLock(dir: string, me: LockHolder): Promise<{ ok: true } | { ok
  * {@link MAX_INSTANCES} are in use or the folder cannot be written.
  */
 export async function claimInstanceProfile(userDataDir: string): Promise<InstanceProfile> {
-  const me: LockHolder = { pid: process.pid, started: startTimeOf(process.pid) };
+  const me: LockHolder = { pid: process.pid, started: processStartTime(process.pid) };
   let mainHeldBy: number | null = null;
   for (let n = 1; n <= MAX_INSTANCES; n++) {
     const dir = instanceDir(userDataDir, n);
