@@ -5,6 +5,7 @@
  * rebind or the shutdown of a subsystem set.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor as waitForCondition } from '../support/waitFor';
 import type { CommandDef } from '../../src/shared/console/registry';
 import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions } from '../../src/shared/net/linkConditioner';
 import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
@@ -15,15 +16,8 @@ import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const LOOPBACK_BROADCAST = '127.255.255.255';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(2);
-  }
-}
+/** Waits for `check` (polled every 2 ms: round trips are timed by it). */
+const waitFor = (check: () => boolean, what: string, ms = 10_000) => waitForCondition(what, check, ms, 2);
 
 const opened: PacketApi[] = [];
 afterEach(async () => {
