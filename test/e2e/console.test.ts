@@ -7,23 +7,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleText, type, waitConsole } from './gamePage';
 import { launchChromium } from '../support/browser';
 import { litRowsIn, type Box } from './pixels';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
-const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
 const consoleScreen = (page: Page) => page.evaluate(() => window.__starlane?.consoleScreen() ?? '');
-
-async function type(page: Page, line: string): Promise<void> {
-  await page.keyboard.type(line);
-  await page.keyboard.press('Enter');
-}
-
-async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
-  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, { timeout });
-}
 
 async function openConsole(page: Page): Promise<void> {
   if (!(await page.isVisible('#console'))) await page.keyboard.press('Backquote');

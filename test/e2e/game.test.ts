@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleText, waitTicks } from './gamePage';
 import { openGame, type GameTarget } from '../support/gameTarget';
 import { repoRoot } from '../support/webShellProcess';
 
@@ -23,14 +24,6 @@ async function run(page: Page, line: string, expected: string | RegExp): Promise
   );
   return (await handle.jsonValue()) as string;
 }
-
-/** Waits until the simulation has run `n` more ticks. */
-async function waitTicks(page: Page, n: number): Promise<void> {
-  const from = await page.evaluate(() => window.__starlane?.tick() ?? 0);
-  await page.waitForFunction((target) => (window.__starlane?.tick() ?? 0) >= target, from + n, { timeout: 30_000 });
-}
-
-const consoleText = (page: Page) => page.evaluate(() => window.__starlane?.consoleText() ?? '');
 
 describe(`the game (${process.env.STARLANE_E2E === 'electron' ? 'Electron app' : 'headless Chromium through the browser shell'})`, () => {
   let game: GameTarget;

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type, waitConsole, waitTicks } from './gamePage';
 import { botEntry } from '../support/paths';
 import { spawnTracked } from '../support/testRun';
 import { waitFor } from '../support/waitFor';
@@ -21,17 +22,6 @@ const artifacts = join(repoRoot, 'test-artifacts');
 
 /** What the overlay publishes in data-values (see src/renderer/src/view/netGraph.ts): the sample without its time, and the text shown. */
 type GraphValues = Omit<NetGraphSample, 'at'> & { text: string };
-
-async function type(page: Page, line: string): Promise<void> {
-  await page.keyboard.type(line);
-  await page.keyboard.press('Enter');
-}
-
-async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
-  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, {
-    timeout,
-  });
-}
 
 const values = (page: Page): Promise<GraphValues | null> =>
   page.evaluate(() => {
@@ -50,12 +40,6 @@ async function waitValues(page: Page, what: string, check: (v: GraphValues) => b
   } catch {
     throw new Error(`net graph: timed out waiting for ${what}; last figures: ${JSON.stringify(last)}`);
   }
-}
-
-/** Waits until the simulation has run `n` more ticks (40 a second): the game's own clock. */
-async function waitTicks(page: Page, n: number): Promise<void> {
-  const from = await page.evaluate(() => window.__starlane?.tick() ?? 0);
-  await page.waitForFunction((target) => (window.__starlane?.tick() ?? 0) >= target, from + n, { timeout: 60_000 });
 }
 
 /** Mean of the overlay's ping over `seconds` of game ticks, sampled every 8 ticks (null when the protocol does not measure it). */

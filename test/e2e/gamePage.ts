@@ -1,0 +1,25 @@
+/**
+ * Driving the game page in the e2e tests: console lines in and out, and the
+ * game's own clock (its simulation ticks) to wait on instead of time.
+ */
+import type { Page } from 'playwright-core';
+
+/** Plain text of the page's console, scroll-back included. */
+export const consoleText = (page: Page): Promise<string> => page.evaluate(() => window.__starlane?.consoleText() ?? '');
+
+/** Types a line into the (open) console and presses Enter. */
+export async function type(page: Page, line: string): Promise<void> {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until the console text matches `pattern`. */
+export async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, { timeout });
+}
+
+/** Waits until the simulation has run `n` more ticks (40 a second). */
+export async function waitTicks(page: Page, n: number): Promise<void> {
+  const from = await page.evaluate(() => window.__starlane?.tick() ?? 0);
+  await page.waitForFunction((target) => (window.__starlane?.tick() ?? 0) >= target, from + n, { timeout: 60_000 });
+}
