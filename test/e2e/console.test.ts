@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/waitFor';
 import { consoleText, type, waitConsole } from './gamePage';
 import { launchChromium } from '../support/browser';
 import { litRowsIn, type Box } from './pixels';
@@ -86,10 +87,9 @@ describe('the console a new player sees (headless Chromium through the browser s
     await waitConsole(page, /unknown command "x"/);
     expect(await consoleText(page)).toMatch(/^\] cl_autojoin$/m);
 
-    const underscore = await cellBox(page, '] x_x', 3);
-    const space = await cellBox(page, '] x x', 3);
-    expect(underscore, 'the row "] x_x" is drawn').not.toBeNull();
-    expect(space, 'the row "] x x" is drawn').not.toBeNull();
+    // The terminal's buffer has the lines at once; its rows are drawn on the next animation frame.
+    const underscore = await waitFor('the row "] x_x" to be drawn', () => cellBox(page, '] x_x', 3));
+    const space = await waitFor('the row "] x x" to be drawn', () => cellBox(page, '] x x', 3));
     const lit = await litRowsIn(page, underscore as Box);
     const blank = await litRowsIn(page, space as Box);
     await page.screenshot({ path: join(artifacts, 'console-underscore.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
@@ -120,10 +120,10 @@ describe('the console a new player sees (headless Chromium through the browser s
     expect(count(reloaded, /^commands:$/gm)).toBe(count(before, /^commands:$/gm));
 
     await openConsole(page);
-    expect(await consoleScreen(page), 'the view opens on the last lines of the backlog').toMatch(/sensitivity .*\n\]\s*$/);
+    // The view settles on the frame after the console opens: wait for it, then it must be the last lines.
+    await waitFor('the view to open on the last lines of the backlog', async () => /sensitivity .*\n\]\s*$/.test(await consoleScreen(page)));
     await type(page, 'name reloaded');
-    await page.waitForFunction(() => /^you are now known as reloaded$/m.test(window.__starlane?.consoleScreen() ?? ''), undefined, { timeout: 10_000 });
-    expect(await consoleScreen(page)).toMatch(/you are now known as reloaded\n\]\s*$/);
+    await waitFor('the reply on screen, above the prompt', async () => /you are now known as reloaded\n\]\s*$/.test(await consoleScreen(page)));
     await page.screenshot({ path: join(artifacts, 'console-reloaded.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
     expect(problems).toEqual([]);
   });
