@@ -105,7 +105,7 @@ describe('two players peer-to-peer in headless Chromium', () => {
       undefined,
       { timeout: 10_000 },
     );
-    expect(await bravo.evaluate(() => document.getElementById('hud-status')?.textContent)).toMatch(/^connected as slot 1, 2 players$/);
+    await bravo.waitForFunction(() => /^connected as slot 1, 2 players$/.test(document.getElementById('hud-status')?.textContent ?? ''), undefined, { timeout: 10_000 });
     await bravo.waitForFunction(() => window.__starlane?.remotes().some((r) => r.slot === 0 && r.name === 'alpha'), undefined, { timeout: 10_000 });
 
     // The host takes the reloaded page's frames (its ticks start again from 0): alpha sees bravo fly.
