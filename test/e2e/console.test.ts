@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/waitFor';
-import { consoleText, type, waitConsole } from './gamePage';
+import { consoleText, openGamePage, type, waitConsole } from './gamePage';
 import { launchChromium } from '../support/browser';
 import { litRowsIn, type Box } from './pixels';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
@@ -65,11 +65,7 @@ describe('the console a new player sees (headless Chromium through the browser s
     mkdirSync(artifacts, { recursive: true });
     shell = await startWebShell();
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(shell.url);
-    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    page = await openGamePage(browser, shell.url, problems);
   });
 
   afterAll(async () => {

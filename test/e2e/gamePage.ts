@@ -2,7 +2,7 @@
  * Driving the game page in the e2e tests: console lines in and out, and the
  * game's own clock (its simulation ticks) to wait on instead of time.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /** Plain text of the page's console, scroll-back included. */
 export const consoleText = (page: Page): Promise<string> => page.evaluate(() => window.__starlane?.consoleText() ?? '');
@@ -22,4 +22,17 @@ export async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000)
 export async function waitTicks(page: Page, n: number): Promise<void> {
   const from = await page.evaluate(() => window.__starlane?.tick() ?? 0);
   await page.waitForFunction((target) => (window.__starlane?.tick() ?? 0) >= target, from + n, { timeout: 60_000 });
+}
+
+/**
+ * Opens the game page at `url` in a new tab of `browser` and waits until it is
+ * ready; console errors and page errors go into `problems` for the tests to check.
+ */
+export async function openGamePage(browser: Browser, url: string, problems: string[], viewport = { width: 1024, height: 640 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+  return page;
 }

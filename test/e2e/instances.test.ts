@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openGamePage } from './gamePage';
 import { launchChromium } from '../support/browser';
 import { tempDir } from '../support/testRun';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
@@ -28,13 +29,7 @@ describe('two instances on one machine, each with a page', () => {
     await Promise.all(shells.map((s) => s.stop()));
   });
 
-  async function open(shell: WebShellProcess): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(shell.url);
-    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
-    return page;
-  }
+  const open = (shell: WebShellProcess): Promise<Page> => openGamePage(browser, shell.url, problems, { width: 800, height: 500 });
   const hudName = (page: Page) => page.evaluate(() => document.getElementById('hud-name')?.textContent ?? '');
 
   async function rename(page: Page, name: string): Promise<void> {

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type, waitConsole, waitTicks } from './gamePage';
+import { openGamePage, type, waitConsole, waitTicks } from './gamePage';
 import { botEntry } from '../support/paths';
 import { spawnTracked } from '../support/testRun';
 import { waitFor } from '../support/waitFor';
@@ -91,11 +91,7 @@ describe('net graph overlay in headless Chromium (page playing p2p with a bot)',
     await bot.until('the bot hosts a p2p game', () => bot.players()?.localSlot === 0, 15_000);
 
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(shell.url);
-    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    page = await openGamePage(browser, shell.url, problems);
     await page.keyboard.press('Backquote');
     await type(page, 'protocol p2p');
     await waitConsole(page, /protocol offline -> p2p/);

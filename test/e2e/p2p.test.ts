@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleText, type, waitConsole } from './gamePage';
+import { consoleText, openGamePage, type, waitConsole } from './gamePage';
 import { launchChromium } from '../support/browser';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
@@ -25,14 +25,7 @@ describe('two players peer-to-peer in headless Chromium', () => {
     const port = String(await freeUdpPorts(P2P_PORT_SPAN));
     shells.push(await startWebShell(['--client-port', port]), await startWebShell(['--client-port', port]));
     browser = await launchChromium();
-    [alpha, bravo] = await Promise.all(shells.map(async (shell) => {
-      const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
-      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-      page.on('pageerror', (e) => problems.push(e.message));
-      await page.goto(shell.url);
-      await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
-      return page;
-    })) as [Page, Page];
+    [alpha, bravo] = (await Promise.all(shells.map((shell) => openGamePage(browser, shell.url, problems, { width: 800, height: 500 })))) as [Page, Page];
   });
 
   afterAll(async () => {
