@@ -8,7 +8,7 @@
 import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../shared/wire/codec';
 import { ackSize } from '../../shared/net/linkLayer';
 import { PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../shared/wire/types';
-import { GameSession } from './gameSession';
+import { ClientSeat } from './seat';
 import { ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
 import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
 
@@ -41,24 +41,24 @@ const RELIABLE_CHUNK = 360;
 /** Stream of reliable items in the relay plan (after the event tiers and states). */
 const RELIABLE_STREAM = TIERS + 1;
 
-type Item = RelayItem & { pending?: PendingEvent; of?: GameSession };
+type Item = RelayItem & { pending?: PendingEvent; of?: ClientSeat };
 
 /** Sessions and forwarding for one gameserver. */
 export class Forwarder {
   /** Joined players by slot. */
-  readonly sessions = new Map<number, GameSession>();
-  readonly byToken = new Map<number, GameSession>();
+  readonly sessions = new Map<number, ClientSeat>();
+  readonly byToken = new Map<number, ClientSeat>();
   readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0 };
   private nextId = 1;
 
   constructor(private readonly cfg: ForwarderConfig) {}
 
   /** A new session for a player seated in `slot` at `address`, with a token no other session has. */
-  add(slot: number, address: string, newToken: () => number, now: number): GameSession {
+  add(slot: number, address: string, newToken: () => number, now: number): ClientSeat {
     let token: number;
     do token = newToken();
     while (this.byToken.has(token));
-    const s = new GameSession(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
+    const s = new ClientSeat(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
     this.sessions.set(slot, s);
     this.byToken.set(token, s);
     return s;
@@ -80,7 +80,7 @@ export class Forwarder {
    * A GameState accepted from `s` (`newest`: its id is the highest so far, so its state counts); its events are queued for the others.
    * Returns how many of its events were not the client's to send (dropped as `foreign`), so the server can count strikes.
    */
-  onGameState(s: GameSession, packet: Packet, newest: boolean, now: number): number {
+  onGameState(s: ClientSeat, packet: Packet, newest: boolean, now: number): number {
     if (newest) s.setState(packet.header);
     let foreign = 0;
     for (const event of packet.events) {
@@ -110,7 +110,7 @@ export class Forwarder {
    * counted as foreign. Returns the packet without envelopes, and how many
    * messages were foreign.
    */
-  takeLinkEvents(s: GameSession, packet: Packet, now: number): { packet: Packet; foreign: number } {
+  takeLinkEvents(s: ClientSeat, packet: Packet, now: number): { packet: Packet; foreign: number } {
     let foreign = 0;
     const rest: RemoteEvent[] = [];
     for (const ev of packet.events) {
@@ -135,7 +135,7 @@ export class Forwarder {
    * range (once each; those out of range are counted and skipped), then world
    * changes, then chat and names. What does not fit the budget waits.
    */
-  flush(c: GameSession, now: number, header: () => PacketHeader): Packet[] {
+  flush(c: ClientSeat, now: number, header: () => PacketHeader): Packet[] {
     if (!c.udp || c.budget <= 0) return [];
     this.eventDrops.outdated += c.outbox.dropOutdated(now, this.cfg.outdatedMs);
     const items: Item[] = [];

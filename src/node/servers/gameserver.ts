@@ -23,7 +23,7 @@ import { GAMESERVER_PORT, GAMESERVER_UDP_PORT } from '../../shared/servers/joinP
 import { decodePacket, DropCounters, encodePacket } from '../../shared/wire/codec';
 import { MAX_WIRE_SLOTS, PacketType, type Packet } from '../../shared/wire/types';
 import { Forwarder, type EventDrops } from './forwarder';
-import type { ClientCounters, GameSession } from './gameSession';
+import type { ClientCounters, ClientSeat } from './seat';
 import { startJoinServer, type SeatedPlayer } from './joinServer';
 import { unwrapAddress } from './lineServer';
 import { DiscoveryResponder } from './discoveryResponder';
@@ -182,8 +182,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   };
   // Joined clients' bound UDP endpoints (ip:port): they get their own rate table and are never blocked,
   // because anyone can forge a source address and must not get an honest player cut off that way.
-  const endpoints = new Map<string, GameSession>();
-  const guards = new WeakMap<GameSession, ClientGuard>();
+  const endpoints = new Map<string, ClientSeat>();
+  const guards = new WeakMap<ClientSeat, ClientGuard>();
   const strikeKinds = new Map<string, number>();
   let kicked = 0;
 
@@ -207,7 +207,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const time = new ServerTimeService(socket, clock);
   const discovery = new DiscoveryResponder({ socket, log, info: () => (seats ? { kind: 'gameserver', name, port: seats.port, players: seats.playerCount(), maxPlayers, version: APP_VERSION } : null) });
 
-  const send = (s: GameSession, packet: Packet) => {
+  const send = (s: ClientSeat, packet: Packet) => {
     if (!s.udp) return;
     let bytes: Uint8Array;
     try {
@@ -223,7 +223,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       if (err) log.debug({ err, slot: s.slot }, 'udp send failed');
     });
   };
-  const header = (s: GameSession, type: PacketType, gameTime = clock()) => serverHeader(type, s.nextId++, Math.floor(gameTime), s.token);
+  const header = (s: ClientSeat, type: PacketType, gameTime = clock()) => serverHeader(type, s.nextId++, Math.floor(gameTime), s.token);
 
   let flushPending: NodeJS.Immediate | undefined;
   const flushAll = () => {
@@ -249,7 +249,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     const now = clock();
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
     const { packet } = fwd.takeLinkEvents(s, decoded.packet, now);
-    let verdict: ReturnType<GameSession['ids']['check']> | undefined;
+    let verdict: ReturnType<ClientSeat['ids']['check']> | undefined;
     if (h.type === PacketType.GameState) {
       verdict = s.ids.check(h.messageId);
       if (verdict === 'duplicate' || verdict === 'stale') return drop(verdict);
@@ -288,14 +288,14 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       s.pingAt = null;
     }
   };
-  const kick = (s: GameSession, reason: string) => {
+  const kick = (s: ClientSeat, reason: string) => {
     kicked += 1;
     const player = seats.players().find((p) => p.slot === s.slot);
     log.warn({ slot: s.slot, player: player?.name, address: s.address, udp: s.udp ? `${s.udp.address}:${s.udp.port}` : null, reason }, 'player dropped for bad data');
     seats.kick(s.slot, `dropped for bad data: ${reason}`, true);
   };
   // Before any decoding: blocked sources and sources over their rate cost one map lookup.
-  const admitted = (source: string, now: number): GameSession | null | false => {
+  const admitted = (source: string, now: number): ClientSeat | null | false => {
     let session = endpoints.get(source) ?? null;
     if (session && sessions.get(session.slot) !== session) {
       endpoints.delete(source);

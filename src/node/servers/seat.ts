@@ -1,5 +1,5 @@
 /**
- * One joined player of a gameserver: its TCP identity (slot, name, address),
+ * One joined player of a gameserver (its seat): its TCP identity (slot, name, address),
  * its UDP session (token, endpoint bound by the first valid datagram), its
  * newest state, its message-id window, what it still has to receive (the
  * Outbox) and the counters the status page shows.
@@ -35,8 +35,8 @@ export interface Forwarded {
   event: ReliableGameEvent;
 }
 
-/** One joined player's session. */
-export class GameSession {
+/** One joined player's seat. */
+export class ClientSeat {
   /**
    * The reliable link with this client (hop by hop: the server acknowledges
    * what the client sends, and sends the others' kills, chat and names on
@@ -95,7 +95,7 @@ export class GameSession {
   }
 
   /** True when the newest state of `other` has not been sent to (or skipped for) this client yet. */
-  stateDue(other: GameSession): boolean {
+  stateDue(other: ClientSeat): boolean {
     return other.header !== null && other.seq > (this.sent.get(other.id) ?? 0);
   }
 }
