@@ -19,7 +19,7 @@ const TICK_MS = 10;
 export class P2pProtocol implements Protocol {
   readonly name = P2P_PROTOCOL;
   private peer: P2pPeer | null = null;
-  private session: GameSession | null = null;
+  private session: GameSession<P2pPeer> | null = null;
   private stop: (() => void) | null = null;
 
   constructor(
@@ -29,24 +29,25 @@ export class P2pProtocol implements Protocol {
 
   /** Received datagrams the codec refused, by reason (empty before init). */
   get drops(): Record<string, number> {
-    return this.session?.drops.snapshot() ?? {};
+    return this.session?.pipeline.drops.snapshot() ?? {};
   }
 
   async init(): Promise<void> {
     if (this.peer) return;
-    const api = this.ctx.packetApi;
     const game = this.ctx.game;
-    const session = new GameSession(this.ctx, api.localNode(), () => this.status());
-    const peer = new P2pPeer(
-      api.encodeNode(session.self),
-      game.playerName(),
-      { send: (to, packet) => session.sendTo(to, packet), broadcast: (packet) => this.broadcast(packet) },
-      (notice) => this.onNotice(notice),
-      this.config,
-    );
-    session.member = peer;
+    const session = new GameSession(this.ctx, {
+      status: () => this.status(),
+      member: (transport) =>
+        new P2pPeer(
+          this.ctx.packetApi.encodeNode(this.ctx.packetApi.localNode()),
+          game.playerName(),
+          { send: (to, packet) => transport.send(to, packet), broadcast: (packet) => this.broadcast(packet) },
+          (notice) => this.onNotice(notice),
+          this.config,
+        ),
+    });
     this.session = session;
-    this.peer = peer;
+    this.peer = session.member;
     this.stop = session.start({ connect: (target) => this.connect(target), disconnect: () => this.disconnect() }, undefined, TICK_MS);
   }
 
@@ -63,7 +64,7 @@ export class P2pProtocol implements Protocol {
     }
     this.stop?.();
     this.stop = null;
-    this.session?.reset();
+    this.session?.pipeline.reset();
     this.peer = null;
     this.session = null;
   }
@@ -128,7 +129,7 @@ export class P2pProtocol implements Protocol {
   }
 
   private onNotice(n: P2pNotice): void {
-    const session = this.session;
+    const session = this.session?.pipeline;
     const game = this.ctx.game;
     if (!session) return;
     switch (n.kind) {

@@ -2,15 +2,14 @@
  * The client/server protocols. Both join over TCP with the same text lines
  * and get the player list from the server:
  * - `slotserver` (TCP 6582): game packets go peer to peer exactly as in p2p
- *   (the shared GameSession), to the endpoints the server lists;
+ *   (the shared session pipeline), to the endpoints the server lists;
  * - `gameserver` (TCP 6581): game packets go to the server only (UDP port and
  *   session token from the join reply), which relays the others' to us.
  */
 import { platform, arch } from 'node:os';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
-import { RelayPeer } from '../../shared/net/relayPeer';
-import { NO_SLOT, type Packet } from '../../shared/wire/types';
+import { NO_SLOT } from '../../shared/wire/types';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
@@ -47,7 +46,7 @@ type Phase = 'idle' | 'connecting' | 'joining' | 'welcome' | 'joined' | 'leaving
 
 export class ServerClientProtocol implements Protocol {
   private peer: ManagedPeer | null = null;
-  private session: GameSession | null = null;
+  private session: GameSession<ManagedPeer> | null = null;
   private link: ServerLink | null = null;
   private stop: (() => void) | null = null;
   private phase: Phase = 'idle';
@@ -67,33 +66,34 @@ export class ServerClientProtocol implements Protocol {
   async init(): Promise<void> {
     if (this.peer) return;
     const api = this.ctx.packetApi;
-    const session = new GameSession(this.ctx, api.localNode(), () => this.status());
-    const peer = this.makePeer(session);
-    session.member = peer;
-    if (this.name === GAMESERVER_PROTOCOL) {
+    const session = new GameSession(this.ctx, {
+      status: () => this.status(),
+      // One membership for the protocol's life: peer to peer at a slotserver; `adopt` routes it through a gameserver.
+      member: (transport) =>
+        new ManagedPeer(
+          api.encodeNode(api.localNode()),
+          this.ctx.game.playerName(),
+          (to, packet) => transport.send(to, packet),
+          (n) => this.onNotice(n),
+          (name) => this.link?.send(formatNewName(name)),
+        ),
       // Through a gameserver the only link is the server: if it stops acknowledging, the game is over for us.
-      session.onLinkFailure = (_addr, reason) => {
-        this.ended('lost', `lost contact with the gameserver "${this.serverName}": ${reason}; disconnecting`);
-        this.disconnect();
-      };
-    }
+      ...(this.name === GAMESERVER_PROTOCOL
+        ? {
+            linkFailed: (_addr: Uint8Array, reason: string) => {
+              this.ended('lost', `lost contact with the gameserver "${this.serverName}": ${reason}; disconnecting`);
+              this.disconnect();
+            },
+          }
+        : {}),
+    });
     this.session = session;
-    this.peer = peer;
+    this.peer = session.member;
     this.stop = session.start(
       { connect: (target) => this.connect(target), disconnect: () => this.disconnect() },
       `connect to a ${this.name} (default port ${this.defaultPort}; with no address, the first one answering on the LAN)`,
       TICK_MS,
     );
-  }
-
-  /** A fresh membership: peer to peer for a slotserver, relayed through `relay` for a gameserver. */
-  private makePeer(session: GameSession, relay?: { server: Uint8Array; token: number }): ManagedPeer {
-    const self = this.ctx.packetApi.encodeNode(session.self);
-    const send = (to: Uint8Array, packet: Packet) => session.sendTo(to, packet);
-    const notify = (n: ManagedNotice) => this.onNotice(n);
-    const rename = (name: string) => this.link?.send(formatNewName(name));
-    const name = this.ctx.game.playerName();
-    return relay ? new RelayPeer(self, name, send, notify, rename, relay.server, relay.token) : new ManagedPeer(self, name, send, notify, rename);
   }
 
   async kill(): Promise<void> {
@@ -107,7 +107,7 @@ export class ServerClientProtocol implements Protocol {
     this.peer?.leave();
     this.stop?.();
     this.stop = null;
-    this.session?.reset();
+    this.session?.pipeline.reset();
     this.peer = null;
     this.session = null;
   }
@@ -225,7 +225,7 @@ export class ServerClientProtocol implements Protocol {
 
   private onLine(line: string): void {
     const peer = this.peer;
-    const session = this.session;
+    const session = this.session?.pipeline;
     if (!peer || !session) return;
     if (this.phase === 'welcome' && this.welcomeLeft > 0) {
       this.welcomeLeft -= 1;
@@ -240,26 +240,24 @@ export class ServerClientProtocol implements Protocol {
     const msg = parseServerLine(line);
     switch (msg.kind) {
       case 'accepted': {
-        let member = peer;
+        let relay: { server: Uint8Array; token: number } | undefined;
         if (this.name === GAMESERVER_PROTOCOL) {
-          const relay = this.relayTarget(msg.accepted.udp, msg.accepted.token);
-          if (!relay) {
+          const route = this.relayTarget(msg.accepted.udp, msg.accepted.token);
+          if (!route) {
             this.ended('failed', 'connect failed: the gameserver did not say where to send game packets (udp and token)');
             this.phase = 'leaving';
             this.link?.close();
             return;
           }
-          member = this.makePeer(session, relay);
-          session.member = member;
-          this.peer = member;
+          relay = route;
           // The gameserver's clock is the common game time; it answers time-sync requests on its game port.
-          session.clock.source = () => relay.server;
+          session.clock.source = () => route.server;
         } else {
           // A slotserver names its time-sync port; an older one does not, and the players then follow the lowest slot.
           const timeAddr = msg.accepted.time === undefined || !this.link?.remoteAddress ? null : this.endpointAddr({ address: this.link.remoteAddress, port: msg.accepted.time });
           session.clock.source = timeAddr ? () => timeAddr : null;
         }
-        member.adopt(msg.accepted.slot);
+        peer.adopt(msg.accepted.slot, relay);
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';
         this.welcomeLeft = MESSAGE_LINES;
@@ -312,7 +310,7 @@ export class ServerClientProtocol implements Protocol {
     this.link = null;
     this.phase = 'idle';
     this.peer?.leave();
-    this.session?.deliverPlayers();
+    this.session?.pipeline.deliverPlayers();
     if (!error || was === 'leaving') return;
     const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
     if (was === 'connecting' || was === 'joining') this.ended('failed', `connect failed: ${error}`);
@@ -326,8 +324,8 @@ export class ServerClientProtocol implements Protocol {
   }
 
   private onNotice(n: ManagedNotice): void {
-    if (n.kind === 'game-state') this.session?.onGameState(n.slot, n.packet);
-    else this.session?.deliverPlayers();
+    if (n.kind === 'game-state') this.session?.pipeline.onGameState(n.slot, n.packet);
+    else this.session?.pipeline.deliverPlayers();
   }
 }
 

@@ -7,8 +7,7 @@
  */
 import type { Vec3, Quat } from '../sim/types';
 import { STEP_MS } from '../sim/types';
-import { fillPacket } from '../wire/codec';
-import { NO_SLOT, objectId, objectOwner, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
+import { NO_SLOT, objectId, objectOwner, type RemoteEvent } from '../wire/types';
 
 /** Most events kept waiting; beyond it the oldest non-critical ones are dropped and counted (a stuck link must not grow memory). */
 export const MAX_PENDING_EVENTS = 256;
@@ -95,15 +94,25 @@ export class GameCodeInterface {
   }
 
   /**
-   * Builds the next packet for `header`: takes queued events from the front
-   * in order while they fit, scopes local object ids by `ownerSlot`, and
-   * refreshes lasers and missiles to their position at `now`.
+   * The game events for the next packet, within `budget` bytes: queued events
+   * from the front, in order, while they fit (`sizeOf` measures each; the
+   * session measures each event object once and reuses the size for every
+   * target), local object ids scoped by `ownerSlot`, lasers and missiles
+   * refreshed to their position at `now`. Stops at the first event that does
+   * not fit, so order is kept; the rest wait for a later packet.
    */
-  take(header: PacketHeader, ownerSlot: number, now: number, maxBytes?: number): Packet {
-    const ready = this.queue.map((p) => finalise(p, ownerSlot, now));
-    const { packet, taken } = fillPacket(header, ready, maxBytes);
-    this.queue.splice(0, taken);
-    return packet;
+  take(ownerSlot: number, now: number, budget: number, sizeOf: (event: RemoteEvent) => number): RemoteEvent[] {
+    const out: RemoteEvent[] = [];
+    let room = budget;
+    for (const p of this.queue) {
+      const event = finalise(p, ownerSlot, now);
+      const size = sizeOf(event);
+      if (size > room) break;
+      room -= size;
+      out.push(event);
+    }
+    this.queue.splice(0, out.length);
+    return out;
   }
 
   /**

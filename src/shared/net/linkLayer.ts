@@ -4,11 +4,12 @@
  * games, the server in a gameserver game), keyed by wire address. It rides on
  * the membership's own datagrams:
  *
- * - `outgoing` adds, to a GameState or NodeAlive going to a node, the
+ * - `envelopes` gives, for a GameState or NodeAlive going to a node, the
  *   acknowledgements we owe it and its due reliable messages, as far as they
- *   fit in 512 bytes;
- * - `standalone` makes a Reliable packet for nodes that are owed something
- *   no regular datagram carried (acknowledgements should not wait long);
+ *   fit the room the datagram has left (the session's outgoing path fills
+ *   one byte budget per target with them and the game events);
+ * - `owed` names the nodes owed something no regular datagram carried, each
+ *   to get a Reliable packet (acknowledgements should not wait long);
  * - `incoming` takes the acknowledgements and reliable messages out of a
  *   received datagram (in a Relay packet, out of each relayed player's inner
  *   packet too), hands back each message seen for the first time with the
@@ -18,9 +19,8 @@
  * an overtaken packet's state is old news, but the chat line in it is not.
  * Pure; the protocol supplies time, slots and the transport.
  */
-import { MAX_DATAGRAM_BYTES } from './packetApi';
 import { giveUpAfterMs, ReliableLink, type ReliableConfig } from './reliable';
-import { eventSize, packetSize } from '../wire/codec';
+import { eventSize } from '../wire/codec';
 import { addrKey } from '../wire/addr';
 import { PacketType, RELIABLE_EVENT_TYPES, type AckEvent, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
 
@@ -37,11 +37,20 @@ export function ackSize(n: number): number {
   return 3 + 1 + 2 * n;
 }
 
-/** A reliable message delivered from `slot`. */
+/** A reliable message delivered from `slot`; `stamp`: the common game time of the GameState that carried it (ages it like a state). */
 export interface Delivered {
   slot: number;
   event: ReliableGameEvent;
+  stamp?: number;
 }
+
+/** Acknowledgements and reliable messages for one datagram, and the bytes they add. */
+export interface Envelopes {
+  events: RemoteEvent[];
+  size: number;
+}
+
+const NO_ENVELOPES: Envelopes = Object.freeze({ events: [], size: 0 }) as Envelopes;
 
 /** What `incoming` leaves: the packet without envelopes (null when nothing is left for the membership) and the new messages. */
 export interface Incoming {
@@ -82,28 +91,36 @@ export class LinkLayer {
     for (const { link } of this.links.values()) link.queue(event, now, event.type === 'playerName' ? 'name' : undefined);
   }
 
-  /** `packet` on its way to `to`, with what fits of the acknowledgements and due messages for that node. */
-  outgoing(to: WireAddr, packet: Packet, now: number): Packet {
-    const t = packet.header.type;
-    if (t !== PacketType.GameState && t !== PacketType.NodeAlive && t !== PacketType.Reliable) return packet;
+  /**
+   * The envelopes a datagram of type `type` to `to` carries, within `room`
+   * bytes: the acknowledgements we owe that node, then its due reliable
+   * messages, with their total size (each measured once: acks by count,
+   * messages when they were queued). None for other packet types or nodes
+   * without a link.
+   */
+  envelopes(to: WireAddr, type: PacketType, room: number, now: number): Envelopes {
+    if (type !== PacketType.GameState && type !== PacketType.NodeAlive && type !== PacketType.Reliable) return NO_ENVELOPES;
     const entry = this.links.get(addrKey(to));
-    if (!entry) return packet;
-    const room = MAX_DATAGRAM_BYTES - packetSize(packet);
+    if (!entry) return NO_ENVELOPES;
     const take = entry.link.take(now, room, ackSize);
-    if (take.acks.length === 0 && take.messages.length === 0) return packet;
-    const extra: RemoteEvent[] = take.acks.length > 0 ? [{ type: 'ack', ids: take.acks }] : [];
-    for (const m of take.messages) extra.push({ type: 'reliable', id: m.id, event: m.message });
-    return { header: packet.header, events: [...extra, ...packet.events] };
+    if (take.acks.length === 0 && take.messages.length === 0) return NO_ENVELOPES;
+    const events: RemoteEvent[] = [];
+    let size = 0;
+    if (take.acks.length > 0) {
+      events.push({ type: 'ack', ids: take.acks });
+      size += ackSize(take.acks.length);
+    }
+    for (const m of take.messages) {
+      events.push({ type: 'reliable', id: m.id, event: m.message });
+      size += m.size;
+    }
+    return { events, size };
   }
 
-  /** Reliable packets (with `header`) for every node that is owed acknowledgements or due messages no regular packet carried. */
-  standalone(now: number, header: (to: WireAddr) => PacketHeader): { to: WireAddr; packet: Packet }[] {
-    const out: { to: WireAddr; packet: Packet }[] = [];
-    for (const { addr, link } of this.links.values()) {
-      if (!link.wantsSend(now)) continue;
-      const packet = this.outgoing(addr, { header: header(addr), events: [] }, now);
-      if (packet.events.length > 0) out.push({ to: addr, packet });
-    }
+  /** Nodes owed acknowledgements or due messages that no regular datagram carried: each gets a Reliable packet. */
+  owed(now: number): WireAddr[] {
+    const out: WireAddr[] = [];
+    for (const { addr, link } of this.links.values()) if (link.wantsSend(now)) out.push(addr);
     return out;
   }
 
@@ -116,25 +133,26 @@ export class LinkLayer {
   incoming(from: WireAddr, packet: Packet, now: number, slotOf: () => number | null): Incoming {
     const entry = this.links.get(addrKey(from));
     const delivered: Delivered[] = [];
-    const strip = (events: RemoteEvent[], slot: () => number | null): RemoteEvent[] => {
+    const strip = (events: RemoteEvent[], slot: () => number | null, carrier: PacketHeader): RemoteEvent[] => {
+      const stamp = carrier.type === PacketType.GameState ? { stamp: carrier.gameTime } : {};
       const rest: RemoteEvent[] = [];
       for (const ev of events) {
         if (ev.type === 'ack') entry?.link.onAcks(ev.ids, now);
         else if (ev.type === 'reliable') {
           if (!entry) continue;
           const s = slot();
-          if (s !== null && entry.link.onMessage(ev.id, now)) delivered.push({ slot: s, event: ev.event });
+          if (s !== null && entry.link.onMessage(ev.id, now)) delivered.push({ slot: s, event: ev.event, ...stamp });
         } else rest.push(ev);
       }
       return rest;
     };
     if (packet.header.type === PacketType.Relay) {
-      const events = strip(packet.events, () => null).map((ev) =>
-        ev.type === 'relayed' ? { ...ev, packet: { header: ev.packet.header, events: strip(ev.packet.events, () => ev.slot) } } : ev,
+      const events = strip(packet.events, () => null, packet.header).map((ev) =>
+        ev.type === 'relayed' ? { ...ev, packet: { header: ev.packet.header, events: strip(ev.packet.events, () => ev.slot, ev.packet.header) } } : ev,
       );
       return { packet: { header: packet.header, events }, delivered };
     }
-    const events = strip(packet.events, slotOf);
+    const events = strip(packet.events, slotOf, packet.header);
     return { packet: packet.header.type === PacketType.Reliable ? null : { header: packet.header, events }, delivered };
   }
 

@@ -1,18 +1,30 @@
 /**
- * A peer set run by a server (the slotserver protocol): the server hands out
- * our slot and tells us who joins, leaves and renames; game packets still go
- * peer to peer. This keeps that table, filters stale and duplicate packets
- * by message id, carries joined/unjoined in every header and keeps the peers
- * fed with node-alive packets. Pure: time comes in as `now`.
+ * A peer set run by a server: the server hands out our slot and tells us who
+ * joins, leaves and renames. This keeps that table, filters stale and
+ * duplicate packets by message id, carries joined/unjoined in every header
+ * and keeps the peers fed with node-alive packets. Pure: time comes in as
+ * `now`.
+ *
+ * Two routes, chosen when the server accepts us (`adopt`):
+ * - a slotserver game: game packets go peer to peer;
+ * - a gameserver game (`relay`): every packet goes to the server only, with
+ *   the session token from the TCP join, and the others' states come back
+ *   bundled in Relay packets, which are unpacked here and filtered per player.
  */
 import { MessageFilter } from '../p2p/packetFilter';
 import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
-import { addrKey } from '../wire/addr';
+import { addrEquals, addrKey } from '../wire/addr';
 import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 
 /** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */
 export const MANAGED_ALIVE_MS = 500;
 export const MANAGED_ALIVE_JOINED_MS = 2000;
+
+/** A gameserver's UDP address and our session token: where a relayed game's packets go. */
+export interface RelayRoute {
+  server: WireAddr;
+  token: number;
+}
 
 export type ManagedNotice = { kind: 'game-state'; slot: number; packet: Packet } | { kind: 'player-changed'; player: PlayerEntry };
 
@@ -24,6 +36,8 @@ export class ManagedPeer {
   protected readonly filter = new MessageFilter();
   protected nextId = 1;
   private lastAliveAt = -Infinity;
+  /** Set for a gameserver game (by `adopt`). */
+  private relay: RelayRoute | null = null;
 
   constructor(
     private readonly self: WireAddr,
@@ -36,9 +50,13 @@ export class ManagedPeer {
     this.name = sanitizeName(name, 'player');
   }
 
-  /** The server gave us `slot`: we are connected, alone in the table until it lists the others. */
-  adopt(slot: number): void {
+  /**
+   * The server gave us `slot`: we are connected, alone in the table until it
+   * lists the others. With `relay`, everything goes through that gameserver.
+   */
+  adopt(slot: number, relay?: RelayRoute): void {
     this.reset();
+    this.relay = relay ? { server: Uint8Array.from(relay.server), token: relay.token } : null;
     this.state = 'connected';
     this.mySlot = slot;
     this.table.set(slot, { slot, addr: this.self, name: this.name, joined: false });
@@ -108,17 +126,47 @@ export class ManagedPeer {
     this.setJoined(false, now);
   }
 
-  /** A decoded packet from a peer. Only members are heard; old and duplicate ids have no effect. */
+  /**
+   * A decoded packet. Only members are heard (in a relayed game, only the
+   * server, each relayed player packet counting as that player's own); old
+   * and duplicate ids have no effect.
+   */
   receive(from: WireAddr, packet: Packet, now: number): void {
     if (this.state !== 'connected') return;
+    if (this.relay) return this.receiveRelayed(from, packet, now);
     const entry = this.byAddr(from);
     if (!entry || entry.slot === this.mySlot) return;
     this.accept(entry, addrKey(from), packet, now);
   }
 
-  /** Whether `from` may send us control packets (pings): members here, the server too in a relayed game. */
+  private receiveRelayed(from: WireAddr, packet: Packet, now: number): void {
+    if (!this.relay || !addrEquals(from, this.relay.server) || packet.header.type !== PacketType.Relay) return;
+    for (const event of packet.events) {
+      if (event.type !== 'relayed' || event.slot === this.mySlot) continue;
+      const entry = this.table.get(event.slot);
+      if (!entry) continue;
+      // Keyed by slot: the players' own addresses never reach us in this mode.
+      if (event.packet.header.joined) this.accept(entry, `slot:${event.slot}`, event.packet, now);
+      // The server sends a player's events without a fresh state (chat beyond the filter radius,
+      // events that waited a tick) as joined = 0 with its newest id: not a new state, not an unjoin.
+      else if (event.packet.events.length > 0) this.notify({ kind: 'game-state', slot: event.slot, packet: event.packet });
+    }
+  }
+
+  /** Whether `from` may send us control packets (pings): members, or in a relayed game the server. */
   trusts(from: WireAddr): boolean {
-    return this.byAddr(from) !== undefined;
+    return this.relay ? addrEquals(from, this.relay.server) : this.byAddr(from) !== undefined;
+  }
+
+  /** Reliable messages in a relayed game go to the server, which acknowledges them and sends them on itself. */
+  linkTargets(): WireAddr[] {
+    if (this.relay) return [this.relay.server];
+    return this.players().filter((p) => p.slot !== this.mySlot).map((p) => p.addr);
+  }
+
+  /** Our session token at a gameserver (undefined otherwise). */
+  get sessionToken(): number | undefined {
+    return this.relay?.token;
   }
 
   /** A packet of member `entry` (keyed `key` for the id filter): fresh ones update join state and name and go to the game. */
@@ -162,8 +210,9 @@ export class ManagedPeer {
     this.toOthers(controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, now, this.joined, [nameEvent(this.name)]));
   }
 
-  /** Where our packets go: every other member (overridden when a server relays). */
-  protected toOthers(packet: Packet): void {
+  /** Where our packets go: every other member, or only the server (with the session token) in a relayed game. */
+  private toOthers(packet: Packet): void {
+    if (this.relay) return this.send(this.relay.server, { ...packet, header: { ...packet.header, token: this.relay.token } });
     for (const p of this.table.values()) if (p.slot !== this.mySlot) this.send(p.addr, packet);
   }
 
@@ -180,5 +229,6 @@ export class ManagedPeer {
     this.table.clear();
     this.filter.clear();
     this.lastAliveAt = -Infinity;
+    this.relay = null;
   }
 }

@@ -79,6 +79,8 @@ const MAX_REMEMBERED = 16_384;
 interface Outgoing<M> {
   id: number;
   message: M;
+  /** Bytes it adds to a datagram, measured once when queued (resends reuse it). */
+  size: number;
   supersede: string | undefined;
   /** Sends so far. */
   sends: number;
@@ -95,7 +97,8 @@ export interface ReliableTake<M> {
   /** Ids to acknowledge (may be empty). */
   acks: number[];
   /** Messages to (re)send, oldest first. */
-  messages: { id: number; message: M }[];
+  /** Each with the bytes it adds to the datagram (measured when it was queued). */
+  messages: { id: number; message: M; size: number }[];
 }
 
 /** Counters for stats and tests. */
@@ -156,7 +159,7 @@ export class ReliableLink<M> {
       this.waiting.shift();
       this.counters.overflow += 1;
     }
-    this.waiting.push({ id, message, supersede, sends: 0, dueAt: now, interval: this.cfg.firstResendMs, firstAt: now });
+    this.waiting.push({ id, message, size: this.sizeOf(message), supersede, sends: 0, dueAt: now, interval: this.cfg.firstResendMs, firstAt: now });
     this.counters.queued += 1;
     return id;
   }
@@ -195,16 +198,16 @@ export class ReliableLink<M> {
     }
     const due = [...this.inFlight.values()].filter((o) => o.dueAt <= now && o.sends < this.cfg.maxSends).sort((a, b) => a.dueAt - b.dueAt);
     for (const o of due) {
-      const size = this.sizeOf(o.message);
+      const size = o.size;
       if (size > room) continue;
       room -= size;
       this.mark(o, now);
       this.counters.resent += 1;
-      out.messages.push({ id: o.id, message: o.message });
+      out.messages.push({ id: o.id, message: o.message, size: o.size });
     }
     while (this.waiting.length > 0 && this.inFlight.size < this.cfg.maxInFlight) {
       const o = this.waiting[0] as Outgoing<M>;
-      const size = this.sizeOf(o.message);
+      const size = o.size;
       if (size > room) break;
       room -= size;
       this.waiting.shift();
@@ -214,7 +217,7 @@ export class ReliableLink<M> {
       if (this.srtt !== null) o.interval = Math.max(this.cfg.firstResendMs, Math.min(this.cfg.maxResendMs, 1.5 * this.srtt + this.cfg.ackDelayMs));
       this.mark(o, now);
       this.counters.sent += 1;
-      out.messages.push({ id: o.id, message: o.message });
+      out.messages.push({ id: o.id, message: o.message, size: o.size });
     }
     return out;
   }

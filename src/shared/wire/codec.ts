@@ -84,6 +84,22 @@ export function encodePacket(packet: Packet): Uint8Array {
   return w.buf;
 }
 
+/**
+ * Encodes a packet whose size the caller already knows (it summed the
+ * header's and each event's measured size while filling a byte budget), so
+ * the datagram is measured once and written once. Throws like encodePacket;
+ * a `size` that disagrees with what the codec writes is a caller bug.
+ */
+export function encodeMeasured(packet: Packet, size: number): Uint8Array {
+  if (size > MAX_DATAGRAM_BYTES) {
+    throw new WireEncodeError(`packet is ${size} bytes, more than MAX_DATAGRAM_BYTES (${MAX_DATAGRAM_BYTES})`);
+  }
+  const w = new ByteWriter(size);
+  packetCodec.write(w, packet);
+  if (w.pos !== size) throw new Error(`wire codec bug: wrote ${w.pos} bytes, measured ${size}`);
+  return w.buf;
+}
+
 /** Result of {@link decodePacket}. */
 export type DecodeResult = { ok: true; packet: Packet } | { ok: false; reason: DropReason };
 

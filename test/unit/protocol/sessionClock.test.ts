@@ -4,7 +4,7 @@
  * source, never keeps it out of the game.
  */
 import { describe, expect, it } from 'vitest';
-import { SessionClock, TIME_SYNC_GIVE_UP_MS, TIME_SYNC_JOIN_WAIT_MS } from '../../../src/node/protocol/sessionClock';
+import { SessionClock, TIME_SYNC_GIVE_UP_MS, TIME_SYNC_JOIN_WAIT_MS } from '../../../src/shared/session/sessionClock';
 import { answerTimeRequest } from '../../../src/shared/time';
 import { nextFloat, seedRng } from '../../../src/shared/sim/prng';
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { timeReference } from '../../../src/node/protocol/sessionClock';
+import { timeReference } from '../../../src/shared/session/sessionClock';
 import type { PlayerEntry } from '../../../src/shared/wire/types';
 
 const entry = (slot: number, joined: boolean): PlayerEntry => ({ slot, joined, name: `p${slot}`, addr: Uint8Array.from([4, 10, 0, 0, slot + 1, 0x19, 0x7e]) });

@@ -1,13 +1,16 @@
 /**
- * Who the peers of a GameSession are: the slot table, our slot, and the
+ * Who the peers of a session are: the slot table, our slot, and the
  * packets that keep it. P2pPeer fits it, and so does ManagedPeer (a table a
  * slot- or gameserver runs).
  */
-import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../../shared/wire/types';
+import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../wire/types';
+
+/** Where a membership is: p2p passes through `connecting` (and `slave`) or ends in `failed`; a server-run one is `idle` or `connected`. */
+export type MemberState = 'idle' | 'connecting' | 'slave' | 'connected' | 'failed';
 
 /** Who the peers are: the slot table, our slot, and the packets that keep it (P2pPeer fits). */
 export interface Membership {
-  readonly state: string;
+  readonly state: MemberState;
   slot(): number | null;
   players(): PlayerEntry[];
   /** The player asked for `name` (the `name` command). */

@@ -3,12 +3,12 @@
  * clock is the reference, the TimeSyncClient that measures the offset to it,
  * the join gate (a player enters the game only once the offset is good),
  * answering peers' requests, and the age of received states. The session
- * (gameSession.ts) owns one and feeds it ticks and time-sync datagrams.
+ * (pipeline.ts) owns one and feeds it ticks and time-sync datagrams.
  */
-import type { NodeAddress } from '../../shared/net/packetApi';
-import { answerTimeRequest, decodeTimeDatagram, TimePacketType, TimeSyncClient } from '../../shared/time';
-import { addrKey } from '../../shared/wire/addr';
-import type { PlayerEntry, WireAddr } from '../../shared/wire/types';
+import type { NodeAddress } from '../net/packetApi';
+import { answerTimeRequest, decodeTimeDatagram, TimePacketType, TimeSyncClient } from '../time';
+import { addrKey } from '../wire/addr';
+import type { PlayerEntry, WireAddr } from '../wire/types';
 
 /** A player may join once the clock offset is known this well: ≥ 8 samples kept and a standard error ≤ 2 ms (sync goes on refining it). */
 const JOIN_MIN_SAMPLES = 8;
@@ -159,7 +159,16 @@ export class SessionClock {
   }
 }
 
-/** The member whose clock a player in slot `mine` should follow (see GameSession.lowestOther for the rule); null: it is the reference. */
+/**
+ * The member whose clock a player in slot `mine` should follow when no
+ * server names a time source (peer to peer, slotservers without a time
+ * port); null: it is the reference. The reference is the joined member with
+ * the lowest slot — joined players have a good clock already, so a newcomer
+ * in a freed lower slot syncs with them first and takes over the same time
+ * when it joins, without a jump. Before anyone has joined, the lowest slot
+ * is the reference. Sources always have lower slots or are joined when we are
+ * not, so no two players ask each other.
+ */
 export function timeReference(players: readonly PlayerEntry[], mine: number | null): WireAddr | null {
   if (mine === null) return null;
   const me = players.find((p) => p.slot === mine);

@@ -1,0 +1,350 @@
+/**
+ * A client game session as one column of layers, each talking only to its
+ * neighbours (what p2p, slotserver and gameserver clients share):
+ *
+ *   in:  datagram → time sync | decode (drops counted) → ping/pong →
+ *        link layer (acks, reliable messages) → membership → game deliveries
+ *   out: game events + link envelopes → one byte budget per target →
+ *        encoded once (SessionSender) → packet API
+ *
+ * Pure: the clock, the random source (first ids of reliable links) and the
+ * membership are given at construction — the membership through a factory
+ * that receives this session's sender as its transport, so nothing is set
+ * afterwards and the membership never calls back into the session. Nothing
+ * here prints: what a player should read is a {@link SessionNotice} for the
+ * adapter (src/node/protocol/gameSession.ts), which also runs the timer and
+ * the console commands.
+ */
+import { isReliableEvent, LinkLayer } from '../net/linkLayer';
+import { LossMeter } from '../net/lossMeter';
+import type { NodeAddress, PacketApi } from '../net/packetApi';
+import { PingTable } from '../net/pingTable';
+import type { LinkStats, ProtocolGame } from '../net/protocol';
+import type { NetPlayer } from '../net/gameLink';
+import { SHIP_LOCAL_ID, playerNameOf } from '../net/gameCode';
+import { sendDecision, type SendMemory } from '../net/sendPolicy';
+import { NEUTRAL_STATE } from '../p2p/packets';
+import { isTimeDatagram } from '../time';
+import { DropCounters, decodePacket } from '../wire/codec';
+import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
+import { AddressBook } from './addressBook';
+import { GAME_EVENT_BUDGET, wireDatagramCodec, type DatagramCodec } from './datagram';
+import type { Membership } from './membership';
+import { PeerPlausibility } from './plausibility';
+import { SessionSender } from './sender';
+import { SessionClock, timeReference } from './sessionClock';
+import type { SessionNotice } from './notices';
+
+/** What a session is built from. */
+export interface SessionParts<M extends Membership> {
+  /** The packet API table (never an implementation) and our own node on it. */
+  packetApi: PacketApi;
+  self: NodeAddress;
+  game: ProtocolGame;
+  /** Host time in ms: the only clock the session reads (a virtual one in tests). */
+  clock: { now(): number };
+  /** Uniform in [0, 1): the first id of each reliable link, so a restarted node is not taken for its predecessor. */
+  random: () => number;
+  /** Builds the membership on the session's outgoing path. */
+  member: (transport: SessionSender) => M;
+  /** Where the session's notices go (the adapter prints them). */
+  notify: (notice: SessionNotice) => void;
+  /** One line describing the connection, for the slot-table delivery. */
+  status: () => string;
+  /** The datagram codec (tests count its calls). */
+  codec?: DatagramCodec;
+}
+
+/** Why an action that needs a connection did not run. */
+export type NotConnected = 'not-connected';
+
+/** One row of the `players` listing. */
+export interface PlayerRow {
+  slot: number;
+  name: string;
+  address: string;
+  /** Round trip in ms; null: not measured yet; undefined: this is us. */
+  pingMs: number | null | undefined;
+  joined: boolean;
+  mine: boolean;
+}
+
+export class SessionPipeline<M extends Membership> {
+  /** Received datagrams refused by the codec, by reason. */
+  readonly drops = new DropCounters();
+  readonly member: M;
+  /** Reliable messages (kills, chat, names) per linked node. */
+  readonly links: LinkLayer;
+  readonly sender: SessionSender;
+  readonly addresses: AddressBook;
+  /** Common game time: the reference's clock, the sync with it, the join gate. */
+  readonly clock: SessionClock;
+  readonly plausibility = new PeerPlausibility();
+  private readonly pings = new PingTable();
+  private readonly loss = new LossMeter();
+  private readonly names = new Map<number, string>();
+  private memory: SendMemory = { at: -Infinity, key: '' };
+  private myName: string;
+  private readonly game: ProtocolGame;
+  private readonly api: PacketApi;
+  private readonly now: () => number;
+
+  constructor(private readonly parts: SessionParts<M>) {
+    const { packetApi, self, game, clock, random, notify } = parts;
+    this.api = packetApi;
+    this.game = game;
+    this.now = () => clock.now();
+    this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff);
+    this.addresses = new AddressBook(packetApi, self);
+    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }));
+    this.clock = new SessionClock({
+      print: (line) => notify({ kind: 'clock', line }),
+      describe: (addr) => this.describe(addr),
+      send: (to, bytes, node) => this.sender.sendBytes(to, bytes, node),
+    });
+    this.member = parts.member(this.sender);
+    this.myName = game.playerName();
+  }
+
+  /** Every received datagram: own echoes ignored, undecodable ones counted, pings answered, the rest through the link layer to the membership. */
+  receive(from: NodeAddress, data: Uint8Array): void {
+    const member = this.member;
+    if (this.api.nodeEquals(from, this.parts.self)) return;
+    const fromKey = this.addresses.keyOf(from);
+    if (isTimeDatagram(data)) {
+      const mayAnswer = () => member.state === 'connected' && fromKey !== null && this.slotOfKey(fromKey) !== null;
+      if (!this.clock.onDatagram(data, this.api.encodeNode(from), from, this.now(), mayAnswer)) this.drops.count('bad-length');
+      return;
+    }
+    const decoded = decodePacket(data);
+    if (!decoded.ok) {
+      this.drops.count(decoded.reason);
+      if (decoded.reason === 'bad-version') this.parts.notify({ kind: 'other-version', from, data });
+      return;
+    }
+    if (fromKey === null) return;
+    const { header } = decoded.packet;
+    const now = this.now();
+    // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
+    if (header.messageId !== 0 && member.state === 'connected') this.loss.record(fromKey, header.messageId, now);
+    if (header.type === PacketType.Ping || header.type === PacketType.Pong) return this.onPing(from, fromKey, header);
+    const fromBytes = this.api.encodeNode(from);
+    const { packet, delivered } = this.links.incoming(fromBytes, decoded.packet, now, () => this.slotOfKey(fromKey));
+    if (packet) member.receive(fromBytes, packet, now);
+    for (const d of delivered) this.deliverReliable(d.slot, d.event, d.stamp);
+  }
+
+  /** The timer: name changes, membership timers, pings, the local ship's state at `sendfreq`, owed envelopes. */
+  tick(): void {
+    const member = this.member;
+    const game = this.game;
+    const now = this.now();
+    const name = game.playerName();
+    if (name !== this.myName) {
+      // The name command changed it: tell the table and, when connected, the other players.
+      this.myName = name;
+      member.setName(name, now);
+      if (member.state === 'connected') game.events.playerName(member.ownName?.() ?? name, now);
+    }
+    member.tick(now);
+    const slot = member.slot();
+    if (member.state !== 'connected' || slot === null) {
+      this.links.clear();
+      this.clock.reset();
+      return;
+    }
+    if (this.clock.tick(now, () => this.lowestOther())) member.join(now);
+    const targets = this.targets();
+    this.links.retain(targets);
+    this.addresses.retain([...member.players().map((p) => p.addr), ...targets]);
+    for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
+    for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
+    if (this.pings.due(now)) this.pingPeers(now);
+    this.sendGameStateIfDue(slot, now);
+    for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot, now), events: [] });
+  }
+
+  /** The local ship's state at `sendfreq` with dead reckoning, and what the game-code queue has for the others. */
+  private sendGameStateIfDue(slot: number, now: number): void {
+    const game = this.game;
+    const member = this.member;
+    if (!member.players().find((p) => p.slot === slot)?.joined) return;
+    const ship = game.localShip();
+    const decision = sendDecision(this.memory, now, game.sendFrequency(), ship, game.events.pending > 0);
+    if (!decision.send) return;
+    this.memory = decision.memory;
+    const state = ship ?? NEUTRAL_STATE;
+    const gameTime = Math.floor(this.clock.commonTime(now)) >>> 0;
+    const events = game.events.take(slot, now, GAME_EVENT_BUDGET, (ev) => this.sender.sizes.of(ev));
+    member.sendGameState(now, { gameTime, state }, events);
+  }
+
+  /** Joins now if the clock is synchronised, else as soon as it is (the player is told). */
+  requestJoin(): void {
+    const member = this.member;
+    if (member.state !== 'connected') return;
+    const now = this.now();
+    if (this.clock.requestJoin(now, () => this.lowestOther())) member.join(now);
+  }
+
+  /** The time reference when no server names one: see {@link timeReference}. */
+  private lowestOther(): WireAddr | null {
+    return timeReference(this.member.players(), this.member.slot());
+  }
+
+  private tokenField(): { token?: number } {
+    const token = this.member.sessionToken;
+    return token === undefined ? {} : { token };
+  }
+
+  /** Header of a packet carrying only reliable messages and acknowledgements. */
+  private reliableHeader(slot: number, now: number): PacketHeader {
+    const joined = this.member.players().find((p) => p.slot === slot)?.joined ?? false;
+    return { type: PacketType.Reliable, senderSlot: slot, messageId: 0, gameTime: Math.floor(now) >>> 0, joined, state: NEUTRAL_STATE, ...this.tokenField() };
+  }
+
+  /** The nodes with reliable links: the membership's choice, or every other member. */
+  private targets(): WireAddr[] {
+    const member = this.member;
+    if (member.linkTargets) return member.linkTargets();
+    const mine = member.slot();
+    return member.players().filter((p) => p.slot !== mine).map((p) => p.addr);
+  }
+
+  /** The slot of the member whose node has the packet API key `key`, or null for a stranger. */
+  private slotOfKey(key: string): number | null {
+    for (const p of this.member.players()) if (this.addresses.key(p.addr) === key) return p.slot;
+    return null;
+  }
+
+  /** A reliable message from `slot`, delivered once. */
+  private deliverReliable(slot: number, event: ReliableGameEvent, stamp: number | undefined): void {
+    if (event.type === 'playerName') {
+      this.member.heardName?.(slot, event.name);
+      this.deliverPlayers();
+    } else this.deliverEvent(slot, event, stamp);
+  }
+
+  /** Link quality for the net graph. */
+  linkStats(): LinkStats {
+    return { ...this.pings.summary(), lossPct: this.loss.lossPct(this.now()) };
+  }
+
+  /** A node for console lines: the player's name when it is one, else its address. */
+  describe(addr: WireAddr): string {
+    const key = this.addresses.key(addr);
+    const slot = key === null ? null : this.slotOfKey(key);
+    if (slot !== null) return this.nameOf(slot);
+    const node = this.addresses.node(addr);
+    return node ? this.api.nodeToString(node) : 'a node';
+  }
+
+  /** A fresh game state from `slot` (the membership's notice, through the protocol): its ship state and events go to the game. */
+  onGameState(slot: number, packet: Packet): void {
+    const now = this.now();
+    const { header } = packet;
+    const state = header.joined ? this.plausibility.check(slot, header.state, now) : null;
+    if (state) this.game.deliver({ kind: 'state', slot, gameTime: header.gameTime, state, ...this.clock.ageOf(header.gameTime, now) });
+    for (const event of packet.events) this.deliverEvent(slot, event, header.gameTime);
+  }
+
+  /** One game event from `slot` to the game (chat and kills also as notices), aged by the common-time `stamp` of its packet. */
+  private deliverEvent(slot: number, event: RemoteEvent, stamp: number | undefined): void {
+    const game = this.game;
+    if (event.type === 'sendText') {
+      const from = this.nameOf(slot);
+      this.parts.notify({ kind: 'chat', from, text: event.text });
+      game.deliver({ kind: 'chat', slot, from, text: event.text });
+    } else if (event.type === 'playerName') {
+      this.deliverPlayers();
+    } else if (event.type !== 'playerList' && event.type !== 'connectQueue' && event.type !== 'relayed' && event.type !== 'reliable' && event.type !== 'ack') {
+      if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) {
+        this.parts.notify({ kind: 'killed', victim: this.nameOf(slot), killer: event.killerSlot === NO_SLOT ? null : this.nameOf(event.killerSlot) });
+      }
+      const age = stamp === undefined ? {} : this.clock.ageOf(stamp, this.now());
+      game.deliver({ kind: 'event', slot, event, ...age });
+    }
+  }
+
+  /** Runs `action` on the membership when connected; otherwise says why not. */
+  whenConnected(action: (member: M, now: number) => void): NotConnected | null {
+    if (this.member.state !== 'connected') return 'not-connected';
+    action(this.member, this.now());
+    return null;
+  }
+
+  /** `say`: queues the chat line for every player and shows it locally. */
+  say(text: string): NotConnected | null {
+    const error = this.whenConnected((_m, now) => this.game.events.sendText(text, now));
+    if (error) return error;
+    this.game.deliver({ kind: 'chat', slot: this.member.slot() ?? NO_SLOT, from: this.member.ownName?.() ?? this.game.playerName(), text });
+    return null;
+  }
+
+  /** Sends the slot table to the game view. */
+  deliverPlayers(): void {
+    const member = this.member;
+    this.plausibility.retain(new Set(member.players().map((p) => p.slot)));
+    const mine = member.slot();
+    const players: NetPlayer[] = member.players().map((p) => {
+      this.names.set(p.slot, p.name);
+      return { slot: p.slot, name: p.name, joined: p.joined, local: p.slot === mine, address: this.addresses.text(p.addr) };
+    });
+    this.game.deliver({ kind: 'players', players, localSlot: mine, status: this.parts.status() });
+  }
+
+  /** The rows of the `players` listing (empty when not connected). */
+  playerRows(): PlayerRow[] {
+    const member = this.member;
+    if (member.state !== 'connected') return [];
+    return member.players().map((p) => {
+      const mine = p.slot === member.slot();
+      const key = this.addresses.key(p.addr);
+      const rtt = key === null ? undefined : this.pings.get(key);
+      return { slot: p.slot, name: p.name, address: this.addresses.text(p.addr), pingMs: mine ? undefined : (rtt ?? null), joined: p.joined, mine };
+    });
+  }
+
+  /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */
+  reset(): void {
+    this.links.clear();
+    this.plausibility.clear();
+    this.clock.reset();
+    this.game.events.clear();
+    this.game.deliver({ kind: 'players', players: [], localSlot: null, status: 'offline' });
+  }
+
+  /** The name of the player in `slot` (or the last name it had here). */
+  nameOf(slot: number): string {
+    const name = playerNameOf(this.member.players(), slot);
+    return name === `slot ${slot}` ? (this.names.get(slot) ?? name) : name;
+  }
+
+  /** Pings are answered only between members of the same game (no reflection for strangers). */
+  private onPing(from: NodeAddress, fromKey: string, header: PacketHeader): void {
+    const member = this.member;
+    if (member.state !== 'connected') return;
+    if (this.slotOfKey(fromKey) === null && !member.trusts?.(this.api.encodeNode(from))) return;
+    if (header.type === PacketType.Ping) this.sendControl(from, PacketType.Pong, header.gameTime);
+    else this.pings.pong(fromKey, header.gameTime, this.now());
+  }
+
+  private sendControl(to: NodeAddress, type: PacketType, gameTime: number): void {
+    // A gameserver takes nothing without the session token, pings and pongs included.
+    const header: PacketHeader = { type, senderSlot: this.member.slot() ?? NO_SLOT, messageId: 0, gameTime, joined: false, state: NEUTRAL_STATE, ...this.tokenField() };
+    this.sender.sendTo(to, { header, events: [] });
+  }
+
+  private pingPeers(now: number): void {
+    const keys = new Set<string>();
+    for (const addr of this.targets()) {
+      const node = this.addresses.node(addr);
+      const key = this.addresses.key(addr);
+      if (!node || key === null) continue;
+      keys.add(key);
+      this.sendControl(node, PacketType.Ping, this.pings.stamp(now));
+    }
+    this.pings.retain(keys);
+    this.loss.retain(keys);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The session's one outgoing path. Every datagram a client session sends —
+ * the membership's packets (game states, node-alives, p2p start-up), Reliable
+ * packets, pings and pongs — goes through `send`:
+ *
+ *   target's cached node → header measured → game events (sizes known) →
+ *   the link layer's envelopes for that target fill the room left →
+ *   encoded once at the summed size → packet API.
+ *
+ * Per target, game events and link envelopes share one 512-byte budget; the
+ * game events were already limited to leave LINK_RESERVE_BYTES for the
+ * envelopes. Time-sync datagrams are bytes of their own (`sendBytes`).
+ *
+ * A send that fails is reported to the observer (the adapter prints it),
+ * never thrown: a lost datagram is repaired by the protocol.
+ */
+import type { LinkLayer } from '../net/linkLayer';
+import { MAX_DATAGRAM_BYTES, type NodeAddress, type PacketApi } from '../net/packetApi';
+import type { Packet, WireAddr } from '../wire/types';
+import type { AddressBook } from './addressBook';
+import { EventSizes, type DatagramCodec } from './datagram';
+
+/** What the sender reports instead of throwing. */
+export interface SendFailure {
+  to: NodeAddress;
+  message: string;
+}
+
+export class SessionSender {
+  readonly sizes: EventSizes;
+  /** Datagrams not sent because the wire address is no node of this packet API. */
+  unroutable = 0;
+
+  constructor(
+    private readonly api: PacketApi,
+    readonly addresses: AddressBook,
+    private readonly links: LinkLayer,
+    private readonly codec: DatagramCodec,
+    private readonly now: () => number,
+    private readonly failed: (f: SendFailure) => void,
+  ) {
+    this.sizes = new EventSizes(codec);
+  }
+
+  /** Sends `packet` to the member (or stranger) at wire address `to`, with that node's link envelopes. */
+  send(to: WireAddr, packet: Packet): void {
+    const node = this.addresses.node(to);
+    if (!node) {
+      this.unroutable += 1;
+      return;
+    }
+    this.transmit(node, packet, to, false);
+  }
+
+  /**
+   * A Reliable packet to `to` carrying only what its link owes (acknowledgements,
+   * due messages); nothing is sent when the link has nothing.
+   */
+  sendEnvelopes(to: WireAddr, packet: Packet): void {
+    const node = this.addresses.node(to);
+    if (node) this.transmit(node, packet, to, true);
+  }
+
+  /** A control packet (ping, pong) straight to a node: no envelopes; a failure is only a missing sample. */
+  sendTo(node: NodeAddress, packet: Packet): void {
+    this.transmit(node, packet, null, false, true);
+  }
+
+  /** Raw bytes (a time-sync datagram) to `to`; a failure is only a missing sample. */
+  sendBytes(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void {
+    const target = node ?? this.addresses.node(to);
+    if (!target) return;
+    try {
+      this.api.send(target, bytes);
+    } catch {
+      /* a lost sample or answer is repaired by the next one */
+    }
+  }
+
+  private transmit(node: NodeAddress, packet: Packet, linkTo: WireAddr | null, onlyWithEnvelopes: boolean, quiet = false): void {
+    let size = this.codec.baseSize(packet.header) + this.sizes.sum(packet.events);
+    let out = packet;
+    if (linkTo) {
+      const env = this.links.envelopes(linkTo, packet.header.type, MAX_DATAGRAM_BYTES - size, this.now());
+      if (env.events.length > 0) {
+        out = { header: packet.header, events: [...env.events, ...packet.events] };
+        size += env.size;
+      } else if (onlyWithEnvelopes) return;
+    }
+    try {
+      this.api.send(node, this.codec.encode(out, size));
+    } catch (err) {
+      if (!quiet) this.failed({ to: node, message: (err as Error).message });
+    }
+  }
+}
