@@ -48,7 +48,13 @@ export type NetDelivery =
    * view places the ship where the state has moved on to by now.
    */
   | { kind: 'state'; slot: number; gameTime: number; state: ShipState; ageMs?: number }
-  /** A remote event from a peer (object creation, kill, …) for the game to replicate. */
-  | { kind: 'event'; slot: number; event: RemoteEvent }
+  /**
+   * A remote event from a peer (object creation, kill, …) for the game to
+   * replicate. `ageMs` as on 'state': now in common game time minus the
+   * stamp of the packet that carried it (absent before sync, when
+   * implausible, or when the carrier had no common-time stamp), so a
+   * replicated laser can be advanced by its age.
+   */
+  | { kind: 'event'; slot: number; event: RemoteEvent; ageMs?: number }
   /** A chat line (already validated and printable). */
   | { kind: 'chat'; slot: number; from: string; text: string };
