@@ -1,0 +1,150 @@
+/**
+ * Client sessions on a memory LAN and a virtual clock: each node is the real
+ * SessionPipeline with a real P2pPeer (or a server-run ManagedPeer), a
+ * scripted game that records what the session delivers, and a 10 ms tick on
+ * the virtual clock — what the Node adapter does, minus sockets, console
+ * text and real time. A node's host clock may be offset from the others', as
+ * on separate machines.
+ */
+import { GameCodeInterface } from '../../src/shared/net/gameCode';
+import type { NetDelivery } from '../../src/shared/net/gameLink';
+import { ManagedPeer, type ManagedNotice } from '../../src/shared/net/managedPeer';
+import type { PacketApi } from '../../src/shared/net/packetApi';
+import type { ProtocolGame } from '../../src/shared/net/protocol';
+import { P2pPeer, type P2pConfig, type P2pNotice } from '../../src/shared/p2p';
+import type { DatagramCodec } from '../../src/shared/session/datagram';
+import type { Membership } from '../../src/shared/session/membership';
+import type { SessionNotice } from '../../src/shared/session/notices';
+import { SessionPipeline } from '../../src/shared/session/pipeline';
+import type { SessionSender } from '../../src/shared/session/sender';
+import { nextFloat, seedRng } from '../../src/shared/sim/prng';
+import { encodePacket } from '../../src/shared/wire/codec';
+import type { ShipState } from '../../src/shared/wire/types';
+import type { MemoryNet } from './memoryNet';
+import type { VirtualClock } from './virtualClock';
+
+/** The game side of a test node: a ship flying along −Z and a record of every delivery. */
+export class ScriptedGame implements ProtocolGame {
+  readonly events = new GameCodeInterface();
+  readonly deliveries: NetDelivery[] = [];
+  ship: ShipState | null = null;
+  autoJoinOn = true;
+
+  constructor(
+    public name: string,
+    private readonly clock: { now(): number },
+  ) {}
+
+  localShip(): ShipState | null {
+    return this.ship;
+  }
+  deliver(delivery: NetDelivery): void {
+    this.deliveries.push(delivery);
+  }
+  playerName(): string {
+    return this.name;
+  }
+  sendFrequency(): number {
+    return 20;
+  }
+  autoJoin(): boolean {
+    return this.autoJoinOn;
+  }
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Deliveries of one kind. */
+  of<K extends NetDelivery['kind']>(kind: K): Extract<NetDelivery, { kind: K }>[] {
+    return this.deliveries.filter((d): d is Extract<NetDelivery, { kind: K }> => d.kind === kind);
+  }
+}
+
+export interface TestNode<M extends Membership> {
+  api: PacketApi;
+  game: ScriptedGame;
+  session: SessionPipeline<M>;
+  notices: SessionNotice[];
+  /** Membership notices (p2p or managed), in order. */
+  memberNotices: (P2pNotice | ManagedNotice)[];
+  /** Stops the node's tick. */
+  stop(): void;
+}
+
+export interface NodeOptions {
+  /** This machine's host clock minus the virtual clock, ms. */
+  clockOffset?: number;
+  /** Wraps the end's packet API (a link conditioner). */
+  wrap?: (api: PacketApi) => PacketApi;
+  codec?: DatagramCodec;
+  seed?: number;
+}
+
+function seeded(seed: number): () => number {
+  let state = seedRng(seed);
+  return () => {
+    const [v, next] = nextFloat(state);
+    state = next;
+    return v;
+  };
+}
+
+function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions, member: (api: PacketApi, t: SessionSender, notice: (n: P2pNotice | ManagedNotice) => void) => M): TestNode<M> {
+  const api = (opts.wrap ?? ((a) => a))(net.add());
+  const offset = opts.clockOffset ?? 0;
+  const hostClock = { now: () => clock.now() + offset };
+  const game = new ScriptedGame(name, hostClock);
+  const notices: SessionNotice[] = [];
+  const memberNotices: (P2pNotice | ManagedNotice)[] = [];
+  let session: SessionPipeline<M> | null = null;
+  // What the protocol adapters (p2p.ts, serverClient.ts) do with membership notices.
+  const onMember = (n: P2pNotice | ManagedNotice) => {
+    memberNotices.push(n);
+    if (!session) return;
+    if (n.kind === 'game-state') return session.onGameState(n.slot, n.packet);
+    session.deliverPlayers();
+    if (n.kind === 'connected' && game.autoJoin()) session.requestJoin();
+  };
+  session = new SessionPipeline<M>({
+    packetApi: api,
+    self: api.localNode(),
+    game,
+    clock: hostClock,
+    random: seeded(opts.seed ?? name.length * 7919 + offset),
+    member: (t) => member(api, t, onMember),
+    notify: (n) => notices.push(n),
+    status: () => 'test',
+    ...(opts.codec ? { codec: opts.codec } : {}),
+  });
+  const pipeline = session;
+  api.onPacket(({ from, data }) => pipeline.receive(from, data));
+  const timer = clock.setInterval(() => pipeline.tick(), 10);
+  return { api, game, session: pipeline, notices, memberNotices, stop: () => clock.clearInterval(timer) };
+}
+
+/** A p2p node (not yet connected: call `session.member.connect(now)`). */
+export function p2pNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions & { config?: Partial<P2pConfig> } = {}): TestNode<P2pPeer> {
+  return node(net, clock, name, opts, (api, t, notice) =>
+    new P2pPeer(api.encodeNode(api.localNode()), name, { send: (to, p) => t.send(to, p), broadcast: (p) => api.broadcast(0, encodePacket(p)) }, notice, opts.config),
+  );
+}
+
+/** A node whose table a server runs (a slotserver game): call `session.member.adopt(slot)` and `add` the others. */
+export function managedNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions = {}): TestNode<ManagedPeer> {
+  return node(net, clock, name, opts, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice));
+}
+
+/** Advances the clock in 5 ms steps until `cond` holds; throws after `maxMs` of virtual time. */
+export function runUntil(clock: VirtualClock, what: string, cond: () => boolean, maxMs = 30_000): number {
+  const start = clock.now();
+  while (!cond()) {
+    if (clock.now() - start > maxMs) throw new Error(`not within ${maxMs} ms of virtual time: ${what}`);
+    clock.advance(5);
+  }
+  return clock.now() - start;
+}
+
+/** A ship at `x`, flying along −Z at 40 units/s at virtual time `t` ms. */
+export function flyingShip(x: number, t: number): ShipState {
+  return { pos: { x, y: 0, z: -0.04 * t }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: -40 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 };
+}
