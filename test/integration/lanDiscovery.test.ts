@@ -19,6 +19,7 @@ import { repoRoot } from '../support/webShellProcess';
 import pino from 'pino';
 import { encodeAnnouncement, encodeDiscoveryRequest, parseAnnouncement } from '../../src/shared/servers/lanDiscovery';
 import { DiscoveryResponder } from '../../src/node/servers/discoveryResponder';
+import { ServerUdp } from '../../src/node/servers/serverUdp';
 import { queryLanDetailed } from '../../src/node/net/lanQuery';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import { startGameserver } from '../../src/node/servers/gameserver';
@@ -271,19 +272,20 @@ async function boundSocket(): Promise<dgram.Socket> {
 
 describe('LAN discovery on loopback', () => {
   it('the responder answers a request straight to the asker, ignores malformed ones by reason, and rate-limits one address', async () => {
-    const [server, client] = await Promise.all([boundSocket(), boundSocket()]);
+    // The server side binds like a real server, through the packet API (ServerUdp); the client is a bare socket.
+    const [udp, client] = await Promise.all([ServerUdp.bind('0.0.0.0', 0, 'test'), boundSocket()]);
     const responder = new DiscoveryResponder({
-      socket: server,
+      udp,
       log: silent,
       info: () => ({ kind: 'slotserver', name: 'Loop', port: 6582, players: 2, maxPlayers: 8, version: '9.9.9' }),
       rate: { perSecond: 1, burst: 5 },
     });
-    server.on('message', (msg, from) => {
-      if (responder.offer(msg, from) === 'other') server.send('not discovery', from.port, from.address);
+    udp.onDatagram((msg, from) => {
+      if (responder.offer(msg, from) === 'other') udp.send(from, new TextEncoder().encode('not discovery'));
     });
     const answers: Uint8Array[] = [];
     client.on('message', (msg) => answers.push(msg));
-    const send = (bytes: Uint8Array | string) => client.send(bytes, server.address().port, '127.0.0.1');
+    const send = (bytes: Uint8Array | string) => client.send(bytes, udp.port, '127.0.0.1');
     try {
       send(encodeDiscoveryRequest(1234));
       await waitFor('the answer', () => answers.length > 0);
@@ -305,7 +307,7 @@ describe('LAN discovery on loopback', () => {
       // Non-discovery datagrams were left to the server's own handler.
       expect(answers.filter((a) => Buffer.from(a).toString() === 'not discovery')).toHaveLength(1);
     } finally {
-      await Promise.all([server, client].map((s) => new Promise<void>((r) => s.close(() => r()))));
+      await Promise.all([udp.close(), new Promise<void>((r) => client.close(() => r()))]);
     }
   });
 

@@ -21,6 +21,20 @@ import { addressToBytes, bytesToAddress } from './nodeBytes';
 
 export type { DgramFamily } from './dgramNode';
 
+/**
+ * What a server asks of the same socket code beyond a client's options:
+ * exactly its port (a server's port is its address; no fallback), a dual-stack
+ * `::` socket that also hears IPv4, a larger kernel receive buffer, and every
+ * datagram handed to it whatever its size (it counts and holds oversized ones
+ * against their source itself).
+ */
+export interface DgramInitOptions extends PacketApiOptions {
+  exactPort?: boolean;
+  dualStack?: boolean;
+  recvBufferBytes?: number;
+  receiveOversize?: boolean;
+}
+
 function errorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
 }
@@ -54,6 +68,7 @@ export abstract class DgramPacketApi implements PacketApi {
   private handler: ((packet: ReceivedPacket) => void) | null = null;
   private counters: PacketApiStats = DgramPacketApi.freshStats();
   private lifecycle: Promise<unknown> = Promise.resolve();
+  private warnings: string[] = [];
 
   /** Canonical address text for `host` (no port), or null if it is not an address of this family. */
   protected abstract parseAddress(host: string): string | null;
@@ -76,8 +91,8 @@ export abstract class DgramPacketApi implements PacketApi {
     return this.socket !== null;
   }
 
-  /** Binds the socket (port fallback on EADDRINUSE). On an active instance it restarts it. */
-  init(options: PacketApiOptions): Promise<void> {
+  /** Binds the socket (port fallback on EADDRINUSE unless `exactPort`). On an active instance it restarts it. */
+  init(options: DgramInitOptions): Promise<void> {
     return this.serialise(async () => {
       await this.close();
       this.counters = DgramPacketApi.freshStats();
@@ -87,9 +102,9 @@ export abstract class DgramPacketApi implements PacketApi {
       }
       const requested = options.bindAddress ?? this.wildcard;
       const address = requested.toLowerCase() === 'localhost' ? this.loopback : requested;
-      const last = port === 0 ? 0 : Math.min(65535, port + CLIENT_PORT_FALLBACK_RANGE);
+      const last = port === 0 || options.exactPort ? port : Math.min(65535, port + CLIENT_PORT_FALLBACK_RANGE);
       for (let candidate = port; candidate <= last; candidate++) {
-        const outcome = await this.tryBind(candidate, address);
+        const outcome = await this.tryBind(candidate, address, options.dualStack === true);
         if (outcome instanceof Error) {
           if (errorCode(outcome) === 'EADDRINUSE' && candidate < last) continue;
           const range = port === last ? `port ${port}` : `ports ${port}-${last}`;
@@ -191,6 +206,11 @@ export abstract class DgramPacketApi implements PacketApi {
     return { ...this.counters, drops: { ...this.counters.drops } };
   }
 
+  /** What the last `init` could not set up but did not fail over (a receive buffer the kernel refused). */
+  setupWarnings(): string[] {
+    return [...this.warnings];
+  }
+
   /** Non-internal interfaces with at least one address of `family` ('IPv4' | 'IPv6'). */
   protected static externalInterfaces(family: 'IPv4' | 'IPv6'): Array<[string, os.NetworkInterfaceInfo[]]> {
     const out: Array<[string, os.NetworkInterfaceInfo[]]> = [];
@@ -265,8 +285,8 @@ export abstract class DgramPacketApi implements PacketApi {
     }
   }
 
-  private tryBind(port: number, address: string): Promise<dgram.Socket | Error> {
-    const socket = dgram.createSocket({ type: this.family, ipv6Only: this.family === 'udp6', reuseAddr: false });
+  private tryBind(port: number, address: string, dualStack: boolean): Promise<dgram.Socket | Error> {
+    const socket = dgram.createSocket({ type: this.family, ipv6Only: this.family === 'udp6' && !dualStack, reuseAddr: false });
     return new Promise((resolve) => {
       const onError = (err: Error): void => {
         socket.off('listening', onListening);
@@ -286,15 +306,24 @@ export abstract class DgramPacketApi implements PacketApi {
     });
   }
 
-  private adopt(socket: dgram.Socket, address: string, options: PacketApiOptions): void {
+  private adopt(socket: dgram.Socket, address: string, options: DgramInitOptions): void {
     const stats = this.counters;
     this.socket = socket;
+    this.warnings = [];
+    if (options.recvBufferBytes !== undefined) {
+      try {
+        socket.setRecvBufferSize(options.recvBufferBytes);
+      } catch (err) {
+        this.warnings.push(`could not enlarge the UDP receive buffer: ${(err as Error).message}`);
+      }
+    }
+    const oversizeToo = options.receiveOversize === true;
     this.boundPort = socket.address().port;
     this.boundAddress = address;
     // Socket errors (e.g. ICMP unreachable surfacing on Linux) are counted, never thrown.
     socket.on('error', () => this.drop(stats, 'socket-error'));
     socket.on('message', (msg, rinfo) => {
-      if (msg.byteLength > MAX_DATAGRAM_BYTES) {
+      if (msg.byteLength > MAX_DATAGRAM_BYTES && !oversizeToo) {
         this.drop(stats, 'too-large');
         return;
       }

@@ -11,12 +11,11 @@
  *
  * udp6: IPv6 has no broadcast, so a server whose socket listens on the IPv6
  * wildcard joins the Starlane link-local multicast group (the group the udp6
- * packet API's broadcast goes to) on each external interface; the client's
- * request then reaches it on the server's own port.
+ * packet API's broadcast goes to) on each external interface — the packet
+ * API does that when the server binds (ServerUdp); the client's request then
+ * reaches it on the server's own port.
  */
 import { randomInt } from 'node:crypto';
-import dgram from 'node:dgram';
-import os from 'node:os';
 import {
   encodeAnnouncement,
   isDiscoveryRequest,
@@ -26,6 +25,7 @@ import {
 import { RateLimiter } from '../../shared/util/rateLimit';
 import type { Logger } from '../log';
 import { STARLANE_MULTICAST_GROUP, type MulticastJoin } from '../packet/udp6';
+import type { ServerUdp, UdpEndpoint } from './serverUdp';
 
 /**
  * A warning for a slot- or gameserver started on a loopback address
@@ -47,13 +47,11 @@ export type DatagramVerdict = 'answered' | 'dropped' | 'other';
 export type DiscoveryInfo = Omit<ServerAnnouncement, 'nonce' | 'instance'>;
 
 export interface DiscoveryResponderOptions {
-  /** The server's bound UDP socket; the responder only sends on it (the server owns and closes it). */
-  socket: dgram.Socket;
+  /** The server's bound UDP port; the responder only sends on it (the server owns and closes it). */
+  udp: ServerUdp;
   /** The server as it stands now, or null while it cannot take players yet (requests are then ignored). */
   info(): DiscoveryInfo | null;
   log: Logger;
-  /** udp6: interfaces that join the multicast group (default every external IPv6 one; [] = none). */
-  lanInterfaces?: readonly string[];
   /** Answers per second and burst per source address (default 5/s, burst 10: a client asks 3 times per query). */
   rate?: { perSecond: number; burst: number };
 }
@@ -68,20 +66,19 @@ export interface DiscoveryStats {
 }
 
 export class DiscoveryResponder {
-  private readonly socket: dgram.Socket;
+  private readonly udp: ServerUdp;
   private readonly limiter: RateLimiter;
   /** Random per server start, so a client that hears us over two paths lists us once. */
   private readonly instance = randomInt(0, 0x1_0000_0000);
   private answered = 0;
   private readonly ignored = new Map<string, number>();
-  private readonly joins: MulticastJoin[] = [];
   private warnedBadInfo = false;
 
   constructor(private readonly options: DiscoveryResponderOptions) {
-    this.socket = options.socket;
+    this.udp = options.udp;
     const rate = options.rate ?? { perSecond: 5, burst: 10 };
     this.limiter = new RateLimiter({ perSecond: rate.perSecond, burst: rate.burst, maxKeys: 1024 });
-    this.joinMulticast();
+    this.reportMulticast();
   }
 
   /**
@@ -90,7 +87,7 @@ export class DiscoveryResponder {
    * in `stats().ignored`); `other` for anything else, which the caller
    * handles as before. Never throws.
    */
-  offer(msg: Uint8Array, from: { address: string; port: number }): DatagramVerdict {
+  offer(msg: Uint8Array, from: UdpEndpoint): DatagramVerdict {
     if (!isDiscoveryRequest(msg)) return 'other';
     try {
       return this.answer(msg, from) ? 'answered' : 'dropped';
@@ -102,11 +99,11 @@ export class DiscoveryResponder {
   }
 
   stats(): DiscoveryStats {
-    return { answered: this.answered, ignored: Object.fromEntries(this.ignored), multicast: this.joins.map((j) => ({ ...j })) };
+    return { answered: this.answered, ignored: Object.fromEntries(this.ignored), multicast: this.udp.multicastJoins() };
   }
 
   /** Answers a request; false (and counted) when it is not answered. */
-  private answer(msg: Uint8Array, from: { address: string; port: number }): boolean {
+  private answer(msg: Uint8Array, from: UdpEndpoint): boolean {
     const request = parseDiscoveryRequest(msg);
     if (!request.ok) return this.ignore(request.reason);
     if (!Number.isInteger(from.port) || from.port < 1 || from.port > 65535 || from.address === '') return this.ignore('bad-source');
@@ -122,13 +119,11 @@ export class DiscoveryResponder {
       this.warnedBadInfo = true;
       return this.ignore('bad-info');
     }
+    if (!this.udp.send(from, reply)) {
+      this.options.log.debug({ to: `${from.address}:${from.port}` }, 'discovery answer not sent');
+      return this.ignore('send-failed');
+    }
     this.answered += 1;
-    this.socket.send(reply, from.port, from.address, (err) => {
-      if (!err) return;
-      this.answered -= 1;
-      this.ignore('send-failed');
-      this.options.log.debug({ err, to: from }, 'discovery answer not sent');
-    });
     return true;
   }
 
@@ -137,52 +132,13 @@ export class DiscoveryResponder {
     return false;
   }
 
-  /** udp6 on the wildcard: join the Starlane group on each wanted external interface, best effort. */
-  private joinMulticast(): void {
-    let bound: { address: string; family: string; port: number };
-    try {
-      bound = this.socket.address();
-    } catch {
-      return; // not bound: nothing to join (the server binds before it builds us)
-    }
-    if (bound.family !== 'IPv6' || bound.address !== '::') return;
-    const wanted = this.options.lanInterfaces;
-    for (const [iface, infos] of Object.entries(os.networkInterfaces())) {
-      const v6 = (infos ?? []).filter((i) => i.family === 'IPv6' && !i.internal);
-      if (v6.length === 0 || (wanted !== undefined && !wanted.includes(iface))) continue;
-      // libuv reads the scope as an interface name on Unix and as an index on Windows.
-      const index = v6.find((i) => i.scopeid !== undefined && i.scopeid !== 0)?.scopeid;
-      const scope = process.platform === 'win32' && index !== undefined ? String(index) : iface;
-      try {
-        this.socket.addMembership(STARLANE_MULTICAST_GROUP, `::%${scope}`);
-        this.joins.push({ iface, scope, error: null });
-      } catch (err) {
-        this.joins.push({ iface, scope, error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-    const joined = this.joins.filter((j) => j.error === null).map((j) => j.iface);
-    const failed = this.joins.filter((j) => j.error !== null);
-    this.options.log.info({ group: STARLANE_MULTICAST_GROUP, port: bound.port, interfaces: joined }, 'answering udp6 LAN discovery');
+  /** udp6 on the wildcard: which interfaces joined the Starlane group when the server bound its port (logged once). */
+  private reportMulticast(): void {
+    if (!this.udp.multicastListener) return;
+    const joins = this.udp.multicastJoins();
+    const joined = joins.filter((j) => j.error === null).map((j) => j.iface);
+    const failed = joins.filter((j) => j.error !== null);
+    this.options.log.info({ group: STARLANE_MULTICAST_GROUP, port: this.udp.port, interfaces: joined }, 'answering udp6 LAN discovery');
     if (failed.length > 0) this.options.log.warn({ failed }, 'could not join the discovery multicast group on some interfaces');
   }
-}
-
-/**
- * Binds the UDP socket a server answers discovery on (IPv6 when `host` is an
- * IPv6 address: then the wildcard `::` also hears IPv4 broadcasts, being
- * dual-stack). Rejects with a clear message when the port is taken.
- */
-export async function bindServerUdp(host: string, port: number, what: string): Promise<dgram.Socket> {
-  const socket = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4');
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', (err: NodeJS.ErrnoException) => {
-      socket.close();
-      reject(new Error(err.code === 'EADDRINUSE' ? `${what}: UDP port ${port} on ${host} is in use` : `${what}: cannot bind UDP ${host}:${port}: ${err.message}`));
-    });
-    socket.bind(port, host, () => {
-      socket.removeAllListeners('error');
-      resolve();
-    });
-  });
-  return socket;
 }

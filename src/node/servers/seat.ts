@@ -10,6 +10,7 @@ import { eventSize } from '../../shared/wire/codec';
 import type { PacketHeader, ReliableGameEvent } from '../../shared/wire/types';
 import { IdWindow } from './interest';
 import { Outbox } from './relay';
+import type { UdpEndpoint } from './serverUdp';
 
 /** Per-client counters (status page, JSON, tests). */
 export interface ClientCounters {
@@ -44,7 +45,7 @@ export class ClientSeat {
    */
   readonly link: ReliableLink<Forwarded>;
   /** UDP endpoint, fixed by the first valid datagram (any port from the TCP address). */
-  udp: { address: string; port: number } | null = null;
+  udp: UdpEndpoint | null = null;
   /** Newest GameState header (without its token), and a counter bumped with each. */
   header: PacketHeader | null = null;
   seq = 0;

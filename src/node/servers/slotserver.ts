@@ -7,12 +7,12 @@
  * handling (and the choices the 1998 text leaves open) lives in joinServer.ts,
  * shared with the gameserver.
  */
-import type dgram from 'node:dgram';
 import { MAX_SLOTS } from '../../shared/wire/types';
 import { statusPage } from '../../shared/servers/html';
 import { formatEndpoint } from '../../shared/servers/joinProtocol';
 import { duration, startJoinServer, type SeatedPlayer } from './joinServer';
-import { bindServerUdp, DiscoveryResponder, type DiscoveryStats } from './discoveryResponder';
+import { DiscoveryResponder, type DiscoveryStats } from './discoveryResponder';
+import { ServerUdp, type UdpEndpoint } from './serverUdp';
 import { ServerTimeService } from './timeService';
 import { slotserverPlaysFrom } from './playerAddress';
 import { APP_VERSION } from '../version';
@@ -61,24 +61,23 @@ export interface Slotserver extends RunningServer {
 export async function startSlotserver(options: SlotserverOptions): Promise<Slotserver> {
   const { log, name, maxPlayers } = options;
   const host = options.host ?? '0.0.0.0';
-  const udp = await bindServerUdp(host, options.udpPort ?? 0, 'slotserver').catch((err: Error) => {
+  const udp = await ServerUdp.bind(host, options.udpPort ?? 0, 'slotserver').catch((err: Error) => {
     // The UDP port only serves LAN discovery: a taken default costs that, not the slotserver.
     if (!options.udpPortFallback || !/in use/.test(err.message)) throw err;
     log.warn({ udpPort: options.udpPort }, `${err.message}; using any free UDP port, so LAN discovery will not find this slotserver`);
-    return bindServerUdp(host, 0, 'slotserver');
+    return ServerUdp.bind(host, 0, 'slotserver');
   });
-  udp.on('error', (err) => log.warn({ err }, 'udp socket error'));
   let seats: Awaited<ReturnType<typeof startJoinServer>>;
   try {
     // Players learn the UDP port from the accept line (`, time: <port>`): they synchronise their clocks with it before joining.
-    const timePort = udp.address().port;
+    const timePort = udp.port;
     seats = await startJoinServer({ ...options, kind: 'slotserver', slotLimit: MAX_SLOTS, hooks: { joined: () => ({ time: timePort }) } });
   } catch (err) {
-    udp.close();
+    await udp.close();
     throw err;
   }
   const discovery = new DiscoveryResponder({
-    socket: udp,
+    udp,
     log,
     info: () => ({ kind: 'slotserver', name, port: seats.port, players: seats.playerCount(), maxPlayers, version: APP_VERSION }),
   });
@@ -86,16 +85,16 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
   // its own and returns true. Another kind (e.g. time sync) goes in front.
   const t0 = performance.now();
   const time = new ServerTimeService(udp, () => performance.now() - t0);
-  const datagramHandlers: Array<(msg: Buffer, from: dgram.RemoteInfo) => boolean> = [(msg, from) => time.offer(msg, from) !== 'other', (msg, from) => discovery.offer(msg, from) !== 'other'];
+  const datagramHandlers: Array<(msg: Uint8Array, from: UdpEndpoint) => boolean> = [(msg, from) => time.offer(msg, from) !== 'other', (msg, from) => discovery.offer(msg, from) !== 'other'];
   let unknownDatagrams = 0;
-  udp.on('message', (msg, from) => {
+  udp.onDatagram((msg, from) => {
     try {
       if (!datagramHandlers.some((take) => take(msg, from))) unknownDatagrams += 1;
     } catch (err) {
       log.error({ err }, 'udp handler threw (datagram dropped)');
     }
   });
-  const udpPort = udp.address().port;
+  const udpPort = udp.port;
   // `server`, not `name`: pino's own `name` field is the logger's.
   log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers }, 'slotserver listening');
   let closing = false;
@@ -112,7 +111,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
       closing = true;
       log.info({ reason, players: seats.playerCount() }, 'slotserver closing');
       await seats.close();
-      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      await udp.close();
     },
   };
 }

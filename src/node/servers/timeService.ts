@@ -7,17 +7,17 @@
  * cannot be used to flood a third party. Anything that looks like a time
  * datagram but is not a valid request is dropped and counted.
  */
-import type dgram from 'node:dgram';
 import { isTimeDatagram, TimeResponder } from '../../shared/time';
 import { RateLimiter } from '../../shared/util/rateLimit';
 import type { DatagramVerdict } from './discoveryResponder';
+import type { ServerUdp, UdpEndpoint } from './serverUdp';
 
 export class ServerTimeService {
   private readonly responder: TimeResponder;
   private readonly limiter = new RateLimiter({ perSecond: 50, burst: 100 });
 
   constructor(
-    private readonly socket: dgram.Socket,
+    private readonly udp: ServerUdp,
     /** The server's clock in ms (monotonic): common game time. */
     private readonly clock: () => number,
   ) {
@@ -29,12 +29,12 @@ export class ServerTimeService {
    * (a time datagram that is not a valid request, or over the source's rate);
    * `other` leaves it for the other handlers.
    */
-  offer(msg: Uint8Array, from: dgram.RemoteInfo): DatagramVerdict {
+  offer(msg: Uint8Array, from: UdpEndpoint): DatagramVerdict {
     if (!isTimeDatagram(msg)) return 'other';
     if (!this.limiter.allow(`${from.address}:${from.port}`, this.clock())) return 'dropped';
     const reply = this.responder.answer(msg);
     if (!reply) return 'dropped';
-    this.socket.send(reply, from.port, from.address, () => undefined);
+    this.udp.send(from, reply);
     return 'answered';
   }
 

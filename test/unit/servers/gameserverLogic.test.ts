@@ -9,6 +9,7 @@ import { formatJoinAccepted, parseJoinAccepted, parseServerLine } from '../../..
 import { objectId, PacketType, type Packet, type RemoteEvent } from '../../../src/shared/wire/types';
 import { IdWindow, ownedBy, reachesEveryone, tierOf, withinRadius } from '../../../src/node/servers/interest';
 import { Forwarder } from '../../../src/node/servers/forwarder';
+import type { UdpEndpoint } from '../../../src/node/servers/serverUdp';
 import { serverHeader } from '../../../src/node/servers/relay';
 
 describe('accept line: udp and token', () => {
@@ -88,7 +89,8 @@ describe('Forwarder', () => {
     const f = new Forwarder({ radius: 100, outdatedMs: 500, budget: 4, queueCap: 2 });
     let t = 1;
     const [a, b, c] = [0, 1, 2].map((slot) => f.add(slot, '10.0.0.1', () => t++, 0));
-    for (const s of [a, b, c]) s!.udp = { address: '10.0.0.1', port: 1000 + s!.slot };
+    // A bound endpoint; the forwarder only asks whether there is one.
+    for (const s of [a, b, c]) s!.udp = { address: '10.0.0.1', port: 1000 + s!.slot } as UdpEndpoint;
     const flush = (s: typeof a, now = 0) => f.flush(s!, now, () => serverHeader(PacketType.Relay, 1, 0, s!.token));
     return { f, a: a!, b: b!, c: c!, flush };
   };

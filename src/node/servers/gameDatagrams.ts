@@ -1,0 +1,222 @@
+/**
+ * The gameserver's UDP port, datagram by datagram. Every datagram is
+ * distrusted:
+ * - before any decoding, blocked sources and sources over their rate cost
+ *   one map lookup (joined endpoints have their own table and are never
+ *   blocked, since anyone can forge a source address);
+ * - LAN discovery and time-sync requests share the port and are answered;
+ * - a game datagram counts only from its seat's TCP address, with its token
+ *   and slot, and (once bound) from its UDP port; stale and duplicate ids,
+ *   undecodable bytes and unexpected types are dropped and counted;
+ * - a seat's ship states and lasers are checked by its ClientGuard, mild
+ *   violations corrected before relaying, every violation a strike;
+ * - a source with no seat that keeps sending what cannot be accepted
+ *   collects strikes and is blocked for a while.
+ * It also sends: Relay datagrams (on arrival or on the tick), pongs, pings.
+ */
+import { decodePacket, DropCounters, encodePacket } from '../../shared/wire/codec';
+import { PacketType, type Packet } from '../../shared/wire/types';
+import { spawnPoints } from '../../shared/sim/spawn';
+import type { Logger } from '../log';
+import type { DiscoveryResponder } from './discoveryResponder';
+import type { Forwarder } from './forwarder';
+import type { GameserverConfig } from './gameserverOptions';
+import { unwrapAddress } from './lineServer';
+import { serverHeader } from './relay';
+import type { ClientSeat } from './seat';
+import type { ServerUdp, UdpEndpoint } from './serverUdp';
+import { ClientGuard, type SourceGuard } from './strikes';
+import type { ServerTimeService } from './timeService';
+
+/** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
+const SPAWN_POINTS = spawnPoints();
+
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
+
+export interface GameDatagramsParts {
+  udp: ServerUdp;
+  fwd: Forwarder;
+  sources: SourceGuard;
+  discovery: DiscoveryResponder;
+  time: ServerTimeService;
+  config: GameserverConfig;
+  log: Logger;
+  /** Server clock (ms since start): the common game time. */
+  clock: () => number;
+  /** Drops a player (through the join server) for bad data. */
+  kick(seat: ClientSeat, reason: string): void;
+}
+
+export class GameDatagrams {
+  readonly codecDrops = new DropCounters();
+  readonly serverDrops = new Map<ServerDrop, number>();
+  readonly totals = { packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0, nodeAlive: 0 };
+  readonly strikeKinds = new Map<string, number>();
+  /** Joined clients' bound UDP endpoints (ip:port). */
+  private readonly endpoints = new Map<string, ClientSeat>();
+  private readonly guards = new WeakMap<ClientSeat, ClientGuard>();
+  /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
+  private dropped: string | null = null;
+  private flushPending: NodeJS.Immediate | undefined;
+
+  constructor(private readonly parts: GameDatagramsParts) {}
+
+  /** Strikes counted against `seat` so far. */
+  strikesOf(seat: ClientSeat): number {
+    return [...(this.guards.get(seat)?.strikes.kinds.values() ?? [])].reduce((a, b) => a + b, 0);
+  }
+
+  /** Every datagram read: admitted or not, answered, or handed to the game. Never throws. */
+  onDatagram(msg: Uint8Array, from: UdpEndpoint): void {
+    try {
+      // Every datagram read counts, whatever becomes of it (dropped, discovery, time sync, game).
+      this.totals.packetsIn += 1;
+      this.totals.bytesIn += msg.length;
+      const source = `${from.address}:${from.port}`;
+      const now = this.parts.clock();
+      const seat = this.admitted(source, now);
+      if (seat === false) return;
+      this.dropped = null;
+      // LAN discovery and time sync share the port; what they take but do not answer counts as a drop like any other.
+      const discovered = this.parts.discovery.offer(msg, from);
+      const timed = discovered === 'other' ? this.parts.time.offer(msg, from) : 'other';
+      if (discovered === 'dropped') this.drop('bad-discovery');
+      else if (timed === 'dropped') this.drop('bad-time-sync');
+      else if (discovered === 'other' && timed === 'other') this.receive(msg, from);
+      // A joined client's own endpoint is never struck for what fails here: its source address proves nothing.
+      if (this.dropped !== null && seat === null) this.offence(source, from, this.dropped, now);
+    } catch (err) {
+      this.parts.log.error({ err }, 'udp handler threw (datagram dropped)');
+    }
+  }
+
+  /** Sends `packet` to `seat`'s bound endpoint (nothing before it is bound). */
+  send(seat: ClientSeat, packet: Packet): void {
+    if (!seat.udp) return;
+    let bytes: Uint8Array;
+    try {
+      bytes = encodePacket(packet);
+    } catch (err) {
+      return this.parts.log.error({ err, slot: seat.slot }, 'could not encode a datagram (server bug)');
+    }
+    seat.counters.datagramsSent += 1;
+    seat.counters.bytesSent += bytes.length;
+    this.totals.packetsOut += 1;
+    this.totals.bytesOut += bytes.length;
+    if (!this.parts.udp.send(seat.udp, bytes)) this.parts.log.debug({ slot: seat.slot }, 'udp send failed');
+  }
+
+  /** A header of the server's own datagrams to `seat`, numbered. */
+  header(seat: ClientSeat, type: PacketType, gameTime = this.parts.clock()) {
+    return serverHeader(type, seat.nextId++, Math.floor(gameTime), seat.token);
+  }
+
+  /** Relays what waits for every seat (within its per-tick budget). */
+  flushAll(): void {
+    this.flushPending = undefined;
+    const now = this.parts.clock();
+    const fwd = this.parts.fwd;
+    for (const c of fwd.sessions.values()) for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
+  }
+
+  /** Forgets endpoints of seats that are gone. */
+  pruneEndpoints(): void {
+    for (const [source, s] of this.endpoints) if (this.parts.fwd.sessions.get(s.slot) !== s) this.endpoints.delete(source);
+  }
+
+  /** Stops: no flush pending, no endpoints. */
+  close(): void {
+    if (this.flushPending) clearImmediate(this.flushPending);
+    this.flushPending = undefined;
+    this.endpoints.clear();
+  }
+
+  private drop(reason: ServerDrop): void {
+    this.serverDrops.set(reason, (this.serverDrops.get(reason) ?? 0) + 1);
+    this.dropped = reason;
+  }
+
+  private receive(msg: Uint8Array, from: UdpEndpoint): void {
+    const decoded = decodePacket(msg);
+    if (!decoded.ok) {
+      this.codecDrops.count(decoded.reason);
+      this.dropped = decoded.reason;
+      return;
+    }
+    const { fwd, config } = this.parts;
+    const { header: h } = decoded.packet;
+    if (h.token === undefined) return this.drop('no-token');
+    const s = fwd.byToken.get(h.token);
+    if (!s) return this.drop('unknown-token');
+    if (unwrapAddress(from.address) !== s.address) return this.drop('wrong-address');
+    if (s.udp && s.udp.port !== from.port) return this.drop('wrong-port');
+    if (h.senderSlot !== s.slot) return this.drop('wrong-slot');
+    const now = this.parts.clock();
+    // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
+    const { packet } = fwd.takeLinkEvents(s, decoded.packet, now);
+    let verdict: ReturnType<ClientSeat['ids']['check']> | undefined;
+    if (h.type === PacketType.GameState) {
+      verdict = s.ids.check(h.messageId);
+      if (verdict === 'duplicate' || verdict === 'stale') return this.drop(verdict);
+    } else if (h.type !== PacketType.NodeAlive && h.type !== PacketType.Ping && h.type !== PacketType.Pong && h.type !== PacketType.Reliable) {
+      return this.drop('unexpected-type');
+    }
+    // The first datagram that passes every check fixes the client's UDP endpoint.
+    if (!s.udp) {
+      s.udp = from;
+      this.endpoints.set(`${from.address}:${from.port}`, s);
+    }
+    s.lastHeard = now;
+    s.counters.packetsIn += 1;
+    s.counters.bytesIn += msg.length;
+    if (verdict !== undefined) {
+      // Impossible ship states and lasers are corrected in the packet before anyone sees them, and counted.
+      let guard = this.guards.get(s);
+      if (!guard) this.guards.set(s, (guard = new ClientGuard(SPAWN_POINTS, config.strikePolicy, now)));
+      const checked = guard.check(packet, verdict === 'newest', now);
+      for (const v of checked.violations) this.strike(v.kind, 1);
+      if (checked.kick) return this.parts.kick(s, checked.kick);
+      const foreign = fwd.onGameState(s, packet, verdict === 'newest', now);
+      if (foreign > 0) {
+        this.strike('foreign-event', foreign);
+        const why = guard.strike('foreign-event', `${foreign} event(s) it may not send`, now, foreign);
+        if (why) return this.parts.kick(s, why);
+      }
+      // After the datagrams read in this turn of the event loop: a burst is relayed together, with no tick to wait for.
+      if (config.flushOnArrival) this.flushPending ??= setImmediate(() => this.flushAll());
+    } else if (h.type === PacketType.NodeAlive) {
+      this.totals.nodeAlive += 1;
+    } else if (h.type === PacketType.Ping) {
+      this.send(s, { header: this.header(s, PacketType.Pong, h.gameTime), events: [] });
+    } else if (s.pingAt !== null && h.gameTime === s.pingAt >>> 0) {
+      s.rttMs = now - s.pingAt;
+      s.pingAt = null;
+    }
+  }
+
+  private strike(kind: string, n: number): void {
+    this.strikeKinds.set(kind, (this.strikeKinds.get(kind) ?? 0) + n);
+  }
+
+  /** The seat of a joined endpoint, null for any other admitted source, false when refused before decoding. */
+  private admitted(source: string, now: number): ClientSeat | null | false {
+    let seat = this.endpoints.get(source) ?? null;
+    if (seat && this.parts.fwd.sessions.get(seat.slot) !== seat) {
+      this.endpoints.delete(source);
+      seat = null;
+    }
+    const refused = this.parts.sources.admit(source, seat !== null, now);
+    if (!refused) return seat;
+    this.drop(refused);
+    return false;
+  }
+
+  /** A datagram from a source with no seat that could not be accepted: strikes, maybe a block, a rationed log line. */
+  private offence(source: string, from: UdpEndpoint, reason: string, now: number): void {
+    const o = this.parts.sources.offence(source, unwrapAddress(from.address), reason, now);
+    if (!o.log) return;
+    const fields = { source: `${unwrapAddress(from.address)}:${from.port}`, reason, heldBack: o.log.suppressed };
+    if (o.blocked) this.parts.log.warn({ ...fields, blockMs: this.parts.config.blockMs }, 'source blocked: too many datagrams that cannot be accepted');
+    else this.parts.log.warn(fields, 'dropping datagrams from a source with no session (logged at most once a minute per address)');
+  }
+}
