@@ -15,6 +15,7 @@ import { SessionPipeline, type PlayerRow } from '../../shared/session/pipeline';
 import type { SessionSender } from '../../shared/session/sender';
 import type { Clock } from '../../shared/time/clock';
 import type { WireAddr } from '../../shared/wire/types';
+import { clockReportLine, clockStatusLine } from './clockText';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';
 
 export type { Membership } from '../../shared/session/membership';
@@ -101,7 +102,8 @@ export class GameSession<M extends Membership> {
     if (pipeline.member.state !== 'connected') return ['not connected'];
     const lines = [`slot  name              address                  ping    state`];
     for (const p of pipeline.playerRows()) lines.push(playerLine(p));
-    lines.push(pipeline.clock.line());
+    const clock = pipeline.clock.status();
+    lines.push(clockStatusLine(clock, 'source' in clock ? pipeline.describe(clock.source) : ''));
     const c = pipeline.links.counters();
     lines.push(`reliable messages: ${pipeline.links.pending} awaiting acknowledgement, ${c['resent'] ?? 0} resent, ${c['duplicates'] ?? 0} duplicate copies dropped`);
     const { corrected, ignored } = pipeline.plausibility.counts;
@@ -128,7 +130,7 @@ export class GameSession<M extends Membership> {
       case 'send-failed':
         return ctx.print(`could not send to ${ctx.packetApi.nodeToString(n.to)}: ${n.message}`);
       case 'clock':
-        return ctx.print(n.line);
+        return ctx.print(clockReportLine(n.report, n.who));
     }
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { NodeAddress } from '../net/packetApi';
 import type { WireAddr } from '../wire/types';
+import type { ClockReport } from './sessionClock';
 
 export type SessionNotice =
   /** A chat line from `from` (already delivered to the game view). */
@@ -18,5 +19,5 @@ export type SessionNotice =
   | { kind: 'other-version'; from: NodeAddress; data: Uint8Array }
   /** A datagram could not be sent. */
   | { kind: 'send-failed'; to: NodeAddress; message: string }
-  /** The session clock's line for the player (sync progress, join gate). */
-  | { kind: 'clock'; line: string };
+  /** The session clock's progress before a join (`who`: the time source's name or address). */
+  | { kind: 'clock'; report: ClockReport; who: string };

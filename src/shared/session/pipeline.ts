@@ -98,8 +98,7 @@ export class SessionPipeline<M extends Membership> {
     this.addresses = new AddressBook(packetApi, self);
     this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }));
     this.clock = new SessionClock({
-      print: (line) => notify({ kind: 'clock', line }),
-      describe: (addr) => this.describe(addr),
+      report: (report) => notify({ kind: 'clock', report, who: 'source' in report && report.source ? this.describe(report.source) : 'the game' }),
       send: (to, bytes, node) => this.sender.sendBytes(to, bytes, node),
     });
     this.member = parts.member(this.sender);

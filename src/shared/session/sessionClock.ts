@@ -23,11 +23,28 @@ export const TIME_SYNC_JOIN_WAIT_MS = 5000;
 /** State ages beyond this are treated as clock trouble, not as latency. */
 const MAX_STATE_AGE_MS = 1000;
 
+/**
+ * What the player should hear about the clock, as data (the Node adapter
+ * words it): a join waits for sync; sync is good; good enough after waiting
+ * `waitMs` on a jittery link; or the source never answered within `giveUpMs`.
+ * `source` is the time source (null: not known yet).
+ */
+export type ClockReport =
+  | { kind: 'waiting'; source: WireAddr | null }
+  | { kind: 'synced'; source: WireAddr; offsetMs: number; errorMs: number; rttMs: number }
+  | { kind: 'synced-best-effort'; source: WireAddr; offsetMs: number; errorMs: number; rttMs: number; waitMs: number }
+  | { kind: 'no-reply'; source: WireAddr; giveUpMs: number };
+
+/** The clock as it stands, for the `players` listing. */
+export type ClockStatus =
+  | { kind: 'reference' }
+  | { kind: 'unsynchronised' }
+  | { kind: 'no-reply'; source: WireAddr; usingOwnClock: boolean }
+  | { kind: 'sync'; source: WireAddr; good: boolean; offsetMs: number; errorMs: number; rttMs: number; kept: number; samples: number };
+
 /** What the clock needs from its session. */
 export interface ClockHost {
-  print(line: string): void;
-  /** A node for console lines (a player's name, else its address). */
-  describe(addr: WireAddr): string;
+  report(report: ClockReport): void;
   /** Sends raw bytes (a time-sync datagram) to a node. */
   send(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void;
 }
@@ -79,7 +96,7 @@ export class SessionClock {
     }
     if (!this.pendingJoin) {
       this.pendingJoin = true;
-      this.host.print(`synchronising the clock with ${this.sync ? this.host.describe(this.sync.addr) : 'the game'} before joining…`);
+      this.host.report({ kind: 'waiting', source: this.sync ? this.sync.addr : null });
     }
     return false;
   }
@@ -103,15 +120,14 @@ export class SessionClock {
         if (st.kept >= JOIN_MIN_SAMPLES && st.standardErrorMs <= JOIN_MAX_ERROR_MS) {
           this.offset = client.offset;
           this.good = true;
-          if (this.pendingJoin) this.host.print(`clock synchronised with ${this.host.describe(source)} (offset ${client.offset.toFixed(1)} ms ± ${st.standardErrorMs.toFixed(1)}, round trip ${st.rttMs.toFixed(0)} ms)`);
+          if (this.pendingJoin) this.host.report({ kind: 'synced', source, offsetMs: client.offset, errorMs: st.standardErrorMs, rttMs: st.rttMs });
         } else if (st.repliesAccepted > 0 && client.measured && now - this.sync.since >= TIME_SYNC_JOIN_WAIT_MS) {
           this.offset = client.offset;
           this.good = true;
-          const error = Number.isFinite(st.standardErrorMs) ? ` ± ${st.standardErrorMs.toFixed(1)}` : '';
-          if (this.pendingJoin) this.host.print(`clock synchronised with ${this.host.describe(source)} as well as this link allows within ${TIME_SYNC_JOIN_WAIT_MS / 1000} s (offset ${client.offset.toFixed(1)} ms${error}, round trip ${st.rttMs.toFixed(0)} ms); it goes on improving`);
+          if (this.pendingJoin) this.host.report({ kind: 'synced-best-effort', source, offsetMs: client.offset, errorMs: st.standardErrorMs, rttMs: st.rttMs, waitMs: TIME_SYNC_JOIN_WAIT_MS });
         } else if (st.repliesAccepted === 0 && now - this.sync.since >= TIME_SYNC_GIVE_UP_MS) {
           this.good = true;
-          this.host.print(`no clock reply from ${this.host.describe(source)} within ${TIME_SYNC_GIVE_UP_MS / 1000} s; using this machine's clock (remote ships may be placed less exactly)`);
+          this.host.report({ kind: 'no-reply', source, giveUpMs: TIME_SYNC_GIVE_UP_MS });
         }
       }
     }
@@ -149,13 +165,12 @@ export class SessionClock {
     return age >= 0 && age <= MAX_STATE_AGE_MS ? { ageMs: age } : {};
   }
 
-  /** One console line on the common game time: where it comes from and how good it is. */
-  line(): string {
-    if (!this.sync) return this.good ? "clock: this machine is the game's time reference" : 'clock: not synchronised';
+  /** The common game time as it stands: where it comes from and how good it is. */
+  status(): ClockStatus {
+    if (!this.sync) return this.good ? { kind: 'reference' } : { kind: 'unsynchronised' };
     const st = this.sync.client.stats();
-    const from = this.host.describe(this.sync.addr);
-    if (st.repliesAccepted === 0) return `clock: no reply from ${from} yet${this.good ? " (using this machine's clock)" : ''}`;
-    return `clock: ${this.good ? 'synchronised' : 'synchronising'} with ${from}, offset ${st.offsetMs.toFixed(1)} ms ± ${Number.isFinite(st.standardErrorMs) ? st.standardErrorMs.toFixed(2) : '?'}, round trip ${st.rttMs.toFixed(0)} ms, ${st.kept}/${st.samples} samples`;
+    if (st.repliesAccepted === 0) return { kind: 'no-reply', source: this.sync.addr, usingOwnClock: this.good };
+    return { kind: 'sync', source: this.sync.addr, good: this.good, offsetMs: st.offsetMs, errorMs: st.standardErrorMs, rttMs: st.rttMs, kept: st.kept, samples: st.samples };
   }
 }
 

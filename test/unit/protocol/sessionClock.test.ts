@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SessionClock, TIME_SYNC_GIVE_UP_MS, TIME_SYNC_JOIN_WAIT_MS } from '../../../src/shared/session/sessionClock';
+import { clockReportLine } from '../../../src/node/protocol/clockText';
 import { answerTimeRequest } from '../../../src/shared/time';
 import { nextFloat, seedRng } from '../../../src/shared/sim/prng';
 
@@ -17,8 +18,7 @@ function rig(oneWay: () => number | null) {
   const inFlight: { at: number; bytes: Uint8Array }[] = [];
   let now = 0;
   const clock = new SessionClock({
-    print: (line) => lines.push(line),
-    describe: () => 'alpha',
+    report: (report) => lines.push(clockReportLine(report, 'alpha')),
     send: (_to, bytes) => {
       const out = oneWay();
       if (out === null) return; // lost, or a source that never answers

@@ -9,6 +9,7 @@ import { MemoryNet } from '../../support/memoryNet';
 import { flyingShip, p2pNode, runUntil, type TestNode } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
 import type { P2pPeer } from '../../../src/shared/p2p';
+import { clockReportLine } from '../../../src/node/protocol/clockText';
 
 const joined = (n: TestNode<P2pPeer>) => n.session.member.players().find((p) => p.slot === n.session.member.slot())?.joined === true;
 
@@ -54,10 +55,11 @@ describe('a p2p session on a memory LAN', () => {
     b.session.member.connect(b.game.now());
     runUntil(clock, 'bravo connected', () => b.session.member.state === 'connected');
     expect(joined(b)).toBe(false);
-    expect(b.notices.map((n) => (n.kind === 'clock' ? n.line : n.kind))).toEqual(['synchronising the clock with alpha before joining…']);
+    expect(b.notices).toEqual([{ kind: 'clock', report: { kind: 'waiting', source: a.api.encodeNode(a.api.localNode()) }, who: 'alpha' }]);
     runUntil(clock, 'bravo joined', () => joined(b), 2_000);
-    const clockLines = b.notices.filter((n) => n.kind === 'clock').map((n) => (n.kind === 'clock' ? n.line : ''));
-    expect(clockLines[1]).toMatch(/^clock synchronised with alpha \(offset -4000\.\d ms ± \d\.\d, round trip 6 ms\)$/);
+    const synced = b.notices[1];
+    expect(synced?.kind === 'clock' && synced.who).toBe('alpha');
+    expect(synced?.kind === 'clock' && clockReportLine(synced.report, synced.who)).toMatch(/^clock synchronised with alpha \(offset -4000\.\d ms ± \d\.\d, round trip 6 ms\)$/);
     expect(Math.abs(b.session.clock.commonTime(b.game.now()) - a.session.clock.commonTime(a.game.now()))).toBeLessThan(1.5);
 
     // A laser fired by alpha reaches bravo aged by the wire's 3 ms (plus the tick it waited), as alpha's states do.
