@@ -131,7 +131,7 @@ export function p2pNode(net: MemoryNet, clock: VirtualClock, name: string, opts:
 
 /** A node whose table a server runs (a slotserver game): call `session.member.adopt(slot)` and `add` the others. */
 export function managedNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions = {}): TestNode<ManagedPeer> {
-  return node(net, clock, name, opts, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice));
+  return node(net, clock, name, opts, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice, undefined, (a) => t.keyOf(a)));
 }
 
 /** Advances the clock in 5 ms steps until `cond` holds; throws after `maxMs` of virtual time. */

@@ -76,6 +76,7 @@ export class ServerClientProtocol implements Protocol {
           (to, packet) => transport.send(to, packet),
           (n) => this.onNotice(n),
           (name) => this.link?.send(formatNewName(name)),
+          (addr) => transport.keyOf(addr),
         ),
       // Through a gameserver the only link is the server: if it stops acknowledging, the game is over for us.
       ...(this.name === GAMESERVER_PROTOCOL

@@ -69,6 +69,8 @@ export class LinkLayer {
     /** First message id of a new link (u16); random in production so a restarted node is not mistaken for its predecessor. */
     private readonly firstId: () => number,
     private readonly config: Partial<ReliableConfig> = {},
+    /** A node's identity from its wire address (the session's: the packet API's key of the node). */
+    private readonly keyOf: (addr: WireAddr) => string = addrKey,
   ) {}
 
   /**
@@ -78,7 +80,7 @@ export class LinkLayer {
   retain(targets: readonly WireAddr[]): void {
     const keep = new Set<string>();
     for (const addr of targets) {
-      const key = addrKey(addr);
+      const key = this.keyOf(addr);
       keep.add(key);
       if (!this.links.has(key) && !this.gone.has(key)) this.links.set(key, { addr: Uint8Array.from(addr), link: new ReliableLink(sizeOf, this.firstId(), this.config) });
     }
@@ -100,7 +102,7 @@ export class LinkLayer {
    */
   envelopes(to: WireAddr, type: PacketType, room: number, now: number): Envelopes {
     if (type !== PacketType.GameState && type !== PacketType.NodeAlive && type !== PacketType.Reliable) return NO_ENVELOPES;
-    const entry = this.links.get(addrKey(to));
+    const entry = this.links.get(this.keyOf(to));
     if (!entry) return NO_ENVELOPES;
     const take = entry.link.take(now, room, ackSize);
     if (take.acks.length === 0 && take.messages.length === 0) return NO_ENVELOPES;
@@ -131,7 +133,7 @@ export class LinkLayer {
    * Envelopes from a node without a link are ignored (not acknowledged).
    */
   incoming(from: WireAddr, packet: Packet, now: number, slotOf: () => number | null): Incoming {
-    const entry = this.links.get(addrKey(from));
+    const entry = this.links.get(this.keyOf(from));
     const delivered: Delivered[] = [];
     const strip = (events: RemoteEvent[], slot: () => number | null, carrier: PacketHeader): RemoteEvent[] => {
       const stamp = carrier.type === PacketType.GameState ? { stamp: carrier.gameTime } : {};

@@ -13,7 +13,7 @@
  */
 import { MessageFilter } from '../p2p/packetFilter';
 import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
-import { addrEquals, addrKey } from '../wire/addr';
+import { addrKey } from '../wire/addr';
 import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 
 /** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */
@@ -46,6 +46,8 @@ export class ManagedPeer {
     protected readonly notify: (n: ManagedNotice) => void,
     /** Called when our name changes while connected (the adapter tells the server). */
     private readonly onRename: (name: string) => void = () => undefined,
+    /** A node's identity from its wire address (a session passes the packet API's; default the bytes). */
+    private readonly keyOf: (addr: WireAddr) => string = addrKey,
   ) {
     this.name = sanitizeName(name, 'player');
   }
@@ -136,11 +138,11 @@ export class ManagedPeer {
     if (this.relay) return this.receiveRelayed(from, packet, now);
     const entry = this.byAddr(from);
     if (!entry || entry.slot === this.mySlot) return;
-    this.accept(entry, addrKey(from), packet, now);
+    this.accept(entry, this.keyOf(from), packet, now);
   }
 
   private receiveRelayed(from: WireAddr, packet: Packet, now: number): void {
-    if (!this.relay || !addrEquals(from, this.relay.server) || packet.header.type !== PacketType.Relay) return;
+    if (!this.relay || this.keyOf(from) !== this.keyOf(this.relay.server) || packet.header.type !== PacketType.Relay) return;
     for (const event of packet.events) {
       if (event.type !== 'relayed' || event.slot === this.mySlot) continue;
       const entry = this.table.get(event.slot);
@@ -155,7 +157,7 @@ export class ManagedPeer {
 
   /** Whether `from` may send us control packets (pings): members, or in a relayed game the server. */
   trusts(from: WireAddr): boolean {
-    return this.relay ? addrEquals(from, this.relay.server) : this.byAddr(from) !== undefined;
+    return this.relay ? this.keyOf(from) === this.keyOf(this.relay.server) : this.byAddr(from) !== undefined;
   }
 
   /** Reliable messages in a relayed game go to the server, which acknowledges them and sends them on itself. */
@@ -217,8 +219,8 @@ export class ManagedPeer {
   }
 
   protected byAddr(addr: WireAddr): PlayerEntry | undefined {
-    const key = addrKey(addr);
-    for (const p of this.table.values()) if (addrKey(p.addr) === key) return p;
+    const key = this.keyOf(addr);
+    for (const p of this.table.values()) if (this.keyOf(p.addr) === key) return p;
     return undefined;
   }
 

@@ -41,6 +41,15 @@ export class AddressBook {
     return this.entry(addr).key;
   }
 
+  /**
+   * A node's identity for maps and comparisons: the packet API's key, or for
+   * bytes that are no node of this API the bytes themselves (they can never
+   * equal a real node's key).
+   */
+  identity(addr: WireAddr): string {
+    return this.key(addr) ?? `wire:${addrKey(addr)}`;
+  }
+
   /** The key of a node the packet API handed us (a datagram's sender). */
   keyOf(node: NodeAddress): string | null {
     try {

@@ -94,12 +94,14 @@ export class SessionPipeline<M extends Membership> {
     this.api = packetApi;
     this.game = game;
     this.now = () => clock.now();
-    this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff);
     this.addresses = new AddressBook(packetApi, self);
+    const keyOf = (addr: WireAddr) => this.addresses.identity(addr);
+    this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff, {}, keyOf);
     this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }));
     this.clock = new SessionClock({
       report: (report) => notify({ kind: 'clock', report, who: 'source' in report && report.source ? this.describe(report.source) : 'the game' }),
       send: (to, bytes, node) => this.sender.sendBytes(to, bytes, node),
+      keyOf,
     });
     this.member = parts.member(this.sender);
     this.myName = game.playerName();
@@ -155,7 +157,8 @@ export class SessionPipeline<M extends Membership> {
     if (this.clock.tick(now, () => this.lowestOther())) member.join(now);
     const targets = this.targets();
     this.links.retain(targets);
-    this.addresses.retain([...member.players().map((p) => p.addr), ...targets]);
+    const timeSource = this.clock.syncingWith;
+    this.addresses.retain([...member.players().map((p) => p.addr), ...targets, ...(timeSource ? [timeSource] : [])]);
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
     if (this.pings.due(now)) this.pingPeers(now);

@@ -42,6 +42,11 @@ export class SessionSender {
     this.sizes = new EventSizes(codec);
   }
 
+  /** A node's identity from its wire address, as the packet API compares nodes (for the membership's tables). */
+  keyOf(addr: WireAddr): string {
+    return this.addresses.identity(addr);
+  }
+
   /** Sends `packet` to the member (or stranger) at wire address `to`, with that node's link envelopes. */
   send(to: WireAddr, packet: Packet): void {
     const node = this.addresses.node(to);

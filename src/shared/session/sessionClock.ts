@@ -47,6 +47,8 @@ export interface ClockHost {
   report(report: ClockReport): void;
   /** Sends raw bytes (a time-sync datagram) to a node. */
   send(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void;
+  /** A node's identity from its wire address (default: the bytes; a session: the packet API's key). */
+  keyOf?(addr: WireAddr): string;
 }
 
 export class SessionClock {
@@ -65,11 +67,20 @@ export class SessionClock {
   /** A join waits for the clock (cl_autojoin or the join command before sync). */
   private pendingJoin = false;
 
-  constructor(private readonly host: ClockHost) {}
+  private readonly keyOf: (addr: WireAddr) => string;
+
+  constructor(private readonly host: ClockHost) {
+    this.keyOf = host.keyOf ? (a) => host.keyOf?.(a) ?? addrKey(a) : addrKey;
+  }
 
   /** Common game time at host time `now` (ms). */
   commonTime(now: number): number {
     return now + this.offset;
+  }
+
+  /** The node we synchronise with now (null: we are the reference, or not connected). */
+  get syncingWith(): WireAddr | null {
+    return this.sync?.addr ?? null;
   }
 
   /** True once the common time is usable. */
@@ -109,7 +120,7 @@ export class SessionClock {
       this.sync = null;
       this.good = true;
     } else {
-      const key = addrKey(source);
+      const key = this.keyOf(source);
       if (this.sync?.key !== key) this.sync = { client: new TimeSyncClient(), key, addr: Uint8Array.from(source), since: now };
       const client = this.sync.client;
       for (const request of client.poll(now)) this.host.send(source, request);
@@ -145,7 +156,7 @@ export class SessionClock {
     const decoded = decodeTimeDatagram(data);
     if (!decoded.ok) return false;
     if (decoded.msg.type === TimePacketType.TimeReply) {
-      if (this.sync && addrKey(from) === this.sync.key) this.sync.client.receive(data, now);
+      if (this.sync && this.keyOf(from) === this.sync.key) this.sync.client.receive(data, now);
       return true;
     }
     if (!this.good || !mayAnswer()) return true;
