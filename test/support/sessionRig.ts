@@ -125,7 +125,7 @@ function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: s
 /** A p2p node (not yet connected: call `session.member.connect(now)`). */
 export function p2pNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions & { config?: Partial<P2pConfig> } = {}): TestNode<P2pPeer> {
   return node(net, clock, name, opts, (api, t, notice) =>
-    new P2pPeer(api.encodeNode(api.localNode()), name, { send: (to, p) => t.send(to, p), broadcast: (p) => api.broadcast(0, encodePacket(p)) }, notice, opts.config),
+    new P2pPeer(api.encodeNode(api.localNode()), name, { send: (to, p) => t.send(to, p), broadcast: (p) => api.broadcast(0, encodePacket(p)), keyOf: (a) => t.keyOf(a) }, notice, opts.config),
   );
 }
 

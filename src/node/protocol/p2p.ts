@@ -41,7 +41,7 @@ export class P2pProtocol implements Protocol {
         new P2pPeer(
           this.ctx.packetApi.encodeNode(this.ctx.packetApi.localNode()),
           game.playerName(),
-          { send: (to, packet) => transport.send(to, packet), broadcast: (packet) => this.broadcast(packet) },
+          { send: (to, packet) => transport.send(to, packet), broadcast: (packet) => this.broadcast(packet), keyOf: (addr) => transport.keyOf(addr) },
           (notice) => this.onNotice(notice),
           this.config,
         ),

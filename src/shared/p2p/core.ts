@@ -21,6 +21,13 @@ export interface P2pTransport {
   send(to: WireAddr, packet: Packet): void;
   /** Broadcast `packet` on the LAN (start-up discovery only). */
   broadcast(packet: Packet): void;
+  /**
+   * A node's identity from its wire address, as the packet API compares
+   * nodes (a session gives the packet API's key). Default: the bytes. Which
+   * of two nodes is higher stays a rule on the bytes (`compareAddr`), the
+   * same on every peer.
+   */
+  keyOf?(addr: WireAddr): string;
 }
 
 /** What the peer tells its owner (the protocol adapter / game code). */
@@ -85,7 +92,9 @@ export class PeerCore {
   state: PeerState = 'idle';
   joined = false;
   mySlot: number | null = null;
-  readonly table = new SlotTable();
+  readonly table: SlotTable;
+  /** A node's identity (see P2pTransport.keyOf). */
+  readonly keyOf: (addr: WireAddr) => string;
   readonly filter = new MessageFilter();
   /** Last name heard from each node (ConnectRequest, SlotRequest, NodeAlive, playerName events). */
   readonly names = new Map<string, string>();
@@ -119,7 +128,9 @@ export class PeerCore {
     private readonly notify: (n: P2pNotice) => void,
     readonly cfg: P2pConfig,
   ) {
-    this.selfKey = addrKey(self);
+    this.keyOf = transport.keyOf ? (a) => transport.keyOf?.(a) ?? addrKey(a) : addrKey;
+    this.table = new SlotTable(this.keyOf);
+    this.selfKey = this.keyOf(self);
     this.wantedName = name;
   }
 
@@ -182,7 +193,7 @@ export class PeerCore {
 
   /** Adds a row for another node (connected state) and tells the owner. */
   addPlayer(addr: WireAddr, slot: number, name: string | null, joined: boolean, now: number): void {
-    const key = addrKey(addr);
+    const key = this.keyOf(addr);
     if (name !== null && name !== UNKNOWN_NAME) this.names.set(key, name);
     const entry = { slot, addr, name: this.nameFor(key), joined, key, lastHeard: now };
     this.table.add(entry);

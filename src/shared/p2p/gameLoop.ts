@@ -5,7 +5,6 @@
  * counters and node-alive packets. Entering the state (as temporary master
  * or from an assignment) is here too.
  */
-import { addrKey } from '../wire/addr';
 import { MAX_SLOTS, NO_SLOT, PacketType, type Packet, type PlayerEntry, type WireAddr } from '../wire/types';
 import type { PeerCore } from './core';
 import { applyClaim, type Claim } from './membership';
@@ -59,11 +58,11 @@ function sendAnswer(core: PeerCore, plan: AssignmentPlan, now: number): void {
     for (const addr of plan.full) core.send(addr, full);
     core.sendToMembers(full);
   }
-  for (const addr of [...answered, ...plan.full]) core.answeredAt.set(addrKey(addr), now);
+  for (const addr of [...answered, ...plan.full]) core.answeredAt.set(core.keyOf(addr), now);
   // Until the node shows up with a slot we keep telling it: a lost answer must not turn it into a lone game of its own.
   const nextAt = now + core.cfg.connectRequestIntervalMs;
-  for (const addr of answered) core.unacked.set(addrKey(addr), { addr, kind: 'reply', nextAt, until: now + core.cfg.startupWindowMs + core.cfg.slaveTimeoutMs });
-  for (const addr of plan.full) core.unacked.set(addrKey(addr), { addr, kind: 'full', nextAt, until: now + core.cfg.startupWindowMs });
+  for (const addr of answered) core.unacked.set(core.keyOf(addr), { addr, kind: 'reply', nextAt, until: now + core.cfg.startupWindowMs + core.cfg.slaveTimeoutMs });
+  for (const addr of plan.full) core.unacked.set(core.keyOf(addr), { addr, kind: 'full', nextAt, until: now + core.cfg.startupWindowMs });
 }
 
 /** Re-sends answers that have not been acknowledged yet, to their node alone. */
@@ -95,13 +94,13 @@ function answerNow(core: PeerCore, addrs: Iterable<WireAddr>, now: number): void
  * and enter the game loop. The 'connected' notice lists the whole new table.
  */
 export function becomeMaster(core: PeerCore, now: number): void {
-  const queue = [...(core.run?.queue.values() ?? [])].filter((a) => addrKey(a) !== core.selfKey);
+  const queue = [...(core.run?.queue.values() ?? [])].filter((a) => core.keyOf(a) !== core.selfKey);
   core.run = null;
   core.table.clear();
   core.table.add({ ...core.selfEntry(0), key: core.selfKey, lastHeard: now });
   const plan = planAssignment(core.table, queue, core.cfg.maxPlayers);
   for (const { addr, slot } of plan.added) {
-    const key = addrKey(addr);
+    const key = core.keyOf(addr);
     core.tombstones.delete(key);
     core.table.add({ slot, addr, name: core.nameFor(key), joined: false, key, lastHeard: now });
   }
@@ -109,7 +108,7 @@ export function becomeMaster(core: PeerCore, now: number): void {
   core.state = 'connected';
   core.lastAliveAt = now;
   // Everyone in this table starts with us; slot 0 keeps its name against all of them.
-  startNames(core, new Set(plan.added.map((a) => addrKey(a.addr))), now);
+  startNames(core, new Set(plan.added.map((a) => core.keyOf(a.addr))), now);
   core.emit({ kind: 'connected', slot: 0, players: core.table.toPlayers() });
   sendAnswer(core, plan, now);
   core.lastToAllAt = now;
@@ -125,13 +124,13 @@ export function becomeMaster(core: PeerCore, now: number): void {
  * directly.
  */
 export function adoptTable(core: PeerCore, players: readonly PlayerEntry[], answered: readonly WireAddr[], now: number): void {
-  const mine = players.find((p) => addrKey(p.addr) === core.selfKey);
+  const mine = players.find((p) => core.keyOf(p.addr) === core.selfKey);
   if (!mine || !validSlot(mine.slot)) return;
   core.run = null;
   core.table.clear();
   core.table.add({ ...core.selfEntry(mine.slot), key: core.selfKey, lastHeard: now });
   for (const p of players) {
-    const key = addrKey(p.addr);
+    const key = core.keyOf(p.addr);
     if (key === core.selfKey || !validSlot(p.slot) || core.table.has(key) || core.table.atSlot(p.slot)) continue;
     if (p.name !== UNKNOWN_NAME) core.names.set(key, p.name);
     core.tombstones.delete(key);
@@ -139,7 +138,7 @@ export function adoptTable(core: PeerCore, players: readonly PlayerEntry[], answ
   }
   core.mySlot = mine.slot;
   core.state = 'connected';
-  startNames(core, new Set(answered.map(addrKey)), now);
+  startNames(core, new Set(answered.map(core.keyOf)), now);
   core.emit({ kind: 'connected', slot: mine.slot, players: core.table.toPlayers() });
   const renamed = settleNames(core, now);
   if (renamed) core.emit({ kind: 'renamed', ...renamed });
@@ -148,7 +147,7 @@ export function adoptTable(core: PeerCore, players: readonly PlayerEntry[], answ
 
 /** Queues an answer for `requester` (and its connect queue) due at `deadline`; an earlier deadline wins. */
 function schedule(core: PeerCore, requester: WireAddr, addrs: readonly WireAddr[], deadline: number): void {
-  const key = addrKey(requester);
+  const key = core.keyOf(requester);
   let p = core.pending.get(key);
   if (!p) {
     p = { requester, addrs: new Map(), deadline };
@@ -157,7 +156,7 @@ function schedule(core: PeerCore, requester: WireAddr, addrs: readonly WireAddr[
     p.deadline = deadline;
   }
   for (const a of [requester, ...addrs]) {
-    const k = addrKey(a);
+    const k = core.keyOf(a);
     if (k !== core.selfKey) p.addrs.set(k, a);
   }
 }
@@ -165,7 +164,7 @@ function schedule(core: PeerCore, requester: WireAddr, addrs: readonly WireAddr[
 /** Another peer answered these nodes: we need not (the snooping of the 1998 design). */
 function snoop(core: PeerCore, answered: readonly WireAddr[], now: number): void {
   if (answered.length === 0) return;
-  const keys = answered.map(addrKey);
+  const keys = answered.map(core.keyOf);
   for (const k of keys) core.answeredAt.set(k, now);
   for (const [k, p] of core.pending) {
     for (const a of keys) p.addrs.delete(a);
@@ -226,7 +225,7 @@ export function connectedReceive(core: PeerCore, from: WireAddr, key: string, pa
     case PacketType.ConnectReply:
     case PacketType.GameFull: {
       const answered = queueOf(packet);
-      if (core.table.size === 1 && answered.some((a) => addrKey(a) === core.selfKey)) {
+      if (core.table.size === 1 && answered.some((a) => core.keyOf(a) === core.selfKey)) {
         // We started a game alone because every answer to our requests was lost; nobody depends on it, so take the real answer.
         const players = playersOf(packet) ?? [];
         if (h.type === PacketType.GameFull) core.fail('game-full', gameFullMessage(players.length));
@@ -237,9 +236,9 @@ export function connectedReceive(core: PeerCore, from: WireAddr, key: string, pa
       if (fresh && validSlot(h.senderSlot) && applyClaim(core, direct, now) === 'lost-own-slot') return direct;
       snoop(core, answered, now);
       if (h.type === PacketType.ConnectReply) {
-        const fresh = new Set(answered.map(addrKey));
+        const fresh = new Set(answered.map(core.keyOf));
         for (const p of playersOf(packet) ?? []) {
-          applyClaim(core, { addr: p.addr, slot: p.slot, name: p.name, joined: p.joined, direct: false, fresh: fresh.has(addrKey(p.addr)) }, now);
+          applyClaim(core, { addr: p.addr, slot: p.slot, name: p.name, joined: p.joined, direct: false, fresh: fresh.has(core.keyOf(p.addr)) }, now);
         }
       }
       return null;
@@ -272,7 +271,7 @@ export function connectedTick(core: PeerCore, now: number): void {
 
 /** The table we knew, with `winner` in the slot we lost: what we tell the peers when we ask again. */
 export function knowledgeAfterLoss(core: PeerCore, winner: Claim): PlayerEntry[] {
-  const wk = addrKey(winner.addr);
+  const wk = core.keyOf(winner.addr);
   const out = core.table
     .entries()
     .filter((e) => e.key !== core.selfKey && e.key !== wk && e.slot !== winner.slot)

@@ -4,7 +4,7 @@
  * from a snapshot (a player list in another peer's ConnectReply). Also the
  * deterministic rule that settles two nodes claiming one slot.
  */
-import { addrKey, compareAddr } from '../wire/addr';
+import { compareAddr } from '../wire/addr';
 import { MAX_SLOTS, PacketType, type WireAddr } from '../wire/types';
 import type { PeerCore } from './core';
 import { nameEvent, playerListEvent, queueEvent } from './packets';
@@ -47,7 +47,7 @@ export function sendAliveTo(core: PeerCore, to: WireAddr, now: number): void {
 
 /** Sends `to` our table as a ConnectReply that answers nobody (empty queue): a hint that it lost a slot conflict. */
 export function sendSync(core: PeerCore, to: WireAddr, now: number): void {
-  if (!evidenceAllowed(core, addrKey(to), now)) return;
+  if (!evidenceAllowed(core, core.keyOf(to), now)) return;
   core.send(to, core.packet(PacketType.ConnectReply, now, [playerListEvent(core.table.toPlayers()), queueEvent([])]));
 }
 
@@ -68,7 +68,7 @@ export function sendSync(core: PeerCore, to: WireAddr, now: number): void {
  *   its own slot best).
  */
 export function applyClaim(core: PeerCore, c: Claim, now: number): ClaimOutcome {
-  const key = addrKey(c.addr);
+  const key = core.keyOf(c.addr);
   if (key === core.selfKey || !Number.isInteger(c.slot) || c.slot < 0 || c.slot >= MAX_SLOTS) return 'ok';
   const holder = core.table.atSlot(c.slot);
   if (holder && holder.key === key) {

@@ -4,7 +4,6 @@
  * (`tick`, every 5–20 ms); it answers through the transport and the notice
  * callback. No clock, no randomness, no I/O of its own.
  */
-import { addrKey } from '../wire/addr';
 import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 import { resolveConfig, type P2pConfig } from './config';
 import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
@@ -137,7 +136,7 @@ export class P2pPeer {
    */
   receive(from: WireAddr, packet: Packet, now: number): void {
     const core = this.core;
-    const key = addrKey(from);
+    const key = this.core.keyOf(from);
     if (key === core.selfKey || core.state === 'idle' || core.state === 'failed') return;
     const h = packet.header;
     const verdict = core.filter.check(key, h.messageId, now);

@@ -7,7 +7,7 @@ import type { PlayerEntry, WireAddr } from '../wire/types';
 
 /** One row of the table as a peer keeps it: the wire entry plus bookkeeping. */
 export interface TableEntry extends PlayerEntry {
-  /** addrKey(addr). */
+  /** The node's identity (SlotTable.keyOf of addr). */
   key: string;
   /** When a fresh packet from this node last arrived (or it was added). Unused for the own row. */
   lastHeard: number;
@@ -22,9 +22,9 @@ export function toPlayer(e: PlayerEntry): PlayerEntry {
 }
 
 /** Sorts addresses highest first and drops duplicates (the order answers and ranks use). */
-export function sortDescUnique(addrs: Iterable<WireAddr>): WireAddr[] {
+export function sortDescUnique(addrs: Iterable<WireAddr>, keyOf: (addr: WireAddr) => string = addrKey): WireAddr[] {
   const byKey = new Map<string, WireAddr>();
-  for (const a of addrs) byKey.set(addrKey(a), a);
+  for (const a of addrs) byKey.set(keyOf(a), a);
   return [...byKey.values()].sort((a, b) => compareAddr(b, a));
 }
 
@@ -36,6 +36,11 @@ export class SlotTable {
   private readonly bySlot = new Map<number, TableEntry>();
   private readonly byKey = new Map<string, TableEntry>();
 
+  constructor(
+    /** A node's identity from its wire address (the peer's; default the bytes). */
+    readonly keyOf: (addr: WireAddr) => string = addrKey,
+  ) {}
+
   /** Number of rows. */
   get size(): number {
     return this.bySlot.size;
@@ -46,12 +51,12 @@ export class SlotTable {
     return this.bySlot.get(slot);
   }
 
-  /** The row of the node with addrKey `key`, if any. */
+  /** The row of the node with identity `key`, if any. */
   byAddrKey(key: string): TableEntry | undefined {
     return this.byKey.get(key);
   }
 
-  /** Whether the node with addrKey `key` has a row. */
+  /** Whether the node with identity `key` has a row. */
   has(key: string): boolean {
     return this.byKey.has(key);
   }
@@ -98,8 +103,8 @@ export class SlotTable {
    * order in which connected peers answer a connect request). -1 if absent.
    */
   rankOf(key: string): number {
-    const sorted = sortDescUnique(this.entries().map((e) => e.addr));
-    return sorted.findIndex((a) => addrKey(a) === key);
+    const sorted = sortDescUnique(this.entries().map((e) => e.addr), this.keyOf);
+    return sorted.findIndex((a) => this.keyOf(a) === key);
   }
 }
 
@@ -124,8 +129,8 @@ export function planAssignment(table: SlotTable, requested: Iterable<WireAddr>, 
   const plan: AssignmentPlan = { kept: [], added: [], full: [] };
   const taken = new Set<number>();
   for (const e of table.entries()) taken.add(e.slot);
-  for (const addr of sortDescUnique(requested)) {
-    if (table.has(addrKey(addr))) {
+  for (const addr of sortDescUnique(requested, table.keyOf)) {
+    if (table.has(table.keyOf(addr))) {
       plan.kept.push(addr);
       continue;
     }

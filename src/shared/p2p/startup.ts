@@ -4,7 +4,7 @@
  * the same time are settled by address (higher wins); requests a node holds
  * for others travel with it when it yields, so none gets lost.
  */
-import { addrKey, compareAddr } from '../wire/addr';
+import { compareAddr } from '../wire/addr';
 import { PacketType, type Packet, type PlayerEntry, type WireAddr } from '../wire/types';
 import type { PeerCore } from './core';
 import { adoptTable, becomeMaster } from './gameLoop';
@@ -47,7 +47,7 @@ function sendConnectRequest(core: PeerCore, now: number): void {
 function sendSlotRequest(core: PeerCore, now: number): void {
   const run = core.run;
   if (!run || !run.master) return;
-  const mk = addrKey(run.master);
+  const mk = core.keyOf(run.master);
   const queue = [...run.queue.entries()].filter(([k]) => k !== mk).map(([, a]) => a);
   core.send(run.master, core.packet(PacketType.SlotRequest, now, [queueEvent(queue), nameEvent(core.name)]));
   run.nextSlotRequestAt = now + core.cfg.slotRequestIntervalMs;
@@ -69,7 +69,7 @@ function enqueue(core: PeerCore, addrs: readonly WireAddr[]): boolean {
   if (!run) return false;
   let grew = false;
   for (const a of addrs) {
-    const k = addrKey(a);
+    const k = core.keyOf(a);
     if (k === core.selfKey || run.queue.has(k)) continue;
     run.queue.set(k, a);
     grew = true;
@@ -108,11 +108,11 @@ export function startupReceive(core: PeerCore, from: WireAddr, key: string, pack
     case PacketType.ConnectReply: {
       // Any answer that lists us counts: it may come from our master, its master, or a running game.
       const players = playersOf(packet);
-      if (players?.some((p) => addrKey(p.addr) === core.selfKey)) adoptTable(core, players, queueOf(packet), now);
+      if (players?.some((p) => core.keyOf(p.addr) === core.selfKey)) adoptTable(core, players, queueOf(packet), now);
       return;
     }
     case PacketType.GameFull: {
-      if (!queueOf(packet).some((a) => addrKey(a) === core.selfKey)) return;
+      if (!queueOf(packet).some((a) => core.keyOf(a) === core.selfKey)) return;
       const n = playersOf(packet)?.length ?? core.cfg.maxPlayers;
       core.fail('game-full', gameFullMessage(n));
       return;
