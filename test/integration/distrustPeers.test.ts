@@ -8,7 +8,7 @@
 import dgram from 'node:dgram';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_SPEED } from '../../src/shared/sim/step';
+import { MAX_SPEED } from '../../src/shared/game/kinds/ship';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { RunningServer } from '../../src/node/servers/types';
 import { encodePacket } from '../../src/shared/wire/codec';

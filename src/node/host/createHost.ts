@@ -12,6 +12,7 @@ import { NetGraphSampler } from './netGraph';
 import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditioner';
 import type { Protocol } from '../../shared/net/protocol';
 import { HostGame } from './hostGame';
+import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';
 import { registerServersCommand } from './serversCommand';
 
 export interface CreateHostOptions {
@@ -81,12 +82,13 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     playerName: () => store.peek().playerName,
     sendFrequency: () => cvars?.sendfreq.value ?? 20,
     autoJoin: () => cvars?.autojoin.value ?? true,
-    deliver: (delivery) => host?.emit({ kind: 'net', delivery }),
+    convergeMs: () => cvars?.smooth.value ?? DEFAULT_CONVERGE_MS,
+    emit: (event) => host?.emit(event),
   });
   // The link conditioner reads this object for every datagram; the net_fake* cvars rewrite it in place.
   const link: LinkConditions = { ...NO_CONDITIONS };
   const subsystems = createSubsystems({
-    game,
+    game: game.driver,
     linkConditions: () => link,
     p2pConfig: () => ({ maxPlayers: cvars?.maxplayers.value ?? 4 }),
     clientPort: options.clientPort,
@@ -123,6 +125,9 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   consoleCore.fallback = plainTextIsChat(consoleCore);
   cvars = registerNetCvars(host);
   host.game = game;
+  // The game runs from now until the host is disposed, page or no page.
+  game.start();
+  host.onDispose(() => game.stop());
   wireLinkAndGraph(host, cvars, link, subsystems);
 
   if (report.status === 'corrupt') {

@@ -56,7 +56,7 @@ export class HostService {
   private framesReceived = 0;
   private disposed = false;
   private readonly disposers: (() => void)[] = [];
-  /** The game the protocols carry, fed from frame batches (set by createHost). */
+  /** The game the host runs, steered by the pages' inputs (set by createHost). */
   game: HostGame | null = null;
 
   constructor(readonly options: HostServiceOptions) {
@@ -141,7 +141,7 @@ export class HostService {
     this.framesReceived += 1;
     this.lastFrame = batch;
     if (batch.stats) this.stats = batch.stats;
-    if (batch.game) this.game?.update(batch.game);
+    if (batch.input) this.game?.setInput(batch.input);
   }
 
   /** Counts a message refused at the boundary (bad shape, untrusted sender). */
