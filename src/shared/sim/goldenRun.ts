@@ -9,8 +9,9 @@
  * The script ({@link inputScript}) flies every ship through a series of
  * manoeuvres drawn from the project's PRNG: half of them hold a thrust, turn
  * and trigger, half chase another ship and fire when it is ahead. It uses
- * + - * / only (no Math.sin and the like, whose last bits differ between
- * engines), so the script is as engine-proof as the simulation it drives.
+ * + - * / and the exact Math.abs and Math.floor only (no Math.sin and the
+ * like, whose last bits differ between engines), so the script is as
+ * engine-proof as the simulation it drives.
  *
  * The world model is touched only by the block "The world the run steps"
  * below: {@link createGoldenWorld}, {@link stepOnce}, {@link poseOf} and the
