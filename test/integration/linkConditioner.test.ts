@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor as waitForCondition } from '../support/waitFor';
 import type { CommandDef } from '../../src/shared/console/registry';
-import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions } from '../../src/shared/net/linkConditioner';
+import { ConditionedPacketApi } from '../../src/shared/net/conditionedPacketApi';
+import { NO_CONDITIONS, type LinkConditions } from '../../src/shared/net/linkConditions';
 import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { createSubsystems } from '../../src/node/subsystems';

@@ -12,7 +12,7 @@ import { DEFAULT_CLIENT_PORT, type PacketApi } from '../../shared/net/packetApi'
 import type { NetDelivery } from '../../shared/net/gameLink';
 import { createSubsystems } from '../subsystems';
 import { formatLanServers, nothingAnsweredLine, queryLanDetailed } from '../net/lanQuery';
-import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditioner';
+import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditions';
 import { APP_VERSION } from '../version';
 import { parseTarget } from '../protocol/serverClient';
 import { ClientGame, GameDriver } from '../../shared/game';

@@ -9,7 +9,7 @@ import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
 import { linkConditionsOf, registerNetCvars, type NetCvars } from './netCvars';
 import { NetGraphSampler } from './netGraph';
-import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditioner';
+import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditions';
 import type { Protocol } from '../../shared/net/protocol';
 import { HostGame } from './hostGame';
 import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';

@@ -14,7 +14,8 @@ import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
 import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
 import { GAMESERVER_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
 import type { P2pConfig } from '../../shared/p2p';
-import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions, type Traffic } from '../../shared/net/linkConditioner';
+import { ConditionedPacketApi, type Traffic } from '../../shared/net/conditionedPacketApi';
+import { NO_CONDITIONS, type LinkConditions } from '../../shared/net/linkConditions';
 
 /** Kind name of the packet API layer (as typed in the console). */
 export const PACKET_API_KIND = 'packetapi';

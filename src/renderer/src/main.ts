@@ -23,6 +23,7 @@ import { NetGraph } from './view/netGraph';
 import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
 import { ConsoleSequence } from '../../shared/host/consoleSequence';
+import { goldenRun } from '../../shared/sim/goldenRun';
 
 declare global {
   interface Window {
@@ -188,6 +189,7 @@ async function boot(): Promise<void> {
     },
     remotes: () => drawn.map((r) => ({ slot: r.slot, name: r.name, pos: { ...r.pos } })),
     chat: () => hud.chatLines(),
+    goldenRun: (options) => goldenRun(options),
   };
 }
 

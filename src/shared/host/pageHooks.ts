@@ -1,3 +1,4 @@
+import type { GoldenRunOptions, GoldenRunResult } from '../sim/goldenRun';
 import type { Vec3 } from '../sim/types';
 
 /**
@@ -19,4 +20,6 @@ export interface PageHooks {
   remotes(): { slot: number; name: string; pos: Vec3 }[];
   /** The chat lines on the HUD, oldest first. */
   chat(): string[];
+  /** Runs the golden run (src/shared/sim/goldenRun.ts) in this engine, so a test can compare its hash with Node's. */
+  goldenRun(options: GoldenRunOptions): GoldenRunResult;
 }
