@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openGamePage } from './gamePage';
 import { launchChromium } from '../support/browser';
 import { startWebShell, type WebShellProcess } from '../support/webShellProcess';
-import { GOLDEN_8_SHIPS_10000_TICKS, GOLDEN_RUN, goldenRun, type GoldenRunOptions, type GoldenRunResult } from '../../src/shared/sim/goldenRun';
+import { GOLDEN_8_SHIPS_10000_TICKS, GOLDEN_RUN, goldenRun, type GoldenRunOptions, type GoldenRunResult } from '../../src/shared/game/goldenRun';
 
 /** The golden run computed by the game page's engine. */
 const pageGoldenRun = (page: Page, options: GoldenRunOptions): Promise<GoldenRunResult> =>

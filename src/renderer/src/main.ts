@@ -23,7 +23,7 @@ import { NetGraph } from './view/netGraph';
 import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
 import { ConsoleSequence } from '../../shared/host/consoleSequence';
-import { goldenRun } from '../../shared/sim/goldenRun';
+import { goldenRun } from '../../shared/game/goldenRun';
 
 declare global {
   interface Window {

@@ -1,4 +1,4 @@
-import type { GoldenRunOptions, GoldenRunResult } from '../sim/goldenRun';
+import type { GoldenRunOptions, GoldenRunResult } from '../game/goldenRun';
 import type { Vec3 } from '../sim/types';
 
 /**

@@ -18,19 +18,20 @@
  * hash call in {@link goldenRun}. Moving the run to another world means
  * changing those (and re-pinning the hash). Pure TS: no Node or DOM API.
  */
-import { nextFloat, nextU32, seedRng } from './prng';
-import { stepWorld, LASER_DAMAGE } from './step';
+import { nextFloat, nextU32, seedRng } from '../sim/prng';
+import { NO_INPUT } from '../sim/types';
+import { dot, forwardOf, rightOf, upOf } from '../sim/vec';
 import { hashWorld } from './hash';
-import { NO_INPUT } from './types';
+import { LASER_DAMAGE } from './kinds/laser';
+import { stepWorld } from './step';
 import type { Quat, ShipInput, Vec3, World } from './types';
-import { dot, forwardOf, rightOf, upOf } from './vec';
 import { createWorld, MAX_SHIPS } from './world';
 
 /** Seed, ship count and length of the pinned run. */
 export const GOLDEN_RUN = Object.freeze({ seed: 2026, ships: 8, ticks: 10_000 });
 
 /** Final world hash of {@link goldenRun} with {@link GOLDEN_RUN} and no change, on every engine. */
-export const GOLDEN_8_SHIPS_10000_TICKS = 'e9d6579f4bd7dc09';
+export const GOLDEN_8_SHIPS_10000_TICKS = '7eca1a565971a4d6';
 
 /** A field of {@link ShipInput}. */
 export type InputField = keyof ShipInput;
@@ -93,13 +94,13 @@ export function createGoldenWorld(seed: number, ships: number): World {
  * else in a tick draws any.
  */
 export function stepOnce(world: World, inputs: readonly ShipInput[]): TickEvents {
-  const next = stepWorld(world, inputs);
+  const next = stepWorld(world, new Map(inputs.map((input, slot) => [slot, input] as const)));
   let damage = 0;
   for (let i = 0; i < next.ships.length; i++) damage += next.ships[i]!.damage - world.ships[i]!.damage;
   // Walk the PRNG on from the old state to the new one, counting the draws (at most 3 per laser).
   let draws = 0;
   for (let rng = world.rng; rng !== next.rng; draws++) {
-    if (draws > 3 * world.lasers.length) throw new Error('goldenRun: the world PRNG moved by more than the asteroid hits explain');
+    if (draws > 3 * world.objects.length) throw new Error('goldenRun: the world PRNG moved by more than the asteroid hits explain');
     rng = nextU32(rng)[1];
   }
   return { world: next, fired: next.nextId - world.nextId, shipHits: damage / LASER_DAMAGE, asteroidHits: draws / 3 };

@@ -4,7 +4,7 @@
  * (test/e2e/determinism.test.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GOLDEN_8_SHIPS_10000_TICKS, GOLDEN_RUN, goldenRun, type GoldenRunResult, type InputChange } from '../../../src/shared/sim/goldenRun';
+import { GOLDEN_8_SHIPS_10000_TICKS, GOLDEN_RUN, goldenRun, type GoldenRunResult, type InputChange } from '../../../src/shared/game/goldenRun';
 
 describe('the golden run (Node)', () => {
   let golden: GoldenRunResult;
