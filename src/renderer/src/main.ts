@@ -182,6 +182,7 @@ async function boot(): Promise<void> {
     consoleText: () => consoleView.text(),
     consoleScreen: () => consoleView.screenText(),
     tick: () => currView.tick,
+    world: () => currView,
     rendered: () => rendered,
     ship: () => {
       const v = currView.ships.find((s) => s.slot === currView.localSlot)?.vel ?? { x: 0, y: 0, z: 0 };
