@@ -93,7 +93,7 @@ export class P2pProtocol implements Protocol {
     return this.peer?.state === 'connected' ? {} : null;
   }
 
-  private connect(target?: string): string {
+  connect(target?: string): string {
     const peer = this.peer;
     if (!peer) return 'p2p is not running';
     const resolved = resolveConnectTarget(this.ctx, this.name, target);
