@@ -51,7 +51,7 @@ export interface SubsystemOptions {
   switchTo?: ProtocolContext['switchTo'];
   /** Told when a connect attempt fails or a game is lost (see ProtocolContext.connectionEnded); a bot exits on it. */
   connectionEnded?: ProtocolContext['connectionEnded'];
-  /** Peer-to-peer settings, read each time p2p is bound (e.g. maxPlayers from a cvar). */
+  /** Peer-to-peer settings, read each time p2p starts and each time it connects (e.g. maxPlayers from a cvar). */
   p2pConfig?: (() => Partial<P2pConfig>) | undefined;
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
   log?: ((line: string) => void) | undefined;
@@ -153,7 +153,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
   };
   const protocolFactories: Record<string, ProtocolFactory> = {
     [OFFLINE_PROTOCOL]: (ctx) => new OfflineProtocol(ctx),
-    [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig?.() ?? {}),
+    [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig),
     [SLOTSERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, SLOTSERVER_PROTOCOL),
     [GAMESERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, GAMESERVER_PROTOCOL),
   };
