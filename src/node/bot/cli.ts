@@ -166,7 +166,8 @@ async function main(): Promise<void> {
   emit({ t: 'ready', name: name.name, port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${name.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
   // Without --server a server protocol's connect finds one by LAN discovery.
-  await consoleCore.execute(o.protocol === 'p2p' || !o.server ? 'connect' : `connect ${o.server}`, out);
+  const connecting = subsystems.protocol.table.connect?.(o.protocol === 'p2p' ? undefined : o.server || undefined) ?? null;
+  if (connecting !== null) out.print(connecting);
 
   report = setInterval(() => {
     emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);
