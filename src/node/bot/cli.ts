@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConsoleCore } from '../../shared/console/registry';
 import { validatePlayerName } from '../../shared/settings/settings';
-import { DEFAULT_CLIENT_PORT, type PacketApi } from '../../shared/net/packetApi';
+import { DEFAULT_CLIENT_PORT } from '../../shared/net/packetApi';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import { createSubsystems } from '../subsystems';
 import { formatLanServers, nothingAnsweredLine, queryLanDetailed } from '../net/lanQuery';
@@ -155,18 +155,19 @@ async function main(): Promise<void> {
     // A bot that cannot play has nothing to do: it says why and exits, rather than fly alone for ever.
     connectionEnded: (outcome, reason) => void stop(outcome === 'failed' ? 'cannot join' : 'game lost', reason),
   });
-  for (const [kind, impl] of [['packetapi', o.packetapi], ['protocol', o.protocol]] as const) {
-    const r = await subsystems.kind(kind).bind(impl);
+  for (const [kind, impl] of [[subsystems.packetApi, o.packetapi], [subsystems.protocol, o.protocol]] as const) {
+    const r = await kind.bind(impl);
     if (!r.ok) {
-      process.stderr.write(`starlane-bot: cannot start ${kind} ${impl}: ${r.error}\n`);
+      process.stderr.write(`starlane-bot: cannot start ${kind.kindName} ${impl}: ${r.error}\n`);
       process.exit(1);
     }
   }
-  const packetApi = subsystems.kind<PacketApi>('packetapi').table;
+  const packetApi = subsystems.packetApi.table;
   emit({ t: 'ready', name: name.name, port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${name.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
   // Without --server a server protocol's connect finds one by LAN discovery.
-  await consoleCore.execute(o.protocol === 'p2p' || !o.server ? 'connect' : `connect ${o.server}`, out);
+  const connecting = subsystems.protocol.table.connect?.(o.protocol === 'p2p' ? undefined : o.server || undefined) ?? null;
+  if (connecting !== null) out.print(connecting);
 
   report = setInterval(() => {
     emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);

@@ -12,7 +12,7 @@ import type { Cvar, CvarDef, CvarType } from '../../shared/console/cvar';
 import { pushHistory } from '../../shared/console/lineEditor';
 import { MAX_HISTORY } from '../../shared/settings/settings';
 import type { LoopStatsSnapshot } from '../../shared/util/stats';
-import type { SubsystemRegistry } from '../../shared/subsystems/jumpTable';
+import type { NetSubsystems } from '../subsystems';
 import type { SettingsStore } from '../settings/store';
 import type { Logger } from '../log';
 import type { HostGame } from './hostGame';
@@ -24,7 +24,7 @@ export interface HostServiceOptions {
   shell: 'electron' | 'browser';
   appVersion: string;
   settings: SettingsStore;
-  subsystems: SubsystemRegistry;
+  subsystems: NetSubsystems;
   log: Logger;
   /** Called once when the player types `quit` (after the host has been told to shut down). */
   onQuit: () => void;
@@ -67,7 +67,7 @@ export class HostService {
     return this.options.settings;
   }
 
-  get subsystems(): SubsystemRegistry {
+  get subsystems(): NetSubsystems {
     return this.options.subsystems;
   }
 

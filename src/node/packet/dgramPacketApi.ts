@@ -25,6 +25,15 @@ function errorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
 }
 
+/** Sends of one socket awaiting dgram's callback, and who waits for them to settle. */
+interface InFlight {
+  count: number;
+  settled: (() => void) | null;
+}
+
+/** The longest a kill waits for datagrams already sent to leave before it closes the socket. */
+const SEND_FLUSH_MS = 200;
+
 /** Yields until libuv has run its close callbacks, so a closed socket's handle is really gone. */
 async function drainCloseCallbacks(): Promise<void> {
   // A socket's 'close' event fires before libuv finishes closing the handle;
@@ -53,6 +62,8 @@ export abstract class DgramPacketApi implements PacketApi {
   private boundAddress = '';
   private handler: ((packet: ReceivedPacket) => void) | null = null;
   private counters: PacketApiStats = DgramPacketApi.freshStats();
+  /** Sends of the current socket that dgram has not called back yet (address lookup, then the kernel). */
+  private inFlight: InFlight = { count: 0, settled: null };
   private lifecycle: Promise<unknown> = Promise.resolve();
 
   /** Canonical address text for `host` (no port), or null if it is not an address of this family. */
@@ -252,6 +263,8 @@ export abstract class DgramPacketApi implements PacketApi {
     const copy = Buffer.from(data);
     // Counters of this init only: a late callback from a previous socket must not touch the new ones.
     const stats = this.counters;
+    const flight = this.inFlight;
+    flight.count++;
     try {
       socket.send(copy, port, address, (err) => {
         if (err) this.drop(stats, 'send-failed');
@@ -259,8 +272,10 @@ export abstract class DgramPacketApi implements PacketApi {
           stats.packetsOut++;
           stats.bytesOut += copy.byteLength;
         }
+        if (--flight.count === 0) flight.settled?.();
       });
     } catch (err) {
+      flight.count--;
       throw new PacketApiError(`${this.name}: send to ${address}:${port} failed: ${(err as Error).message}`, 'send-failed');
     }
   }
@@ -289,6 +304,7 @@ export abstract class DgramPacketApi implements PacketApi {
   private adopt(socket: dgram.Socket, address: string, options: PacketApiOptions): void {
     const stats = this.counters;
     this.socket = socket;
+    this.inFlight = { count: 0, settled: null };
     this.boundPort = socket.address().port;
     this.boundAddress = address;
     // Socket errors (e.g. ICMP unreachable surfacing on Linux) are counted, never thrown.
@@ -318,11 +334,26 @@ export abstract class DgramPacketApi implements PacketApi {
     this.configure(socket, options);
   }
 
+  /**
+   * Closes the socket once what was already sent on it has left (a
+   * protocol's goodbye just before a switch), waiting at most
+   * SEND_FLUSH_MS; nothing new is accepted meanwhile.
+   */
   private async close(): Promise<void> {
     const socket = this.socket;
     if (!socket) return;
     this.socket = null;
     this.unconfigure();
+    const flight = this.inFlight;
+    if (flight.count > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SEND_FLUSH_MS);
+        flight.settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     await new Promise<void>((resolve) => {
       try {
         socket.close(() => resolve());

@@ -117,7 +117,8 @@ export class PeerCore {
     public name: string,
     readonly transport: P2pTransport,
     private readonly notify: (n: P2pNotice) => void,
-    readonly cfg: P2pConfig,
+    /** Replaced only between sessions (P2pPeer.connect), never while a start-up or game runs. */
+    public cfg: P2pConfig,
   ) {
     this.selfKey = addrKey(self);
     this.wantedName = name;

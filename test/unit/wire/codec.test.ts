@@ -18,7 +18,7 @@ import {
   PacketType,
   WireEncodeError,
 } from '../../../src/shared/wire';
-import type { DropReason, Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../../../src/shared/wire';
+import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../../../src/shared/wire';
 import { arbEventOf, arbHeader, arbPacket, arbRemoteEvent, expectWireEqual } from '../../support/wireArbitraries';
 import { be16, be32, f32, ascii, STATE, HEADER, HEADER_BYTES, v4, v6, addr } from '../../support/wireBytes';
 
