@@ -7,8 +7,9 @@
  * Exits by itself once the last timer has fired.
  */
 import { FixedStepClock } from '../src/shared/loop/fixedStep';
-import { createWorld, hashWorld, nextFloat, seedRng, stepWorld, STEP_MS, TICK_HZ } from '../src/shared/sim';
-import type { ShipInput, World } from '../src/shared/sim';
+import { nextFloat, seedRng, STEP_MS, TICK_HZ } from '../src/shared/sim';
+import { createWorld, hashWorld, stepWorld } from '../src/shared/game';
+import type { Inputs, World } from '../src/shared/game';
 import { LoopMeter, percentile } from '../src/shared/util/stats';
 
 const SHIPS = 4;
@@ -22,14 +23,14 @@ function fmt(n: number, digits = 1): string {
 }
 
 /** Seeded inputs: every ship turns pseudo-randomly and holds fire. */
-function makeInputs(seed: number): () => ShipInput[] {
+function makeInputs(seed: number): () => Inputs {
   let rng = seedRng(seed);
   const f = (): number => {
     const [v, next] = nextFloat(rng);
     rng = next;
     return v * 2 - 1;
   };
-  return () => Array.from({ length: SHIPS }, () => ({ thrust: f(), yaw: f(), pitch: f(), roll: f(), fire: true }));
+  return () => new Map(Array.from({ length: SHIPS }, (_, slot) => [slot, { thrust: f(), yaw: f(), pitch: f(), roll: f(), fire: true }]));
 }
 
 function benchStep(): void {
@@ -44,7 +45,7 @@ function benchStep(): void {
     world = stepWorld(world, inputs);
     const t1 = process.hrtime.bigint();
     micros[i] = Number(t1 - t0) / 1000;
-    lasers += world.lasers.length;
+    lasers += world.objects.length;
   }
   const p50 = percentile(micros, 50);
   const p99 = percentile(micros, 99);

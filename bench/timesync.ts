@@ -17,7 +17,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { UdpPacketApi } from '../src/node/packet/udp';
-import { ConditionedPacketApi } from '../src/shared/net/linkConditioner';
+import { ConditionedPacketApi } from '../src/shared/net/conditionedPacketApi';
 import { isTimeDatagram, TIME_SYNC_DEFAULTS, TimeResponder, TimeSyncClient } from '../src/shared/time';
 import { percentile, runTrials, type PathOptions } from '../test/unit/time/virtualPath';
 

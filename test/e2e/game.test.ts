@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleText, waitTicks } from './gamePage';
 import { openGame, type GameTarget } from '../support/gameTarget';
 import { repoRoot } from '../support/webShellProcess';
+import type { ObjectView, ShipView } from '../../src/shared/game/view';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -149,6 +150,44 @@ describe(`the game (${process.env.STARLANE_E2E === 'electron' ? 'Electron app' :
     expect(rate).toBeGreaterThan(20);
     expect(rate).toBeLessThan(60);
     await page.waitForFunction((n) => (window.__starlane?.rendered() ?? 0) > n + 5, await page.evaluate(() => window.__starlane?.rendered() ?? 0));
+  });
+
+  it('a laser fired after the page was hidden for a second starts at the ship\'s nose at its own tick', async () => {
+    // Hidden for a second: the host's game runs on (about 40 ticks), the page draws nothing.
+    const ticks = await page.evaluate(async () => {
+      const hook = window.__starlane!;
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      const t0 = hook.tick();
+      const start = performance.now();
+      while (performance.now() - start < 1000) await new Promise((r) => setTimeout(r, 50));
+      delete (document as unknown as { hidden?: boolean }).hidden;
+      document.dispatchEvent(new Event('visibilitychange'));
+      return hook.tick() - t0;
+    });
+    expect(ticks).toBeGreaterThan(20);
+    await page.keyboard.press('Backquote');
+    await expect(page.isVisible('#console')).resolves.toBe(false);
+    const known = await page.evaluate(() => window.__starlane!.world().objects.map((o) => o.id));
+    await page.keyboard.down('Space');
+    // The first view that shows the new laser: its ttl says how many ticks ago it was fired, and it is
+    // exactly that far from the nose (8 units ahead of the ship, then 600 units/s faster than it).
+    const seen = await page.waitForFunction((old: number[]) => {
+      const w = window.__starlane!.world();
+      const laser = w.objects.find((o) => o.owner === w.localSlot && !old.includes(o.id));
+      const ship = w.ships.find((s) => s.slot === w.localSlot);
+      return laser && ship ? { laser, ship, tick: w.tick } : undefined;
+    }, known, { timeout: 10_000, polling: 'raf' });
+    await page.keyboard.up('Space');
+    await page.keyboard.press('Backquote');
+    const { laser, ship } = (await seen.jsonValue()) as { laser: ObjectView; ship: ShipView };
+    const rel = Math.hypot(laser.pos.x - ship.pos.x, laser.pos.y - ship.pos.y, laser.pos.z - ship.pos.z);
+    const closing = Math.hypot(laser.vel.x - ship.vel.x, laser.vel.y - ship.vel.y, laser.vel.z - ship.vel.z);
+    const flownTicks = (rel - 8) / (closing * 0.025);
+    console.log(`e2e laser after a hidden second: ${ticks} host ticks while hidden; first drawn ${flownTicks.toFixed(2)} ticks after it was fired (${rel.toFixed(1)} units from the ship)`);
+    // Fired at its own tick and drawn from there: a whole number of ticks of flight, and only a few.
+    expect(Math.abs(flownTicks - Math.round(flownTicks))).toBeLessThan(0.05);
+    expect(flownTicks).toBeLessThan(4);
   });
 
   it('switches the packet API to udp6 and back, and subsystems shows each binding', async () => {

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor as waitForCondition } from '../support/waitFor';
 import type { CommandDef } from '../../src/shared/console/registry';
-import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions } from '../../src/shared/net/linkConditioner';
+import { ConditionedPacketApi } from '../../src/shared/net/conditionedPacketApi';
+import { NO_CONDITIONS, type LinkConditions } from '../../src/shared/net/linkConditions';
 import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { createSubsystems } from '../../src/node/subsystems';
@@ -116,14 +117,14 @@ describe('link conditioner on real UDP sockets', () => {
       print: (line) => lines.push(line),
       log: (line) => lines.push(`log: ${line}`),
     });
-    expect((await registry.kind('packetapi').bind('udp')).ok).toBe(true);
-    expect((await registry.kind('protocol').bind('p2p')).ok).toBe(true);
+    expect((await registry.packetApi.bind('udp')).ok).toBe(true);
+    expect((await registry.protocol.bind('p2p')).ok).toBe(true);
     await commands.get('connect')?.run([], { print: (l) => lines.push(l) });
     // Discovery broadcasts are waiting out their second of lag: nothing has reached the socket yet.
     await waitFor(() => timers() > startTimers + 1, 'delayed discovery datagrams');
     expect(registry.traffic().packetsOut).toBe(0);
 
-    expect((await registry.kind('packetapi').bind('udp')).ok).toBe(true); // restart: the old socket's datagrams go
+    expect((await registry.packetApi.bind('udp')).ok).toBe(true); // restart: the old socket's datagrams go
     await registry.killAll();
     expect(udpHandles()).toBe(startHandles);
     expect(timers()).toBeLessThanOrEqual(startTimers);

@@ -9,6 +9,7 @@ import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
+import { objectId } from '../../src/shared/wire/types';
 import { tempDir } from '../support/testRun';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
@@ -39,25 +40,19 @@ async function node(name: string, port: number): Promise<Node> {
   started.push(host);
   const events: HostEvent[] = [];
   host.onEvents((b) => events.push(...b));
+  const delivered: NetDelivery[] = [];
+  host.game?.watch((d) => delivered.push(d));
   await host.command(`name ${name}`);
   return {
     host,
     events,
     run: (line) => host.command(line),
     text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
-    deliveries: (kind) => events.flatMap((e) => (e.kind === 'net' && e.delivery.kind === kind ? [e.delivery] : [])),
+    deliveries: (kind) => delivered.filter((d) => d.kind === kind),
   };
 }
 
 
-const ship = (z: number) => ({
-  pos: { x: 0, y: 0, z },
-  rot: { x: 0, y: 0, z: 0, w: 1 },
-  vel: { x: 0, y: 0, z: -10 },
-  angVel: { x: 0, y: 0.5, z: 0 },
-  energy: 100,
-  damage: 0,
-});
 
 describe('peer-to-peer between two hosts on loopback', () => {
   it('connect finds the other host, both agree on the slots, states and chat flow both ways', async () => {
@@ -75,20 +70,22 @@ describe('peer-to-peer between two hosts on loopback', () => {
     expect(lastPlayers(a)?.players.map((p) => [p.slot, p.name])).toEqual([[0, 'alpha'], [1, 'bravo']]);
     expect(lastPlayers(b)?.players.map((p) => [p.slot, p.name])).toEqual([[0, 'alpha'], [1, 'bravo']]);
 
-    // The game view reports its ship; the other host receives it as states of that slot.
-    for (let tick = 1; tick <= 20; tick++) {
-      a.host.frame({ frame: tick, tick, game: { tick, ship: ship(-tick), events: tick === 5 ? [{ type: 'laser', localId: 9, pos: { x: 0, y: 0, z: -5 }, vel: { x: 0, y: 0, z: -600 }, ttl: 40 }] : [] } });
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    // Alpha's player thrusts and fires: bravo's host receives its ship as states of slot 0, and its lasers.
+    a.host.frame({ frame: 1, tick: 0, input: { thrust: 1, yaw: 0, pitch: 0, roll: 0, fire: true } });
     const states = await until('states from alpha', () => {
       const got = b.deliveries('state').filter((d) => d.kind === 'state' && d.slot === 0);
       return got.length >= 5 ? got : undefined;
     });
-    expect(states.at(-1)).toMatchObject({ slot: 0, state: { vel: { z: -10 } } });
-    await until('alpha laser at bravo', () => b.deliveries('event').some((d) => d.kind === 'event' && d.slot === 0 && d.event.type === 'createLaser' && d.event.id === 9));
+    expect(states.some((d) => d.kind === 'state' && d.state.vel.z < 0)).toBe(true);
+    await until('alpha laser at bravo', () => b.deliveries('event').some((d) => d.kind === 'event' && d.slot === 0 && d.event.type === 'createLaser'));
+    // …and draws alpha's ship in its world, in alpha's slot.
+    await until('alpha in bravo\'s world', () => b.events.some((e) => e.kind === 'world' && e.view.ships.some((s) => s.slot === 0) && e.view.localSlot === 1));
 
-    // Bravo's game view reports its ship destroyed by alpha's laser: alpha hears of it.
-    b.host.frame({ frame: 1, tick: 1, game: { tick: 1, ship: null, events: [{ type: 'destroyed', killerSlot: 0 }] } });
+    // Lasers from alpha hit bravo's ship in bravo's game (the victim decides): alpha hears who shot it down.
+    const target = b.host.game!.game.localShip!.pos;
+    for (let i = 0; i < 10; i++) {
+      b.host.game!.driver.deliver({ kind: 'event', slot: 0, event: { type: 'createLaser', id: objectId(0, 500 + i), pos: { x: target.x, y: target.y, z: target.z - 30 - 4 * i }, vel: { x: 0, y: 0, z: 300 }, ttl: 40 } });
+    }
     await until('the kill at alpha', () => /bravo was shot down by alpha/.test(a.text()));
 
     await b.run('say hello alpha');

@@ -159,6 +159,16 @@ describe.each([
     api.send(api.resolve('localhost', peer.localPort()), bytes('again'));
     await waitFor(() => got.length === 1, 'datagram after re-init');
   });
+
+  it('lets the datagrams sent just before a kill leave before the socket closes (a goodbye on a switch)', async () => {
+    const api = await start(make(), 0);
+    const peer = await start(make(), 0);
+    const got = inbox(peer);
+    for (const word of ['leaving', 'bye']) api.send(api.resolve('localhost', peer.localPort()), bytes(word));
+    await api.kill();
+    await waitFor(() => got.length === 2, 'both datagrams');
+    expect(got.map((p) => text(p.data))).toEqual(['leaving', 'bye']);
+  });
 });
 
 describe('node addresses', () => {

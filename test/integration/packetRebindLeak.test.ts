@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
+import type { ReceivedPacket } from '../../src/shared/net/packetApi';
 import { createSubsystems } from '../../src/node/subsystems';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { udpHandles, timers } from '../support/resources';
@@ -9,12 +9,12 @@ describe('packet API rebinding through the subsystem registry', () => {
   it('leaves no socket, handle or timer behind after 100 udp <-> udp6 rebinds, and still carries datagrams', async () => {
     const lines: string[] = [];
     const registry = createSubsystems({ clientPort: 0, lanInterfaces: [], broadcastAddress: '127.255.255.255', log: (l) => lines.push(l) });
-    const packetKind = registry.kind<PacketApi>('packetapi');
+    const packetKind = registry.packetApi;
     const startHandles = udpHandles();
     const startTimers = timers();
 
     expect((await packetKind.bind('udp')).ok).toBe(true);
-    expect((await registry.kind('protocol').bind('offline')).ok).toBe(true);
+    expect((await registry.protocol.bind('offline')).ok).toBe(true);
     expect(udpHandles()).toBe(startHandles + 1);
 
     for (let i = 0; i < 100; i++) {

@@ -22,7 +22,6 @@ afterEach(async () => {
 });
 
 const log = pino({ level: 'silent' });
-const ship = (x: number, tick: number) => ({ pos: { x, y: 0, z: -tick }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: -40 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 });
 
 async function badLinkPair(protocol: string): Promise<[TestHost, TestHost]> {
   const pair: TestHost[] = [];
@@ -39,11 +38,10 @@ const clockLine = (h: TestHost) => h.text().split('\n').filter((l) => /clock/.te
 
 /** Both fly for a while; then alpha says `lines` chat lines; bravo must hear each exactly once. */
 async function chatExactlyOnce(a: TestHost, b: TestHost, label: string, lines = 40): Promise<void> {
-  for (let tick = 1; tick <= 40; tick++) {
-    a.host.frame({ frame: tick, tick, game: { tick, ship: ship(0, tick), events: [] } });
-    b.host.frame({ frame: tick, tick, game: { tick, ship: ship(30, tick), events: [] } });
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  // Both fly (each host runs its game) until bravo has states from alpha.
+  a.host.frame({ frame: 1, tick: 0, input: { thrust: 1, yaw: 0, pitch: 0, roll: 0, fire: false } });
+  b.host.frame({ frame: 1, tick: 0, input: { thrust: 1, yaw: 0.5, pitch: 0, roll: 0, fire: false } });
+  await until(`states from alpha at bravo (${label})`, () => b.states(0) >= 10, 30_000);
   const t0 = performance.now();
   for (let i = 0; i < lines; i++) await a.run(`say line ${i}`);
   const heard = () => b.deliveries('chat').filter((c) => c.from === 'alpha').map((c) => c.text);

@@ -1,7 +1,7 @@
 /**
  * Finding a game through the masterserver: a slotserver registers with a
  * masterserver; a player's `servers` lists it and `connect 1` switches the
- * protocol from offline to slotserver and joins it.
+ * protocol from offline to slotserver and joins it (from a LAN game too).
  */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,38 @@ describe('servers and connect <n>', () => {
     await until('joined by number', () => /joined slotserver "Alpha_Slots" as slot 0/.test(text()));
     expect(text()).toMatch(/protocol offline -> slotserver/);
     expect(host.subsystems.describe().protocol).toBe('slotserver');
+  });
+
+  it('connect <n> in the middle of a LAN game leaves it, switches protocol and joins that server, with no other connect attempt', async () => {
+    const log = pino({ level: 'silent' });
+    const master = await startMasterserver({ name: 'master', log, port: 0, host: '127.0.0.1' });
+    cleanups.push(() => master.close());
+    const slots = await startSlotserver({ name: 'Beta_Slots', log, port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
+    cleanups.push(() => slots.close());
+    const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name: 'Beta_Slots', os: 'linux', maxPlayers: 4, url: 'http://beta.example/', port: slots.ports.tcp as number, type: 'slotserver', log });
+    reg.start();
+    cleanups.push(() => reg.stop());
+    await until('registered', () => master.servers().length === 1);
+
+    const { host, events } = await listingHost();
+    const lines = () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : []));
+    await host.command('protocol p2p');
+    await host.command('connect');
+    await until('alone in a LAN game', () => lines().includes('connected to the peer-to-peer game as slot 0 (1 player)'));
+    await host.command(`net_master 127.0.0.1:${master.ports.tcp}`);
+    await host.command('servers');
+    await until('the list', () => lines().some((l) => /1\s+Beta_Slots\s+slotserver/.test(l)));
+    const from = lines().length;
+    await host.command('connect 1');
+    await until('joined by number', () => lines().some((l) => /^joined slotserver "Beta_Slots" as slot 0/.test(l)));
+    const steps = lines().slice(from);
+    expect(steps.slice(0, 4)).toEqual([
+      'server 1 is a slotserver: switching protocol p2p -> slotserver',
+      'leaving the peer-to-peer game',
+      'protocol p2p -> slotserver: not connected (type connect host[:port])',
+      `connecting to the slotserver at 127.0.0.1:${slots.ports.tcp}…`,
+    ]);
+    expect(steps.filter((l) => /connect host\[:port\] to join|already connect/.test(l))).toEqual([]);
   });
 
   it('servers says clearly when the masterserver cannot be reached', async () => {

@@ -89,9 +89,8 @@ describe('remote ship smoothness on a bad link', () => {
     const viewer = await startTestHost('viewer', { protocol: 'p2p', clientPort: port });
     hosts.push(viewer);
     const arrivals: { at: number; d: StateDelivery }[] = [];
-    viewer.host.onEvents((batch) => {
-      const at = performance.now();
-      for (const e of batch) if (e.kind === 'net' && e.delivery.kind === 'state' && e.delivery.slot === 0) arrivals.push({ at, d: e.delivery });
+    viewer.host.game?.watch((d) => {
+      if (d.kind === 'state' && d.slot === 0) arrivals.push({ at: performance.now(), d });
     });
     await viewer.run('net_fakelag 150');
     await viewer.run('net_fakeloss 5');

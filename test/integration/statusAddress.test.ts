@@ -4,7 +4,6 @@
  * and the game's default) used to show up as a bare "127.0.0.1".
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PacketApi } from '../../src/shared/net/packetApi';
 import { formatJoin } from '../../src/shared/servers/joinProtocol';
 import { LineClient } from '../support/lineClient';
 import { startServer, stopServers } from '../support/serverProcess';
@@ -56,7 +55,7 @@ describe('where a player plays from, on the status pages', () => {
     // The game's own client port, 6526 (or the next free one when another game has it).
     const player = await startTestHost('shell', { protocol: 'gameserver', clientPort: 6526 });
     hosts.push(player);
-    const udpPort = player.host.subsystems.kind<PacketApi>('packetapi').table.localPort();
+    const udpPort = player.host.subsystems.packetApi.table.localPort();
     await player.run(`connect 127.0.0.1:${server.tcp}`);
     await until('joined', () => /joined gameserver "Where"/.test(player.text()));
 

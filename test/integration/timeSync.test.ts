@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/waitFor';
-import { ConditionedPacketApi, type LinkConditions } from '../../src/shared/net/linkConditioner';
+import { ConditionedPacketApi } from '../../src/shared/net/conditionedPacketApi';
+import type { LinkConditions } from '../../src/shared/net/linkConditions';
 import type { PacketApi } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { encodeTimeReply, isTimeDatagram, TimeResponder, TimeSyncClient } from '../../src/shared/time';

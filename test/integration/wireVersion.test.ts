@@ -5,7 +5,6 @@
  */
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PacketApi } from '../../src/shared/net/packetApi';
 import { NEUTRAL_STATE } from '../../src/shared/p2p';
 import { encodePacket } from '../../src/shared/wire/codec';
 import { PacketType, WIRE_VERSION } from '../../src/shared/wire/types';
@@ -39,7 +38,7 @@ describe('a peer on another wire version', () => {
     it(`${protocol}: 50 packets from it give the player one line naming its address and both versions`, { timeout: 15_000 }, async () => {
       const game = await startTestHost('pilot', { protocol });
       hosts.push(game);
-      const port = game.host.subsystems.kind<PacketApi>('packetapi').table.localPort();
+      const port = game.host.subsystems.packetApi.table.localPort();
       const [old, marker] = [await socket(), await socket()];
       for (let i = 1; i <= 50; i++) await send(old, port, foreign(WIRE_VERSION + 1, 1, i));
       // One socket receives in order: once a second peer's line is there, all 50 of the first have been handled.

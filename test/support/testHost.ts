@@ -10,6 +10,8 @@ import { freeUdpPorts, P2P_PORT_SPAN } from './freePort';
 export interface TestHost {
   host: HostService;
   events: HostEvent[];
+  /** Every delivery the network made to the host's game (states and events included), in order. */
+  delivered: NetDelivery[];
   run(line: string): Promise<void>;
   /** Console output so far, one line per console event. */
   text(): string;
@@ -37,13 +39,15 @@ export async function startTestHost(name: string, options: { protocol?: string; 
   });
   const events: HostEvent[] = [];
   host.onEvents((b) => events.push(...b));
+  const delivered: NetDelivery[] = [];
+  host.game?.watch((d) => delivered.push(d));
   await host.command(`name ${name}`);
   if (options.protocol) await host.command(`protocol ${options.protocol}`);
-  const deliveries = <K extends NetDelivery['kind']>(kind: K) =>
-    events.flatMap((e) => (e.kind === 'net' && e.delivery.kind === kind ? [e.delivery as Extract<NetDelivery, { kind: K }>] : []));
+  const deliveries = <K extends NetDelivery['kind']>(kind: K) => delivered.filter((d): d is Extract<NetDelivery, { kind: K }> => d.kind === kind);
   return {
     host,
     events,
+    delivered,
     run: (line) => host.command(line),
     text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
     deliveries,

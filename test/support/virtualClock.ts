@@ -53,6 +53,16 @@ export class VirtualClock implements Clock {
     return this.timers.size;
   }
 
+  /**
+   * A stall (a frozen or starved process): time jumps `ms` ahead with no
+   * timer running on the way, then everything overdue runs at the new time,
+   * earliest first, as a real event loop catches up.
+   */
+  stall(ms: number): void {
+    this.time += ms;
+    this.advance(0);
+  }
+
   /** Moves time forward by `ms`, running each timer at its due time, earliest first. */
   advance(ms: number): void {
     const end = this.time + ms;
@@ -60,7 +70,7 @@ export class VirtualClock implements Clock {
       let next: Timer | undefined;
       for (const t of this.timers) if (t.at <= end && (!next || t.at < next.at || (t.at === next.at && t.seq < next.seq))) next = t;
       if (!next) break;
-      this.time = next.at;
+      this.time = Math.max(this.time, next.at);
       if (next.every === undefined) this.timers.delete(next);
       else next.at += next.every;
       next.fn();

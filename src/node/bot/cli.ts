@@ -8,14 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConsoleCore } from '../../shared/console/registry';
 import { validatePlayerName } from '../../shared/settings/settings';
-import { DEFAULT_CLIENT_PORT, type PacketApi } from '../../shared/net/packetApi';
+import { DEFAULT_CLIENT_PORT } from '../../shared/net/packetApi';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import { createSubsystems } from '../subsystems';
 import { formatLanServers, nothingAnsweredLine, queryLanDetailed } from '../net/lanQuery';
-import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditioner';
+import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditions';
 import { APP_VERSION } from '../version';
 import { parseTarget } from '../protocol/serverClient';
-import { BotGame, type Pilot } from './botGame';
+import { ClientGame, GameDriver } from '../../shared/game';
+import { pilotInput, PILOTS, type Pilot } from '../../shared/game/pilot';
+import { systemClock } from '../../shared/time/clock';
 
 const int = (lo: number, hi: number) => (value: string) => {
   const n = Number(value);
@@ -48,7 +50,7 @@ const program = new Command('starlane-bot')
   .option('--lan-interfaces <names>', 'comma-separated interfaces for IPv6 discovery ("none" for none)')
   .option('--max-players <n>', 'slots of a game this bot starts', int(2, 8), 4)
   .option('--sendfreq <hz>', 'game packets per second', int(5, 60), 20)
-  .addOption(new Option('--pilot <pilot>', 'scripted flying').choices(['circle', 'idle']).default('circle'))
+  .addOption(new Option('--pilot <pilot>', 'scripted flying').choices([...PILOTS]).default('circle'))
   .option('--say <text>', 'send this chat line once connected')
   .option('--seconds <s>', 'stop after this many seconds (0 = run until SIGINT/SIGTERM)', int(0, 86400), 0)
   .option('--seed <n>', 'simulation seed', int(0, 0xffffffff), 1)
@@ -125,7 +127,16 @@ async function main(): Promise<void> {
     } else if (d.kind === 'chat') emit({ t: 'chat', slot: d.slot, from: d.from, text: d.text }, `${d.from}: ${d.text}`);
     else if (d.kind === 'event') emit({ t: 'event', slot: d.slot, type: d.event.type }, `event from slot ${d.slot}: ${d.event.type}`);
   };
-  const game = new BotGame({ name: name.name, sendFrequency: o.sendfreq, pilot: o.pilot, seed: o.seed, onDeliver });
+  // The game every client runs; the pilot is all a bot adds.
+  const game = new GameDriver({
+    clock: systemClock,
+    game: new ClientGame({ seed: o.seed }),
+    playerName: () => name.name,
+    sendFrequency: () => o.sendfreq,
+    autoJoin: () => true,
+    input: (g) => pilotInput(o.pilot, g),
+    onDeliver,
+  });
   const link = { lagMs: o.fakeLag, jitterMs: o.fakeJitter, lossPct: o.fakeLoss, dupPct: o.fakeDup, reorderPct: o.fakeReorder };
   if (isConditioned(link)) out.print(`link conditioned (testing): ${describeConditions(link)} on every datagram sent and received`);
   const lan = o.lanInterfaces === undefined ? undefined : o.lanInterfaces === 'none' ? [] : o.lanInterfaces.split(',');
@@ -144,18 +155,19 @@ async function main(): Promise<void> {
     // A bot that cannot play has nothing to do: it says why and exits, rather than fly alone for ever.
     connectionEnded: (outcome, reason) => void stop(outcome === 'failed' ? 'cannot join' : 'game lost', reason),
   });
-  for (const [kind, impl] of [['packetapi', o.packetapi], ['protocol', o.protocol]] as const) {
-    const r = await subsystems.kind(kind).bind(impl);
+  for (const [kind, impl] of [[subsystems.packetApi, o.packetapi], [subsystems.protocol, o.protocol]] as const) {
+    const r = await kind.bind(impl);
     if (!r.ok) {
-      process.stderr.write(`starlane-bot: cannot start ${kind} ${impl}: ${r.error}\n`);
+      process.stderr.write(`starlane-bot: cannot start ${kind.kindName} ${impl}: ${r.error}\n`);
       process.exit(1);
     }
   }
-  const packetApi = subsystems.kind<PacketApi>('packetapi').table;
+  const packetApi = subsystems.packetApi.table;
   emit({ t: 'ready', name: name.name, port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${name.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
   // Without --server a server protocol's connect finds one by LAN discovery.
-  await consoleCore.execute(o.protocol === 'p2p' || !o.server ? 'connect' : `connect ${o.server}`, out);
+  const connecting = subsystems.protocol.table.connect?.(o.protocol === 'p2p' ? undefined : o.server || undefined) ?? null;
+  if (connecting !== null) out.print(connecting);
 
   report = setInterval(() => {
     emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);

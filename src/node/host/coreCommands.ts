@@ -1,20 +1,18 @@
 import { validatePlayerName } from '../../shared/settings/settings';
-import type { PacketApi } from '../../shared/net/packetApi';
-import type { Protocol } from '../../shared/net/protocol';
-import type { CommandDef } from '../../shared/console/registry';
 import type { HostService } from './hostService';
+import { subsystemCommand } from './subsystemCommand';
+import { carryGame, protocolReport } from './protocolSwitch';
 
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
 /**
  * Registers the commands every Starlane host has from start-up: `name`,
- * `clear`, `stats`, `subsystems`, `packetapi`, `quit` (`help` is built into
+ * `clear`, `stats`, `subsystems`, `packetapi`, `protocol`, `quit` (`help` is built into
  * the console core), and the archived `sensitivity` cvar. Returns a function that removes them again.
  */
 export function registerCoreCommands(host: HostService): () => void {
   const c = host.console;
-  const packetKind = host.subsystems.kind<PacketApi>('packetapi');
-  const protocolKind = host.subsystems.kind<Protocol>('protocol');
+  const packetKind = host.subsystems.packetApi;
   const sensitivity = host.addCvar({
     name: 'sensitivity',
     type: 'float',
@@ -82,37 +80,23 @@ export function registerCoreCommands(host: HostService): () => void {
       help: 'list each subsystem kind, its bound implementation and the choices',
       args: { max: 0 },
       run: (_args, out) => {
-        for (const [kind, bound] of Object.entries(host.subsystems.describe())) {
-          const names = host.subsystems.kind(kind).names().join(', ');
-          out.print(`${kind.padEnd(10)} ${(bound ?? '(unbound)').padEnd(8)} choices: ${names}`);
+        for (const kind of host.subsystems.list()) {
+          out.print(`${kind.kindName.padEnd(10)} ${(kind.bound() ?? '(unbound)').padEnd(8)} choices: ${kind.names().join(', ')}`);
         }
       },
     }),
     c.addCommand(
-      subsystemCommand(host, 'packetapi', 'the packet API (udp = IPv4, udp6 = IPv6)', () => `listening on port ${packetKind.table.localPort()}`, (name) =>
-        host.settings.update((s) => {
-          s.packetApi = name;
-        }),
-      ),
-    ),
-    c.addCommand(
-      subsystemCommand(host, 'protocol', 'the network protocol', () => protocolKind.table.status(), undefined, {
-        // Playing when the switch came: carry the game over to the new protocol where that makes sense.
-        before: () => {
-          const bound = protocolKind.bound();
-          const where = bound ? (protocolKind.table.connection?.() ?? null) : null;
-          return where && bound ? { ...where, kind: bound } : null;
-        },
-        after: async (was, now) => {
-          if (now === 'offline') return;
-          if (now === 'p2p') return void (await host.command('connect'));
-          if (!was.host) return host.print(`type connect host[:port] to join a ${now}`);
-          const h = was.host.includes(':') ? `[${was.host}]` : was.host;
-          // The same server again (a restart of the protocol), or the other kind of server on the same host.
-          await host.command(`connect ${was.kind === now && was.port ? `${h}:${was.port}` : h}`);
-        },
+      subsystemCommand(host, packetKind, {
+        what: 'the packet API (udp = IPv4, udp6 = IPv6)',
+        detail: () => `listening on port ${packetKind.table.localPort()}`,
+        remember: (name) =>
+          host.settings.update((s) => {
+            s.packetApi = name;
+          }),
       }),
     ),
+    // Playing when the switch came: carry the game over to the new protocol where that makes sense.
+    c.addCommand(subsystemCommand(host, host.subsystems.protocol, protocolReport(host), carryGame(host))),
     c.addCommand({
       name: 'quit',
       help: 'leave Starlane',
@@ -125,52 +109,4 @@ export function registerCoreCommands(host: HostService): () => void {
     }),
   ];
   return () => removers.forEach((remove) => remove());
-}
-
-/**
- * `<kind> [name]` for one subsystem kind: without a name it shows what is
- * bound (plus `detail()`); with one it rebinds live through the jump table
- * and prints the outcome in one line (on failure, what is still bound).
- */
-function subsystemCommand(
-  host: HostService,
-  kind: string,
-  what: string,
-  detail: () => string,
-  remember?: (name: string) => void,
-  carry?: {
-    before(): { host?: string; port?: number; kind: string } | null;
-    after(was: { host?: string; port?: number; kind: string }, now: string): Promise<void>;
-  },
-): CommandDef {
-  const table = host.subsystems.kind(kind);
-  return {
-    name: kind,
-    help: `show or switch ${what} while running`,
-    usage: `[${table.names().join('|')}]`,
-    args: { max: 1 },
-    complete: (_args, index) => (index === 0 ? table.names() : []),
-    run: async (args, out) => {
-      const name = args[0];
-      if (name === undefined) {
-        const bound = table.bound();
-        out.print(bound ? `${kind} is ${bound}: ${detail()}` : `no ${kind} is bound`);
-        return;
-      }
-      const was = carry?.before() ?? null;
-      const result = await table.bind(name);
-      if (!result.ok) {
-        const restored = result.restored ? `; still using ${result.restored}` : '';
-        out.print(`${kind} ${name} failed: ${result.error}${restored}`, 'error');
-        return;
-      }
-      out.print(`${kind} ${result.from ?? '(none)'} -> ${result.to}: ${detail()}`);
-      remember?.(result.to);
-      host.emit({ kind: 'subsystems', bound: host.subsystems.describe() });
-      if (carry && was) {
-        // Run after this command's own output, as its own step.
-        setImmediate(() => void carry.after(was, result.to));
-      }
-    },
-  };
 }

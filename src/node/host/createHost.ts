@@ -1,4 +1,4 @@
-import { createSubsystems } from '../subsystems';
+import { createSubsystems, type NetSubsystems } from '../subsystems';
 import { SETTINGS_FILE, SettingsStore, readSettingsFile, type SettingsLoadReport } from '../settings/store';
 import { claimInstanceProfile, seedInstanceSettings, type InstanceProfile } from '../settings/instanceProfile';
 import { defaultSettings } from '../../shared/settings/settings';
@@ -9,10 +9,11 @@ import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
 import { linkConditionsOf, registerNetCvars, type NetCvars } from './netCvars';
 import { NetGraphSampler } from './netGraph';
-import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditioner';
-import type { Protocol } from '../../shared/net/protocol';
+import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditions';
 import { HostGame } from './hostGame';
+import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';
 import { registerServersCommand } from './serversCommand';
+import { switchTo } from './protocolSwitch';
 
 export interface CreateHostOptions {
   shell: 'electron' | 'browser';
@@ -81,12 +82,13 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     playerName: () => store.peek().playerName,
     sendFrequency: () => cvars?.sendfreq.value ?? 20,
     autoJoin: () => cvars?.autojoin.value ?? true,
-    deliver: (delivery) => host?.emit({ kind: 'net', delivery }),
+    convergeMs: () => cvars?.smooth.value ?? DEFAULT_CONVERGE_MS,
+    emit: (event) => host?.emit(event),
   });
   // The link conditioner reads this object for every datagram; the net_fake* cvars rewrite it in place.
   const link: LinkConditions = { ...NO_CONDITIONS };
   const subsystems = createSubsystems({
-    game,
+    game: game.driver,
     linkConditions: () => link,
     p2pConfig: () => ({ maxPlayers: cvars?.maxplayers.value ?? 4 }),
     clientPort: options.clientPort,
@@ -96,7 +98,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     print: (line) => host?.print(line),
     addCommand: (def) => consoleCore.addCommand(def),
     pickServer: (text) => serverList.pick(text),
-    switchTo: (protocol, target) => void switchProtocol(protocol, target),
+    switchTo: (protocol, target) => void switchTo(host as HostService, protocol, target),
   });
   host = new HostService({
     console: consoleCore,
@@ -114,15 +116,12 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),
     ...(options.lanInterfaces !== undefined ? { lanInterfaces: options.lanInterfaces } : {}),
   });
-  /** `connect <n>` to a server of another protocol: rebind, then connect, printing each step. */
-  const switchProtocol = async (protocol: string, target: string) => {
-    const h = host as HostService;
-    await h.command(`protocol ${protocol}`);
-    if (subsystems.kind('protocol').bound() === protocol) await h.command(`connect ${target}`);
-  };
   consoleCore.fallback = plainTextIsChat(consoleCore);
   cvars = registerNetCvars(host);
   host.game = game;
+  // The game runs from now until the host is disposed, page or no page.
+  game.start();
+  host.onDispose(() => game.stop());
   wireLinkAndGraph(host, cvars, link, subsystems);
 
   if (report.status === 'corrupt') {
@@ -134,13 +133,13 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   }
 
   for (const [kind, name] of [
-    ['packetapi', store.get().packetApi],
-    ['protocol', 'offline'],
+    [subsystems.packetApi, store.get().packetApi],
+    [subsystems.protocol, 'offline'],
   ] as const) {
-    const result = await subsystems.kind(kind).bind(name);
+    const result = await kind.bind(name);
     if (!result.ok) {
-      host.print(`could not start ${kind} ${name}: ${result.error}`, 'error');
-      log.error({ kind, name, error: result.error }, 'subsystem init failed');
+      host.print(`could not start ${kind.kindName} ${name}: ${result.error}`, 'error');
+      log.error({ kind: kind.kindName, name, error: result.error }, 'subsystem init failed');
     }
   }
   host.print(`Starlane ${options.appVersion} — press \` to open or close this console, type help for commands`);
@@ -154,7 +153,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
  * conditioning changes, so nobody forgets it is on), and `netgraph` starts
  * and stops the sampler that feeds the renderer's graph.
  */
-function wireLinkAndGraph(host: HostService, cvars: NetCvars, link: LinkConditions, subsystems: ReturnType<typeof createSubsystems>): void {
+function wireLinkAndGraph(host: HostService, cvars: NetCvars, link: LinkConditions, subsystems: NetSubsystems): void {
   const apply = (): void => {
     const was = isConditioned(link);
     Object.assign(link, linkConditionsOf(cvars));
@@ -166,7 +165,7 @@ function wireLinkAndGraph(host: HostService, cvars: NetCvars, link: LinkConditio
   };
   for (const cvar of [cvars.fakelag, cvars.fakejitter, cvars.fakeloss, cvars.fakedup, cvars.fakereorder]) cvar.onChange(apply);
 
-  const protocols = subsystems.kind<Protocol>('protocol');
+  const protocols = subsystems.protocol;
   const graph = new NetGraphSampler(
     {
       traffic: () => subsystems.traffic(),

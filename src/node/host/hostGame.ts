@@ -1,82 +1,95 @@
 /**
- * The game as the host's protocols see it (ProtocolGame), fed by the
- * renderer's per-frame reports: the latest local ship, the game-code
- * interface queue, and deliveries back to the renderer as `net` events —
- * remembered as a {@link NetPicture} for pages that attach later.
+ * The game as the host runs it: the GameDriver (ClientGame + one clock with
+ * the network) steered by the renderer's inputs, sending each tick's world
+ * to the pages as a `world` event, and the network's slot tables and chat as
+ * `net` events — remembered as a {@link NetPicture} for pages that attach
+ * later. The pages only draw; a hidden, minimised or closed window stalls
+ * neither the game nor the network.
  */
-import { GameCodeInterface } from '../../shared/net/gameCode';
-import type { LocalGameUpdate, NetDelivery } from '../../shared/net/gameLink';
-import type { ProtocolGame } from '../../shared/net/protocol';
-import type { ShipState } from '../../shared/wire/types';
+import type { HostEvent } from '../../shared/host/contract';
+import type { NetDelivery } from '../../shared/net/gameLink';
 import { NetPicture } from '../../shared/net/netPicture';
+import { ClientGame, GameDriver, sanitiseInput, worldView } from '../../shared/game';
+import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
+import { systemClock, type Clock } from '../../shared/time/clock';
+
+/** An input older than this (no page drawing: closed, frozen, throttled) counts as no input: the ship does not fly on by itself. */
+export const INPUT_STALE_MS = 250;
 
 export interface HostGameOptions {
   playerName(): string;
   sendFrequency(): number;
   autoJoin(): boolean;
-  deliver(delivery: NetDelivery): void;
-  now?: () => number;
+  /** Correction time of remote ships' smoothing (the `net_smooth` cvar), read every tick. */
+  convergeMs(): number;
+  /** Sends an event to every page. */
+  emit(event: HostEvent): void;
+  clock?: Clock;
 }
 
-export class HostGame implements ProtocolGame {
-  readonly events = new GameCodeInterface();
-  private ship: ShipState | null = null;
-  private lastShip: ShipState | null = null;
-  private lastTick = -1;
+export class HostGame {
+  readonly driver: GameDriver;
+  private input: ShipInput = NO_INPUT;
+  private inputAt = -Infinity;
   private readonly picture = new NetPicture();
+  private readonly clock: Clock;
+  private readonly watchers = new Set<(d: NetDelivery) => void>();
 
-  constructor(private readonly options: HostGameOptions) {}
-
-  /**
-   * Takes one frame's report. Updates older than the last one seen (a
-   * reordered or replayed batch) are ignored; events become remote events.
-   */
-  update(update: LocalGameUpdate): void {
-    if (update.tick < this.lastTick) return;
-    this.lastTick = update.tick;
-    this.ship = update.ship;
-    if (update.ship) this.lastShip = update.ship;
-    const now = this.now();
-    for (const e of update.events) {
-      if (e.type === 'laser') this.events.createLaser(e.localId, e.pos, e.vel, e.ttl, now);
-      else this.events.killOwnShip(e.killerSlot, now);
-    }
+  constructor(private readonly options: HostGameOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.driver = new GameDriver({
+      clock: this.clock,
+      game: new ClientGame({ convergeMs: options.convergeMs() }),
+      playerName: options.playerName,
+      sendFrequency: options.sendFrequency,
+      autoJoin: options.autoJoin,
+      input: () => (this.clock.now() - this.inputAt <= INPUT_STALE_MS ? this.input : NO_INPUT),
+      onDeliver: (d) => this.delivered(d),
+      onTick: (game, notices) => {
+        game.convergeMs = options.convergeMs();
+        options.emit({ kind: 'world', view: worldView(game), notices });
+      },
+    });
   }
 
-  /**
-   * A page (re)attached: its game starts again from tick 0, so the frames it
-   * reports are taken from now on, not ignored as older than the last page's.
-   * Returns what that page must be told to see the network as it stands.
-   */
+  /** The game every protocol carries. */
+  get game(): ClientGame {
+    return this.driver.game;
+  }
+
+  start(): void {
+    this.driver.start();
+  }
+
+  stop(): void {
+    this.driver.stop();
+  }
+
+  /** The player's input from a page (already validated); used from the next tick on. */
+  setInput(input: ShipInput): void {
+    this.input = sanitiseInput(input);
+    this.inputAt = this.clock.now();
+  }
+
+  /** A page (re)attached: what it must be told to show the network as it stands (the slot table and status). */
   pageAttached(): NetDelivery[] {
-    this.lastTick = -1;
-    return this.picture.replay(this.now());
+    return this.picture.replay(this.clock.now()).filter((d) => d.kind === 'players');
   }
 
-  /** While the ship is destroyed the last state goes out with damage 100, so peers keep it where it died. */
-  localShip(): ShipState | null {
-    if (this.ship) return this.ship;
-    return this.lastShip ? { ...this.lastShip, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, damage: 100 } : null;
+  /**
+   * Calls `watcher` with every delivery the network makes to the game (states
+   * and events included), for tools and tests that watch the network the way
+   * the headless bot's JSON log does. Returns the unsubscribe function.
+   */
+  watch(watcher: (d: NetDelivery) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
-  deliver(delivery: NetDelivery): void {
-    this.picture.record(delivery, this.now());
-    this.options.deliver(delivery);
-  }
-
-  playerName(): string {
-    return this.options.playerName();
-  }
-
-  sendFrequency(): number {
-    return this.options.sendFrequency();
-  }
-
-  autoJoin(): boolean {
-    return this.options.autoJoin();
-  }
-
-  now(): number {
-    return this.options.now ? this.options.now() : performance.now();
+  private delivered(d: NetDelivery): void {
+    this.picture.record(d, this.clock.now());
+    for (const w of this.watchers) w(d);
+    // Ship states and object events went into the game; the pages see them in the world.
+    if (d.kind === 'players' || d.kind === 'chat') this.options.emit({ kind: 'net', delivery: d });
   }
 }

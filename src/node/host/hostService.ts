@@ -12,7 +12,7 @@ import type { Cvar, CvarDef, CvarType } from '../../shared/console/cvar';
 import { pushHistory } from '../../shared/console/lineEditor';
 import { MAX_HISTORY } from '../../shared/settings/settings';
 import type { LoopStatsSnapshot } from '../../shared/util/stats';
-import type { SubsystemRegistry } from '../../shared/subsystems/jumpTable';
+import type { NetSubsystems } from '../subsystems';
 import type { SettingsStore } from '../settings/store';
 import type { Logger } from '../log';
 import type { HostGame } from './hostGame';
@@ -24,7 +24,7 @@ export interface HostServiceOptions {
   shell: 'electron' | 'browser';
   appVersion: string;
   settings: SettingsStore;
-  subsystems: SubsystemRegistry;
+  subsystems: NetSubsystems;
   log: Logger;
   /** Called once when the player types `quit` (after the host has been told to shut down). */
   onQuit: () => void;
@@ -56,7 +56,7 @@ export class HostService {
   private framesReceived = 0;
   private disposed = false;
   private readonly disposers: (() => void)[] = [];
-  /** The game the protocols carry, fed from frame batches (set by createHost). */
+  /** The game the host runs, steered by the pages' inputs (set by createHost). */
   game: HostGame | null = null;
 
   constructor(readonly options: HostServiceOptions) {
@@ -67,7 +67,7 @@ export class HostService {
     return this.options.settings;
   }
 
-  get subsystems(): SubsystemRegistry {
+  get subsystems(): NetSubsystems {
     return this.options.subsystems;
   }
 
@@ -141,7 +141,7 @@ export class HostService {
     this.framesReceived += 1;
     this.lastFrame = batch;
     if (batch.stats) this.stats = batch.stats;
-    if (batch.game) this.game?.update(batch.game);
+    if (batch.input) this.game?.setInput(batch.input);
   }
 
   /** Counts a message refused at the boundary (bad shape, untrusted sender). */

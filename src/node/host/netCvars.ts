@@ -1,7 +1,7 @@
 import type { Cvar } from '../../shared/console/cvar';
 import { MAX_SEND_HZ, MIN_SEND_HZ } from '../../shared/net/sendPolicy';
 import type { HostService } from './hostService';
-import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, type LinkConditions } from '../../shared/net/linkConditioner';
+import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, type LinkConditions } from '../../shared/net/linkConditions';
 
 export interface NetCvars {
   sendfreq: Cvar<'int'>;

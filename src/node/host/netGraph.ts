@@ -5,7 +5,7 @@
  * on, so a player who never opens it pays nothing.
  */
 import type { NetGraphSample } from '../../shared/host/contract';
-import type { Traffic } from '../../shared/net/linkConditioner';
+import type { Traffic } from '../../shared/net/conditionedPacketApi';
 import type { LinkStats } from '../../shared/net/protocol';
 
 /** Sampling period, ms. */

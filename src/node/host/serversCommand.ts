@@ -1,6 +1,5 @@
 import { queryMaster } from '../net/masterQuery';
 import { formatLanServers, lanOptionsOf, nothingAnsweredLine, queryLanDetailed, type LanQueryOptions } from '../net/lanQuery';
-import type { PacketApi } from '../../shared/net/packetApi';
 import { parseTarget } from '../protocol/serverClient';
 import type { ListedServer } from '../../shared/servers/masterProtocol';
 import { DEFAULT_MASTER_PORT } from '../../shared/servers/masterProtocol';
@@ -60,7 +59,7 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
   });
   /** `servers lan`: one discovery round over the bound packet API's kind, printed numbered. */
   async function listLan(out: { print(text: string, level?: 'info' | 'warn' | 'error'): void }): Promise<void> {
-    const kind = host.subsystems.kind<PacketApi>('packetapi');
+    const kind = host.subsystems.packetApi;
     const bound = kind.bound();
     if (bound !== 'udp' && bound !== 'udp6') return out.print('servers lan: no packet API is bound (type packetapi udp)', 'error');
     out.print(`asking the LAN (${bound === 'udp' ? 'IPv4 broadcast' : 'IPv6 multicast'}) for Starlane servers…`);

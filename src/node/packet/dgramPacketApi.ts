@@ -4,7 +4,7 @@
  * and opaque node addresses. Subclasses add the family-specific parts
  * (address parsing, broadcast target, per-socket setup).
  */
-import dgram from 'node:dgram';
+import type dgram from 'node:dgram';
 import os from 'node:os';
 import {
   CLIENT_PORT_FALLBACK_RANGE,
@@ -18,34 +18,19 @@ import {
 } from '../../shared/net/packetApi';
 import { asDgramNode, makeDgramNode, type DgramFamily } from './dgramNode';
 import { addressToBytes, bytesToAddress } from './nodeBytes';
+import { bindDgramSocket, drainCloseCallbacks, errorCode, type DgramInitOptions } from './dgramBind';
 
+export type { DgramInitOptions } from './dgramBind';
 export type { DgramFamily } from './dgramNode';
 
-/**
- * What a server asks of the same socket code beyond a client's options:
- * exactly its port (a server's port is its address; no fallback), a dual-stack
- * `::` socket that also hears IPv4, a larger kernel receive buffer, and every
- * datagram handed to it whatever its size (it counts and holds oversized ones
- * against their source itself).
- */
-export interface DgramInitOptions extends PacketApiOptions {
-  exactPort?: boolean;
-  dualStack?: boolean;
-  recvBufferBytes?: number;
-  receiveOversize?: boolean;
+/** Sends of one socket awaiting dgram's callback, and who waits for them to settle. */
+interface InFlight {
+  count: number;
+  settled: (() => void) | null;
 }
 
-function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
-}
-
-/** Yields until libuv has run its close callbacks, so a closed socket's handle is really gone. */
-async function drainCloseCallbacks(): Promise<void> {
-  // A socket's 'close' event fires before libuv finishes closing the handle;
-  // the handle disappears in the loop's close phase, which two check-phase
-  // turns are guaranteed to straddle.
-  for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-}
+/** The longest a kill waits for datagrams already sent to leave before it closes the socket. */
+const SEND_FLUSH_MS = 200;
 
 /**
  * Base class of the dgram packet APIs. Ownership: an instance owns at most
@@ -67,6 +52,8 @@ export abstract class DgramPacketApi implements PacketApi {
   private boundAddress = '';
   private handler: ((packet: ReceivedPacket) => void) | null = null;
   private counters: PacketApiStats = DgramPacketApi.freshStats();
+  /** Sends of the current socket that dgram has not called back yet (address lookup, then the kernel). */
+  private inFlight: InFlight = { count: 0, settled: null };
   private lifecycle: Promise<unknown> = Promise.resolve();
   private warnings: string[] = [];
 
@@ -104,7 +91,7 @@ export abstract class DgramPacketApi implements PacketApi {
       const address = requested.toLowerCase() === 'localhost' ? this.loopback : requested;
       const last = port === 0 || options.exactPort ? port : Math.min(65535, port + CLIENT_PORT_FALLBACK_RANGE);
       for (let candidate = port; candidate <= last; candidate++) {
-        const outcome = await this.tryBind(candidate, address, options.dualStack === true);
+        const outcome = await bindDgramSocket(this.family, candidate, address, options.dualStack === true);
         if (outcome instanceof Error) {
           if (errorCode(outcome) === 'EADDRINUSE' && candidate < last) continue;
           const range = port === last ? `port ${port}` : `ports ${port}-${last}`;
@@ -272,6 +259,8 @@ export abstract class DgramPacketApi implements PacketApi {
     const copy = Buffer.from(data);
     // Counters of this init only: a late callback from a previous socket must not touch the new ones.
     const stats = this.counters;
+    const flight = this.inFlight;
+    flight.count++;
     try {
       socket.send(copy, port, address, (err) => {
         if (err) this.drop(stats, 'send-failed');
@@ -279,36 +268,18 @@ export abstract class DgramPacketApi implements PacketApi {
           stats.packetsOut++;
           stats.bytesOut += copy.byteLength;
         }
+        if (--flight.count === 0) flight.settled?.();
       });
     } catch (err) {
+      flight.count--;
       throw new PacketApiError(`${this.name}: send to ${address}:${port} failed: ${(err as Error).message}`, 'send-failed');
     }
-  }
-
-  private tryBind(port: number, address: string, dualStack: boolean): Promise<dgram.Socket | Error> {
-    const socket = dgram.createSocket({ type: this.family, ipv6Only: this.family === 'udp6' && !dualStack, reuseAddr: false });
-    return new Promise((resolve) => {
-      const onError = (err: Error): void => {
-        socket.off('listening', onListening);
-        // The failed socket still holds a handle; close it before trying the next port.
-        socket.close(() => {
-          socket.removeAllListeners();
-          void drainCloseCallbacks().then(() => resolve(err));
-        });
-      };
-      const onListening = (): void => {
-        socket.off('error', onError);
-        resolve(socket);
-      };
-      socket.once('error', onError);
-      socket.once('listening', onListening);
-      socket.bind({ port, address, exclusive: true });
-    });
   }
 
   private adopt(socket: dgram.Socket, address: string, options: DgramInitOptions): void {
     const stats = this.counters;
     this.socket = socket;
+    this.inFlight = { count: 0, settled: null };
     this.warnings = [];
     if (options.recvBufferBytes !== undefined) {
       try {
@@ -347,11 +318,26 @@ export abstract class DgramPacketApi implements PacketApi {
     this.configure(socket, options);
   }
 
+  /**
+   * Closes the socket once what was already sent on it has left (a
+   * protocol's goodbye just before a switch), waiting at most
+   * SEND_FLUSH_MS; nothing new is accepted meanwhile.
+   */
   private async close(): Promise<void> {
     const socket = this.socket;
     if (!socket) return;
     this.socket = null;
     this.unconfigure();
+    const flight = this.inFlight;
+    if (flight.count > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SEND_FLUSH_MS);
+        flight.settled = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     await new Promise<void>((resolve) => {
       try {
         socket.close(() => resolve());

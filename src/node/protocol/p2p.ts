@@ -22,9 +22,10 @@ export class P2pProtocol implements Protocol {
   private session: GameSession<P2pPeer> | null = null;
   private stop: (() => void) | null = null;
 
+  /** `config` is read at each init and at each connect, so a changed setting (net_maxplayers) applies to the next game. */
   constructor(
     private readonly ctx: ProtocolContext,
-    private readonly config: Partial<P2pConfig> = {},
+    private readonly config: () => Partial<P2pConfig> = () => ({}),
   ) {}
 
   /** Received datagrams the codec refused, by reason (empty before init). */
@@ -43,7 +44,7 @@ export class P2pProtocol implements Protocol {
           game.playerName(),
           { send: (to, packet) => transport.send(to, packet), broadcast: (packet) => this.broadcast(packet), keyOf: (addr) => transport.keyOf(addr) },
           (notice) => this.onNotice(notice),
-          this.config,
+          this.config(),
         ),
     });
     this.session = session;
@@ -94,7 +95,7 @@ export class P2pProtocol implements Protocol {
     return this.peer?.state === 'connected' ? {} : null;
   }
 
-  private connect(target?: string): string {
+  connect(target?: string): string {
     const peer = this.peer;
     if (!peer) return 'p2p is not running';
     const resolved = resolveConnectTarget(this.ctx, this.name, target);
@@ -102,7 +103,11 @@ export class P2pProtocol implements Protocol {
     if (resolved.target !== undefined) this.ctx.print(`connect: the peer-to-peer protocol finds games by LAN broadcast; the address "${resolved.target}" is not used`);
     if (peer.state === 'connected') return `already connected as slot ${peer.slot()}`;
     if (peer.state === 'connecting' || peer.state === 'slave') return 'already looking for a game';
-    peer.connect(this.ctx.game.now());
+    try {
+      peer.connect(this.ctx.game.now(), this.config());
+    } catch (err) {
+      return `connect: ${err instanceof Error ? err.message : String(err)}`;
+    }
     return 'looking for a peer-to-peer game on the LAN…';
   }
 

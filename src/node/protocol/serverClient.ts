@@ -137,7 +137,7 @@ export class ServerClientProtocol implements Protocol {
     return this.phase === 'joined' && this.target ? { host: this.target.host, port: this.target.port } : null;
   }
 
-  private connect(text: string | undefined): string | null {
+  connect(text: string | undefined): string | null {
     if (this.phase !== 'idle') return `already ${this.phase === 'joined' ? 'connected' : 'connecting'} (disconnect first)`;
     const resolved = resolveConnectTarget(this.ctx, this.name, text);
     if (resolved.line) return resolved.line;

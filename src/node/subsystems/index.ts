@@ -1,12 +1,14 @@
 /**
  * The process's subsystem set: the `packetapi` kind (udp, udp6) and the
- * `protocol` kind (offline), wired so that protocols use the packet API jump
- * table and are restarted on whatever packet API is bound after a switch.
+ * `protocol` kind (offline, p2p, slotserver, gameserver), each held typed,
+ * wired so that protocols use the packet API jump table, stop before the
+ * packet API under them is killed and start again on whatever is bound after.
  */
 import { DEFAULT_CLIENT_PORT, type PacketApi, type PacketApiOptions } from '../../shared/net/packetApi';
 import type { Protocol, ProtocolContext, ProtocolFactory, ProtocolGame } from '../../shared/net/protocol';
 import { createIdleGame } from '../../shared/net/idleGame';
-import { SubsystemKind, SubsystemRegistry } from '../../shared/subsystems/jumpTable';
+import { SubsystemKind } from '../../shared/subsystems/jumpTable';
+import { SubsystemRegistry } from '../../shared/subsystems/registry';
 import type { CommandDef } from '../../shared/console/registry';
 import { UDP_PACKET_API, UdpPacketApi } from '../packet/udp';
 import { UDP6_PACKET_API, Udp6PacketApi } from '../packet/udp6';
@@ -14,22 +16,20 @@ import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
 import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
 import { GAMESERVER_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
 import type { P2pConfig } from '../../shared/p2p';
-import { ConditionedPacketApi, NO_CONDITIONS, type LinkConditions, type Traffic } from '../../shared/net/linkConditioner';
+import { ConditionedPacketApi, type Traffic } from '../../shared/net/conditionedPacketApi';
+import { NO_CONDITIONS, type LinkConditions } from '../../shared/net/linkConditions';
 
 /** Kind name of the packet API layer (as typed in the console). */
 export const PACKET_API_KIND = 'packetapi';
 /** Kind name of the protocol layer. */
 export const PROTOCOL_KIND = 'protocol';
+/** The kind names a player types (`packetapi udp6`, `protocol p2p`, `subsystems`). */
+export type NetKindName = typeof PACKET_API_KIND | typeof PROTOCOL_KIND;
 
 /** Packet API implementation names, default first (for console completion). */
 export const PACKET_API_NAMES = [UDP_PACKET_API, UDP6_PACKET_API] as const;
 /** Protocol implementation names, default first. */
 export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL, SLOTSERVER_PROTOCOL, GAMESERVER_PROTOCOL] as const;
-/** Kind → implementation names, for completing `<kind> <name>` commands. */
-export const SUBSYSTEM_NAMES: Readonly<Record<string, readonly string[]>> = {
-  [PACKET_API_KIND]: PACKET_API_NAMES,
-  [PROTOCOL_KIND]: PROTOCOL_NAMES,
-};
 
 export interface SubsystemOptions {
   /** Port the packet API asks for at each (re)bind; a function is read every time. Default {@link DEFAULT_CLIENT_PORT}. */
@@ -51,7 +51,7 @@ export interface SubsystemOptions {
   switchTo?: ProtocolContext['switchTo'];
   /** Told when a connect attempt fails or a game is lost (see ProtocolContext.connectionEnded); a bot exits on it. */
   connectionEnded?: ProtocolContext['connectionEnded'];
-  /** Peer-to-peer settings, read each time p2p is bound (e.g. maxPlayers from a cvar). */
+  /** Peer-to-peer settings, read each time p2p starts and each time it connects (e.g. maxPlayers from a cvar). */
   p2pConfig?: (() => Partial<P2pConfig>) | undefined;
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
   log?: ((line: string) => void) | undefined;
@@ -61,28 +61,39 @@ export interface SubsystemOptions {
   linkSeed?: number | undefined;
 }
 
-/** The subsystem registry plus the link conditioner's traffic counters (for the net graph). */
-export type NetSubsystems = SubsystemRegistry & {
+/**
+ * The two kinds, typed (`subsystems.protocol.table.status()`, no look-up by
+ * name), and the registry of both by the names players type (describe,
+ * killAll: the protocol first), plus the link conditioner's traffic counters.
+ */
+export type NetSubsystems = SubsystemRegistry<NetKindName> & {
+  /** The packet API layer: `udp` or `udp6`. */
+  readonly packetApi: SubsystemKind<PacketApi, typeof PACKET_API_KIND>;
+  /** The protocol layer on top of it: `offline`, `p2p`, `slotserver` or `gameserver`. */
+  readonly protocol: SubsystemKind<Protocol, typeof PROTOCOL_KIND>;
   /** Cumulative datagrams and bytes the protocols moved through the packet API, both directions. */
   traffic(): Traffic;
 };
 
 /**
- * Builds the registry with both kinds registered and nothing bound; the caller
- * binds (e.g. `kind('packetapi').bind('udp')`, then `kind('protocol').bind('offline')`)
- * and owns shutdown through `killAll()`.
+ * Builds the set with both kinds and nothing bound; the caller binds (e.g.
+ * `packetApi.bind('udp')`, then `protocol.bind('offline')`) and owns shutdown
+ * through `killAll()`.
  *
- * Wiring: each protocol receives the packet API *table*. After every
- * successful packet API bind (or restore after a failed one), a bound
- * protocol is re-bound so that its `init` registers its handlers on the new
- * implementation; the packet API bind resolves only after that. A protocol
- * restart failure is reported through `log`, not as a packet API failure.
+ * Wiring: each protocol receives the packet API *table*. Before the packet
+ * API kills an implementation (switch, restart, a failed start, shutdown) its
+ * `beforeKill` hook stops the bound protocol, while the old socket can still
+ * carry the protocol's goodbye; after the bind (whatever its outcome) its
+ * `afterBind` hook starts that protocol again, so its `init` registers its
+ * handlers on the implementation bound now. The packet API bind resolves only
+ * after that. A protocol restart failure is reported through `log`, not as a
+ * packet API failure.
  *
  * Protocols do not see the table itself but a {@link ConditionedPacketApi}
- * around it (a pass-through while no fake conditions are set). Whenever a
- * packet API implementation is killed (rebind, restart, shutdown) the
- * conditioner's waiting datagrams are dropped first, so none is sent on a
- * new socket or delivered from a dead one and no timer outlives the set.
+ * around it (a pass-through while no fake conditions are set). Once the
+ * protocol has stopped and before the packet API implementation is killed,
+ * the conditioner's waiting datagrams are dropped, so none is sent on a new
+ * socket or delivered from a dead one and no timer outlives the set.
  */
 export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems {
   const log = options.log ?? ((): void => undefined);
@@ -91,22 +102,14 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     return typeof p === 'function' ? p() : (p ?? DEFAULT_CLIENT_PORT);
   };
 
-  // Filled in right below; the factories only run at bind time, after that.
-  let conditioned: ConditionedPacketApi | null = null;
-  /** An implementation whose kill first drops what the conditioner holds for it. */
-  const cancellingOnKill = (api: PacketApi): PacketApi => {
-    const kill = api.kill.bind(api);
-    api.kill = () => {
-      conditioned?.cancelPending();
-      return kill();
-    };
-    return api;
-  };
-  const packetApi = new SubsystemKind<PacketApi>(
+  // The hooks below use `protocol` and `link`, made further down: hooks only run at bind time, after that.
+  /** The protocol the last packet API kill stopped, to start again on whatever is bound after it. */
+  let stopped: string | null = null;
+  const packetApi = new SubsystemKind<PacketApi, typeof PACKET_API_KIND>(
     PACKET_API_KIND,
     {
-      [UDP_PACKET_API]: () => cancellingOnKill(new UdpPacketApi()),
-      [UDP6_PACKET_API]: () => cancellingOnKill(new Udp6PacketApi()),
+      [UDP_PACKET_API]: () => new UdpPacketApi(),
+      [UDP6_PACKET_API]: () => new Udp6PacketApi(),
     },
     {
       initOptions: (): PacketApiOptions => {
@@ -116,14 +119,26 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
         if (options.lanInterfaces !== undefined) o.lanInterfaces = options.lanInterfaces;
         return o;
       },
+      // The protocol goes first, through the socket that is about to close; then what the conditioner still holds for it.
+      beforeKill: async () => {
+        stopped = (await protocol.unbind()) ?? stopped;
+        link.cancelPending();
+      },
+      afterBind: async () => {
+        const name = stopped;
+        stopped = null;
+        if (name === null || protocol.bound() !== null) return;
+        const result = await protocol.bind(name);
+        if (!result.ok) log(`protocol restart after packet API change failed: ${result.error}`);
+      },
       log,
     },
   );
 
   const linkConditions = options.linkConditions ?? (() => NO_CONDITIONS);
-  conditioned = new ConditionedPacketApi(packetApi.table, { conditions: linkConditions, seed: options.linkSeed ?? 1 });
+  const link = new ConditionedPacketApi(packetApi.table, { conditions: linkConditions, seed: options.linkSeed ?? 1 });
   const context: ProtocolContext = {
-    packetApi: conditioned,
+    packetApi: link,
     print: options.print ?? ((): void => undefined),
     addCommand: options.addCommand ?? (() => () => undefined),
     ...(options.pickServer ? { pickServer: options.pickServer } : {}),
@@ -138,23 +153,19 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
   };
   const protocolFactories: Record<string, ProtocolFactory> = {
     [OFFLINE_PROTOCOL]: (ctx) => new OfflineProtocol(ctx),
-    [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig?.() ?? {}),
+    [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig),
     [SLOTSERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, SLOTSERVER_PROTOCOL),
     [GAMESERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, GAMESERVER_PROTOCOL),
   };
-  const protocol = new SubsystemKind<Protocol>(
+  const protocol = new SubsystemKind<Protocol, typeof PROTOCOL_KIND>(
     PROTOCOL_KIND,
     Object.fromEntries(Object.entries(protocolFactories).map(([name, make]) => [name, () => make(context)])),
     { log },
   );
 
-  packetApi.onChange(async () => {
-    const current = protocol.bound();
-    if (current === null) return;
-    const result = await protocol.bind(current);
-    if (!result.ok) log(`protocol restart after packet API change failed: ${result.error}`);
+  return Object.assign(new SubsystemRegistry<NetKindName>([packetApi, protocol]), {
+    packetApi,
+    protocol,
+    traffic: () => link.traffic(),
   });
-
-  const link = conditioned;
-  return Object.assign(new SubsystemRegistry().add(packetApi).add(protocol), { traffic: () => link.traffic() });
 }

@@ -1,25 +1,29 @@
 /**
- * Renderer entry: finds the host, builds the world, view, HUD and console,
- * and starts the 40 Hz loop. Everything the player does in the console runs
- * on the host; this page simulates and draws the local game.
+ * Renderer entry: finds the host, builds the view, HUD and console, and
+ * starts the loop. The host runs the game (one clock with the network); this
+ * page samples the player's input every 25 ms, sends it up, and draws the
+ * host's world views, interpolating between the last two. Everything the
+ * player does in the console runs on the host.
  */
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import type { HostApi, HostEvent } from '../../shared/host/contract';
 import { cvarNumber, type Settings } from '../../shared/settings/settings';
-import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';
 import { NO_SLOT } from '../../shared/wire/types';
+import { NO_INPUT, STEP_MS, type ShipInput } from '../../shared/sim/types';
+import type { GameNotice } from '../../shared/game/clientGame';
+import type { WorldView } from '../../shared/game/view';
 import { connectHost } from './host/connect';
 import { GameLoop } from './game/loop';
 import { InputState } from './game/input';
-import { LocalGame } from './game/localGame';
-import { RemotePlayers } from './net/remotePlayers';
-import { SceneView } from './view/scene';
+import { PlayerTable } from './net/playerTable';
+import { SceneView, type RemoteView } from './view/scene';
 import { Hud } from './view/hud';
 import { NetGraph } from './view/netGraph';
 import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
 import { ConsoleSequence } from '../../shared/host/consoleSequence';
+import { goldenRun } from '../../shared/game/goldenRun';
 
 declare global {
   interface Window {
@@ -53,44 +57,32 @@ async function boot(): Promise<void> {
   const netGraph = new NetGraph(document.body);
   const showNetGraph = () => netGraph.setVisible(cvarNumber(settings, 'netgraph', 0) !== 0);
   showNetGraph();
-  const smoothMs = () => cvarNumber(settings, 'net_smooth', DEFAULT_CONVERGE_MS);
 
-  // The loop's own clock reading, shared: net deliveries, smoothing and flashes use the time of
+  // The loop's own clock reading, shared: world views, notices and flashes use the time of
   // the frame they happen in, and the loop stays the only code that reads the clock.
   let now = performance.now();
   const clock = () => (now = performance.now());
 
-  // Offline world from a fixed seed: every peer starts with the same asteroids; other players'
-  // ships are drawn from the network, not simulated here.
-  const game = new LocalGame(0x5741524c);
-  const view = new SceneView(document.getElementById('view') as HTMLElement, game.shipId);
+  // Until the host's first tick arrives there is nothing to draw but stars.
+  const empty: WorldView = { tick: 0, localSlot: 0, respawnSeconds: null, ships: [], objects: [], asteroids: [] };
+  let prevView = empty;
+  let currView = empty;
+  let viewAt = now;
+  let drawn: readonly RemoteView[] = [];
+  const view = new SceneView(document.getElementById('view') as HTMLElement);
   const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
   input.attach(view.canvas);
 
-  const nameOf = (slot: number): string | null => (slot === NO_SLOT ? null : remotes.nameOf(slot));
-  const remotes = new RemotePlayers(
-    {
-      laser: (slot, laser) => game.addRemoteLaser(slot, laser),
-      removeObject: (id) => game.removeRemoteObject(id),
-      shipDestroyed: (victim, killer, pos) => {
-        if (pos) view.explode(pos, now);
-        hud.addFeed(killLine(remotes.nameOf(victim), nameOf(killer)), now);
-      },
-      chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
-      playersChanged: () => {
-        hud.setPlayers(remotes.players, remotes.localSlot, remotes.status);
-        game.setSpawnSlot(remotes.localSlot);
-      },
-    },
-    smoothMs(),
-  );
-  // A page that reloads during a game starts from the host's picture: players, status, remote ships.
-  for (const delivery of snapshot.net) remotes.handle(delivery, now);
-  // A spawn point another ship sits on is not taken (entering a game, respawning).
-  game.otherShips = () => remotes.lastDrawn.map((r) => r.pos);
-  game.onDestroyed = (pos, killerSlot) => {
-    view.explode(pos, now);
-    hud.addFeed(killLine(settings.playerName, nameOf(killerSlot)), now);
+  const nameOf = (slot: number): string | null => (slot === NO_SLOT ? null : players.nameOf(slot));
+  const players = new PlayerTable({
+    chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
+    playersChanged: () => hud.setPlayers(players.players, players.localSlot, players.status),
+  });
+  // A page that reloads during a game starts from the host's picture: players and status.
+  for (const delivery of snapshot.net) players.handle(delivery);
+  const onNotice = (n: GameNotice) => {
+    if (n.pos) view.explode(n.pos, now);
+    hud.addFeed(killLine(n.local ? settings.playerName : players.nameOf(n.slot), nameOf(n.killerSlot)), now);
   };
 
   const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) =>
@@ -127,13 +119,18 @@ async function boot(): Promise<void> {
           settings = ev.settings;
           hud.setName(settings.playerName);
           input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
-          remotes.setConvergeMs(smoothMs());
           showNetGraph();
           break;
         case 'subsystems':
           break;
         case 'net':
-          remotes.handle(ev.delivery, now);
+          players.handle(ev.delivery);
+          break;
+        case 'world':
+          prevView = currView === empty ? ev.view : currView;
+          currView = ev.view;
+          viewAt = now;
+          for (const n of ev.notices) onNotice(n);
           break;
         case 'netgraph':
           netGraph.push(ev.sample);
@@ -149,22 +146,29 @@ async function boot(): Promise<void> {
 
   let hudRefresh = 0;
   let rendered = 0;
+  let sampled: ShipInput | null = null;
   loop = new GameLoop(
     {
-      // While destroyed the ship is out of the world; input is still sampled so mouse motion is consumed.
-      step: () => game.step(input.sample()),
-      render: (alpha) => {
+      // Every 25 ms of the page's clock: one input sample (mouse motion is consumed per sample).
+      step: () => {
+        const s = input.sample();
+        sampled = document.hidden ? NO_INPUT : s;
+      },
+      render: () => {
         rendered += 1;
-        view.render(game.prev, game.curr, alpha, remotes.sample(now), now);
+        // The host's ticks arrive 25 ms apart: draw the way from the previous one to the newest.
+        const alpha = Math.min(1, Math.max(0, (now - viewAt) / STEP_MS));
+        drawn = view.render(prevView, currView, alpha, (slot) => players.nameOf(slot), now);
         netGraph.draw();
       },
       afterFrame: (frame, stats) => {
-        const batch = { frame, tick: game.curr.tick, game: game.takeUpdate() };
+        const batch = { frame, tick: currView.tick, ...(sampled ? { input: sampled } : {}) };
+        sampled = null;
         host.frame(stats ? { ...batch, stats } : batch);
         if (stats) hud.setStats(stats);
         if (++hudRefresh % 6 === 0) {
-          hud.setShip(game.curr.ships[0]);
-          hud.setDestroyed(game.dead ? game.respawnSeconds : null);
+          hud.setShip(currView.ships.find((s) => s.slot === currView.localSlot));
+          hud.setDestroyed(currView.respawnSeconds);
           hud.prune(now);
         }
       },
@@ -177,14 +181,16 @@ async function boot(): Promise<void> {
     ready: true,
     consoleText: () => consoleView.text(),
     consoleScreen: () => consoleView.screenText(),
-    tick: () => game.curr.tick,
+    tick: () => currView.tick,
+    world: () => currView,
     rendered: () => rendered,
     ship: () => {
-      const v = game.curr.ships[0]?.vel ?? { x: 0, y: 0, z: 0 };
-      return { speed: Math.hypot(v.x, v.y, v.z), lasers: game.curr.lasers.length };
+      const v = currView.ships.find((s) => s.slot === currView.localSlot)?.vel ?? { x: 0, y: 0, z: 0 };
+      return { speed: Math.hypot(v.x, v.y, v.z), lasers: currView.objects.filter((o) => o.kind === 'laser').length };
     },
-    remotes: () => remotes.lastDrawn.map((r) => ({ slot: r.slot, name: r.name, pos: { ...r.pos } })),
+    remotes: () => drawn.map((r) => ({ slot: r.slot, name: r.name, pos: { ...r.pos } })),
     chat: () => hud.chatLines(),
+    goldenRun: (options) => goldenRun(options),
   };
 }
 

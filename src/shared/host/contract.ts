@@ -4,17 +4,24 @@
  * the Electron preload bridge and the browser shell's WebSocket — and both
  * validate every incoming message with {@link parseUpMessage}.
  *
- * Traffic per frame is one `frame` message up and at most one `events`
- * message down; nothing is sent per event.
+ * The host runs the game (GameDriver, one clock with the network); the page
+ * is its view. Traffic is one `frame` message up per rendered frame (the
+ * player's input when a tick's worth was sampled) and one `events` batch
+ * down per host tick (the tick's world view and whatever else happened).
  */
 import type { Settings } from '../settings/settings';
 import type { LoopStatsSnapshot } from '../util/stats';
 import type { Completion } from '../console/registry';
-import type { LocalGameUpdate, NetDelivery } from '../net/gameLink';
-import { parseLocalGameUpdate } from '../net/gameLinkParse';
+import type { NetDelivery } from '../net/gameLink';
+import type { ShipInput } from '../sim/types';
+import type { GameNotice } from '../game/clientGame';
+import type { WorldView } from '../game/view';
 
-/** Bumped when a message changes shape; the browser shell refuses other versions. */
-export const HOST_CONTRACT_VERSION = 3;
+/**
+ * Bumped when a message changes shape; the browser shell refuses other versions.
+ * v4: the host runs the game; frames carry the player's input up, `world` events the world down.
+ */
+export const HOST_CONTRACT_VERSION = 4;
 
 /** Electron IPC channel names, one per message. */
 export const HOST_CHANNELS = {
@@ -62,12 +69,12 @@ export type { Completion } from '../console/registry';
 export interface FrameUp {
   /** Frame counter since the renderer started. */
   frame: number;
-  /** Simulation tick the renderer has reached. */
+  /** The newest world tick the renderer has drawn. */
   tick: number;
   /** Loop statistics, attached a few times per second (not every frame). */
   stats?: LoopStatsSnapshot;
-  /** The local game's state and events for the network (see gameLink.ts). */
-  game?: LocalGameUpdate;
+  /** The player's input, sampled once per 25 ms of the page's clock (absent in frames between samples). */
+  input?: ShipInput;
 }
 
 export type ConsoleLevel = 'info' | 'warn' | 'error' | 'echo';
@@ -99,6 +106,8 @@ export type HostEvent =
   | { kind: 'settings'; settings: Settings }
   | { kind: 'subsystems'; bound: Record<string, string | null> }
   | { kind: 'net'; delivery: NetDelivery }
+  /** One host tick: the world to draw and what happened (explosions, kills) since the last. */
+  | { kind: 'world'; view: WorldView; notices: GameNotice[] }
   | { kind: 'netgraph'; sample: NetGraphSample }
   | { kind: 'quit' };
 
@@ -155,12 +164,22 @@ export function parseFrame(raw: unknown): Parsed<FrameUp> {
     if (!isObject(s) || !STAT_KEYS.every((k) => isFiniteNum(s[k]))) return { ok: false, reason: 'frame-bad-stats' };
     out.stats = Object.fromEntries(STAT_KEYS.map((k) => [k, s[k] as number])) as unknown as LoopStatsSnapshot;
   }
-  if (raw.game !== undefined) {
-    const game = parseLocalGameUpdate(raw.game);
-    if (!game.ok) return game;
-    out.game = game.value;
+  if (raw.input !== undefined) {
+    const input = parseShipInput(raw.input);
+    if (!input) return { ok: false, reason: 'frame-bad-input' };
+    out.input = input;
   }
   return { ok: true, value: out };
+}
+
+const isAxis = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= -1 && v <= 1;
+
+/** Validates and copies a player's input: four axes in [-1, 1] and a boolean trigger; null for anything else. */
+export function parseShipInput(raw: unknown): ShipInput | null {
+  if (!isObject(raw)) return null;
+  const { thrust, yaw, pitch, roll, fire } = raw;
+  if (!isAxis(thrust) || !isAxis(yaw) || !isAxis(pitch) || !isAxis(roll) || typeof fire !== 'boolean') return null;
+  return { thrust, yaw, pitch, roll, fire };
 }
 
 /**

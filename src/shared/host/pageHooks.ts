@@ -1,4 +1,6 @@
+import type { GoldenRunOptions, GoldenRunResult } from '../game/goldenRun';
 import type { Vec3 } from '../sim/types';
+import type { WorldView } from '../game/view';
 
 /**
  * Read-only hooks the game page puts on `window.__starlane`, for the
@@ -12,6 +14,8 @@ export interface PageHooks {
   consoleScreen(): string;
   /** Simulation tick reached. */
   tick(): number;
+  /** The newest world view the host sent (plain data). */
+  world(): WorldView;
   /** Frames drawn so far. */
   rendered(): number;
   ship(): { speed: number; lasers: number };
@@ -19,4 +23,6 @@ export interface PageHooks {
   remotes(): { slot: number; name: string; pos: Vec3 }[];
   /** The chat lines on the HUD, oldest first. */
   chat(): string[];
+  /** Runs the golden run (src/shared/game/goldenRun.ts) in this engine, so a test can compare its hash with Node's. */
+  goldenRun(options: GoldenRunOptions): GoldenRunResult;
 }

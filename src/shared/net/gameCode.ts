@@ -7,7 +7,9 @@
  */
 import type { Vec3, Quat } from '../sim/types';
 import { STEP_MS } from '../sim/types';
-import { NO_SLOT, objectId, objectOwner, type RemoteEvent } from '../wire/types';
+import { MAX_DATAGRAM_BYTES } from './packetApi';
+import { eventSize, headerSize, TERMINATOR_SIZE, WireEncodeError } from '../wire/codec';
+import { NO_SLOT, objectId, objectOwner, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
 
 /** Most events kept waiting; beyond it the oldest non-critical ones are dropped and counted (a stuck link must not grow memory). */
 export const MAX_PENDING_EVENTS = 256;
@@ -94,6 +96,20 @@ export class GameCodeInterface {
   }
 
   /**
+   * Builds the next packet for `header`: queued events from the front, in
+   * order, while the packet stays within `maxBytes` (capped at 512). A
+   * convenience over {@link takeEvents} for tools and tests; the session
+   * takes events with `takeEvents` and its own byte budget. Throws
+   * {@link WireEncodeError} when `maxBytes` leaves no room for the header.
+   */
+  take(header: PacketHeader, ownerSlot: number, now: number, maxBytes: number = MAX_DATAGRAM_BYTES): Packet {
+    const base = headerSize(header) + TERMINATOR_SIZE;
+    const limit = Math.min(maxBytes, MAX_DATAGRAM_BYTES);
+    if (!(limit >= base)) throw new WireEncodeError(`maxBytes ${maxBytes} leaves no room for the ${base}-byte header and terminator`);
+    return { header, events: this.takeEvents(ownerSlot, now, limit - base, eventSize) };
+  }
+
+  /**
    * The game events for the next packet, within `budget` bytes: queued events
    * from the front, in order, while they fit (`sizeOf` measures each; the
    * session measures each event object once and reuses the size for every
@@ -101,7 +117,7 @@ export class GameCodeInterface {
    * refreshed to their position at `now`. Stops at the first event that does
    * not fit, so order is kept; the rest wait for a later packet.
    */
-  take(ownerSlot: number, now: number, budget: number, sizeOf: (event: RemoteEvent) => number): RemoteEvent[] {
+  takeEvents(ownerSlot: number, now: number, budget: number, sizeOf: (event: RemoteEvent) => number): RemoteEvent[] {
     const out: RemoteEvent[] = [];
     let room = budget;
     for (const p of this.queue) {

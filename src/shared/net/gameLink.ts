@@ -1,30 +1,9 @@
 /**
- * The game side of the network: what the local game reports each frame and
- * what the network delivers back. The renderer (or a headless bot) produces
- * {@link LocalGameUpdate}s; the host's game-code interface turns them into
- * remote events; received packets come back as {@link NetDelivery}s.
+ * What the network delivers to the game: slot tables, remote ship states,
+ * remote events and chat, as {@link NetDelivery}s. (What the game hands the
+ * network goes through the game-code interface, gameCode.ts.)
  */
-import type { Vec3 } from '../sim/types';
 import type { RemoteEvent, ShipState } from '../wire/types';
-
-/** Something the local game did that other players must see. */
-export type LocalGameEvent =
-  /** A laser left the local ship. `localId` is unique per ship (the host scopes it by slot). */
-  | { type: 'laser'; localId: number; pos: Vec3; vel: Vec3; ttl: number }
-  /** The local ship was destroyed; `killerSlot` is the slot whose laser did it (NO_SLOT if unknown). */
-  | { type: 'destroyed'; killerSlot: number };
-
-/** Most local events one update may carry (more are a bug or an attack; the host drops the update). */
-export const MAX_LOCAL_EVENTS = 32;
-
-/** One frame's report from the local game. */
-export interface LocalGameUpdate {
-  /** Simulation tick of `ship`. */
-  tick: number;
-  /** The local ship now, or null while it has none (destroyed, not yet respawned). */
-  ship: ShipState | null;
-  events: LocalGameEvent[];
-}
 
 /** One player as the game view shows it. */
 export interface NetPlayer {

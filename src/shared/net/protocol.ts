@@ -64,7 +64,7 @@ export interface ProtocolContext {
    * protocol it needs and a `host:port` target; null when `text` is not such a number.
    */
   pickServer?(text: string): { protocol: string | null; target: string } | null;
-  /** Switches to `protocol` and connects it to `target` (the host rebinds the table, then runs connect). */
+  /** Switches to `protocol` and connects it to `target` (the host rebinds the table, then calls the protocol's `connect`). */
   switchTo?(protocol: string, target: string): void;
   /**
    * Called once a connect attempt ends without a game (`failed`: refused,
@@ -89,6 +89,14 @@ export interface Protocol {
   kill(): Promise<void>;
   /** One human-readable line describing the current state, for `net.status`. */
   status(): string;
+  /**
+   * Starts joining a game, as the `connect` console command does: `target`
+   * is host[:port] or n (server n of the last `servers` list); without it
+   * p2p looks on the LAN and a server protocol joins the first server of its
+   * kind answering there. Returns the line for the console, or null when the
+   * protocol prints its own outcome. Protocols that never connect omit it.
+   */
+  connect?(target?: string): string | null;
   /**
    * Where we are playing, if anywhere: `{}` for a LAN game, `{ host, port }`
    * for a server (so a protocol switch can reconnect to the same place); null

@@ -18,9 +18,9 @@
  *
  * Pure: time comes from the caller (ms on any monotonic clock).
  */
-import { FIRE_COOLDOWN_TICKS, LASER_SPEED, LASER_TTL_TICKS, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_SPEED, MAX_YAW_RATE, NOSE_OFFSET } from '../sim/step';
+import { FIRE_COOLDOWN_TICKS, LASER_SPEED, LASER_TTL_TICKS, NOSE_OFFSET } from '../game/kinds/laser';
+import { ENERGY_MAX, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_SPEED, MAX_YAW_RATE } from '../game/kinds/ship';
 import { STEP_MS, STEP_S, type Vec3 } from '../sim/types';
-import { ENERGY_MAX } from '../sim/world';
 import type { ShipState } from '../wire/types';
 
 /** The limits a state is checked against; {@link SHIP_LIMITS} are the simulation's. */

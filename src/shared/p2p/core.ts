@@ -126,7 +126,8 @@ export class PeerCore {
     public name: string,
     readonly transport: P2pTransport,
     private readonly notify: (n: P2pNotice) => void,
-    readonly cfg: P2pConfig,
+    /** Replaced only between sessions (P2pPeer.connect), never while a start-up or game runs. */
+    public cfg: P2pConfig,
   ) {
     this.keyOf = transport.keyOf ? (a) => transport.keyOf?.(a) ?? addrKey(a) : addrKey;
     this.table = new SlotTable(this.keyOf);

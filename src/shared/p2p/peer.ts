@@ -42,9 +42,15 @@ export class P2pPeer {
     return this.core.cfg;
   }
 
-  /** Starts the start-up protocol; ignored unless 'idle' or 'failed'. Ends in a 'connected' or 'failed' notice. */
-  connect(now: number): void {
+  /**
+   * Starts the start-up protocol; ignored unless 'idle' or 'failed'. Ends in
+   * a 'connected' or 'failed' notice. A `config` given here replaces the one
+   * from the constructor for this attempt and after (missing fields take the
+   * defaults, as there); an invalid one throws RangeError and changes nothing.
+   */
+  connect(now: number, config?: Partial<P2pConfig>): void {
     if (this.core.state !== 'idle' && this.core.state !== 'failed') return;
+    if (config) this.core.cfg = resolveConfig(config);
     beginStartup(this.core, now, []);
   }
 

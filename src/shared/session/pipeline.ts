@@ -177,7 +177,7 @@ export class SessionPipeline<M extends Membership> {
     this.memory = decision.memory;
     const state = ship ?? NEUTRAL_STATE;
     const gameTime = Math.floor(this.clock.commonTime(now)) >>> 0;
-    const events = game.events.take(slot, now, GAME_EVENT_BUDGET, (ev) => this.sender.sizes.of(ev));
+    const events = game.events.takeEvents(slot, now, GAME_EVENT_BUDGET, (ev) => this.sender.sizes.of(ev));
     member.sendGameState(now, { gameTime, state }, events);
   }
 

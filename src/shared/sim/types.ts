@@ -1,10 +1,6 @@
 /**
- * Plain-data shapes of the Starlane simulation.
- *
- * Everything here is JSON-serialisable data (numbers, booleans, arrays,
- * plain objects): no classes, no methods, no references between objects
- * other than numeric ids. That keeps a {@link World} copyable, hashable
- * (see `hashWorld`) and sendable over the wire.
+ * The simulation's units and math shapes (the game's entities are in
+ * src/shared/game/types.ts).
  *
  * Coordinate convention (same as three.js cameras): right-handed, body axes
  * right = +X, up = +Y, forward (the ship's nose) = -Z. Distances are in
@@ -41,61 +37,6 @@ export interface ShipInput {
   pitch: number;
   roll: number;
   fire: boolean;
-}
-
-/**
- * One ship. `slot` is the player slot (index in `World.ships` at creation).
- * `angVel` is the body-frame angular velocity in rad/s (x = pitch rate,
- * y = yaw rate, z = roll rate, right-hand rule about the body axes).
- * `energy` in [0, 100]; `damage` accumulates laser hits; `fireCooldown` is
- * ticks until the next shot is allowed (0 = ready); `lastHitBy` is the
- * `owner` of the laser that hit the ship last (0 = never hit), so the game
- * can tell who shot it down.
- */
-export interface Ship {
-  id: number;
-  slot: number;
-  pos: Vec3;
-  vel: Vec3;
-  rot: Quat;
-  angVel: Vec3;
-  energy: number;
-  damage: number;
-  fireCooldown: number;
-  lastHitBy: number;
-}
-
-/** A laser bolt. `owner` is the firing ship's id; `ttl` is ticks left to live (removed when it reaches 0). */
-export interface Laser {
-  id: number;
-  owner: number;
-  pos: Vec3;
-  vel: Vec3;
-  ttl: number;
-}
-
-/** A spherical asteroid of `radius` units; `spin` is its body-frame angular velocity in rad/s. */
-export interface Asteroid {
-  id: number;
-  pos: Vec3;
-  vel: Vec3;
-  rot: Quat;
-  spin: Vec3;
-  radius: number;
-}
-
-/**
- * The whole simulation state. `tick` counts steps taken; `rng` is the PRNG
- * state (a uint32, see `prng.ts`); `nextId` is the next free entity id
- * (ids are unique across ships, lasers and asteroids and never reused).
- */
-export interface World {
-  tick: number;
-  rng: number;
-  nextId: number;
-  ships: Ship[];
-  lasers: Laser[];
-  asteroids: Asteroid[];
 }
 
 /** Length of one simulation step in milliseconds. */

@@ -32,12 +32,40 @@ export interface BindChange {
   restored: boolean;
 }
 
-/** Optional per-kind behaviour given at construction. */
+/**
+ * Optional per-kind behaviour given at construction. `beforeKill` and
+ * `afterBind` order a kind against the kinds that use it: the protocol is
+ * stopped in the packet API's `beforeKill` (while the old socket can still
+ * carry its goodbye) and started again in its `afterBind`. Both run inside
+ * the kind's queue, so they must not await `bind`/`unbind` of this same kind.
+ */
 export interface SubsystemHooks<T extends Subsystem> {
   /** Supplies the argument for `init` at each bind (read fresh every time, e.g. the current port setting). */
   initOptions?: () => Parameters<T['init']>[0];
-  /** Receives lines about non-fatal trouble (a kill or a listener that threw). Default: dropped. */
+  /**
+   * Runs before every kill of an implementation (rebind, restart, a failed
+   * start, unbind, shutdown), while the table still points at it. A throw is
+   * logged and the kill goes ahead.
+   */
+  beforeKill?: (impl: T) => void | Promise<void>;
+  /** Runs after every `bind`, whatever its outcome, once the change listeners are done. A throw is logged. */
+  afterBind?: (result: BindResult) => void | Promise<void>;
+  /** Receives lines about non-fatal trouble (a kill, a hook or a listener that threw). Default: dropped. */
   log?: (line: string) => void;
+}
+
+/**
+ * A kind seen by name only, whatever it binds: what the registry and the
+ * console commands that take a player's typed name need. Every
+ * {@link SubsystemKind} is one.
+ */
+export interface KindControl<N extends string = string> {
+  /** Kind name as typed in the console, e.g. `packetapi`. */
+  readonly kindName: N;
+  bound(): string | null;
+  names(): string[];
+  bind(name: string): Promise<BindResult>;
+  unbind(): Promise<string | null>;
 }
 
 function message(err: unknown): string {
@@ -58,7 +86,7 @@ function choiceList(names: readonly string[]): string {
  * time in call order. Listeners run inside that queue, so a listener must not
  * await `bind` on the same kind (it would wait for itself).
  */
-export class SubsystemKind<T extends Subsystem, N extends string = string> {
+export class SubsystemKind<T extends Subsystem, N extends string = string> implements KindControl<N> {
   /** Stable forwarding object; see the class comment. Reading it while unbound throws. */
   readonly table: T;
 
@@ -91,15 +119,23 @@ export class SubsystemKind<T extends Subsystem, N extends string = string> {
    * previous one re-bound and re-inited. Never rejects.
    */
   bind(name: string): Promise<BindResult> {
-    return this.enqueue(() => this.doBind(name));
+    return this.enqueue(async () => {
+      const result = await this.doBind(name);
+      await this.runHook('afterBind', () => this.hooks.afterBind?.(result));
+      return result;
+    });
   }
 
-  /** Kills the bound implementation (if any) and leaves the kind unbound. Listeners are not called. */
-  unbind(): Promise<void> {
+  /**
+   * Kills the bound implementation (if any) and leaves the kind unbound;
+   * resolves to the name it killed (null if nothing was bound). Listeners
+   * and `afterBind` are not called.
+   */
+  unbind(): Promise<string | null> {
     return this.enqueue(async () => {
       const old = this.current;
-      this.current = null;
-      if (old) await this.safeKill(old);
+      if (old) await this.retire(old);
+      return old?.name ?? null;
     });
   }
 
@@ -147,15 +183,13 @@ export class SubsystemKind<T extends Subsystem, N extends string = string> {
     }
 
     // Parsec order: kill old, rebind the table, init new.
-    this.current = null;
-    if (previous) await this.safeKill(previous);
+    if (previous) await this.retire(previous);
     this.current = next;
     try {
       await next.init(this.hooks.initOptions?.());
     } catch (err) {
       const error = `${this.kindName} '${name}' failed to start: ${message(err)}`;
-      this.current = null;
-      await this.safeKill(next);
+      await this.retire(next);
       const restored = previous ? await this.restore(previous) : null;
       return { ok: false, error, restored };
     }
@@ -170,12 +204,26 @@ export class SubsystemKind<T extends Subsystem, N extends string = string> {
       await previous.init(this.hooks.initOptions?.());
     } catch (err) {
       this.hooks.log?.(`${this.kindName} '${previous.name}' could not be restored: ${message(err)}`);
-      this.current = null;
-      await this.safeKill(previous);
+      await this.retire(previous);
       return null;
     }
     await this.notify({ kind: this.kindName, from: null, to: previous.name, restored: true });
     return previous.name;
+  }
+
+  /** The one way an implementation goes: `beforeKill` while the table still points at it, then unbound, then killed. */
+  private async retire(impl: T): Promise<void> {
+    await this.runHook('beforeKill', () => this.hooks.beforeKill?.(impl));
+    if (this.current === impl) this.current = null;
+    await this.safeKill(impl);
+  }
+
+  private async runHook(hook: 'beforeKill' | 'afterBind', run: () => void | Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      this.hooks.log?.(`${this.kindName} ${hook} hook failed: ${message(err)}`);
+    }
   }
 
   private async safeKill(impl: T): Promise<void> {
@@ -235,55 +283,5 @@ export class SubsystemKind<T extends Subsystem, N extends string = string> {
       has: (_target, prop) => (this.current ? prop in this.current : false),
     };
     return new Proxy({}, handler) as T;
-  }
-}
-
-/**
- * All subsystem kinds of one process, looked up by kind name (console input
- * included). Ownership: the registry owns its kinds; `killAll` unbinds them in
- * reverse order of registration, so dependants registered later (the
- * protocol) stop before what they use (the packet API).
- */
-export class SubsystemRegistry {
-  private readonly kinds = new Map<string, SubsystemKind<Subsystem>>();
-
-  /** Adds a kind; throws if its name is taken. Returns this registry for chaining. */
-  add<T extends Subsystem>(kind: SubsystemKind<T>): this {
-    if (this.kinds.has(kind.kindName)) throw new Error(`subsystem kind '${kind.kindName}' registered twice`);
-    this.kinds.set(kind.kindName, kind as unknown as SubsystemKind<Subsystem>);
-    return this;
-  }
-
-  /**
-   * The kind registered under `name`; throws `unknown subsystem kind` otherwise.
-   * `T` is the caller's promise about the implementation type (unchecked, like
-   * a C jump-table cast): use the type the kind was registered with.
-   */
-  kind<T extends Subsystem = Subsystem>(name: string): SubsystemKind<T> {
-    const kind = this.kinds.get(name);
-    if (!kind) throw new Error(`unknown subsystem kind '${name}' (have ${choiceList(this.kindNames())})`);
-    return kind as unknown as SubsystemKind<T>;
-  }
-
-  /** Whether a kind of that name is registered. */
-  has(name: string): boolean {
-    return this.kinds.has(name);
-  }
-
-  /** Kind names in registration order. */
-  kindNames(): string[] {
-    return [...this.kinds.keys()];
-  }
-
-  /** Kind name → bound implementation name (null when unbound), in registration order. */
-  describe(): Record<string, string | null> {
-    const out: Record<string, string | null> = {};
-    for (const [name, kind] of this.kinds) out[name] = kind.bound();
-    return out;
-  }
-
-  /** Shutdown: unbinds every kind, last registered first. Never rejects (kill errors go to each kind's log hook). */
-  async killAll(): Promise<void> {
-    for (const kind of [...this.kinds.values()].reverse()) await kind.unbind();
   }
 }

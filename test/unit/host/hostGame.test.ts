@@ -1,34 +1,57 @@
 import { describe, expect, it } from 'vitest';
-import { HostGame } from '../../../src/node/host/hostGame';
+import { HostGame, INPUT_STALE_MS } from '../../../src/node/host/hostGame';
+import type { HostEvent } from '../../../src/shared/host/contract';
 import type { NetDelivery } from '../../../src/shared/net/gameLink';
+import { NO_INPUT, STEP_MS } from '../../../src/shared/sim';
+import type { WorldView } from '../../../src/shared/game';
 import { shipState } from '../../support/ships';
+import { VirtualClock } from '../../support/virtualClock';
 
-function game(): { game: HostGame; delivered: NetDelivery[]; clock: { now: number } } {
-  const delivered: NetDelivery[] = [];
-  const clock = { now: 0 };
+function game() {
+  const events: HostEvent[] = [];
+  const clock = new VirtualClock();
   const g = new HostGame({
     playerName: () => 'alpha',
     sendFrequency: () => 20,
     autoJoin: () => true,
-    deliver: (d) => void delivered.push(d),
-    now: () => clock.now,
+    convergeMs: () => 200,
+    emit: (e) => void events.push(e),
+    clock,
   });
-  return { game: g, delivered, clock };
+  const views = (): WorldView[] => events.flatMap((e) => (e.kind === 'world' ? [e.view] : []));
+  return { game: g, events, clock, views };
 }
 
+const speedOf = (v: WorldView): number => {
+  const s = v.ships.find((x) => x.slot === v.localSlot)!;
+  return Math.hypot(s.vel.x, s.vel.y, s.vel.z);
+};
+
 describe('HostGame and the pages it serves', () => {
-  it('ignores a replayed older frame, but takes a reloaded page whose ticks start again from 0', () => {
-    const { game: g } = game();
-    g.update({ tick: 4000, ship: shipState({ pos: { x: 40, y: 0, z: 0 } }), events: [] });
-    g.update({ tick: 3999, ship: shipState({ pos: { x: 39, y: 0, z: 0 } }), events: [] });
-    expect(g.localShip()?.pos.x).toBe(40);
-    g.pageAttached();
-    g.update({ tick: 1, ship: shipState({ pos: { x: 1, y: 0, z: 0 } }), events: [] });
-    expect(g.localShip()?.pos.x).toBe(1);
+  it('runs the game on its own clock and sends every tick to the pages, with or without a page drawing', () => {
+    const { game: g, clock, views } = game();
+    g.start();
+    clock.advance(40 * STEP_MS);
+    expect(views().map((v) => v.tick)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(views().at(-1)!.asteroids.length).toBeGreaterThan(0);
+    g.stop();
   });
 
-  it('hands a page that attaches the slot table and remote ships delivered before it came', () => {
-    const { game: g, delivered, clock } = game();
+  it("flies on the page's input, and stops steering when the page stops sending (closed, frozen, hidden)", () => {
+    const { game: g, clock, views } = game();
+    g.start();
+    g.setInput({ ...NO_INPUT, thrust: 1 });
+    clock.advance(INPUT_STALE_MS);
+    const thrusting = speedOf(views().at(-1)!);
+    expect(thrusting).toBeGreaterThan(10);
+    clock.advance(2000);
+    // No input for 2 s: drag slows the ship instead of the last input flying it on.
+    expect(speedOf(views().at(-1)!)).toBeLessThan(thrusting);
+    g.stop();
+  });
+
+  it('hands a page that attaches the slot table delivered before it came; ship states go into the world, not to the page', () => {
+    const { game: g, events } = game();
     const players: NetDelivery = {
       kind: 'players',
       players: [
@@ -38,11 +61,10 @@ describe('HostGame and the pages it serves', () => {
       localSlot: 0,
       status: 'connected as slot 0, 2 players',
     };
-    g.deliver(players);
-    clock.now = 100;
-    g.deliver({ kind: 'state', slot: 1, gameTime: 5, state: shipState(), ageMs: 10 });
-    expect(delivered).toHaveLength(2);
-    clock.now = 150;
-    expect(g.pageAttached()).toEqual([players, { kind: 'state', slot: 1, gameTime: 5, state: shipState(), ageMs: 60 }]);
+    g.driver.deliver(players);
+    g.driver.deliver({ kind: 'state', slot: 1, gameTime: 5, state: shipState(), ageMs: 10 });
+    g.driver.deliver({ kind: 'chat', slot: 1, from: 'bravo', text: 'hi' });
+    expect(events.map((e) => (e.kind === 'net' ? e.delivery.kind : e.kind))).toEqual(['players', 'chat']);
+    expect(g.pageAttached()).toEqual([players]);
   });
 });

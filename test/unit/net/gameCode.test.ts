@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GameCodeInterface, MAX_PENDING_EVENTS, ownerShipOf, playerNameOf } from '../../../src/shared/net/gameCode';
-import { decodePacket, encodePacket, eventSize, headerSize, TERMINATOR_SIZE } from '../../../src/shared/wire/codec';
+import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, objectId, type PacketHeader } from '../../../src/shared/wire/types';
 
 const header = (): PacketHeader => ({
@@ -11,8 +11,6 @@ const header = (): PacketHeader => ({
   joined: true,
   state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 },
 });
-/** The events of the next full-size packet with `header()`, as the session takes them. */
-const take = (g: GameCodeInterface, slot: number, now: number) => ({ header: header(), events: g.take(slot, now, 512 - headerSize(header()) - TERMINATOR_SIZE, eventSize) });
 const v = (x: number, y = 0, z = 0) => ({ x, y, z });
 
 describe('game-code interface', () => {
@@ -21,7 +19,7 @@ describe('game-code interface', () => {
     g.createLaser(7, v(0), v(0, 0, -600), 40, 0);
     g.sendText('hi', 0);
     g.killOwnShip(1, 0);
-    const packet = take(g, 2, 0);
+    const packet = g.take(header(), 2, 0);
     expect(packet.events.map((e) => e.type)).toEqual(['createLaser', 'sendText', 'killObject']);
     expect(packet.events[0]).toMatchObject({ id: objectId(2, 7) });
     expect(packet.events[2]).toEqual({ type: 'killObject', id: objectId(2, 0), killerSlot: 1 });
@@ -31,7 +29,7 @@ describe('game-code interface', () => {
   it('moves a laser to where it is when the packet is built, and shortens its life', () => {
     const g = new GameCodeInterface();
     g.createLaser(1, v(10), v(600), 40, 1000);
-    const [laser] = take(g, 0, 1050).events;
+    const [laser] = g.take(header(), 0, 1050).events;
     expect(laser).toMatchObject({ type: 'createLaser', pos: { x: 40, y: 0, z: 0 }, ttl: 38 });
   });
 
@@ -40,7 +38,7 @@ describe('game-code interface', () => {
     for (let i = 0; i < 60; i++) g.sendText(`message number ${i} `.padEnd(100, '.'), 0);
     const seen: string[] = [];
     for (let n = 0; n < 30 && g.pending > 0; n++) {
-      const packet = take(g, 0, 0);
+      const packet = g.take(header(), 0, 0);
       const bytes = encodePacket(packet);
       expect(bytes.length).toBeLessThanOrEqual(512);
       const back = decodePacket(bytes);
@@ -55,7 +53,7 @@ describe('game-code interface', () => {
     const g = new GameCodeInterface();
     g.playerName('goose', 0);
     g.playerName('maverick', 0);
-    expect(take(g, 0, 0).events).toEqual([{ type: 'playerName', name: 'maverick' }]);
+    expect(g.take(header(), 0, 0).events).toEqual([{ type: 'playerName', name: 'maverick' }]);
   });
 
   it('a stuck queue is bounded: the oldest events give way and are counted', () => {

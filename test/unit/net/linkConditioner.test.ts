@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ConditionedPacketApi,
-  MAX_PENDING_DATAGRAMS,
-  NO_CONDITIONS,
-  describeConditions,
-  type LinkConditions,
-} from '../../../src/shared/net/linkConditioner';
+import { ConditionedPacketApi } from '../../../src/shared/net/conditionedPacketApi';
+import { MAX_PENDING_DATAGRAMS } from '../../../src/shared/net/datagramScheduler';
+import { NO_CONDITIONS, describeConditions, type LinkConditions } from '../../../src/shared/net/linkConditions';
 import {
   MAX_DATAGRAM_BYTES,
   PacketApiError,

@@ -9,7 +9,8 @@ import { giveUpAfterMs, RELIABLE_DEFAULTS, ReliableLink } from '../../../src/sha
 import { decodePacket, encodePacket, eventSize, HEADER_SIZE, TERMINATOR_SIZE } from '../../../src/shared/wire/codec';
 import { MAX_DATAGRAM_BYTES } from '../../../src/shared/net/packetApi';
 import { PacketType, type Packet, type ReliableGameEvent } from '../../../src/shared/wire/types';
-import { ConditionedPacketApi, NO_CONDITIONS } from '../../../src/shared/net/linkConditioner';
+import { ConditionedPacketApi } from '../../../src/shared/net/conditionedPacketApi';
+import { NO_CONDITIONS } from '../../../src/shared/net/linkConditions';
 import type { PacketApi } from '../../../src/shared/net/packetApi';
 import { memoryLink } from '../../support/memoryLink';
 import { VirtualClock } from '../../support/virtualClock';

@@ -8,15 +8,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkLaser, checkShipState, newShipTrack, SHIP_LIMITS, type ShipTrack } from '../../../src/shared/net/shipValidation';
-import { createWorld, floatStream, LASER_TTL_TICKS, MAX_PITCH_RATE, MAX_SPEED, NO_INPUT, shipSpawnPosition, stepWorld, STEP_MS } from '../../../src/shared/sim';
-import type { ShipInput, Vec3, World } from '../../../src/shared/sim';
+import { floatStream, NO_INPUT, spawnPoint, STEP_MS } from '../../../src/shared/sim';
+import type { ShipInput, Vec3 } from '../../../src/shared/sim';
+import { createWorld, LASER_TTL_TICKS, MAX_PITCH_RATE, MAX_SPEED, stepWorld } from '../../../src/shared/game';
+import type { World } from '../../../src/shared/game';
 import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type ShipState } from '../../../src/shared/wire/types';
 import { shipState } from '../../support/ships';
 
 const length = (v: Vec3) => Math.hypot(v.x, v.y, v.z);
 const state = shipState;
-const SPAWN = shipSpawnPosition(3);
+const SPAWN = spawnPoint(3);
 
 /** The ship state exactly as a server decodes it from a GameState datagram (f32 floats, i16 rates, whole percents). */
 function overTheWire(s: ShipState): ShipState {
@@ -44,7 +46,7 @@ describe('honest ships', () => {
         for (let tick = 1; tick <= 1200; tick++) {
           // A new random stick position every half second: full thrust, hard turns, reverse.
           if (tick % 20 === 1) input = { thrust: rand() * 2 - 1, yaw: rand() * 2 - 1, pitch: rand() * 2 - 1, roll: rand() * 2 - 1, fire: false };
-          world = stepWorld(world, [input]);
+          world = stepWorld(world, new Map([[0, input]]));
           const s = world.ships[0]!;
           if (tick % 2 === 0) sent.push({ at: tick * STEP_MS, state: overTheWire({ pos: s.pos, rot: s.rot, vel: s.vel, angVel: s.angVel, energy: s.energy, damage: s.damage }) });
         }

@@ -214,6 +214,19 @@ describe('P2pPeer basics', () => {
     expect(() => new P2pPeer(simAddr(1), 'x', t, () => {}, { aliveTimeoutMs: 100 })).toThrow(/aliveTimeoutMs/);
   });
 
+  it('takes a new configuration when it connects, checked first: an invalid one throws and changes nothing; ignored while connecting', () => {
+    const t = { send: () => {}, broadcast: () => {} };
+    const peer = new P2pPeer(simAddr(1), 'x', t, () => {});
+    expect(() => peer.connect(0, { maxPlayers: 9 })).toThrow(/maxPlayers/);
+    expect(peer.state).toBe('idle');
+    expect(peer.config.maxPlayers).toBe(4);
+    peer.connect(0, { maxPlayers: 6 });
+    expect(peer.state).toBe('connecting');
+    expect(peer.config.maxPlayers).toBe(6);
+    peer.connect(1, { maxPlayers: 2 });
+    expect(peer.config.maxPlayers).toBe(6);
+  });
+
   it('derives the start-up window from repeats and interval when only those are given', () => {
     const t = { send: () => {}, broadcast: () => {} };
     expect(new P2pPeer(simAddr(1), 'x', t, () => {}, { connectRequestRepeats: 5, connectRequestIntervalMs: 100 }).config.startupWindowMs).toBe(600);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ClientGuard, LogThrottle, SourceGuard, StrikeBook, StrikeCounter } from '../../../src/node/servers/strikes';
-import { MAX_SPEED } from '../../../src/shared/sim';
+import { MAX_SPEED } from '../../../src/shared/game';
 import { objectId, PacketType, type Packet, type RemoteEvent } from '../../../src/shared/wire/types';
 
 describe('strike counter', () => {

@@ -6,7 +6,8 @@
  * that stops acknowledging is declared gone after the documented resends.
  */
 import { describe, expect, it } from 'vitest';
-import { ConditionedPacketApi, NO_CONDITIONS } from '../../../src/shared/net/linkConditioner';
+import { ConditionedPacketApi } from '../../../src/shared/net/conditionedPacketApi';
+import { NO_CONDITIONS } from '../../../src/shared/net/linkConditions';
 import type { PacketApi } from '../../../src/shared/net/packetApi';
 import { giveUpAfterMs } from '../../../src/shared/net/reliable';
 import type { Membership } from '../../../src/shared/session/membership';

@@ -3,7 +3,8 @@
  * chosen deterministically, and kept clear of asteroids by createWorld.
  */
 import { describe, expect, it } from 'vitest';
-import { ASTEROID_CLEARANCE, chooseSpawnPoint, createWorld, nearSpawnPoint, SPAWN_CHOICES, SPAWN_CLEARANCE, SPAWN_SPACING, spawnPoint, spawnPoints } from '../../../src/shared/sim';
+import { chooseSpawnPoint, nearSpawnPoint, SPAWN_CHOICES, SPAWN_CLEARANCE, SPAWN_SPACING, spawnPoint, spawnPoints } from '../../../src/shared/sim';
+import { ASTEROID_CLEARANCE, createWorld } from '../../../src/shared/game';
 
 const dist = (a: { x: number; y: number; z: number }, b: { x: number; y: number; z: number }) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 

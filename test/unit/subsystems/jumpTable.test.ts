@@ -1,46 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { SubsystemKind, SubsystemRegistry, type Subsystem } from '../../../src/shared/subsystems/jumpTable';
-
-/** A fake subsystem that records its lifecycle into a shared journal. */
-interface Fake extends Subsystem {
-  readonly name: string;
-  greet(who: string): string;
-  readonly started: boolean;
-  inits: number;
-}
-
-type Deferred = { promise: Promise<void>; resolve: () => void };
-function deferred(): Deferred {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-function makeFake(name: string, journal: string[], behaviour: { failInit?: boolean; gate?: Deferred } = {}): Fake {
-  let started = false;
-  return {
-    name,
-    inits: 0,
-    get started() {
-      return started;
-    },
-    async init(options?: unknown) {
-      journal.push(`init ${name}${options === undefined ? '' : ` ${JSON.stringify(options)}`}`);
-      this.inits++;
-      if (behaviour.gate) await behaviour.gate.promise;
-      started = true;
-      if (behaviour.failInit) throw new Error(`${name} cannot open its device`);
-    },
-    async kill() {
-      journal.push(`kill ${name}`);
-      started = false;
-    },
-    greet(who: string) {
-      if (!started) throw new Error(`${name} used while not started`);
-      return `${name} greets ${who}`;
-    },
-  };
-}
+import { SubsystemKind } from '../../../src/shared/subsystems/jumpTable';
+import { deferred, makeFake, type Fake } from '../../support/fakeSubsystem';
 
 function setup(behaviours: Record<string, Parameters<typeof makeFake>[2]> = {}) {
   const journal: string[] = [];
@@ -197,24 +157,5 @@ describe('SubsystemKind jump table', () => {
       "widget 'bad' kill failed: device stuck",
       'widget change listener failed: listener broke',
     ]);
-  });
-});
-
-describe('SubsystemRegistry', () => {
-  it('describes every kind and kills them all in reverse order of registration', async () => {
-    const journal: string[] = [];
-    const packet = new SubsystemKind<Fake>('packetapi', { udp: () => makeFake('udp', journal), udp6: () => makeFake('udp6', journal) });
-    const protocol = new SubsystemKind<Fake>('protocol', { offline: () => makeFake('offline', journal) });
-    const registry = new SubsystemRegistry().add(packet).add(protocol);
-    expect(registry.describe()).toEqual({ packetapi: null, protocol: null });
-    await registry.kind('packetapi').bind('udp6');
-    await registry.kind<Fake>('protocol').bind('offline');
-    expect(registry.describe()).toEqual({ packetapi: 'udp6', protocol: 'offline' });
-    expect(registry.kind<Fake>('packetapi').table.greet('x')).toBe('udp6 greets x');
-    await registry.killAll();
-    expect(journal.slice(-2)).toEqual(['kill offline', 'kill udp6']);
-    expect(registry.describe()).toEqual({ packetapi: null, protocol: null });
-    expect(() => registry.kind('video')).toThrow("unknown subsystem kind 'video' (have packetapi or protocol)");
-    expect(() => registry.add(new SubsystemKind<Fake>('protocol', {}))).toThrow(/registered twice/);
   });
 });

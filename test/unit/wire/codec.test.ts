@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { MAX_DATAGRAM_BYTES } from '../../../src/shared/net/packetApi';
 import {
   decodePacket,
-  DROP_REASONS,
-  DropCounters,
   encodePacket,
   EVENT_CODES,
   eventSize,
@@ -15,81 +13,15 @@ import {
   MAX_QUEUE,
   MAX_SLOTS,
   MAX_TEXT_BYTES,
-  MAX_WIRE_SLOTS,
   NO_SLOT,
   packetSize,
   PacketType,
   WireEncodeError,
 } from '../../../src/shared/wire';
-import type { DropReason, Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../../../src/shared/wire';
+import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../../../src/shared/wire';
 import { arbEventOf, arbHeader, arbPacket, arbRemoteEvent, expectWireEqual } from '../../support/wireArbitraries';
+import { be16, be32, f32, ascii, STATE, HEADER, HEADER_BYTES, v4, v6, addr } from '../../support/wireBytes';
 
-// --- hand-written byte helpers (independent of the codec) -------------------
-
-const be16 = (n: number): number[] => [(n >>> 8) & 0xff, n & 0xff];
-const be32 = (n: number): number[] => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
-const f32 = (x: number): number[] => {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setFloat32(0, x);
-  return [...b];
-};
-const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
-/** An event on the wire: type, u16 length of `payload`, payload. */
-const ev = (code: number, payload: number[]): number[] => [code, ...be16(payload.length), ...payload];
-
-const STATE = {
-  pos: { x: 1, y: -2, z: 0.5 },
-  rot: { x: 0, y: 0, z: 0, w: 1 },
-  vel: { x: 0, y: 0, z: -100 },
-  angVel: { x: 0.5, y: -1, z: 0 },
-  energy: 100,
-  damage: 7,
-};
-const HEADER: PacketHeader = {
-  type: PacketType.GameState,
-  senderSlot: 2,
-  messageId: 0x01020304,
-  gameTime: 0x0a0b0c0d,
-  joined: true,
-  state: STATE,
-};
-
-/** HEADER as the byte table in docs/PROTOCOL.md says it goes on the wire. */
-const HEADER_BYTES = [
-  0x53, 0x4c, // magic 'SL'
-  0x02, // version
-  0x01, // type GameState
-  0x02, // sender slot
-  0x01, // flags: joined
-  0x01, 0x02, 0x03, 0x04, // message id
-  0x0a, 0x0b, 0x0c, 0x0d, // game time
-  0x3f, 0x80, 0x00, 0x00, 0xc0, 0x00, 0x00, 0x00, 0x3f, 0x00, 0x00, 0x00, // pos 1, -2, 0.5
-  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7f, 0xff, // rot (0, 0, 0, 1) × 32767
-  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc2, 0xc8, 0x00, 0x00, // vel 0, 0, -100
-  0x01, 0xf4, 0xfc, 0x18, 0x00, 0x00, // angVel 500, -1000, 0 milli-rad/s
-  0x64, // energy 100
-  0x07, // damage 7
-];
-/** Field offsets in the header, from the same table. */
-const AT = { magic: 0, version: 2, type: 3, slot: 4, flags: 5, pos: 14, rot: 26, vel: 34, energy: 52, damage: 53, events: 54 };
-
-/** A datagram: the known header, the given events, the terminator. */
-const datagram = (...events: number[][]): Uint8Array => Uint8Array.from([...HEADER_BYTES, ...events.flat(), 0]);
-/** The same as a Relay packet (type 11), whose events may be `relayed`. */
-const relay = (...events: number[][]): Uint8Array => Uint8Array.from([...HEADER_BYTES.slice(0, 3), 11, ...HEADER_BYTES.slice(4), ...events.flat(), 0]);
-const patched = (bytes: Uint8Array, at: number, values: number[]): Uint8Array => {
-  const copy = bytes.slice();
-  copy.set(values, at);
-  return copy;
-};
-const v4 = (a: number, b: number, c: number, d: number, port: number): number[] => [4, a, b, c, d, ...be16(port)];
-const v6 = (last: number, port: number): number[] => [6, ...new Array<number>(15).fill(0), last, ...be16(port)];
-const addr = (bytes: number[]): WireAddr => Uint8Array.from(bytes);
-
-function dropReason(bytes: Uint8Array): DropReason | 'accepted' {
-  const r = decodePacket(bytes);
-  return r.ok ? 'accepted' : r.reason;
-}
 
 describe('wire layout (golden bytes)', () => {
   it('the header is 54 bytes laid out field by field as in the protocol table', () => {
@@ -248,99 +180,6 @@ describe('limits', () => {
       expect(bytes.length).toBeLessThanOrEqual(MAX_DATAGRAM_BYTES);
       expect(decodePacket(bytes).ok).toBe(true);
     }
-  });
-});
-
-describe('decode drops malformed datagrams with a reason', () => {
-  const good = datagram(ev(5, [...be32(1), 0xff]));
-  const name = (s: string): number[] => [s.length, ...ascii(s)];
-  const entry = (slot: number, flags = 1, a = v4(10, 0, 0, 1, 6526), n = name('Bo')): number[] => [slot, flags, a.length, ...a, ...n];
-  const laser = [...be32(1), ...f32(0), ...f32(0), ...f32(0), ...f32(1), ...f32(1), ...f32(1), ...be16(40)];
-
-  const cases: [DropReason, string, Uint8Array][] = [
-    ['too-large', 'a 513-byte datagram', Uint8Array.from([...datagram(), ...new Array<number>(513 - 55).fill(0)])],
-    ['truncated', 'an empty datagram', new Uint8Array(0)],
-    ['truncated', 'a header without the terminator', Uint8Array.from(HEADER_BYTES)],
-    ['truncated', 'a header cut in the ship state', Uint8Array.from(HEADER_BYTES.slice(0, 30))],
-    ['truncated', 'an event whose declared length runs past the datagram', Uint8Array.from([...HEADER_BYTES, 5, 0, 5, 0, 0])],
-    ['bad-magic', 'another magic', patched(good, AT.magic, [0x53, 0x4d])],
-    ['bad-version', 'version 1 (before reliable messages)', patched(good, AT.version, [1])],
-    ['unknown-type', 'packet type 0', patched(good, AT.type, [0])],
-    ['unknown-type', 'packet type 15', patched(good, AT.type, [15])],
-    ['bad-slot', `sender slot ${MAX_WIRE_SLOTS}`, patched(good, AT.slot, [MAX_WIRE_SLOTS])],
-    ['bad-slot', 'killer slot 16', datagram(ev(5, [...be32(1), 16]))],
-    ['bad-slot', 'missile target slot 16', datagram(ev(3, [...laser.slice(0, 28), 16, ...be16(40)]))],
-    ['bad-slot', 'player-list entry slot 16', datagram(ev(9, [1, ...entry(16)]))],
-    ['bad-flags', 'header flag bit 2', patched(good, AT.flags, [0x05])],
-    ['bad-flags', 'player-list entry flags 2', datagram(ev(9, [1, ...entry(0, 2)]))],
-    ['non-finite', 'a NaN position', patched(good, AT.pos, f32(NaN))],
-    ['non-finite', 'an infinite velocity', patched(good, AT.vel + 8, f32(-Infinity))],
-    ['non-finite', 'an infinite particle radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(Infinity), ...be16(1)]))],
-    ['out-of-range', 'a position beyond 1e6', patched(good, AT.pos + 4, f32(-2e6))],
-    ['out-of-range', 'energy 101', patched(good, AT.energy, [101])],
-    ['out-of-range', 'damage 255', patched(good, AT.damage, [255])],
-    ['out-of-range', 'a negative radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(-1), ...be16(1)]))],
-    ['bad-quat', 'an all-zero rotation', patched(good, AT.rot, new Array<number>(8).fill(0))],
-    ['bad-quat', 'a rotation of length 2', patched(good, AT.rot, [...be16(32767), ...be16(32767), ...be16(32767), ...be16(32767)])],
-    ['unknown-event', 'event type 14', datagram(ev(14, [0]))],
-    ['unknown-event', 'event type 255', datagram(ev(255, []))],
-    ['bad-length', 'a payload one byte longer than its fields', datagram(ev(5, [...be32(1), 0xff, 0]))],
-    ['bad-length', 'a payload one byte shorter than its fields', datagram(ev(5, [...be32(1)]))],
-    ['bad-length', 'a laser with an empty payload', datagram(ev(2, []))],
-    ['bad-length', 'a text length running past its payload', datagram([6, ...be16(3), 10, 0x61, 0x62], [0x63])],
-    ['bad-text', 'malformed UTF-8', datagram(ev(6, [2, 0xc3, 0x28]))],
-    ['bad-text', 'a UTF-8 encoded surrogate', datagram(ev(6, [3, 0xed, 0xa0, 0x80]))],
-    ['bad-text', 'a C0 control character (BEL)', datagram(ev(6, [3, 0x61, 0x07, 0x62]))],
-    ['bad-text', 'DEL', datagram(ev(6, [1, 0x7f]))],
-    ['bad-text', 'a C1 control character (NEL)', datagram(ev(6, [2, 0xc2, 0x85]))],
-    ['bad-text', `${MAX_TEXT_BYTES + 1} bytes of text`, datagram(ev(6, [MAX_TEXT_BYTES + 1, ...new Array<number>(MAX_TEXT_BYTES + 1).fill(0x61)]))],
-    ['bad-name', 'an empty name', datagram(ev(7, [0]))],
-    ['bad-name', 'a name with a leading space', datagram(ev(7, name(' Bo')))],
-    ['bad-name', 'a name with a trailing space', datagram(ev(7, name('Bo ')))],
-    ['bad-name', `a name of ${MAX_NAME_LENGTH + 1} characters`, datagram(ev(7, name('a'.repeat(MAX_NAME_LENGTH + 1))))],
-    ['bad-name', 'a name with a byte above 0x7e', datagram(ev(7, [2, 0x61, 0xe9]))],
-    ['bad-name', 'a player-list name with a tab', datagram(ev(9, [1, ...entry(0, 1, undefined, [3, 0x61, 0x09, 0x62])]))],
-    ['bad-addr', 'an address of 8 bytes', datagram(ev(10, [1, 8, ...v4(1, 2, 3, 4, 5), 0]))],
-    ['bad-addr', 'a 7-byte address claiming family 6', datagram(ev(10, [1, 7, 6, 1, 2, 3, 4, 0, 5]))],
-    ['bad-addr', 'a 19-byte address claiming family 4', datagram(ev(10, [1, 19, 4, ...v6(1, 5).slice(1)]))],
-    ['bad-list', `a player list of ${MAX_SLOTS + 1} entries`, datagram(ev(9, [MAX_SLOTS + 1, ...Array.from({ length: MAX_SLOTS + 1 }, (_, i) => entry(i % MAX_SLOTS)).flat()]))],
-    ['bad-list', 'a player list with slot 3 twice', datagram(ev(9, [2, ...entry(3), ...entry(3)]))],
-    ['bad-nesting', 'a relayed event (type 11) in a GameState packet', datagram(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.slot, [2]), 0]))],
-    ['bad-nesting', 'a relayed GameState that itself holds a relayed event', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 4), ...HEADER_BYTES, ...ev(11, []), 0]))],
-    ['bad-nesting', 'a relayed packet that is a NodeAlive, not a GameState', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.type, [2]), 0]))],
-    ['bad-nesting', 'a relayed packet carrying a session token', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 5), ...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [0x03]), ...be32(7), 0]))],
-    ['bad-list', `a connect queue of ${MAX_QUEUE + 1}`, datagram(ev(10, [MAX_QUEUE + 1, ...Array.from({ length: MAX_QUEUE + 1 }, () => [7, ...v4(1, 2, 3, 4, 5)]).flat()]))],
-    ['trailing-bytes', 'a byte after the terminator', Uint8Array.from([...good, 0])],
-  ];
-
-  it('the crafted base datagram itself is accepted', () => {
-    expect(dropReason(good)).toBe('accepted');
-    expect(dropReason(datagram(ev(2, laser)))).toBe('accepted');
-    expect(dropReason(datagram(ev(9, [2, ...entry(0), ...entry(7, 0, v6(9, 1))])))).toBe('accepted');
-  });
-
-  for (const [reason, what, bytes] of cases) {
-    it(`${reason}: ${what}`, () => {
-      expect(dropReason(bytes)).toBe(reason);
-    });
-  }
-
-  it('every DropReason has a crafted datagram', () => {
-    expect(new Set(cases.map(([reason]) => reason))).toEqual(new Set(DROP_REASONS));
-  });
-
-  it('DropCounters counts per reason and in total', () => {
-    const drops = new DropCounters();
-    for (const [, , bytes] of cases) {
-      const r = decodePacket(bytes);
-      if (!r.ok) drops.count(r.reason);
-    }
-    expect(drops.total).toBe(cases.length);
-    const snap = drops.snapshot();
-    expect(Object.keys(snap)).toEqual([...DROP_REASONS]);
-    expect(snap['bad-text']).toBe(cases.filter(([r]) => r === 'bad-text').length);
-    drops.reset();
-    expect([drops.total, drops.snapshot()]).toEqual([0, {}]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { NetPlayer } from '../../../shared/net/gameLink';
-import type { Ship } from '../../../shared/sim/types';
+import type { ShipView } from '../../../shared/game/view';
 import type { LoopStatsSnapshot } from '../../../shared/util/stats';
 
 /** Lines kept per message list (chat, kill feed). */
@@ -38,7 +38,7 @@ export class Hud {
   }
 
   /** Speed, energy and hull of the local ship (nothing changes while it has none). */
-  setShip(ship: Ship | undefined): void {
+  setShip(ship: ShipView | undefined): void {
     if (!ship) return;
     const v = ship.vel;
     this.speed.textContent = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z).toFixed(0);

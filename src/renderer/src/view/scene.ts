@@ -1,6 +1,14 @@
 import * as THREE from 'three';
-import type { Asteroid, Laser, Quat, Ship, Vec3, World } from '../../../shared/sim/types';
-import type { RemoteView } from '../net/remotePlayers';
+import type { Quat, Vec3 } from '../../../shared/sim/types';
+import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../shared/game/view';
+
+/** One remote ship to draw this frame, where interpolation puts it. Objects are reused between frames. */
+export interface RemoteView {
+  slot: number;
+  name: string;
+  pos: Vec3;
+  rot: Quat;
+}
 
 const CHASE_OFFSET = new THREE.Vector3(0, 3.2, 13);
 /** How long an explosion flash lasts (ms). */
@@ -25,12 +33,13 @@ interface Flash {
 }
 
 /**
- * The three.js view of a World. It owns every GPU object it makes and frees
- * them in `dispose`. `render(prev, curr, alpha)` draws the state `alpha` of
- * the way from `prev` to `curr` (matched by object id), so motion is smooth
- * at any display rate although the simulation runs at 40 Hz. Remote
- * players' ships (already smoothed) are drawn where they are given, with
- * their names above them; replicated remote lasers have their own colour.
+ * The three.js view of the host's world views. It owns every GPU object it
+ * makes and frees them in `dispose`. `render(prev, curr, alpha)` draws the
+ * state `alpha` of the way from `prev` to `curr` (ships matched by slot,
+ * everything else by id), so motion is smooth at any display rate although
+ * the game runs at 40 Hz. Our ship is followed by the camera; the other
+ * players' ships have their names above them; other players' lasers have
+ * their own colour.
  */
 export class SceneView {
   readonly renderer: THREE.WebGLRenderer;
@@ -52,18 +61,16 @@ export class SceneView {
   private frameStamp = 0;
   private readonly seen = new Set<string>();
   // Reused every frame (indexes of the previous world by id), so rendering makes little garbage.
-  private readonly prevShips = new Map<number, Ship>();
-  private readonly prevRocks = new Map<number, Asteroid>();
-  private readonly prevLasers = new Map<number, Laser>();
+  private readonly prevShips = new Map<number, ShipView>();
+  private readonly prevRocks = new Map<number, AsteroidView>();
+  private readonly prevObjects = new Map<number, ObjectView>();
+  private readonly remotes: RemoteView[] = [];
   private readonly camUp = new THREE.Vector3();
   private readonly tmpA = new THREE.Quaternion();
   private readonly tmpB = new THREE.Quaternion();
   private readonly resizeObserver: ResizeObserver;
 
-  constructor(
-    private readonly container: HTMLElement,
-    private localShipId: number,
-  ) {
+  constructor(private readonly container: HTMLElement) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     container.appendChild(this.renderer.domElement);
@@ -94,33 +101,44 @@ export class SceneView {
   }
 
   /**
-   * Draws `alpha` of the way from `prev` to `curr`, plus `remotes` where they
-   * are and the running explosion flashes at `nowMs` (the loop's clock).
+   * Draws `alpha` of the way from `prev` to `curr`, the other players' ships
+   * labelled by `nameOf`, and the running explosion flashes at `nowMs` (the
+   * loop's clock). Returns the remote ships drawn (reused by the next call).
    */
-  render(prev: World, curr: World, alpha: number, remotes: readonly RemoteView[] = [], nowMs = 0): void {
+  render(prev: WorldView, curr: WorldView, alpha: number, nameOf: (slot: number) => string, nowMs = 0): readonly RemoteView[] {
     const seen = this.seen;
     seen.clear();
-    const prevShips = reindex(this.prevShips, prev.ships);
+    const remotes = this.remotes;
+    remotes.length = 0;
+    const prevShips = reindex(this.prevShips, prev.ships, (s) => s.slot);
     for (const ship of curr.ships) {
-      const mesh = this.mesh(`s${ship.id}`, this.shipGeometry, this.shipMaterial, 1);
-      this.place(mesh, prevShips.get(ship.id) ?? ship, ship, alpha);
-      seen.add(`s${ship.id}`);
-      if (ship.id === this.localShipId) this.chase(mesh);
+      const from = prevShips.get(ship.slot) ?? ship;
+      if (ship.slot !== curr.localSlot) {
+        remotes.push(this.remoteAt(ship.slot, nameOf(ship.slot), from, ship, alpha));
+        continue;
+      }
+      const mesh = this.mesh(`s${ship.slot}`, this.shipGeometry, this.shipMaterial, 1);
+      this.place(mesh, from, ship, alpha);
+      seen.add(`s${ship.slot}`);
+      this.chase(mesh);
     }
-    const prevRocks = reindex(this.prevRocks, prev.asteroids);
+    const prevRocks = reindex(this.prevRocks, prev.asteroids, (a) => a.id);
     for (const rock of curr.asteroids) {
       const mesh = this.mesh(`a${rock.id}`, this.asteroidGeometry, this.asteroidMaterial, rock.radius);
       this.place(mesh, prevRocks.get(rock.id) ?? rock, rock, alpha);
       seen.add(`a${rock.id}`);
     }
-    const prevLasers = reindex(this.prevLasers, prev.lasers);
-    for (const laser of curr.lasers) {
-      const material = laser.owner === this.localShipId ? this.laserMaterial : this.remoteLaserMaterial;
-      const mesh = this.mesh(`l${laser.id}`, this.laserGeometry, material, 1);
-      const from = prevLasers.get(laser.id) ?? laser;
-      lerpInto(mesh.position, from.pos, laser.pos, alpha);
-      orientAlong(mesh, laser);
-      seen.add(`l${laser.id}`);
+    const objectKey = (o: ObjectView) => o.owner * 0x100000000 + o.id;
+    const prevObjects = reindex(this.prevObjects, prev.objects, objectKey);
+    for (const o of curr.objects) {
+      // One shape per kind (lasers today): the registry's view says what to draw.
+      const material = o.owner === curr.localSlot ? this.laserMaterial : this.remoteLaserMaterial;
+      const key = `${o.kind}${o.owner}:${o.id}`;
+      const mesh = this.mesh(key, this.laserGeometry, material, 1);
+      const from = prevObjects.get(objectKey(o)) ?? o;
+      lerpInto(mesh.position, from.pos, o.pos, alpha);
+      orientAlong(mesh, o);
+      seen.add(key);
     }
     for (const [key, mesh] of this.meshes) {
       if (!seen.has(key)) {
@@ -132,6 +150,27 @@ export class SceneView {
     this.animateFlashes(nowMs);
     this.stars.position.copy(this.camera.position);
     this.renderer.render(this.scene, this.camera);
+    return remotes;
+  }
+
+  private readonly remotePool = new Map<number, RemoteView>();
+
+  /** The view of remote `slot` interpolated `alpha` of the way from `a` to `b`. */
+  private remoteAt(slot: number, name: string, a: ShipView, b: ShipView, alpha: number): RemoteView {
+    let r = this.remotePool.get(slot);
+    if (!r) this.remotePool.set(slot, (r = { slot, name, pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 } }));
+    r.name = name;
+    r.pos.x = a.pos.x + (b.pos.x - a.pos.x) * alpha;
+    r.pos.y = a.pos.y + (b.pos.y - a.pos.y) * alpha;
+    r.pos.z = a.pos.z + (b.pos.z - a.pos.z) * alpha;
+    this.tmpA.set(a.rot.x, a.rot.y, a.rot.z, a.rot.w);
+    this.tmpB.set(b.rot.x, b.rot.y, b.rot.z, b.rot.w);
+    this.tmpA.slerp(this.tmpB, alpha);
+    r.rot.x = this.tmpA.x;
+    r.rot.y = this.tmpA.y;
+    r.rot.z = this.tmpA.z;
+    r.rot.w = this.tmpA.w;
+    return r;
   }
 
   /** Starts an explosion flash at `pos` at `nowMs` (the clock `render` is given). */
@@ -232,10 +271,10 @@ export class SceneView {
   }
 }
 
-/** Refills `map` with `items` by id and returns it. */
-function reindex<T extends { id: number }>(map: Map<number, T>, items: readonly T[]): Map<number, T> {
+/** Refills `map` with `items` by `key` and returns it. */
+function reindex<T>(map: Map<number, T>, items: readonly T[], key: (item: T) => number): Map<number, T> {
   map.clear();
-  for (const it of items) map.set(it.id, it);
+  for (const it of items) map.set(key(it), it);
   return map;
 }
 
@@ -268,7 +307,7 @@ function lerpInto(out: THREE.Vector3, a: Vec3, b: Vec3, t: number): void {
 
 const FORWARD = new THREE.Vector3(0, 0, -1);
 const dir = new THREE.Vector3();
-function orientAlong(mesh: THREE.Object3D, laser: Laser): void {
+function orientAlong(mesh: THREE.Object3D, laser: ObjectView): void {
   dir.set(laser.vel.x, laser.vel.y, laser.vel.z);
   if (dir.lengthSq() > 1e-9) mesh.quaternion.setFromUnitVectors(FORWARD, dir.normalize());
 }

@@ -3,10 +3,11 @@
  * the same world, bit for bit (asteroids are placed with the seeded PRNG and
  * only + - * / sqrt are used).
  */
-import { nextRange, seedRng } from './prng';
-import { spawnPoint, spawnPoints } from './spawn';
+import { nextRange, seedRng } from '../sim/prng';
+import { spawnPoints } from '../sim/spawn';
+import { identityQuat, quatNormalise } from '../sim/vec';
+import { createShip } from './kinds/ship';
 import type { Asteroid, Ship, Vec3, World } from './types';
-import { identityQuat, quatNormalise } from './vec';
 
 /** Options of {@link createWorld}. Counts are floored and clamped; bad values fall back to defaults. */
 export interface CreateWorldOptions {
@@ -38,46 +39,8 @@ export const ASTEROID_MIN_RADIUS = 6;
 export const ASTEROID_MAX_RADIUS = 30;
 /** Largest initial drift speed per axis (units/s). */
 export const ASTEROID_MAX_DRIFT = 3;
-/** Largest initial spin per axis (rad/s); laser kicks can raise it to twice this. */
+/** Largest initial spin per axis (rad/s); laser kicks can raise it to twice this (see kinds/laser.ts). */
 export const ASTEROID_MAX_SPIN = 0.5;
-/** Full energy of a ship. */
-export const ENERGY_MAX = 100;
-
-/**
- * Spawn position of player slot `slot` when it is free: spawnPoint(slot), on
- * the grid of spawn.ts (slot 0 at the origin, 1 at +40 x, 2 at −40 x, 3 at
- * +40 y, …). Players entering or respawning use chooseSpawnPoint, which moves
- * on to a free point when this one is taken.
- */
-export function shipSpawnPosition(slot: number): Vec3 {
-  return spawnPoint(slot);
-}
-
-/** A fresh ship at its slot's spawn position, at rest, facing -Z, full energy, no damage, never hit. */
-export function createShip(id: number, slot: number): Ship {
-  return {
-    id,
-    slot,
-    pos: shipSpawnPosition(slot),
-    vel: { x: 0, y: 0, z: 0 },
-    rot: identityQuat(),
-    angVel: { x: 0, y: 0, z: 0 },
-    energy: ENERGY_MAX,
-    damage: 0,
-    fireCooldown: 0,
-    lastHitBy: 0,
-  };
-}
-
-/**
- * Returns a new world with one more ship (slot = current ship count, id =
- * world.nextId). Does not mutate `world`; the other arrays are shared.
- */
-export function addShip(world: World): World {
-  const ship = createShip(world.nextId, world.ships.length);
-  return { ...world, nextId: world.nextId + 1, ships: [...world.ships, ship] };
-}
-
 function count(v: number | undefined, fallback: number, max: number): number {
   if (v === undefined || !Number.isFinite(v)) return fallback;
   return Math.min(max, Math.max(0, Math.floor(v)));
@@ -85,8 +48,8 @@ function count(v: number | undefined, fallback: number, max: number): number {
 
 /**
  * Create the initial world for `seed` (any number; see `seedRng`).
- * Ships get ids 1…n and slots 0…n-1 (see {@link shipSpawnPosition}); asteroids
- * get the following ids, a radius in [6, 30), a random orientation, a slow
+ * Ships take slots 0…n-1, each at its slot's spawn point (sim/spawn.ts);
+ * asteroids get ids 1…count, a radius in [6, 30), a random orientation, a slow
  * drift and spin, and a centre inside a sphere of `radius` with their surface
  * at least ASTEROID_CLEARANCE from every ship and every spawn point. The radius is raised if needed
  * so that this is always possible. `tick` starts at 0; `rng` holds the PRNG
@@ -101,7 +64,7 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
       : DEFAULT_FIELD_RADIUS;
   const ships: Ship[] = [];
   let nextId = 1;
-  for (let slot = 0; slot < shipCount; slot++) ships.push(createShip(nextId++, slot));
+  for (let slot = 0; slot < shipCount; slot++) ships.push(createShip(slot));
   // Every spawn point a player may be put on, and every ship, starts clear of asteroids.
   const clearOf = [...spawnPoints(), ...ships.map((s) => s.pos)];
   // Farthest of them from the origin; the placement sphere must reach past every clearance zone.
@@ -148,5 +111,5 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
     const spin = { x: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), y: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), z: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN) };
     asteroids.push({ id: nextId++, pos, vel, rot, spin, radius });
   }
-  return { tick: 0, rng, nextId, ships, lasers: [], asteroids };
+  return { tick: 0, rng, nextId, ships, objects: [], asteroids };
 }

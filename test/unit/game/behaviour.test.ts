@@ -1,23 +1,14 @@
 import { describe, it, expect } from 'vitest';
-import {
-  createWorld,
-  dot,
-  FIRE_COOLDOWN_TICKS,
-  forwardOf,
-  LASER_DAMAGE,
-  LASER_ENERGY_COST,
-  LASER_TTL_TICKS,
-  MAX_SPEED,
-  NO_INPUT,
-  quatLengthSq,
-  rightOf,
-  rotate,
-  stepWorld,
-  upOf,
-} from '../../../src/shared/sim';
-import type { ShipInput, World } from '../../../src/shared/sim';
+import { dot, forwardOf, NO_INPUT, quatLengthSq, rightOf, rotate, upOf } from '../../../src/shared/sim';
+import type { ShipInput } from '../../../src/shared/sim';
+import { createWorld, FIRE_COOLDOWN_TICKS, LASER_DAMAGE, LASER_ENERGY_COST, LASER_TTL_TICKS, MAX_SPEED, NO_ATTACKER, stepWorld as stepBySlot } from '../../../src/shared/game';
+import type { Laser, World } from '../../../src/shared/game';
 
 const input = (over: Partial<ShipInput>): ShipInput => ({ ...NO_INPUT, ...over });
+
+/** Inputs listed in slot order (slot i steers ships[i] of these worlds). */
+const stepWorld = (world: World, inputs: (ShipInput | undefined)[]): World =>
+  stepBySlot(world, new Map(inputs.flatMap((input, slot) => (input ? [[slot, input] as const] : []))));
 
 function steps(world: World, n: number, inputs: (ShipInput | undefined)[]): World {
   for (let i = 0; i < n; i++) world = stepWorld(world, inputs);
@@ -70,18 +61,18 @@ describe('ship and laser behaviour', () => {
 
   it('a fired laser leaves the nose, moves away and expires after its ttl', () => {
     let world = stepWorld(empty(), [input({ fire: true })]);
-    expect(world.lasers).toHaveLength(1);
-    const laser = world.lasers[0]!;
-    expect(laser.owner).toBe(world.ships[0]!.id);
+    expect(world.objects).toHaveLength(1);
+    const laser = world.objects[0]!;
+    expect(laser.owner).toBe(world.ships[0]!.slot);
     expect(laser.ttl).toBe(LASER_TTL_TICKS);
     expect(laser.pos.z).toBeLessThan(0);
     const z0 = laser.pos.z;
     world = steps(world, LASER_TTL_TICKS - 1, [NO_INPUT]);
-    expect(world.lasers).toHaveLength(1);
-    expect(world.lasers[0]!.ttl).toBe(1);
-    expect(world.lasers[0]!.pos.z).toBeCloseTo(z0 - 600 * 0.025 * (LASER_TTL_TICKS - 1), 6);
+    expect(world.objects).toHaveLength(1);
+    expect(world.objects[0]!.ttl).toBe(1);
+    expect(world.objects[0]!.pos.z).toBeCloseTo(z0 - 600 * 0.025 * (LASER_TTL_TICKS - 1), 6);
     world = stepWorld(world, [NO_INPUT]);
-    expect(world.lasers).toHaveLength(0);
+    expect(world.objects).toHaveLength(0);
   });
 
   it('firing is limited by the cooldown and by energy', () => {
@@ -105,24 +96,24 @@ describe('ship and laser behaviour', () => {
     let world = empty(2);
     const target = world.ships[1]!;
     world = { ...world, ships: [world.ships[0]!, { ...target, pos: { x: 0, y: 0, z: -100 } }] };
-    expect(world.ships[1]!.lastHitBy).toBe(0);
+    expect(world.ships[1]!.lastHitBy).toBe(NO_ATTACKER);
     world = stepWorld(world, [input({ fire: true })]);
-    expect(world.lasers).toHaveLength(1);
+    expect(world.objects).toHaveLength(1);
     world = steps(world, 10, [NO_INPUT, NO_INPUT]);
-    expect(world.lasers).toHaveLength(0);
+    expect(world.objects).toHaveLength(0);
     expect(world.ships[1]!.damage).toBe(LASER_DAMAGE);
-    expect(world.ships[1]!.lastHitBy).toBe(world.ships[0]!.id);
+    expect(world.ships[1]!.lastHitBy).toBe(world.ships[0]!.slot);
     expect(world.ships[0]!.damage).toBe(0);
-    expect(world.ships[0]!.lastHitBy).toBe(0);
+    expect(world.ships[0]!.lastHitBy).toBe(NO_ATTACKER);
   });
 
   it('lastHitBy names the owner of the latest laser that hit, even an owner not in the world', () => {
     let world = empty(1);
-    const foreignOwner = 0x1003; // e.g. a laser replicated from a remote player
-    const laser = { id: 9999, owner: foreignOwner, pos: { x: 0, y: 0, z: -50 }, vel: { x: 0, y: 0, z: 600 }, ttl: 40 };
-    world = { ...world, lasers: [laser] };
+    const foreignOwner = 3; // e.g. a laser replicated from a remote player
+    const laser: Laser = { kind: 'laser', id: 9999, owner: foreignOwner, pos: { x: 0, y: 0, z: -50 }, vel: { x: 0, y: 0, z: 600 }, ttl: 40 };
+    world = { ...world, objects: [laser] };
     world = steps(world, 10, [NO_INPUT]);
-    expect(world.lasers).toHaveLength(0);
+    expect(world.objects).toHaveLength(0);
     expect(world.ships[0]!.damage).toBe(LASER_DAMAGE);
     expect(world.ships[0]!.lastHitBy).toBe(foreignOwner);
   });
@@ -133,7 +124,7 @@ describe('ship and laser behaviour', () => {
     world = { ...world, asteroids: [{ ...a, pos: { x: 0, y: 0, z: -150 }, vel: { x: 0, y: 0, z: 0 } }] };
     world = stepWorld(world, [input({ fire: true })]);
     world = steps(world, 12, [NO_INPUT]);
-    expect(world.lasers).toHaveLength(0);
+    expect(world.objects).toHaveLength(0);
     expect(world.asteroids[0]!.spin).not.toEqual(a.spin);
   });
 
@@ -146,6 +137,15 @@ describe('ship and laser behaviour', () => {
       expect(b.pos.x).toBeCloseTo(a.pos.x + a.vel.x, 9);
       expect(b.rot).not.toEqual(a.rot);
     }
+  });
+
+  it('a world that does not decide hits on a ship lets lasers pass through it (the victim decides)', () => {
+    let world = empty(2);
+    world = { ...world, ships: [world.ships[0]!, { ...world.ships[1]!, pos: { x: 0, y: 0, z: -100 } }] };
+    world = stepBySlot(world, new Map([[0, input({ fire: true })]]), { decidesHitsOn: (slot) => slot === 0 });
+    for (let i = 0; i < 10; i++) world = stepBySlot(world, new Map(), { decidesHitsOn: (slot) => slot === 0 });
+    expect(world.objects).toHaveLength(1);
+    expect(world.ships[1]!.damage).toBe(0);
   });
 
   it('quaternions stay unit length after 10,000 ticks of spinning', () => {

@@ -1,0 +1,258 @@
+/**
+ * One client's game: the World with every ship keyed by slot — ours
+ * simulated from our inputs, the others placed from their states — and every
+ * object, local or replicated. The renderer's view, the headless bot and the
+ * host all use it through the GameDriver; nothing else steps a world.
+ *
+ * Parsec's ownership model: this node owns its ship and the objects it
+ * creates; other players' objects are simulated here from their creation
+ * events, and hits on our ship are decided here (the victim decides), so
+ * stepWorld is told to decide hits on our slot only.
+ */
+import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
+import { chooseSpawnPoint, type SpawnObstacle } from '../sim/spawn';
+import { NO_SLOT, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
+import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
+import { createShip, DESTROYED_DAMAGE, SHIP_RADIUS, shipToState } from './kinds/ship';
+import { kindCreatedBy } from './registry';
+import { Replicas } from './replicas';
+import { stepWorld } from './step';
+import { NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
+import { createWorld } from './world';
+
+/** Ticks between the local ship's destruction and its respawn (3 s). */
+export const RESPAWN_TICKS = 3 * TICK_HZ;
+/** Most replicated objects alive at once (a flooding peer cannot make every tick expensive). */
+export const MAX_REMOTE_OBJECTS = 256;
+/** The seed every node's offline world starts from (so every peer sees the same asteroids). */
+export const WORLD_SEED = 0x5741524c;
+
+/** Something the view shows once (an explosion, a kill-feed line). */
+export type GameNotice = {
+  type: 'destroyed';
+  /** Whose ship. */
+  slot: number;
+  /** Who shot it down (NO_SLOT when unknown). */
+  killerSlot: number;
+  /** Where it was shown when it blew up (null if it was not on screen). */
+  pos: Vec3 | null;
+  /** It was our ship. */
+  local: boolean;
+};
+
+/** What one tick of our own game did that other players must hear of. */
+export interface TickOutcome {
+  /** Objects our ship created this tick (each kind sends its own creation event). */
+  created: GameObject[];
+  /** Our ship was destroyed this tick, by `killerSlot` (NO_SLOT if unknown). */
+  destroyed: { killerSlot: number } | null;
+}
+
+/** One player of the slot table, as far as the game cares. */
+export interface GamePlayer {
+  slot: number;
+  joined: boolean;
+  local: boolean;
+}
+
+const validSlot = (slot: number | null): slot is number => slot !== null && Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS;
+const objectKey = (owner: number, id: number): number => owner * 0x100000000 + id;
+
+export interface ClientGameOptions {
+  seed?: number;
+  /** Correction time of remote ships' smoothing (the `net_smooth` cvar). */
+  convergeMs?: number;
+}
+
+export class ClientGame {
+  private prevWorld: World;
+  private currWorld: World;
+  /** The slot our ship flies in: the network's slot for us, 0 offline. */
+  private local = 0;
+  /** The network's slot for us, null offline. */
+  private netSlot: number | null = null;
+  /** Highest id of our objects already reported; ids only grow, so newer ones are above it. */
+  private reportedId: number;
+  private respawnAt = -1;
+  private readonly replicas: Replicas;
+  /** Remote slots that are joined and shown. */
+  private shown = new Set<number>();
+  private readonly incoming: GameObject[] = [];
+  private readonly removals = new Set<number>();
+  private notices: GameNotice[] = [];
+
+  constructor(options: ClientGameOptions = {}) {
+    this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1 });
+    this.prevWorld = this.currWorld;
+    this.reportedId = this.currWorld.nextId - 1;
+    this.replicas = new Replicas(options.convergeMs ?? DEFAULT_CONVERGE_MS);
+  }
+
+  /** The world before the last step (for interpolation). */
+  get prev(): World {
+    return this.prevWorld;
+  }
+  /** The world now. */
+  get curr(): World {
+    return this.currWorld;
+  }
+  /** Our slot (0 offline). */
+  get localSlot(): number {
+    return this.local;
+  }
+  /** Our ship, or undefined while it is destroyed. */
+  get localShip(): Ship | undefined {
+    return this.currWorld.ships.find((s) => s.slot === this.local);
+  }
+  /** True while our ship is destroyed and waiting to respawn. */
+  get dead(): boolean {
+    return this.respawnAt >= 0;
+  }
+  /** Whole seconds until the respawn (0 when alive), for the HUD. */
+  get respawnSeconds(): number {
+    return this.dead ? Math.ceil((this.respawnAt - this.currWorld.tick) / TICK_HZ) : 0;
+  }
+  /** New correction time for remote ships (the `net_smooth` cvar). */
+  set convergeMs(ms: number) {
+    this.replicas.convergeMs = ms;
+  }
+
+  /** Our ship as game packets carry it, or null while it is destroyed. */
+  localState(): ShipState | null {
+    const ship = this.localShip;
+    if (!ship || this.dead) return null;
+    return shipToState(ship);
+  }
+
+  /** Notices since the last call (explosions, kills), oldest first. */
+  takeNotices(): GameNotice[] {
+    if (this.notices.length === 0) return [];
+    const out = this.notices;
+    this.notices = [];
+    return out;
+  }
+
+  /**
+   * One 25 ms tick at host time `nowMs` with `input` for our ship (ignored
+   * while it is destroyed). Remote ships are placed where their tracks are at
+   * `nowMs`; replicated objects that arrived since the last tick join first.
+   */
+  step(input: ShipInput, nowMs: number): TickOutcome {
+    let world = this.currWorld;
+    if (this.incoming.length > 0 || this.removals.size > 0) world = this.applyReplicas(world);
+    this.prevWorld = world;
+    const local = this.local;
+    world = stepWorld(world, new Map([[local, this.dead ? NO_INPUT : input]]), { decidesHitsOn: (slot) => slot === local });
+    const created: GameObject[] = [];
+    // Checked every tick, not every frame: an object can be born and die between two packets.
+    for (const o of world.objects) {
+      if (o.owner !== local || o.id <= this.reportedId) continue;
+      this.reportedId = o.id;
+      created.push(o);
+    }
+    const mine = world.ships.find((s) => s.slot === local);
+    let destroyed: TickOutcome['destroyed'] = null;
+    let ships = this.replicas.ships(nowMs);
+    if (mine && mine.damage >= DESTROYED_DAMAGE) {
+      const killerSlot = mine.lastHitBy === NO_ATTACKER ? NO_SLOT : mine.lastHitBy;
+      destroyed = { killerSlot };
+      // Out of the world while dead: nothing can hit it, nothing steers it, nothing draws it.
+      this.respawnAt = world.tick + RESPAWN_TICKS;
+      this.notices.push({ type: 'destroyed', slot: local, killerSlot, pos: mine.pos, local: true });
+    } else if (mine) {
+      ships = withShip(ships, mine);
+    } else if (this.dead && world.tick >= this.respawnAt) {
+      this.respawnAt = -1;
+      ships = withShip(ships, createShip(local, this.freeSpawnPoint(ships)));
+    }
+    this.currWorld = { ...world, ships };
+    return { created, destroyed };
+  }
+
+  /**
+   * The slot table changed. Entering a game (a new slot) puts our ship,
+   * fresh, on a free spawn point — its slot's own unless a ship or an
+   * asteroid is there — so two players never start on one spot; leaving it
+   * keeps the ship where it is, in slot 0. Remote ships of slots that left or
+   * unjoined leave the world.
+   */
+  applyPlayers(players: readonly GamePlayer[], localSlot: number | null): void {
+    const net = validSlot(localSlot) ? localSlot : null;
+    this.shown = new Set(players.filter((p) => p.joined && !p.local && p.slot !== net).map((p) => p.slot));
+    this.replicas.retain(this.shown);
+    let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot));
+    if (net !== this.netSlot) {
+      this.netSlot = net;
+      const mine = ships.find((s) => s.slot === this.local);
+      ships = ships.filter((s) => s.slot !== this.local && s.slot !== (net ?? 0));
+      this.local = net ?? 0;
+      if (mine && net !== null) ships = withShip(ships, createShip(this.local, this.freeSpawnPoint(ships)));
+      else if (mine) ships = withShip(ships, { ...mine, slot: this.local });
+      // Our ids restart counting from here: objects reported under the old slot stay reported.
+      this.reportedId = this.currWorld.nextId - 1;
+    }
+    this.currWorld = { ...this.currWorld, ships };
+    this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => ships.some((n) => n.slot === s.slot)) };
+  }
+
+  /** A remote ship state that arrived at `nowMs`, `ageMs` old by common game time. */
+  applyState(slot: number, state: ShipState, nowMs: number, ageMs: number): void {
+    if (slot === this.netSlot || !this.shown.has(slot)) return;
+    this.replicas.onState(slot, state, nowMs, ageMs);
+  }
+
+  /**
+   * A remote event from `slot` that arrived at `nowMs`, `ageMs` old by common
+   * game time: an object creation (moved on by its age; it joins the world at
+   * the next tick) or removal, or the destruction of that player's ship.
+   * Only the owner may create or remove objects in its id range; duplicates of
+   * a live object and objects beyond MAX_REMOTE_OBJECTS are ignored.
+   */
+  applyEvent(slot: number, ev: RemoteEvent, nowMs: number, ageMs: number): void {
+    if (slot === this.netSlot || !('id' in ev) || objectOwner(ev.id) !== slot) return;
+    const id = ev.id & 0xffff;
+    if (ev.type === 'killObject') {
+      if (ev.id === objectId(slot, 0)) {
+        const pos = this.replicas.destroyed(slot, nowMs);
+        this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false });
+      } else this.removals.add(objectKey(slot, id));
+      return;
+    }
+    const kind = kindCreatedBy(ev.type);
+    if (!kind) return;
+    const key = objectKey(slot, id);
+    let remote = this.incoming.length;
+    for (const o of this.currWorld.objects) {
+      if (o.owner === slot && o.id === id) return;
+      if (o.owner !== this.local) remote++;
+    }
+    if (remote >= MAX_REMOTE_OBJECTS || this.incoming.some((o) => o.owner === slot && o.id === id)) return;
+    const object = kind.fromEvent(ev, slot, id, ageMs);
+    if (!object) return;
+    this.removals.delete(key);
+    this.incoming.push(object);
+  }
+
+  /** The spawn point for our slot with the other ships and the asteroids as they are now. */
+  private freeSpawnPoint(ships: readonly Ship[]): Vec3 {
+    const obstacles: SpawnObstacle[] = ships.filter((s) => s.slot !== this.local).map((s) => ({ pos: s.pos, radius: SHIP_RADIUS }));
+    for (const a of this.currWorld.asteroids) obstacles.push({ pos: a.pos, radius: a.radius });
+    return chooseSpawnPoint(this.local, obstacles);
+  }
+
+  private applyReplicas(world: World): World {
+    const objects = world.objects.concat(this.incoming);
+    this.incoming.length = 0;
+    const removals = this.removals;
+    const kept = removals.size > 0 ? objects.filter((o) => !removals.has(objectKey(o.owner, o.id))) : objects;
+    removals.clear();
+    return { ...world, objects: kept };
+  }
+}
+
+/** `ships` with `ship` in its slot's place (slot order kept). */
+function withShip(ships: readonly Ship[], ship: Ship): Ship[] {
+  const out = ships.filter((s) => s.slot !== ship.slot);
+  out.push(ship);
+  return out.sort((a, b) => a.slot - b.slot);
+}

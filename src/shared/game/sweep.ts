@@ -1,0 +1,34 @@
+/**
+ * Swept-sphere tests: the earliest fraction of a tick at which a moving point
+ * touches a sphere. Exact and allocation-free (objects × targets run every tick).
+ */
+import type { Vec3 } from './types';
+
+/**
+ * Earliest fraction s in [0, 1] of a tick at which a point moving linearly
+ * from d0 to d1 (relative to a sphere's centre) is inside radius r; -1 if never.
+ */
+export function sweepSphere(d0: Vec3, d1: Vec3, r: number): number {
+  return sweep(d0.x, d0.y, d0.z, d1.x, d1.y, d1.z, r);
+}
+
+/** {@link sweepSphere} on scalars. */
+export function sweep(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, r: number): number {
+  const c = x0 * x0 + y0 * y0 + z0 * z0 - r * r;
+  if (c <= 0) return 0;
+  const dx = x1 - x0;
+  const dy = y1 - y0;
+  const dz = z1 - z0;
+  const b = x0 * dx + y0 * dy + z0 * dz;
+  if (b >= 0) return -1; // not approaching
+  const a = dx * dx + dy * dy + dz * dz;
+  const disc = b * b - a * c;
+  if (disc < 0) return -1;
+  const s = (-b - Math.sqrt(disc)) / a;
+  return s <= 1 ? s : -1;
+}
+
+/** Sweep of a point (p0 → p1) against a sphere moving (c0 → c1) this tick. */
+export function sweepMoving(p0: Vec3, p1: Vec3, c0: Vec3, c1: Vec3, r: number): number {
+  return sweep(p0.x - c0.x, p0.y - c0.y, p0.z - c0.z, p1.x - c1.x, p1.y - c1.y, p1.z - c1.z, r);
+}

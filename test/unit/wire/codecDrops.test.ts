@@ -1,0 +1,106 @@
+/**
+ * Decoding untrusted bytes (src/shared/wire/codec.ts): every malformed
+ * datagram is dropped with its reason, never thrown on.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodePacket, DROP_REASONS, DropCounters, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS } from '../../../src/shared/wire';
+import type { DropReason } from '../../../src/shared/wire';
+import { be16, be32, f32, ascii, ev, HEADER_BYTES, AT, datagram, relay, patched, v4, v6} from '../../support/wireBytes';
+
+function dropReason(bytes: Uint8Array): DropReason | 'accepted' {
+  const r = decodePacket(bytes);
+  return r.ok ? 'accepted' : r.reason;
+}
+
+describe('decode drops malformed datagrams with a reason', () => {
+  const good = datagram(ev(5, [...be32(1), 0xff]));
+  const name = (s: string): number[] => [s.length, ...ascii(s)];
+  const entry = (slot: number, flags = 1, a = v4(10, 0, 0, 1, 6526), n = name('Bo')): number[] => [slot, flags, a.length, ...a, ...n];
+  const laser = [...be32(1), ...f32(0), ...f32(0), ...f32(0), ...f32(1), ...f32(1), ...f32(1), ...be16(40)];
+
+  const cases: [DropReason, string, Uint8Array][] = [
+    ['too-large', 'a 513-byte datagram', Uint8Array.from([...datagram(), ...new Array<number>(513 - 55).fill(0)])],
+    ['truncated', 'an empty datagram', new Uint8Array(0)],
+    ['truncated', 'a header without the terminator', Uint8Array.from(HEADER_BYTES)],
+    ['truncated', 'a header cut in the ship state', Uint8Array.from(HEADER_BYTES.slice(0, 30))],
+    ['truncated', 'an event whose declared length runs past the datagram', Uint8Array.from([...HEADER_BYTES, 5, 0, 5, 0, 0])],
+    ['bad-magic', 'another magic', patched(good, AT.magic, [0x53, 0x4d])],
+    ['bad-version', 'version 1 (before reliable messages)', patched(good, AT.version, [1])],
+    ['unknown-type', 'packet type 0', patched(good, AT.type, [0])],
+    ['unknown-type', 'packet type 15', patched(good, AT.type, [15])],
+    ['bad-slot', `sender slot ${MAX_WIRE_SLOTS}`, patched(good, AT.slot, [MAX_WIRE_SLOTS])],
+    ['bad-slot', 'killer slot 16', datagram(ev(5, [...be32(1), 16]))],
+    ['bad-slot', 'missile target slot 16', datagram(ev(3, [...laser.slice(0, 28), 16, ...be16(40)]))],
+    ['bad-slot', 'player-list entry slot 16', datagram(ev(9, [1, ...entry(16)]))],
+    ['bad-flags', 'header flag bit 2', patched(good, AT.flags, [0x05])],
+    ['bad-flags', 'player-list entry flags 2', datagram(ev(9, [1, ...entry(0, 2)]))],
+    ['non-finite', 'a NaN position', patched(good, AT.pos, f32(NaN))],
+    ['non-finite', 'an infinite velocity', patched(good, AT.vel + 8, f32(-Infinity))],
+    ['non-finite', 'an infinite particle radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(Infinity), ...be16(1)]))],
+    ['out-of-range', 'a position beyond 1e6', patched(good, AT.pos + 4, f32(-2e6))],
+    ['out-of-range', 'energy 101', patched(good, AT.energy, [101])],
+    ['out-of-range', 'damage 255', patched(good, AT.damage, [255])],
+    ['out-of-range', 'a negative radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(-1), ...be16(1)]))],
+    ['bad-quat', 'an all-zero rotation', patched(good, AT.rot, new Array<number>(8).fill(0))],
+    ['bad-quat', 'a rotation of length 2', patched(good, AT.rot, [...be16(32767), ...be16(32767), ...be16(32767), ...be16(32767)])],
+    ['unknown-event', 'event type 14', datagram(ev(14, [0]))],
+    ['unknown-event', 'event type 255', datagram(ev(255, []))],
+    ['bad-length', 'a payload one byte longer than its fields', datagram(ev(5, [...be32(1), 0xff, 0]))],
+    ['bad-length', 'a payload one byte shorter than its fields', datagram(ev(5, [...be32(1)]))],
+    ['bad-length', 'a laser with an empty payload', datagram(ev(2, []))],
+    ['bad-length', 'a text length running past its payload', datagram([6, ...be16(3), 10, 0x61, 0x62], [0x63])],
+    ['bad-text', 'malformed UTF-8', datagram(ev(6, [2, 0xc3, 0x28]))],
+    ['bad-text', 'a UTF-8 encoded surrogate', datagram(ev(6, [3, 0xed, 0xa0, 0x80]))],
+    ['bad-text', 'a C0 control character (BEL)', datagram(ev(6, [3, 0x61, 0x07, 0x62]))],
+    ['bad-text', 'DEL', datagram(ev(6, [1, 0x7f]))],
+    ['bad-text', 'a C1 control character (NEL)', datagram(ev(6, [2, 0xc2, 0x85]))],
+    ['bad-text', `${MAX_TEXT_BYTES + 1} bytes of text`, datagram(ev(6, [MAX_TEXT_BYTES + 1, ...new Array<number>(MAX_TEXT_BYTES + 1).fill(0x61)]))],
+    ['bad-name', 'an empty name', datagram(ev(7, [0]))],
+    ['bad-name', 'a name with a leading space', datagram(ev(7, name(' Bo')))],
+    ['bad-name', 'a name with a trailing space', datagram(ev(7, name('Bo ')))],
+    ['bad-name', `a name of ${MAX_NAME_LENGTH + 1} characters`, datagram(ev(7, name('a'.repeat(MAX_NAME_LENGTH + 1))))],
+    ['bad-name', 'a name with a byte above 0x7e', datagram(ev(7, [2, 0x61, 0xe9]))],
+    ['bad-name', 'a player-list name with a tab', datagram(ev(9, [1, ...entry(0, 1, undefined, [3, 0x61, 0x09, 0x62])]))],
+    ['bad-addr', 'an address of 8 bytes', datagram(ev(10, [1, 8, ...v4(1, 2, 3, 4, 5), 0]))],
+    ['bad-addr', 'a 7-byte address claiming family 6', datagram(ev(10, [1, 7, 6, 1, 2, 3, 4, 0, 5]))],
+    ['bad-addr', 'a 19-byte address claiming family 4', datagram(ev(10, [1, 19, 4, ...v6(1, 5).slice(1)]))],
+    ['bad-list', `a player list of ${MAX_SLOTS + 1} entries`, datagram(ev(9, [MAX_SLOTS + 1, ...Array.from({ length: MAX_SLOTS + 1 }, (_, i) => entry(i % MAX_SLOTS)).flat()]))],
+    ['bad-list', 'a player list with slot 3 twice', datagram(ev(9, [2, ...entry(3), ...entry(3)]))],
+    ['bad-nesting', 'a relayed event (type 11) in a GameState packet', datagram(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.slot, [2]), 0]))],
+    ['bad-nesting', 'a relayed GameState that itself holds a relayed event', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 4), ...HEADER_BYTES, ...ev(11, []), 0]))],
+    ['bad-nesting', 'a relayed packet that is a NodeAlive, not a GameState', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.type, [2]), 0]))],
+    ['bad-nesting', 'a relayed packet carrying a session token', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 5), ...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [0x03]), ...be32(7), 0]))],
+    ['bad-list', `a connect queue of ${MAX_QUEUE + 1}`, datagram(ev(10, [MAX_QUEUE + 1, ...Array.from({ length: MAX_QUEUE + 1 }, () => [7, ...v4(1, 2, 3, 4, 5)]).flat()]))],
+    ['trailing-bytes', 'a byte after the terminator', Uint8Array.from([...good, 0])],
+  ];
+
+  it('the crafted base datagram itself is accepted', () => {
+    expect(dropReason(good)).toBe('accepted');
+    expect(dropReason(datagram(ev(2, laser)))).toBe('accepted');
+    expect(dropReason(datagram(ev(9, [2, ...entry(0), ...entry(7, 0, v6(9, 1))])))).toBe('accepted');
+  });
+
+  for (const [reason, what, bytes] of cases) {
+    it(`${reason}: ${what}`, () => {
+      expect(dropReason(bytes)).toBe(reason);
+    });
+  }
+
+  it('every DropReason has a crafted datagram', () => {
+    expect(new Set(cases.map(([reason]) => reason))).toEqual(new Set(DROP_REASONS));
+  });
+
+  it('DropCounters counts per reason and in total', () => {
+    const drops = new DropCounters();
+    for (const [, , bytes] of cases) {
+      const r = decodePacket(bytes);
+      if (!r.ok) drops.count(r.reason);
+    }
+    expect(drops.total).toBe(cases.length);
+    const snap = drops.snapshot();
+    expect(Object.keys(snap)).toEqual([...DROP_REASONS]);
+    expect(snap['bad-text']).toBe(cases.filter(([r]) => r === 'bad-text').length);
+    drops.reset();
+    expect([drops.total, drops.snapshot()]).toEqual([0, {}]);
+  });
+});
