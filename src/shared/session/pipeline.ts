@@ -72,6 +72,8 @@ export interface PlayerRow {
 export class SessionPipeline<M extends Membership> {
   /** Received datagrams refused by the codec, by reason. */
   readonly drops = new DropCounters();
+  /** Received datagrams from a sender this packet API cannot name (never from its own socket; counted, not thrown). */
+  unknownSenders = 0;
   readonly member: M;
   /** Reliable messages (kills, chat, names) per linked node. */
   readonly links: LinkLayer;
@@ -112,8 +114,12 @@ export class SessionPipeline<M extends Membership> {
     const member = this.member;
     if (this.api.nodeEquals(from, this.parts.self)) return;
     const fromKey = this.addresses.keyOf(from);
+    if (fromKey === null) {
+      this.unknownSenders += 1;
+      return;
+    }
     if (isTimeDatagram(data)) {
-      const mayAnswer = () => member.state === 'connected' && fromKey !== null && this.slotOfKey(fromKey) !== null;
+      const mayAnswer = () => member.state === 'connected' && this.slotOfKey(fromKey) !== null;
       if (!this.clock.onDatagram(data, this.api.encodeNode(from), from, this.now(), mayAnswer)) this.drops.count('bad-length');
       return;
     }
@@ -123,7 +129,6 @@ export class SessionPipeline<M extends Membership> {
       if (decoded.reason === 'bad-version') this.parts.notify({ kind: 'other-version', from, data });
       return;
     }
-    if (fromKey === null) return;
     const { header } = decoded.packet;
     const now = this.now();
     // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
