@@ -1,6 +1,6 @@
 /**
  * The gameserver's forwarding core, without sockets: the joined players'
- * sessions, what each one's GameState packets mean for the others (state
+ * seats, what each one's GameState packets mean for the others (state
  * kept, events queued by priority and distance), and, per client, packing
  * what is due into Relay packets within its datagram budget. The caller
  * encodes and sends them (gameserver.ts).
@@ -43,34 +43,34 @@ const RELIABLE_STREAM = TIERS + 1;
 
 type Item = RelayItem & { pending?: PendingEvent; of?: ClientSeat };
 
-/** Sessions and forwarding for one gameserver. */
+/** Seats and forwarding for one gameserver. */
 export class Forwarder {
   /** Joined players by slot. */
-  readonly sessions = new Map<number, ClientSeat>();
+  readonly clients = new Map<number, ClientSeat>();
   readonly byToken = new Map<number, ClientSeat>();
   readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0 };
   private nextId = 1;
 
   constructor(private readonly cfg: ForwarderConfig) {}
 
-  /** A new session for a player seated in `slot` at `address`, with a token no other session has. */
+  /** A new seat for a player seated in `slot` at `address`, with a token no other seat has. */
   add(slot: number, address: string, newToken: () => number, now: number): ClientSeat {
     let token: number;
     do token = newToken();
     while (this.byToken.has(token));
     const s = new ClientSeat(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
-    this.sessions.set(slot, s);
+    this.clients.set(slot, s);
     this.byToken.set(token, s);
     return s;
   }
 
-  /** Ends the session in `slot`: its token stops working, and what the others still had queued from it is forgotten. */
+  /** Ends the seat in `slot`: its token stops working, and what the others still had queued from it is forgotten. */
   remove(slot: number): void {
-    const s = this.sessions.get(slot);
+    const s = this.clients.get(slot);
     if (!s) return;
-    this.sessions.delete(slot);
+    this.clients.delete(slot);
     this.byToken.delete(s.token);
-    for (const c of this.sessions.values()) {
+    for (const c of this.clients.values()) {
       c.outbox.remove((p) => p.from === s.slot);
       c.sent.delete(s.id);
     }
@@ -92,7 +92,7 @@ export class Forwarder {
       }
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
-      for (const c of this.sessions.values()) {
+      for (const c of this.clients.values()) {
         if (c === s) continue;
         if (!everyone && !withinRadius(s.pos, c.pos, this.cfg.radius)) c.counters.eventsFiltered += 1;
         else this.eventDrops.overflow += c.outbox.push(tier, pending);
@@ -123,7 +123,7 @@ export class Forwarder {
           continue;
         }
         const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
-        for (const c of this.sessions.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
+        for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
       } else rest.push(ev);
     }
     return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign };
@@ -144,7 +144,7 @@ export class Forwarder {
       for (const p of c.outbox.queues[tier] ?? []) items.push({ from: p.from, event: p.event, size: p.size, stream: tier, pending: p });
     };
     events(0);
-    for (const p of this.sessions.values()) {
+    for (const p of this.clients.values()) {
       if (p === c || !c.stateDue(p)) continue;
       if (withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
       else {
@@ -177,7 +177,7 @@ export class Forwarder {
     if (sent.size > 0) c.outbox.remove((p) => sent.has(p));
     c.counters.eventsSent += sent.size;
     c.budget -= plan.datagrams.length;
-    const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.sessions.get(slot)?.header ?? null));
+    const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.clients.get(slot)?.header ?? null));
     const first = packets[0];
     if (first) first.events.unshift(...acks);
     else if (acks.length > 0) packets.push({ header: { ...header(), type: PacketType.Reliable }, events: acks });

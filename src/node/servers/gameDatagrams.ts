@@ -116,12 +116,12 @@ export class GameDatagrams {
     this.flushPending = undefined;
     const now = this.parts.clock();
     const fwd = this.parts.fwd;
-    for (const c of fwd.sessions.values()) for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
+    for (const c of fwd.clients.values()) for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
   }
 
   /** Forgets endpoints of seats that are gone. */
   pruneEndpoints(): void {
-    for (const [source, s] of this.endpoints) if (this.parts.fwd.sessions.get(s.slot) !== s) this.endpoints.delete(source);
+    for (const [source, s] of this.endpoints) if (this.parts.fwd.clients.get(s.slot) !== s) this.endpoints.delete(source);
   }
 
   /** Stops: no flush pending, no endpoints. */
@@ -201,7 +201,7 @@ export class GameDatagrams {
   /** The seat of a joined endpoint, null for any other admitted source, false when refused before decoding. */
   private admitted(source: string, now: number): ClientSeat | null | false {
     let seat = this.endpoints.get(source) ?? null;
-    if (seat && this.parts.fwd.sessions.get(seat.slot) !== seat) {
+    if (seat && this.parts.fwd.clients.get(seat.slot) !== seat) {
       this.endpoints.delete(source);
       seat = null;
     }

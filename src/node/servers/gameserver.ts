@@ -50,7 +50,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const t0 = timers.now();
   const clock = () => timers.now() - t0;
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap });
-  const sessions = fwd.sessions;
+  const clients = fwd.clients;
   let closing = false;
   let kicked = 0;
 
@@ -98,7 +98,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         },
         left: (player) => fwd.remove(player.slot),
         heard(slot) {
-          const s = sessions.get(slot);
+          const s = clients.get(slot);
           if (s) s.lastHeard = clock();
         },
       },
@@ -111,7 +111,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   let lastPing = clock();
   const tick = timers.setInterval(() => {
     const now = clock();
-    for (const s of [...sessions.values()]) {
+    for (const s of [...clients.values()]) {
       if (now - s.lastHeard > timeoutMs) seats.kick(s.slot, `silent for ${Math.round(now - s.lastHeard)} ms`);
       else {
         const unacked = s.link.check(now);
@@ -124,7 +124,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     datagrams.pruneEndpoints();
     const ping = now - lastPing >= pingEvery;
     if (ping) lastPing = now;
-    for (const s of sessions.values()) {
+    for (const s of clients.values()) {
       s.budget = budget;
       if (ping && s.udp) {
         s.pingAt = Math.floor(now);
@@ -146,7 +146,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     stats() {
       const named = new Map(seats.players().map((p) => [p.slot, p.name]));
       const drops: Record<string, number> = { ...datagrams.codecDrops.snapshot(), ...Object.fromEntries(datagrams.serverDrops) };
-      const clients = [...sessions.values()]
+      const clientStats = [...clients.values()]
         .sort((a, b) => a.slot - b.slot)
         .map((s) => ({
           slot: s.slot,
@@ -161,7 +161,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);
       const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
-      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients };
+      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
@@ -170,7 +170,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       timers.clearInterval(tick);
       datagrams.close();
       await seats.close();
-      for (const slot of [...sessions.keys()]) fwd.remove(slot);
+      for (const slot of [...clients.keys()]) fwd.remove(slot);
       await udp.close();
     },
   };
