@@ -119,7 +119,7 @@ export class GameDriver implements ProtocolGame {
         this.game.applyState(d.slot, d.state, now, d.ageMs ?? 0);
         break;
       case 'event':
-        this.game.applyEvent(d.slot, d.event, now, (d as { ageMs?: number }).ageMs ?? 0);
+        this.game.applyEvent(d.slot, d.event, now, d.ageMs ?? 0);
         break;
       default:
         break;
