@@ -27,10 +27,8 @@ export const MAX_ASTEROIDS = 1000;
 export const DEFAULT_ASTEROIDS = 24;
 /** Default radius of the asteroid field. */
 export const DEFAULT_FIELD_RADIUS = 400;
-/** Largest accepted field radius (asteroids bounce back at ASTEROID_BOUND, see step.ts). */
+/** Largest accepted field radius (asteroids bounce back at ASTEROID_BOUND, see kinds/asteroid.ts). */
 export const MAX_FIELD_RADIUS = 1500;
-/** Asteroids drifting beyond this distance from the origin have their outward velocity reflected. */
-export const ASTEROID_BOUND = 2000;
 /** No asteroid surface starts closer than this to any ship's spawn position (or any of the SPAWN_CHOICES spawn points). */
 export const ASTEROID_CLEARANCE = 60;
 /** Smallest asteroid radius (inclusive). */

@@ -3,7 +3,9 @@ import { STEP_S } from '../../sim/types';
 import { addScaled, copyVec, dot, integrateRotation, lengthSq } from '../../sim/vec';
 import type { Hasher } from '../hasher';
 import type { Asteroid } from '../types';
-import { ASTEROID_BOUND } from '../world';
+
+/** Asteroids drifting beyond this distance from the origin have their outward velocity reflected. */
+export const ASTEROID_BOUND = 2000;
 
 /** One asteroid's tick. Returns a fresh asteroid. */
 export function stepAsteroid(a: Asteroid): Asteroid {
