@@ -1,0 +1,96 @@
+/**
+ * Replay protection (netcode.io's replay buffer): every datagram of a
+ * session carries a per-link sequence number (`messageId`); the receiver
+ * keeps, per sender, the newest number it accepted and which of the
+ * REPLAY_WINDOW numbers below it it has seen. A number it has seen, or one
+ * older than the window, is a replay (or so late it is useless) and is
+ * dropped — whatever its age, so a datagram captured a minute ago is as dead
+ * as one captured a millisecond ago. It never takes an old number for a new
+ * one: "newer" is serial-number order on u32 (RFC 1982), and a session's
+ * numbers start from the sender's wall-clock second (see SequenceNumbers), so
+ * a restarted sender starts above everything it sent before.
+ */
+import { idNewer } from '../p2p/packetFilter';
+
+/** How many numbers below the newest a late (reordered) datagram may be. */
+export const REPLAY_WINDOW = 256;
+
+/** What the window makes of a sequence number. */
+export type ReplayVerdict = 'new' | 'replayed' | 'too-old';
+
+export class ReplayWindow {
+  private newest: number | null = null;
+  /** Bit i: newest − i has been seen (bit 0 is the newest itself). */
+  private readonly seen = new Uint32Array(REPLAY_WINDOW / 32);
+
+  /** Classifies `seq` and, when it is new, records it. */
+  accept(seq: number): ReplayVerdict {
+    const u = seq >>> 0;
+    if (this.newest === null) {
+      this.newest = u;
+      this.seen.fill(0);
+      this.seen[0] = 1;
+      return 'new';
+    }
+    if (idNewer(u, this.newest)) {
+      this.shift((u - this.newest) >>> 0);
+      this.newest = u;
+      this.seen[0]! |= 1;
+      return 'new';
+    }
+    const back = (this.newest - u) >>> 0;
+    if (back >= REPLAY_WINDOW) return 'too-old';
+    const word = back >>> 5;
+    const bit = 1 << (back & 31);
+    if ((this.seen[word]! & bit) !== 0) return 'replayed';
+    this.seen[word]! |= bit;
+    return 'new';
+  }
+
+  /** Moves the window up by `n` numbers (older bits slide towards the end; beyond it they are forgotten). */
+  private shift(n: number): void {
+    const seen = this.seen;
+    if (n >= REPLAY_WINDOW) {
+      seen.fill(0);
+      return;
+    }
+    const words = n >>> 5;
+    const bits = n & 31;
+    for (let i = seen.length - 1; i >= 0; i--) {
+      const from = i - words;
+      const hi = from >= 0 ? seen[from]! : 0;
+      const lo = from - 1 >= 0 ? seen[from - 1]! : 0;
+      seen[i] = bits === 0 ? hi : ((hi << bits) | (lo >>> (32 - bits))) >>> 0;
+    }
+  }
+}
+
+/**
+ * Per-link sequence numbers for outgoing datagrams: each link's first number
+ * is its wall-clock second times 65,536, then one more per datagram. A link
+ * sending fewer than 65,536 datagrams a second (every Starlane link, by far)
+ * therefore never reaches the first number of a session started a second
+ * later, so a restarted node is never taken for a replay of itself.
+ */
+export class SequenceNumbers {
+  private readonly next = new Map<string, number>();
+
+  constructor(private readonly wallSeconds: () => number) {}
+
+  /** The next number for the link to `key`. */
+  take(key: string): number {
+    let n = this.next.get(key);
+    if (n === undefined) n = ((this.wallSeconds() & 0xffff) * 0x10000) >>> 0;
+    this.next.set(key, (n + 1) >>> 0);
+    return n;
+  }
+
+  /** Forgets links not in `keys` (their next session starts afresh from the clock). */
+  retain(keys: ReadonlySet<string>): void {
+    for (const k of [...this.next.keys()]) if (!keys.has(k)) this.next.delete(k);
+  }
+
+  clear(): void {
+    this.next.clear();
+  }
+}
