@@ -108,6 +108,8 @@ export class GameSession<M extends Membership> {
     lines.push(`reliable messages: ${pipeline.links.pending} awaiting acknowledgement, ${c['resent'] ?? 0} resent, ${c['duplicates'] ?? 0} duplicate copies dropped`);
     const { corrected, ignored } = pipeline.plausibility.counts;
     if (corrected + ignored > 0) lines.push(`implausible ship states from other players: ${corrected} clamped, ${ignored} not shown`);
+    const { replayed, tooOld } = pipeline.replays;
+    if (replayed + tooOld > 0) lines.push(`replayed datagrams dropped: ${replayed} already seen, ${tooOld} older than the replay window`);
     return lines;
   }
 

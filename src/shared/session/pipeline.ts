@@ -34,6 +34,10 @@ import { PeerPlausibility } from './plausibility';
 import { SessionSender } from './sender';
 import { SessionClock, timeReference } from './sessionClock';
 import type { SessionNotice } from './notices';
+import { ReplayWindow, SequenceNumbers } from './replayWindow';
+
+/** Datagram types that belong to a running session and go through the replay window (start-up negotiation does not). */
+const WINDOWED: ReadonlySet<PacketType> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Disconnect, PacketType.Ping, PacketType.Pong, PacketType.Relay, PacketType.Reliable]);
 
 /** What a session is built from. */
 export interface SessionParts<M extends Membership> {
@@ -51,6 +55,8 @@ export interface SessionParts<M extends Membership> {
   notify: (notice: SessionNotice) => void;
   /** One line describing the connection, for the slot-table delivery. */
   status: () => string;
+  /** Whole seconds of wall-clock time: where each link's sequence numbers start (default: the system clock). */
+  wallSeconds?: () => number;
   /** The datagram codec (tests count its calls). */
   codec?: DatagramCodec;
 }
@@ -78,6 +84,11 @@ export class SessionPipeline<M extends Membership> {
   /** Reliable messages (kills, chat, names) per linked node. */
   readonly links: LinkLayer;
   readonly sender: SessionSender;
+  private readonly sequence: SequenceNumbers;
+  /** One replay window per node of the session (members, link targets, the time source), by packet API key. */
+  private readonly windows = new Map<string, ReplayWindow>();
+  /** Datagrams refused by the replay window: numbers already taken, and numbers older than the window. */
+  readonly replays = { replayed: 0, tooOld: 0 };
   readonly addresses: AddressBook;
   /** Common game time: the reference's clock, the sync with it, the join gate. */
   readonly clock: SessionClock;
@@ -99,7 +110,8 @@ export class SessionPipeline<M extends Membership> {
     this.addresses = new AddressBook(packetApi, self);
     const keyOf = (addr: WireAddr) => this.addresses.identity(addr);
     this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff, {}, keyOf);
-    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }));
+    this.sequence = new SequenceNumbers(parts.wallSeconds ?? (() => Math.floor(Date.now() / 1000)));
+    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.sequence);
     this.clock = new SessionClock({
       report: (report) => notify({ kind: 'clock', report, who: 'source' in report && report.source ? this.describe(report.source) : 'the game' }),
       send: (to, bytes, node) => this.sender.sendBytes(to, bytes, node),
@@ -130,6 +142,13 @@ export class SessionPipeline<M extends Membership> {
       return;
     }
     const { header } = decoded.packet;
+    // A session's datagrams are taken once: a replay of any age from a session node's address changes nothing.
+    if (WINDOWED.has(header.type) && member.state === 'connected') {
+      const window = this.windows.get(fromKey);
+      const verdict = window?.accept(header.messageId);
+      if (verdict === 'replayed') return void (this.replays.replayed += 1);
+      if (verdict === 'too-old') return void (this.replays.tooOld += 1);
+    }
     const now = this.now();
     // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
     if (header.messageId !== 0 && member.state === 'connected') this.loss.record(fromKey, header.messageId, now);
@@ -157,18 +176,33 @@ export class SessionPipeline<M extends Membership> {
     if (member.state !== 'connected' || slot === null) {
       this.links.clear();
       this.clock.reset();
+      this.windows.clear();
       return;
     }
     if (this.clock.tick(now, () => this.lowestOther())) member.join(now);
     const targets = this.targets();
     this.links.retain(targets);
     const timeSource = this.clock.syncingWith;
-    this.addresses.retain([...member.players().map((p) => p.addr), ...targets, ...(timeSource ? [timeSource] : [])]);
+    const sessionNodes = [...member.players().map((p) => p.addr), ...targets, ...(timeSource ? [timeSource] : [])];
+    this.addresses.retain(sessionNodes);
+    this.retainWindows(sessionNodes);
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
     if (this.pings.due(now)) this.pingPeers(now);
     this.sendGameStateIfDue(slot, now);
     for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot, now), events: [] });
+  }
+
+  /** A replay window for every node of the session (a new one starts with its next datagram); none for the rest. */
+  private retainWindows(nodes: readonly WireAddr[]): void {
+    const keys = new Set<string>();
+    for (const addr of nodes) {
+      const key = this.addresses.key(addr);
+      if (key === null) continue;
+      keys.add(key);
+      if (!this.windows.has(key)) this.windows.set(key, new ReplayWindow());
+    }
+    for (const key of [...this.windows.keys()]) if (!keys.has(key)) this.windows.delete(key);
   }
 
   /** The local ship's state at `sendfreq` with dead reckoning, and what the game-code queue has for the others. */
@@ -315,6 +349,7 @@ export class SessionPipeline<M extends Membership> {
   /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */
   reset(): void {
     this.links.clear();
+    this.windows.clear();
     this.plausibility.clear();
     this.clock.reset();
     this.game.events.clear();

@@ -12,6 +12,9 @@
  */
 import { idNewer } from '../p2p/packetFilter';
 
+/** Most links one node numbers at once (beyond it the table starts afresh). */
+const MAX_LINKS = 4096;
+
 /** How many numbers below the newest a late (reordered) datagram may be. */
 export const REPLAY_WINDOW = 256;
 
@@ -80,14 +83,13 @@ export class SequenceNumbers {
   /** The next number for the link to `key`. */
   take(key: string): number {
     let n = this.next.get(key);
-    if (n === undefined) n = ((this.wallSeconds() & 0xffff) * 0x10000) >>> 0;
+    if (n === undefined) {
+      // Links are kept for the node's life (forgetting one could restart it below numbers already sent); a flood of strangers is bounded.
+      if (this.next.size >= MAX_LINKS) this.next.clear();
+      n = ((this.wallSeconds() & 0xffff) * 0x10000) >>> 0;
+    }
     this.next.set(key, (n + 1) >>> 0);
     return n;
-  }
-
-  /** Forgets links not in `keys` (their next session starts afresh from the clock). */
-  retain(keys: ReadonlySet<string>): void {
-    for (const k of [...this.next.keys()]) if (!keys.has(k)) this.next.delete(k);
   }
 
   clear(): void {

@@ -19,6 +19,7 @@ import { MAX_DATAGRAM_BYTES, type NodeAddress, type PacketApi } from '../net/pac
 import type { Packet, WireAddr } from '../wire/types';
 import type { AddressBook } from './addressBook';
 import { EventSizes, type DatagramCodec } from './datagram';
+import type { SequenceNumbers } from './replayWindow';
 
 /** What the sender reports instead of throwing. */
 export interface SendFailure {
@@ -38,6 +39,8 @@ export class SessionSender {
     private readonly codec: DatagramCodec,
     private readonly now: () => number,
     private readonly failed: (f: SendFailure) => void,
+    /** Each datagram's `messageId`: the next number of its link (the receiver's replay window reads it). */
+    private readonly sequence: SequenceNumbers,
   ) {
     this.sizes = new EventSizes(codec);
   }
@@ -92,6 +95,8 @@ export class SessionSender {
         size += env.size;
       } else if (onlyWithEnvelopes) return;
     }
+    // Numbered last, so only datagrams that really leave use up numbers (a gap is a lost datagram).
+    out = { header: { ...out.header, messageId: this.sequence.take(this.api.nodeKey(node)) }, events: out.events };
     try {
       this.api.send(node, this.codec.encode(out, size));
     } catch (err) {
