@@ -211,7 +211,7 @@ describe('gameserver relaying', () => {
     await b!.until(() => statesFrom(b!, a!.slot).length === 2, 10_000, 'b to get a again');
   });
 
-  it('drops duplicate and stale message ids but forwards a late packet’s events', async () => {
+  it('drops a replayed (duplicate) and a stale message id but forwards a late packet’s events', async () => {
     const s = await server();
     const [a, b] = await players(s, ['ace', 'bob']);
     const p5 = a!.packet({ messageId: 5, events: [chat('five')] });
@@ -221,9 +221,9 @@ describe('gameserver relaying', () => {
     a!.sendRaw(a!.packet({ messageId: 4, events: [chat('four')], pos: { x: 4, y: 4, z: 4 } }));
     a!.sendRaw(a!.packet({ messageId: 50 }));
     a!.sendRaw(a!.packet({ messageId: 12, events: [chat('too old')] }));
-    await until('the duplicate and the stale packet to be dropped', () => (s.stats().drops.duplicate ?? 0) + (s.stats().drops.stale ?? 0) >= 2);
+    await until('the duplicate and the stale packet to be dropped', () => (s.stats().drops.replayed ?? 0) + (s.stats().drops.stale ?? 0) >= 2);
     await b!.until(() => statesFrom(b!, a!.slot).some((r) => r.packet.header.messageId === 50), 10_000, 'b to get message 50');
-    expect(s.stats().drops).toMatchObject({ duplicate: 1, stale: 1 });
+    expect(s.stats().drops).toMatchObject({ replayed: 1, stale: 1 });
     const texts = b!.relayed().flatMap((r) => r.packet.events.map((e) => (e.type === 'sendText' ? e.text : e.type)));
     expect(texts).toEqual(['five', 'four']);
     // The late packet's state never replaces a newer one.
@@ -231,6 +231,27 @@ describe('gameserver relaying', () => {
     expect(ids.at(-1)).toBe(50);
     expect(ids).not.toContain(4);
     expect(statesFrom(b!, a!.slot).every((r) => r.packet.header.state.pos.x === 0)).toBe(true);
+  });
+
+  it('a replayed keep-alive does not keep a silent player\'s seat: it is dropped, counted, and the seat expires', async () => {
+    const clock = new VirtualClock();
+    const s = await server({ clock });
+    const [a, b] = await players(s, ['ace', 'bob']);
+    const alive = a!.packet({ type: PacketType.NodeAlive, joined: false });
+    a!.sendRaw(alive);
+    await until('the keep-alive taken', () => s.stats().nodeAlive >= 1);
+    // Ace goes quiet; someone on its address sends its old keep-alive again every virtual second.
+    let replays = 0;
+    while (!s.stats().clients.every((c) => c.slot !== a!.slot)) {
+      a!.sendRaw(alive);
+      replays += 1;
+      await until(`replay ${replays} refused`, () => (s.stats().drops.replayed ?? 0) >= replays);
+      clock.advance(1000);
+      if (replays > 20) throw new Error('the seat outlived 20 s of replayed keep-alives');
+    }
+    console.log(`gameserver: silent seat freed after ${replays} s of replayed keep-alives, all ${s.stats().drops.replayed} refused`);
+    expect(replays).toBeLessThanOrEqual(11);
+    expect(await b!.tcp.next()).toMatch(/^remove /);
   });
 });
 

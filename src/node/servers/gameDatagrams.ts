@@ -31,7 +31,7 @@ import type { ServerTimeService } from './timeService';
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
 const SPAWN_POINTS = spawnPoints();
 
-type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
@@ -151,6 +151,8 @@ export class GameDatagrams {
     if (unwrapAddress(from.address) !== s.address) return this.drop('wrong-address');
     if (s.udp && s.udp.port !== from.port) return this.drop('wrong-port');
     if (h.senderSlot !== s.slot) return this.drop('wrong-slot');
+    // Each of the client's datagrams is taken once, whatever kind and however old: a replay cannot keep a seat alive.
+    if (s.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
     const now = this.parts.clock();
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
     const { packet } = fwd.takeLinkEvents(s, decoded.packet, now);

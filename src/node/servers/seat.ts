@@ -4,6 +4,7 @@
  * newest state, its message-id window, what it still has to receive (the
  * Outbox) and the counters the status page shows.
  */
+import { ReplayWindow, sequenceStart } from '../../shared/session/replayWindow';
 import { ReliableLink } from '../../shared/net/reliable';
 import type { Vec3 } from '../../shared/sim/types';
 import { eventSize } from '../../shared/wire/codec';
@@ -57,8 +58,10 @@ export class ClientSeat {
   readonly sent = new Map<number, number>();
   /** Datagrams this client may still be sent in the current tick. */
   budget: number;
-  /** Message id of the server's datagrams to this client. */
-  nextId = 1;
+  /** Message id of the server's datagrams to this client: from the wall-clock second, like every session link (replayWindow.ts). */
+  nextId = sequenceStart(Math.floor(Date.now() / 1000));
+  /** The client's datagrams already taken (replays of any age are dropped). */
+  readonly replay = new ReplayWindow();
   /** Round trip of the last answered ping (ms), and the clock of the ping in flight. */
   rttMs: number | null = null;
   pingAt: number | null = null;

@@ -68,6 +68,11 @@ export class ReplayWindow {
   }
 }
 
+/** The first sequence number of a link opened in wall-clock second `seconds` (its low 16 bits, times 65,536). */
+export function sequenceStart(seconds: number): number {
+  return ((seconds & 0xffff) * 0x10000) >>> 0;
+}
+
 /**
  * Per-link sequence numbers for outgoing datagrams: each link's first number
  * is its wall-clock second times 65,536, then one more per datagram. A link
@@ -86,7 +91,7 @@ export class SequenceNumbers {
     if (n === undefined) {
       // Links are kept for the node's life (forgetting one could restart it below numbers already sent); a flood of strangers is bounded.
       if (this.next.size >= MAX_LINKS) this.next.clear();
-      n = ((this.wallSeconds() & 0xffff) * 0x10000) >>> 0;
+      n = sequenceStart(this.wallSeconds());
     }
     this.next.set(key, (n + 1) >>> 0);
     return n;
