@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 2;
+export const WIRE_VERSION = 3;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -43,7 +43,7 @@ export const PacketType = {
    */
   /**
    * Only reliable messages and acknowledgements (`reliable` / `ack` events),
-   * when no game packet is due to carry them. `messageId` is 0 and the ship
+   * when no game packet is due to carry them. `messageId` is its link's next sequence number and the ship
    * state neutral; membership logic never sees it.
    */
   Reliable: 14,
