@@ -6,54 +6,17 @@
  */
 import { WIRE_VERSION } from '../../src/shared/wire/types';
 import dgram from 'node:dgram';
-import { afterEach, describe, expect, it } from 'vitest';
-import pino from 'pino';
+import { describe, expect, it } from 'vitest';
 import { encodePacket } from '../../src/shared/wire/codec';
 import { PacketType, objectId, type RemoteEvent } from '../../src/shared/wire/types';
-import { startGameserver, type Gameserver, type GameserverOptions } from '../../src/node/servers/gameserver';
+
 import { renderGameserverStatus } from '../../src/node/servers/gameserverStatus';
 import { GameClient, LineClient } from '../support/gameClient';
 import { until } from '../support/testHost';
 import { VirtualClock } from '../support/virtualClock';
+import { useGameservers } from '../support/gameserverFixture';
 
-const SERVER = 'Test Game';
-const servers: Gameserver[] = [];
-const clients: GameClient[] = [];
-const lineClients: LineClient[] = [];
-const sockets: dgram.Socket[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const l of lineClients.splice(0)) l.socket.destroy();
-  for (const s of sockets.splice(0)) s.close();
-  await Promise.all(servers.splice(0).map((s) => s.close('test over')));
-});
-
-async function server(extra: Partial<GameserverOptions> = {}): Promise<Gameserver> {
-  const s = await startGameserver({ name: SERVER, host: '127.0.0.1', port: 0, udpPort: 0, welcome: ['Welcome.'], pingIntervalMs: 60_000, log: pino({ level: 'silent' }), ...extra });
-  servers.push(s);
-  return s;
-}
-async function join(s: Gameserver, name: string): Promise<GameClient> {
-  const c = await GameClient.join({ tcpPort: s.ports.tcp ?? 0, name });
-  clients.push(c);
-  return c;
-}
-/**
- * Joins `names` in order and drains the client-list lines each one gets;
- * each says hello over UDP (a NodeAlive), so the server knows where to send.
- */
-async function players(s: Gameserver, names: string[]): Promise<GameClient[]> {
-  const out: GameClient[] = [];
-  for (const name of names) {
-    const c = await join(s, name);
-    for (let i = 0; i < out.length; i++) await c.tcp.next();
-    for (const earlier of out) await earlier.tcp.next();
-    c.hello();
-    out.push(c);
-  }
-  await out[0]?.until(() => s.stats().clients.every((c) => c.udp !== null), 10_000, 'every client to be bound');
-  return out;
-}
+const { SERVER, server, join, players, lineClients, sockets } = useGameservers();
 const statesFrom = (c: GameClient, slot: number) => c.relayed().filter((r) => r.slot === slot && r.packet.header.joined);
 const laser = (slot: number, id: number): RemoteEvent => ({ type: 'createLaser', id: objectId(slot, id), pos: { x: 0, y: 0, z: 0 }, vel: { x: 0, y: 0, z: -300 }, ttl: 40 });
 const chat = (text: string): RemoteEvent => ({ type: 'sendText', text });
@@ -231,27 +194,6 @@ describe('gameserver relaying', () => {
     expect(ids.at(-1)).toBe(50);
     expect(ids).not.toContain(4);
     expect(statesFrom(b!, a!.slot).every((r) => r.packet.header.state.pos.x === 0)).toBe(true);
-  });
-
-  it('a replayed keep-alive does not keep a silent player\'s seat: it is dropped, counted, and the seat expires', async () => {
-    const clock = new VirtualClock();
-    const s = await server({ clock });
-    const [a, b] = await players(s, ['ace', 'bob']);
-    const alive = a!.packet({ type: PacketType.NodeAlive, joined: false });
-    a!.sendRaw(alive);
-    await until('the keep-alive taken', () => s.stats().nodeAlive >= 1);
-    // Ace goes quiet; someone on its address sends its old keep-alive again every virtual second.
-    let replays = 0;
-    while (!s.stats().clients.every((c) => c.slot !== a!.slot)) {
-      a!.sendRaw(alive);
-      replays += 1;
-      await until(`replay ${replays} refused`, () => (s.stats().drops.replayed ?? 0) >= replays);
-      clock.advance(1000);
-      if (replays > 20) throw new Error('the seat outlived 20 s of replayed keep-alives');
-    }
-    console.log(`gameserver: silent seat freed after ${replays} s of replayed keep-alives, all ${s.stats().drops.replayed} refused`);
-    expect(replays).toBeLessThanOrEqual(11);
-    expect(await b!.tcp.next()).toMatch(/^remove /);
   });
 });
 

@@ -31,6 +31,13 @@ import type { ServerTimeService } from './timeService';
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
 const SPAWN_POINTS = spawnPoints();
 
+/**
+ * How long a seat's bound UDP port must have been quiet before a datagram with
+ * the seat's token from another port of the same address moves the seat there
+ * (a NAT that rebound its mapping; the silence timeout is 10 s).
+ */
+export const MIGRATE_AFTER_QUIET_MS = 2000;
+
 type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
 
 export interface GameDatagramsParts {
@@ -50,7 +57,8 @@ export interface GameDatagramsParts {
 export class GameDatagrams {
   readonly codecDrops = new DropCounters();
   readonly serverDrops = new Map<ServerDrop, number>();
-  readonly totals = { packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0, nodeAlive: 0 };
+  /** `migrations`: seats moved to another UDP port of the same address (NAT rebinding). */
+  readonly totals = { packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0, nodeAlive: 0, migrations: 0 };
   readonly strikeKinds = new Map<string, number>();
   /** Joined clients' bound UDP endpoints (ip:port). */
   private readonly endpoints = new Map<string, ClientSeat>();
@@ -149,11 +157,14 @@ export class GameDatagrams {
     const s = fwd.byToken.get(h.token);
     if (!s) return this.drop('unknown-token');
     if (unwrapAddress(from.address) !== s.address) return this.drop('wrong-address');
-    if (s.udp && s.udp.port !== from.port) return this.drop('wrong-port');
+    const now = this.parts.clock();
+    // Another port of the player's address: a NAT that rebound its mapping, if the bound port has gone quiet
+    // and this datagram is newer than any taken (a replay or a late copy never moves a seat).
+    const moved = s.udp !== null && s.udp.port !== from.port;
+    if (moved && (now - s.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !s.replay.ahead(h.messageId))) return this.drop('wrong-port');
     if (h.senderSlot !== s.slot) return this.drop('wrong-slot');
     // Each of the client's datagrams is taken once, whatever kind and however old: a replay cannot keep a seat alive.
     if (s.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
-    const now = this.parts.clock();
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
     const { packet } = fwd.takeLinkEvents(s, decoded.packet, now);
     let verdict: ReturnType<ClientSeat['ids']['check']> | undefined;
@@ -163,12 +174,18 @@ export class GameDatagrams {
     } else if (h.type !== PacketType.NodeAlive && h.type !== PacketType.Ping && h.type !== PacketType.Pong && h.type !== PacketType.Reliable) {
       return this.drop('unexpected-type');
     }
-    // The first datagram that passes every check fixes the client's UDP endpoint.
-    if (!s.udp) {
+    // The first datagram that passes every check fixes the client's UDP endpoint; a rebound one moves it.
+    if (!s.udp || moved) {
+      if (s.udp) {
+        this.endpoints.delete(`${s.udp.address}:${s.udp.port}`);
+        this.parts.log.info({ slot: s.slot, from: s.udp.port, to: from.port }, 'player moved to another UDP port (NAT rebinding): seat kept');
+        this.totals.migrations += 1;
+      }
       s.udp = from;
       this.endpoints.set(`${from.address}:${from.port}`, s);
     }
     s.lastHeard = now;
+    s.udpHeardAt = now;
     s.counters.packetsIn += 1;
     s.counters.bytesIn += msg.length;
     if (verdict !== undefined) {

@@ -79,6 +79,8 @@ export interface GameserverStats {
   bytesOut: number;
   /** Accepted NodeAlive packets (never forwarded). */
   nodeAlive: number;
+  /** Seats moved to another UDP port of their address (NAT rebinding). */
+  migrations: number;
   /** Dropped datagrams by reason: the codec's (`truncated`, …) and the server's (`unknown-token`, `wrong-port`, …). */
   drops: Record<string, number>;
   /** Dropped events: `outdated`, `overflow`, `foreign` (not the client's to send). */

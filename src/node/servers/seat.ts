@@ -60,6 +60,8 @@ export class ClientSeat {
   budget: number;
   /** Message id of the server's datagrams to this client: from the wall-clock second, like every session link (replayWindow.ts). */
   nextId = sequenceStart(Math.floor(Date.now() / 1000));
+  /** Server clock (ms) of the last datagram taken from the bound UDP endpoint. */
+  udpHeardAt = -Infinity;
   /** The client's datagrams already taken (replays of any age are dropped). */
   readonly replay = new ReplayWindow();
   /** Round trip of the last answered ping (ms), and the clock of the ping in flight. */

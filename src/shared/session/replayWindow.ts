@@ -26,6 +26,11 @@ export class ReplayWindow {
   /** Bit i: newest − i has been seen (bit 0 is the newest itself). */
   private readonly seen = new Uint32Array(REPLAY_WINDOW / 32);
 
+  /** True when `seq` is newer than every number taken so far (or nothing was taken yet). Records nothing. */
+  ahead(seq: number): boolean {
+    return this.newest === null || idNewer(seq >>> 0, this.newest);
+  }
+
   /** Classifies `seq` and, when it is new, records it. */
   accept(seq: number): ReplayVerdict {
     const u = seq >>> 0;
