@@ -278,6 +278,7 @@ interface GameOpts extends SlotOpts {
   flush: 'arrival' | 'tick';
   timeoutSeconds: number;
   udpRate: number;
+  strangerRate: number;
   strikeLimit: number;
 }
 
@@ -297,6 +298,7 @@ withPlayerOptions(
   .addOption(new Option('--flush <when>', 'relay right after each burst of game packets (arrival) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))
   .option('--timeout-seconds <s>', 'remove a player silent on UDP and TCP for this long', seconds(0.1, 3600), 10)
   .option('--udp-rate <n>', 'datagrams per second one source (address and port) may send; more are dropped unread (bursts of twice this pass)', number(10, 100_000, 'datagrams per second'), 200)
+  .option('--stranger-rate <n>', 'datagrams per second all sources without a seat may send together (discovery, time sync, joins, floods); more are dropped unread, joined players are served first', number(100, 1_000_000, 'datagrams per second'), 2000)
   .option('--strike-limit <n>', 'strikes for impossible data (speed, teleports, lasers, events a player may not send), fading over 10 s, that drop a player', int(1, 1000), 10)
   .action(async (o: GameOpts, cmd: Command) => {
     checkMasterOptions(o, cmd);
@@ -316,6 +318,7 @@ withPlayerOptions(
       timeoutMs: Math.round(o.timeoutSeconds * 1000),
       joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
       udpRate: o.udpRate,
+      strangerRate: o.strangerRate,
       strikeLimit: o.strikeLimit,
       log,
       onPlayersChanged: (count, max) => link.registration?.update(count, max),

@@ -38,7 +38,7 @@ const SPAWN_POINTS = spawnPoints();
  */
 export const MIGRATE_AFTER_QUIET_MS = 2000;
 
-type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'strangers-over-budget' | 'blocked';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;

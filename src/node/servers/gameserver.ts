@@ -44,7 +44,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const { log, name } = options;
   const config = resolveGameserverOptions(options);
   const { maxPlayers, timeoutMs, pingEvery, budget } = config;
-  const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
+  const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
 
   const timers = options.clock ?? systemClock;
   const t0 = timers.now();

@@ -43,6 +43,13 @@ export interface GameserverOptions extends CommonServerOptions {
    * An honest client sends at most 60 game packets a second plus pings.
    */
   udpRate?: number;
+  /**
+   * Datagrams per second all sources without a seat may send together (default
+   * 2000, bursts of twice that): past it they are dropped as
+   * `strangers-over-budget` before decoding, so a flood from many source ports
+   * never takes the joined players' share.
+   */
+  strangerRate?: number;
   /** Strikes that get a joined client dropped (default 10), each fading over `strikeWindowMs` (default 10,000 ms). */
   strikeLimit?: number;
   strikeWindowMs?: number;
@@ -121,6 +128,7 @@ export interface GameserverConfig {
   queueCap: number;
   pingEvery: number;
   udpRate: number;
+  strangerRate: number;
   strikePolicy: { limit: number; windowMs: number };
   sourceStrikeLimit: number;
   blockMs: number;
@@ -146,5 +154,7 @@ export function resolveGameserverOptions(options: GameserverOptions): Gameserver
   const strikePolicy = { limit: options.strikeLimit ?? 10, windowMs: options.strikeWindowMs ?? 10_000 };
   if (!positive(udpRate)) throw new Error('gameserver: udpRate must be a positive number of datagrams per second');
   if (!Number.isInteger(strikePolicy.limit) || strikePolicy.limit < 1 || !positive(strikePolicy.windowMs)) throw new Error('gameserver: strikeLimit must be an integer ≥ 1 and strikeWindowMs positive');
-  return { maxPlayers, radius, tickHz, flushOnArrival, timeoutMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
+  const strangerRate = options.strangerRate ?? 2000;
+  if (!positive(strangerRate)) throw new Error('gameserver: strangerRate must be a positive number of datagrams per second');
+  return { maxPlayers, radius, tickHz, flushOnArrival, timeoutMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
 }

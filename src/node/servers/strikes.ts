@@ -180,6 +180,12 @@ export interface SourceGuardOptions {
   blockMs?: number;
   /** Most sources remembered per table (default 4096). */
   maxSources?: number;
+  /**
+   * Datagrams per second all sources without a seat may send together (bursts of
+   * twice this pass; default 2000): a flood spread over thousands of source ports
+   * costs a counter each, and the joined players' datagrams are served first.
+   */
+  strangersPerSecond?: number;
 }
 
 /** What {@link SourceGuard.offence} decided: whether the source is now blocked, and whether to log (with the count held back). */
@@ -199,6 +205,8 @@ export interface Offence {
 export class SourceGuard {
   private readonly known: RateLimiter;
   private readonly unknown: RateLimiter;
+  /** One budget shared by every source without a seat. */
+  private readonly strangers: RateLimiter;
   private readonly book: StrikeBook;
   private readonly blocked = new Map<string, number>();
   private readonly blockMs: number;
@@ -213,12 +221,17 @@ export class SourceGuard {
     this.maxSources = options.maxSources ?? 4096;
     this.known = new RateLimiter({ perSecond: rate, burst: 2 * rate, maxKeys: 256 });
     this.unknown = new RateLimiter({ perSecond: rate, burst: 2 * rate, maxKeys: this.maxSources });
+    const strangers = options.strangersPerSecond ?? 2000;
+    if (!(strangers > 0) || !Number.isFinite(strangers)) throw new Error('strangersPerSecond must be a positive number');
+    this.strangers = new RateLimiter({ perSecond: strangers, burst: 2 * strangers, maxKeys: 1 });
     this.book = new StrikeBook(options.strikes ?? { limit: 50, windowMs: 10_000 }, this.maxSources);
     this.blockMs = options.blockMs ?? 60_000;
   }
 
   /** Null to let a datagram from `source` through, else why it is dropped. `joined`: the source is a joined client's bound endpoint. */
-  admit(source: string, joined: boolean, now: number): 'blocked' | 'rate-limited' | null {
+  admit(source: string, joined: boolean, now: number): 'blocked' | 'rate-limited' | 'strangers-over-budget' | null {
+    // Sources without a seat share one budget, checked first: past it they cost one counter, not a table entry each.
+    if (!joined && !this.strangers.allow('*', now)) return 'strangers-over-budget';
     if (this.blocked.size > 0) {
       const until = this.blocked.get(source);
       if (until !== undefined) {
