@@ -48,6 +48,7 @@ import {
   type JoinRequest,
 } from '../../shared/servers/joinProtocol';
 import { emptyBanList, loadBanList, type BanList } from './banList';
+import { lineLimits } from './connectionLimits';
 import { startLineServer, type LineConnection } from './lineServer';
 import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
 import type { CommonServerOptions } from './types';
@@ -339,6 +340,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     {
       port: options.port,
       ...(options.host === undefined ? {} : { host: options.host }),
+      ...lineLimits(options.limits),
       maxLineBytes: MAX_LINE_BYTES,
       // 0 disables the line server's idle timeout; unjoined connections have their own deadline.
       idleMs: 0,

@@ -15,6 +15,7 @@
  * is rate limited per address, since every request costs a whole list.
  * Closes are logged with their reason, at most once a minute per address.
  */
+import { httpCaps, lineLimits } from './connectionLimits';
 import { startLineServer, type LineConnection } from './lineServer';
 import { processStatus, startStatusHttp, type StatusHttp } from './statusHttp';
 import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
@@ -213,6 +214,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     },
     // Idle connections outlive an entry's expiry slightly, so a silent server expires before its socket is cut.
     {
+      ...lineLimits(options.limits),
       port: options.port,
       host: options.host,
       idleMs: expireMs + 1000,
@@ -243,6 +245,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       http = await startStatusHttp({
         port: options.httpPort,
         host: options.host,
+        caps: httpCaps(options.limits),
         routes: {
           '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot()) }),
           '/servers.json': () => ({ type: 'json', body: renderJson(snapshot(), clock.now()) }),
