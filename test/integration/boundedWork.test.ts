@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startMasterserver } from '../../src/node/servers/masterserver';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { RunningServer } from '../../src/node/servers/types';
 import { formatJoin } from '../../src/shared/servers/masterProtocol';
@@ -31,9 +32,12 @@ async function open(port: number): Promise<LineClient> {
   return c;
 }
 
+/** A pino logger at info whose JSON lines land in `lines`. */
+const capturedLog = (lines: Record<string, unknown>[]) => pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+
 /** A slotserver logging at info into `lines`. */
 async function slotserver(lines: Record<string, unknown>[]) {
-  const log = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+  const log = capturedLog(lines);
   const s = await startSlotserver({ name: 'Bounded', host: '127.0.0.1', port: 0, udpPort: 0, maxPlayers: 4, welcome: [], log });
   servers.push(s);
   return s;
@@ -70,6 +74,21 @@ describe('bounded work per input', () => {
     console.log(`${N} renames: ${c.lines.length} replies, ${logged} log lines`);
     expect(c.lines.length).toBe(N);
     expect(logged).toBeLessThanOrEqual(100);
+  });
+
+  it('25,000 joins, re-joins and removes on one masterserver connection write at most 100 log lines', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const m = await startMasterserver({ name: 'Bounded', host: '127.0.0.1', port: 0, log: capturedLog(lines) });
+    servers.push(m);
+    const c = await open(m.ports.tcp as number);
+    const join = formatJoin({ name: 'Looper', os: 'linux', maxPlayers: 8, url: 'http://example.invalid/' });
+    const N = 5_000;
+    // Per round: a join, a re-join (replaces the entry), a remove, and a join after the remove (a new entry).
+    c.socket.write(`${join}\n${join}\nremove me\n${join}\nremove me\n`.repeat(N));
+    await waitFor(`${5 * N} replies`, () => c.lines.length >= 5 * N || c.ended, 30_000);
+    console.log(`masterserver: ${N} rounds of join, re-join, remove, join, remove: ${c.lines.length} replies, ${lines.length} log lines`);
+    expect(c.lines.length).toBe(5 * N);
+    expect(lines.length).toBeLessThanOrEqual(100);
   });
 
   it('a masterserver client not reading 500,000 replies is closed, and memory does not grow without bound', async () => {
