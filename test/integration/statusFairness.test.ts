@@ -4,6 +4,7 @@
  * is still answered.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStatusHttp, type StatusHttp } from '../../src/node/servers/statusHttp';
 import { flood, type Flood } from '../support/connectionFlood';
@@ -49,5 +50,27 @@ describe('status page fairness', () => {
     console.log(`status page: 500 keep-alive connections from 127.0.0.2: ${held} held, ${attack.closed()} closed at once; 127.0.0.3: ${results.filter((r) => r.status === 200).length}/10 requests answered`);
     expect(held).toBeLessThanOrEqual(64);
     expect(results.every((r) => r.status === 200 && r.body === '{"ok":true}')).toBe(true);
+  });
+
+  it('a request trickled a byte at a time is cut by the header deadline', async () => {
+    const s = await startStatusHttp({ port: 0, host: '127.0.0.1', routes: { '/': () => ({ type: 'json', body: '{}' }) } });
+    servers.push(s);
+    const sock = connect({ host: '127.0.0.1', port: s.port, localAddress: '127.0.0.2' });
+    sock.on('error', () => undefined);
+    const closed = new Promise<void>((r) => sock.once('close', () => r()));
+    await new Promise<void>((r) => sock.once('connect', () => r()));
+    const text = 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(200);
+    const t0 = Date.now();
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (!sock.destroyed && sent < text.length) sock.write(text[sent++] ?? 'a');
+    }, 250);
+    await closed;
+    clearInterval(timer);
+    const ms = Date.now() - t0;
+    console.log(`status page: a 4-byte-a-second request closed after ${ms} ms / ${sent} bytes`);
+    // Breakage guard: headers must be complete within 5 s (checked every second); bytes never extend it.
+    expect(ms).toBeLessThan(15_000);
+    expect(sent).toBeLessThan(text.length);
   });
 });
