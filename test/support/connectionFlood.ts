@@ -17,17 +17,17 @@ export interface Flood {
 }
 
 /**
- * Opens `n` connections to `127.0.0.1:port` from `localAddress` (in batches,
- * so the listen backlog is not the limit) and resolves once every one has
- * connected or closed. `onConnect` may write to each.
+ * Opens `n` connections to `host:port` (default 127.0.0.1) from `localAddress`
+ * (in batches, so the listen backlog is not the limit) and resolves once
+ * every one has connected or closed. `onConnect` may write to each.
  */
-export async function flood(port: number, localAddress: string, n: number, onConnect?: (s: Socket) => void): Promise<Flood> {
+export async function flood(port: number, localAddress: string, n: number, onConnect?: (s: Socket) => void, host = '127.0.0.1'): Promise<Flood> {
   const sockets: Socket[] = [];
   let connected = 0;
   let closed = 0;
   let settled = 0;
   const openOne = () => {
-    const s = connect({ host: '127.0.0.1', port, localAddress });
+    const s = connect({ host, port, localAddress });
     let done = false;
     const settle = () => {
       if (!done) settled += 1;
