@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionTable, SMALL_SOURCE, sourceKey } from '../../src/node/servers/connectionLimits';
+import { ConnectionTable, SMALL_SOURCE, sourceKey } from '../../../src/node/servers/connectionLimits';
 
 describe('connection limits', () => {
   it('counts IPv4 by address and IPv6 by /64 (IPv4-mapped unwrapped)', () => {
