@@ -9,6 +9,8 @@
  * targets and it starts a masterserver, a slotserver and a gameserver
  * (out/main/server.js, free ports) itself and prints what they made of it:
  * drop counters, strikes, players dropped and memory before and after.
+ * Then (--tcp-flood; by default 1,100 against the servers it started) it opens that many idle connections from one
+ * address to every TCP port and checks that another address is still answered.
  * With --json every progress line and the final report are JSON lines on
  * stdout (the hostile-traffic test runs it that way, as a separate process).
  *
@@ -22,6 +24,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { runHostile, type Endpoint, type HostileReport, type HostileTargets } from '../test/support/hostile';
 import { describeScenario, runHostileScenario } from '../test/support/hostileScenario';
+import { runTcpFlood } from '../test/support/hostileTcp';
 import { cleanUpFile } from '../test/support/testRun';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 
@@ -62,6 +65,7 @@ const program = new Command('bench-hostile')
   .option('--sources <list>', 'source addresses (127.0.0.a-127.0.0.b or a comma list); the last ones are the cheaters', sourceList, sourceList('127.0.0.2-127.0.0.41'))
   .option('--cheaters <n>', 'cheating gameserver clients', count(0, 16), 1)
   .option('--seed <n>', 'random seed', count(0, 0xffffffff), 1)
+  .option('--tcp-flood <n>', 'after the attack: idle connections from 127.0.0.250 to every TCP port, then one honest request from 127.0.0.251 (default 1100 against its own servers, 0 = skip against given targets)', count(0, 10_000))
   .option('--json', 'print progress and the report as JSON lines', false)
   .option('--bots <n>', 'run the hostile-traffic scenario: n honest bots play through the gameserver during the attack; prints their update rate and the memory against the targets', count(2, 16))
   .showHelpAfterError();
@@ -77,6 +81,7 @@ interface Opts {
   sources: string[];
   cheaters: number;
   seed: number;
+  tcpFlood?: number;
   json: boolean;
   bots?: number;
 }
@@ -171,6 +176,13 @@ async function main(): Promise<void> {
   });
   if (o.json) process.stdout.write(`${JSON.stringify({ t: 'done', ...report })}\n`);
   else printReport(report);
+  const tcpFlood = o.tcpFlood ?? (spawned.length > 0 ? 1100 : 0);
+  if (tcpFlood > 0) {
+    for (const f of await runTcpFlood(targets.tcp, tcpFlood)) {
+      if (o.json) process.stdout.write(`${JSON.stringify({ t: 'tcp-flood', ...f })}\n`);
+      else process.stdout.write(`tcp flood on port ${f.port}: ${f.attempted} idle connections from 127.0.0.250, ${f.held} held, ${f.closed} closed at once; 127.0.0.251 ${f.honestMs >= 0 ? `answered in ${f.honestMs} ms` : 'NOT answered'}\n`);
+    }
+  }
   if (spawned.length > 0) {
     // Let the servers catch up, then show what they counted.
     await new Promise((r) => setTimeout(r, 2000));

@@ -75,6 +75,67 @@ describe('line server', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
   });
 
+  it('bytes without a line break extend neither deadline: the idle timeout counts from the last complete line', async () => {
+    const counts: string[] = [];
+    // No line deadline: only the idle timeout can cut the trickle.
+    const server = await startLineServer({ line: (c) => c.send('ok') }, { port: 0, host: '127.0.0.1', idleMs: 600, lineTimeoutMs: 0, count: (r) => void counts.push(r) });
+    servers.push(server);
+    const c = await client(server.port);
+    c.socket.write('hello\n');
+    await until(() => c.lines.length === 1);
+    const t0 = Date.now();
+    const timer = setInterval(() => c.socket.write('x'), 50);
+    await c.closed;
+    clearInterval(timer);
+    expect(counts).toContain('idle-timeout');
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('a line left unfinished past lineTimeoutMs closes the connection; complete lines keep it open', async () => {
+    const counts: string[] = [];
+    const server = await startLineServer({ line: (c) => c.send('ok') }, { port: 0, host: '127.0.0.1', idleMs: 60_000, lineTimeoutMs: 300, count: (r) => void counts.push(r) });
+    servers.push(server);
+    const c = await client(server.port);
+    // Ten complete lines, 100 ms apart, each split in two: never a line open for 300 ms.
+    for (let i = 0; i < 10; i++) {
+      c.socket.write('pi');
+      await until(() => c.lines.length === i, 1000);
+      c.socket.write('ng\n');
+      await until(() => c.lines.length === i + 1, 1000);
+    }
+    expect(c.socket.readyState).toBe('open');
+    c.socket.write('never ends');
+    await c.closed;
+    expect(counts).toEqual(['line-timeout']);
+  });
+
+  it('closes a peer that does not read once its unsent replies pass maxOutputBytes', async () => {
+    const counts: string[] = [];
+    const reply = 'r'.repeat(200);
+    const server = await startLineServer({ line: (c) => c.send(reply) }, { port: 0, host: '127.0.0.1', maxOutputBytes: 64 * 1024, count: (r) => void counts.push(r) });
+    servers.push(server);
+    const c = await client(server.port);
+    c.socket.pause();
+    const chunk = 'x\n'.repeat(10_000);
+    const pump = () => {
+      while (!c.socket.destroyed) if (!c.socket.write(chunk)) return void c.socket.once('drain', pump);
+    };
+    pump();
+    await c.closed;
+    expect(counts).toContain('output-overflow');
+  });
+
+  it('caps connections per address, keeping places for other addresses', async () => {
+    const counts: string[] = [];
+    const server = await startLineServer({ line: (c) => c.send('ok') }, { port: 0, host: '127.0.0.1', connectsPerMinute: 1000, maxConnectionsPerAddress: 3, count: (r) => void counts.push(r) });
+    servers.push(server);
+    const many = await Promise.all([1, 2, 3, 4, 5].map(() => client(server.port)));
+    await until(() => counts.filter((r) => r === 'too-many-from-address').length === 2);
+    await until(() => server.connections().length === 3);
+    many.forEach((c) => c.socket.destroy());
+    await until(() => server.connections().length === 0);
+  });
+
   it('rate-limits connection attempts per address', async () => {
     let refused = 0;
     const server = await startLineServer({ line: () => undefined }, { port: 0, host: '127.0.0.1', connectsPerMinute: 3, count: (r) => void (r === 'rate-limited' && refused++) });

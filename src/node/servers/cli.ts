@@ -20,6 +20,7 @@ import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_P
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 import { startStatusHttp, withProcessStatus, type StatusBody, type StatusHttp } from './statusHttp';
 import type { RunningServer } from './types';
+import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, httpCaps, type ServerLimits } from './connectionLimits';
 import { DEFAULT_MASTER_PORT, DEFAULT_MAX_SERVERS, validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -65,6 +66,26 @@ interface CommonOpts {
   port: number;
   httpPort?: number;
   logLevel: string;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  connectsPerMinute: number;
+  lineTimeoutSeconds: number;
+  maxUnreadKib: number;
+  httpMaxConnections: number;
+  httpMaxConnectionsPerAddress: number;
+}
+
+/** The connection limits of the common options, as the servers take them. */
+function limitsOf(o: CommonOpts): ServerLimits {
+  return {
+    maxConnections: o.maxConnections,
+    maxConnectionsPerAddress: o.maxConnectionsPerAddress,
+    connectsPerMinute: o.connectsPerMinute,
+    lineTimeoutMs: Math.round(o.lineTimeoutSeconds * 1000),
+    maxOutputBytes: o.maxUnreadKib * 1024,
+    httpMaxConnections: o.httpMaxConnections,
+    httpMaxConnectionsPerAddress: o.httpMaxConnectionsPerAddress,
+  };
 }
 
 /** The options every server subcommand takes. */
@@ -75,6 +96,13 @@ function withCommonOptions(cmd: Command, defaults: { name: string; port: number;
     .option('--port <port>', 'TCP port (0 = any free port)', int(0, 65535), defaults.port)
     .option('--http-port <port>', 'HTTP port of the status page (0 = any free port; default: no status page)', int(0, 65535))
     .addOption(new Option('--log-level <level>', 'log level of the JSON logs on stderr').choices(LOG_LEVELS).default(process.env.STARLANE_LOG_LEVEL ?? 'info'))
+    .option('--max-connections <n>', 'most TCP connections at once (a quarter kept for addresses holding fewer than 4)', int(1, 1_000_000), DEFAULT_LINE_CAPS.max)
+    .option('--max-connections-per-address <n>', 'most TCP connections from one IPv4 address or IPv6 /64', int(1, 1_000_000), DEFAULT_LINE_CAPS.perSource)
+    .option('--connects-per-minute <n>', 'new TCP connections one IPv4 address or IPv6 /64 may open per minute (a minute\'s worth may come at once)', int(1, 1_000_000), 30)
+    .option('--line-timeout-seconds <s>', 'close a TCP connection that leaves a line unfinished for this long', seconds(0.1, 3600), 10)
+    .option('--max-unread-kib <n>', 'close a TCP connection once this many KiB of replies wait unread', int(16, 1_048_576), 256)
+    .option('--http-max-connections <n>', 'most status-page connections at once (a quarter kept for addresses holding fewer than 4)', int(1, 1_000_000), DEFAULT_HTTP_CAPS.max)
+    .option('--http-max-connections-per-address <n>', 'most status-page connections from one IPv4 address or IPv6 /64', int(1, 1_000_000), DEFAULT_HTTP_CAPS.perSource)
     .showHelpAfterError();
 }
 
@@ -135,6 +163,7 @@ withCommonOptions(program.command('masterserver').description('list running slot
       log,
       maxServers: o.maxServers,
       expireMs: Math.round(o.expireSeconds * 1000),
+      limits: limitsOf(o),
     });
     stopOnSignals(log, 'masterserver', (reason) => server.close(reason));
     announce('masterserver', o.name, server.ports);
@@ -179,7 +208,7 @@ async function serveAndRegister(
   let status: StatusHttp | undefined;
   if (o.httpPort !== undefined) {
     try {
-      status = await startStatusHttp({ port: o.httpPort, host: o.host, routes });
+      status = await startStatusHttp({ port: o.httpPort, host: o.host, routes, caps: httpCaps(limitsOf(o)) });
     } catch (err) {
       await server.close('status page failed');
       throw err;
@@ -262,6 +291,7 @@ withPlayerOptions(
       welcome: o.welcome ?? [],
       banFile: o.banFile,
       joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
+      limits: limitsOf(o),
       log,
       onPlayersChanged: (count, max) => link.registration?.update(count, max),
     });
@@ -317,6 +347,7 @@ withPlayerOptions(
       flush: o.flush,
       timeoutMs: Math.round(o.timeoutSeconds * 1000),
       joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
+      limits: limitsOf(o),
       udpRate: o.udpRate,
       strangerRate: o.strangerRate,
       strikeLimit: o.strikeLimit,

@@ -48,6 +48,7 @@ import {
   type JoinRequest,
 } from '../../shared/servers/joinProtocol';
 import { emptyBanList, loadBanList, type BanList } from './banList';
+import { lineLimits } from './connectionLimits';
 import { startLineServer, type LineConnection } from './lineServer';
 import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
 import type { CommonServerOptions } from './types';
@@ -176,11 +177,17 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   const addressStrikes = new StrikeBook(ADDRESS_STRIKES);
   const counts = new Map<string, number>();
   const logs = new LogThrottle(60_000);
+  // Routine lines have their own ration, so a flood of them cannot crowd out the warnings.
+  const routineLogs = new LogThrottle(60_000);
   const tally = (reason: string) => counts.set(reason, (counts.get(reason) ?? 0) + 1);
   /** A log line about `address`, at most once a minute per address and reason (the rest are tallied only). */
   const warnOnce = (address: string, reason: string, fields: object, msg: string, level: 'warn' | 'info' = 'warn') => {
     tally(reason);
-    const due = logs.due(`${reason} ${address}`, Date.now());
+    logOnce(address, reason, fields, msg, level, logs);
+  };
+  /** The same rationing for routine lines (refusals, renames), which are not counted as closes. */
+  const logOnce = (address: string, reason: string, fields: object, msg: string, level: 'warn' | 'info', throttle = routineLogs) => {
+    const due = throttle.due(`${reason} ${address}`, Date.now());
     if (due) log[level]({ address, reason, heldBack: due.suppressed, ...fields }, msg);
   };
 
@@ -201,7 +208,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     joined().some((s) => s !== except && s.player.name.toLowerCase() === candidate.toLowerCase());
 
   const refuse = (conn: LineConnection, reply: string, why: string, extra: object = {}, close = false) => {
-    log.info({ address: conn.address, reply, ...extra }, `refused: ${why}`);
+    // Rationed per address and reason: a flood of refused lines must not become a flood of log lines.
+    logOnce(conn.address, `refused: ${why}`, { reply, ...extra }, `refused: ${why}`, 'info');
     if (close) conn.close(reply);
     else conn.send(reply);
   };
@@ -254,7 +262,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     seat.player.name = newName;
     conn.send(NEW_NAME_ACCEPTED);
     if (newName !== old) toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
-    log.info({ slot: seat.player.slot, from: old, to: newName }, 'player renamed');
+    logOnce(conn.address, 'renamed', { slot: seat.player.slot, from: old, to: newName }, 'player renamed', 'info');
   };
 
   /** An invalid line: reply, count strikes against the connection and its address, and close or remove it when they run out. */
@@ -339,6 +347,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     {
       port: options.port,
       ...(options.host === undefined ? {} : { host: options.host }),
+      ...lineLimits(options.limits),
       maxLineBytes: MAX_LINE_BYTES,
       // 0 disables the line server's idle timeout; unjoined connections have their own deadline.
       idleMs: 0,

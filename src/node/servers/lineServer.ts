@@ -1,12 +1,20 @@
 /**
  * A TCP server speaking newline-terminated text lines, as Parsec's slot-,
- * game- and masterservers do. It distrusts every byte: lines are capped in
- * length, a connection that sends nothing for `idleMs` (or never finishes a
- * line) is closed, connection attempts per address are rate limited, and a
- * handler that throws is counted and never takes the server down.
+ * game- and masterservers do. It distrusts every byte:
+ * - lines are capped in length;
+ * - a connection that completes no line for `idleMs` is closed, and a line
+ *   once begun must be complete within `lineTimeoutMs`: bytes alone never
+ *   extend either deadline, so a byte-a-second trickle is cut like silence;
+ * - connection attempts per source are rate limited, and open connections are
+ *   capped per source (IPv4 address or IPv6 /64) and overall, with room kept
+ *   for new sources (connectionLimits.ts);
+ * - a peer that does not read its replies is closed once `maxOutputBytes`
+ *   wait unsent, so it never makes the server buffer without bound;
+ * - a handler that throws is counted and never takes the server down.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { RateLimiter } from '../../shared/util/rateLimit';
+import { ConnectionTable, DEFAULT_LINE_CAPS, sourceKey } from './connectionLimits';
 import { listen } from './listen';
 
 export interface LineConnection {
@@ -36,12 +44,18 @@ export interface LineServerOptions {
   host?: string;
   /** Longest accepted line in bytes (default 512); a longer one closes the connection. */
   maxLineBytes?: number;
-  /** Idle timeout in ms (default 60 s). */
+  /** Idle timeout in ms (default 60 s; 0 = none): the longest time without a complete line. */
   idleMs?: number;
-  /** New connections allowed per address per minute (default 30). */
+  /** A line once begun must end within this many ms (default 10 s; 0 = no deadline). */
+  lineTimeoutMs?: number;
+  /** New connections allowed per source per minute (default 30). */
   connectsPerMinute?: number;
-  /** Most simultaneous connections (default 1024). */
+  /** Most simultaneous connections (default 1024); a quarter of them are kept for sources holding fewer than 4. */
   maxConnections?: number;
+  /** Most simultaneous connections from one IPv4 address or IPv6 /64 (default 64). */
+  maxConnectionsPerAddress?: number;
+  /** Unsent reply bytes (socket.writableLength) past which a connection is closed (default 256 KiB). */
+  maxOutputBytes?: number;
   /**
    * TCP keep-alive probe delay in ms (default 30 s; 0 = off), so a client
    * whose machine died without closing the connection is noticed even when
@@ -68,6 +82,12 @@ export function unwrapAddress(address: string | undefined): string {
 export async function startLineServer(handler: LineHandler, options: LineServerOptions): Promise<LineServer> {
   const maxLine = options.maxLineBytes ?? 512;
   const idleMs = options.idleMs ?? 60_000;
+  const lineMs = options.lineTimeoutMs ?? 10_000;
+  const maxOutput = options.maxOutputBytes ?? 256 * 1024;
+  const table = new ConnectionTable({
+    max: options.maxConnections ?? DEFAULT_LINE_CAPS.max,
+    perSource: options.maxConnectionsPerAddress ?? DEFAULT_LINE_CAPS.perSource,
+  });
   const perMinute = options.connectsPerMinute ?? 30;
   const count = options.count ?? (() => undefined);
   const open = new Set<LineConnection>();
@@ -86,17 +106,49 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
     const address = unwrapAddress(socket.remoteAddress);
     // A refused peer may already have gone; its reset must not become an unhandled error.
     socket.on('error', () => undefined);
-    const allowed = connects.allow(address, Date.now());
-    if (!allowed || open.size >= (options.maxConnections ?? 1024)) {
-      count(!allowed ? 'rate-limited' : 'too-many-connections', address);
+    const allowed = connects.allow(sourceKey(address), Date.now());
+    const full = allowed ? table.admit(address) : null;
+    if (!allowed || full) {
+      count(full ?? 'rate-limited', address);
       socket.destroy();
       return;
     }
     let buffer = '';
     let closed = false;
-    // Set by close(): lines already buffered behind the one that closed the connection are not handled.
+    // Set by close() and cut(): lines already buffered behind the one that closed the connection are not handled.
     let ending = false;
     let closeReason = 'client closed';
+    /** Closes at once, counting `counter`. */
+    const cut = (reason: string, counter: string) => {
+      if (closed) return;
+      ending = true;
+      closeReason = reason;
+      count(counter, address);
+      socket.destroy();
+    };
+    // Deadlines (ms since epoch): the last complete line, and when the unfinished line began.
+    let lastLine = Date.now();
+    let partialSince: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timerAt = Infinity;
+    const deadline = () => Math.min(idleMs > 0 ? lastLine + idleMs : Infinity, partialSince !== undefined && lineMs > 0 ? partialSince + lineMs : Infinity);
+    /** One timer per connection, re-armed lazily: deadlines that moved later are found when it fires. */
+    const arm = () => {
+      const at = deadline();
+      if (at >= timerAt) return;
+      clearTimeout(timer);
+      timerAt = at;
+      timer = at === Infinity ? undefined : setTimeout(expire, Math.max(0, at - Date.now()));
+    };
+    const expire = () => {
+      timer = undefined;
+      timerAt = Infinity;
+      if (closed || ending) return;
+      const now = Date.now();
+      if (partialSince !== undefined && lineMs > 0 && now >= partialSince + lineMs) return cut('line timeout', 'line-timeout');
+      if (idleMs > 0 && now >= lastLine + idleMs) return cut('idle timeout', 'idle-timeout');
+      arm();
+    };
     const conn: LineConnection = {
       address,
       port: socket.remotePort ?? 0,
@@ -105,7 +157,10 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
         return closed || ending;
       },
       send: (line) => {
-        if (!closed && !ending && socket.writable) socket.write(`${line}\n`);
+        if (closed || ending || !socket.writable) return;
+        socket.write(`${line}\n`);
+        // A peer that does not read its replies is cut off rather than buffered for.
+        if (socket.writableLength > maxOutput) cut('replies not read', 'output-overflow');
       },
       close: (finalLine) => {
         if (closed || ending) return;
@@ -122,36 +177,36 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
     socket.setNoDelay(true);
     const keepAlive = options.keepAliveMs ?? 30_000;
     if (keepAlive > 0) socket.setKeepAlive(true, keepAlive);
-    socket.setTimeout(idleMs, () => {
-      closeReason = 'idle timeout';
-      count('idle-timeout', address);
-      socket.destroy();
-    });
+    arm();
     socket.on('data', (chunk: string) => {
       if (ending) return;
       buffer += chunk;
       let nl: number;
+      let lines = 0;
       while ((nl = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, nl).replace(/\r$/, '');
         buffer = buffer.slice(nl + 1);
-        if (Buffer.byteLength(line) > maxLine) {
-          count('line-too-long', address);
-          closeReason = 'line too long';
-          socket.destroy();
-          return;
-        }
+        if (Buffer.byteLength(line) > maxLine) return cut('line too long', 'line-too-long');
+        lines += 1;
         safe('line', () => handler.line(conn, line));
         if (closed || ending) return;
       }
-      if (Buffer.byteLength(buffer) > maxLine) {
-        count('line-too-long', address);
-        closeReason = 'line too long';
-        socket.destroy();
+      if (Buffer.byteLength(buffer) > maxLine) return cut('line too long', 'line-too-long');
+      const now = Date.now();
+      if (lines > 0) {
+        lastLine = now;
+        partialSince = undefined;
+      }
+      if (buffer.length > 0 && partialSince === undefined) {
+        partialSince = now;
+        arm();
       }
     });
     socket.on('error', () => count('socket-error'));
     socket.on('close', () => {
       closed = true;
+      clearTimeout(timer);
+      table.release(address);
       open.delete(conn);
       safe('close', () => handler.close?.(conn, closeReason));
     });

@@ -15,6 +15,7 @@
  * is rate limited per address, since every request costs a whole list.
  * Closes are logged with their reason, at most once a minute per address.
  */
+import { httpCaps, lineLimits } from './connectionLimits';
 import { startLineServer, type LineConnection } from './lineServer';
 import { processStatus, startStatusHttp, type StatusHttp } from './statusHttp';
 import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
@@ -114,6 +115,13 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     const due = logs.due(`${reason} ${address}`, clock.now());
     if (due) log.warn({ address, reason, heldBack: due.suppressed, ...fields }, msg);
   };
+  // Routine lines (joins, re-joins, removes, a full list) have their own ration, per address, reason and server name:
+  // a join/remove loop on one connection must not become a line per line, nor crowd out the warnings above.
+  const routineLogs = new LogThrottle(60_000);
+  const routine = (level: 'info' | 'warn', address: string, server: string, fields: object, msg: string) => {
+    const due = routineLogs.due(`${msg} ${address} ${server}`, clock.now());
+    if (due) log[level]({ ...fields, heldBack: due.suppressed }, msg);
+  };
   /** A bad line on `conn`: strikes for it and its address; closes it when they run out (else `reply` is sent). */
   const badLine = (conn: LineConnection, reply: string | null, what: string, now: number) => {
     const st = invalidLines.get(conn) ?? { lines: 0 };
@@ -157,17 +165,17 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       if (old.conn && old.conn !== conn) old.conn.state = undefined;
       Object.assign(old, fields);
       conn.state = old;
-      log.info(logged(old), 'server re-joined; entry replaced');
+      routine('info', conn.address, req.name, logged(old), 'server re-joined; entry replaced');
       return conn.send(JOIN_ACCEPTED);
     }
     if (entries.size >= maxServers) {
-      log.warn({ server: req.name, address: conn.address, limit: maxServers }, 'list full; join refused');
+      routine('warn', conn.address, req.name, { server: req.name, address: conn.address, limit: maxServers }, 'list full; join refused');
       return conn.send(MASTERSERVER_FULL);
     }
     const entry: Entry = { ...fields, joinedAt: now };
     entries.add(entry);
     conn.state = entry;
-    log.info({ ...logged(entry), maxPlayers: entry.maxPlayers, os: entry.os, url: entry.url }, 'server joined');
+    routine('info', conn.address, req.name, { ...logged(entry), maxPlayers: entry.maxPlayers, os: entry.os, url: entry.url }, 'server joined');
     conn.send(JOIN_ACCEPTED);
   };
 
@@ -200,7 +208,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
         }
         entries.delete(entry);
         conn.state = undefined;
-        log.info(logged(entry), 'server removed itself');
+        routine('info', conn.address, entry.name, logged(entry), 'server removed itself');
         conn.send(REMOVING_YOU);
       },
       close(conn, reason) {
@@ -213,6 +221,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     },
     // Idle connections outlive an entry's expiry slightly, so a silent server expires before its socket is cut.
     {
+      ...lineLimits(options.limits),
       port: options.port,
       host: options.host,
       idleMs: expireMs + 1000,
@@ -243,6 +252,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       http = await startStatusHttp({
         port: options.httpPort,
         host: options.host,
+        caps: httpCaps(options.limits),
         routes: {
           '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot()) }),
           '/servers.json': () => ({ type: 'json', body: renderJson(snapshot(), clock.now()) }),

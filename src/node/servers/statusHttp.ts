@@ -5,6 +5,7 @@
  * and never cached.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ConnectionTable, DEFAULT_HTTP_CAPS, type ConnectionCaps } from './connectionLimits';
 import { listen } from './listen';
 
 /** A rendered route: an HTML page or a JSON document. */
@@ -21,6 +22,10 @@ export interface StatusHttpOptions {
   host?: string;
   /** Exact request paths (query strings ignored) → renderer, called on every request. */
   routes: Record<string, () => StatusBody>;
+  /** Connection caps overall and per IPv4 address or IPv6 /64 (default 256 and 64); a quarter of the overall cap is kept for new sources. */
+  caps?: ConnectionCaps;
+  /** How long an idle keep-alive connection is kept (default 2,000 ms). */
+  keepAliveMs?: number;
 }
 
 /** A running status server. */
@@ -126,10 +131,22 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
   // request is cut within about headersTimeout + 1 s.
   server.requestTimeout = 10_000;
   server.headersTimeout = 5_000;
-  server.keepAliveTimeout = 5_000;
+  // Short: a page and its JSON are fetched at once, and held-open idle connections only cost places.
+  server.keepAliveTimeout = options.keepAliveMs ?? 2_000;
   server.maxHeadersCount = 50;
-  // Status pages need few connections; a flood of them is refused rather than held.
-  server.maxConnections = 256;
+  // Status pages need few connections; a flood of them is refused rather than held, and one source
+  // (address or IPv6 /64) cannot take them all: past the per-source cap, or into the places kept for
+  // new sources, its further connections are closed at once.
+  const table = new ConnectionTable(options.caps ?? DEFAULT_HTTP_CAPS);
+  server.on('connection', (socket) => {
+    const address = socket.remoteAddress ?? '?';
+    socket.on('error', () => undefined);
+    if (table.admit(address) !== null) {
+      socket.destroy();
+      return;
+    }
+    socket.once('close', () => table.release(address));
+  });
   // The deadlines above only start with a request's first byte; a connection that never sends one is idle and
   // cut by this socket timeout. It must stay below headersTimeout: in Node 20 a longer one never fires on a
   // connection that has sent nothing (measured), leaving half-open connections open for ever.

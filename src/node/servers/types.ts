@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../log';
 import type { Clock } from '../../shared/time/clock';
+import type { ServerLimits } from './connectionLimits';
 
 export interface RunningServer {
   /** `slotserver`, `gameserver` or `masterserver`. */
@@ -25,4 +26,6 @@ export interface CommonServerOptions {
   log: Logger;
   /** Time and timers (default: the system clock); tests pass a virtual one. */
   clock?: Clock;
+  /** Connection caps, line deadline and reply buffer limit of its TCP and HTTP ports (connectionLimits.ts). */
+  limits?: ServerLimits;
 }
