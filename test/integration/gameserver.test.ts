@@ -278,7 +278,8 @@ describe('gameserver sessions', () => {
     const s = await server({ clock });
     const [quiet, alive] = await players(s, ['quiet', 'alive']);
     let removed = false;
-    void quiet!.tcp.next(60_000).then((line) => (removed = line === 'removing you'));
+    // It is told why before `removing you`.
+    void quiet!.tcp.next(60_000).then((line) => (removed = line === 'removed: no game datagram for 10 s'));
     for (let t = 0; t <= 10_200 && !removed; t += 100) {
       const heard = s.stats().nodeAlive;
       alive!.sendRaw(alive!.packet({ type: PacketType.NodeAlive, joined: false }));
@@ -287,7 +288,8 @@ describe('gameserver sessions', () => {
       if (t < 10_000) expect(s.players().map((p) => p.name), `both still in at ${t + 100} ms`).toEqual(['quiet', 'alive']);
     }
     expect(await alive!.tcp.next()).toBe(`remove ip: 127.0.0.1:${quiet!.udpPort}`);
-    await until('quiet to hear removing you', () => removed);
+    await until('quiet to hear why it was removed', () => removed);
+    expect(await quiet!.tcp.next()).toBe('removing you');
     expect(s.players().map((p) => p.name)).toEqual(['alive']);
   });
 
