@@ -214,8 +214,9 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const slot = seats.findIndex((s) => s === undefined);
     if (slot < 0) return refuse(conn, SERVER_FULL, 'server full', who, true);
     if (perAddress.full(conn.address)) {
-      tally('address-seats');
-      return refuse(conn, SERVER_FULL, 'this address holds its share of seats', { ...who, limit: perAddress.limit }, true);
+      // Logged once a minute per address: a squatter retrying must not flood the log.
+      warnOnce(conn.address, 'address-seats', { ...who, limit: perAddress.limit }, 'refused: this address holds its share of seats', 'info');
+      return conn.close(SERVER_FULL);
     }
     if (nameTaken(req.name)) return refuse(conn, NAME_TAKEN, 'name taken', who);
     if (joined().some((s) => s.player.address === conn.address && s.player.port === port)) {

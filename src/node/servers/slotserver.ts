@@ -58,8 +58,8 @@ export interface Slotserver extends RunningServer {
   playerCount(): number;
   /** Joined players by slot. */
   players(): SlotPlayer[];
-  /** The UDP socket's counters: datagrams no handler took, and LAN discovery's. */
-  udpStats(): { unknown: number; discovery: DiscoveryStats };
+  /** The UDP socket's counters: datagrams no handler took, LAN discovery's, and time-sync requests answered. */
+  udpStats(): { unknown: number; discovery: DiscoveryStats; timeSyncAnswered: number };
   /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
   reloadBans(why?: string): Promise<void>;
 }
@@ -139,7 +139,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
     ports: { tcp: seats.port, udp: udpPort },
     playerCount: () => seats.playerCount(),
     players: () => seats.players(),
-    udpStats: () => ({ unknown: unknownDatagrams, discovery: discovery.stats() }),
+    udpStats: () => ({ unknown: unknownDatagrams, discovery: discovery.stats(), timeSyncAnswered: time.stats().answered }),
     reloadBans: (why) => seats.reloadBans(why),
     async close(reason = 'server shutting down') {
       if (closing) return;
