@@ -272,7 +272,7 @@ describe('gameserver bursts', () => {
 });
 
 describe('gameserver sessions', () => {
-  it('removes a player silent on UDP and TCP for the timeout; node-alive keeps another one', async () => {
+  it('removes a player that sent no game datagram for the timeout, telling it why; node-alive keeps another one', async () => {
     // Virtual time: the default 10 s timeout passes in 100 ms steps, each after alive's node-alive has arrived.
     const clock = new VirtualClock();
     const s = await server({ clock });
