@@ -112,8 +112,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       if (now - s.lastHeard > timeoutMs) {
         log.info({ slot: s.slot, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');
         seats.kick(s.slot, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, true);
-      }
-      else {
+      } else {
         const unacked = s.link.check(now);
         if (unacked) {
           log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');

@@ -313,62 +313,59 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     }
   }
 
-  let lines: Awaited<ReturnType<typeof startLineServer>>;
-  try {
-    lines = await startLineServer(
-      {
-        open(conn) {
-          const st: ConnState = { joinedOnce: false, invalid: 0 };
-          st.timer = setTimeout(() => {
-            if (!st.joinedOnce) {
-              warnOnce(conn.address, 'join-timeout', { ms: joinTimeoutMs }, 'connection closed: no join in time', 'info');
-              conn.close();
-            }
-          }, joinTimeoutMs);
-          st.timer.unref();
-          conn.state = st;
-        },
-        line(conn, line) {
-          const st = stateOf(conn);
-          // A banned address gets its reply to whatever it sends first: replying
-          // before the client has written could lose the line to a reset.
-          if (bans().isBanned(conn.address)) return refuse(conn, BANNED, 'banned address', {}, true);
-          const req = parseClientLine(line);
-          switch (req.kind) {
-            case 'join':
-              return join(conn, st, req.join);
-            case 'rename':
-              return rename(conn, st, req.name);
-            case 'remove':
-              if (!st.seat) return refuse(conn, NOT_JOINED, 'remove while not joined');
-              leave(st, 'remove me');
-              return conn.close(REMOVING_YOU);
-            case 'refused':
-              return invalid(conn, st, req.reply, line);
+  const lines = await startLineServer(
+    {
+      open(conn) {
+        const st: ConnState = { joinedOnce: false, invalid: 0 };
+        st.timer = setTimeout(() => {
+          if (!st.joinedOnce) {
+            warnOnce(conn.address, 'join-timeout', { ms: joinTimeoutMs }, 'connection closed: no join in time', 'info');
+            conn.close();
           }
-        },
-        close(conn, reason) {
-          const st = stateOf(conn);
-          clearTimeout(st.timer);
-          leave(st, reason);
-        },
+        }, joinTimeoutMs);
+        st.timer.unref();
+        conn.state = st;
       },
-      {
-        port: options.port,
-        ...(options.host === undefined ? {} : { host: options.host }),
-        maxLineBytes: MAX_LINE_BYTES,
-        // 0 disables the line server's idle timeout; unjoined connections have their own deadline.
-        idleMs: 0,
-        count: (reason, address) => {
-          if (reason === 'socket-error' || reason === 'idle-timeout') return tally(reason);
-          warnOnce(address ?? '?', reason, {}, 'connection closed or refused by the line server');
-        },
+      line(conn, line) {
+        const st = stateOf(conn);
+        // A banned address gets its reply to whatever it sends first: replying
+        // before the client has written could lose the line to a reset.
+        if (bans().isBanned(conn.address)) return refuse(conn, BANNED, 'banned address', {}, true);
+        const req = parseClientLine(line);
+        switch (req.kind) {
+          case 'join':
+            return join(conn, st, req.join);
+          case 'rename':
+            return rename(conn, st, req.name);
+          case 'remove':
+            if (!st.seat) return refuse(conn, NOT_JOINED, 'remove while not joined');
+            leave(st, 'remove me');
+            return conn.close(REMOVING_YOU);
+          case 'refused':
+            return invalid(conn, st, req.reply, line);
+        }
       },
-    );
-  } catch (err) {
+      close(conn, reason) {
+        const st = stateOf(conn);
+        clearTimeout(st.timer);
+        leave(st, reason);
+      },
+    },
+    {
+      port: options.port,
+      ...(options.host === undefined ? {} : { host: options.host }),
+      maxLineBytes: MAX_LINE_BYTES,
+      // 0 disables the line server's idle timeout; unjoined connections have their own deadline.
+      idleMs: 0,
+      count: (reason, address) => {
+        if (reason === 'socket-error' || reason === 'idle-timeout') return tally(reason);
+        warnOnce(address ?? '?', reason, {}, 'connection closed or refused by the line server');
+      },
+    },
+  ).catch((err: unknown) => {
     banWatch?.close();
     throw err;
-  }
+  });
 
   return {
     port: lines.port,
