@@ -34,8 +34,8 @@ describe('server command line', () => {
   });
 
   it.each([
-    ['masterserver', ['--name', '--host', '--port', '--http-port', '--log-level', '--max-servers']],
-    ['slotserver', ['--name', '--host', '--port', '--http-port', '--log-level', '--max-players', '--welcome', '--ban-file', '--master', '--url']],
+    ['masterserver', ['--name', '--host', '--port', '--http-port', '--log-level', '--max-servers', '--max-servers-per-address']],
+    ['slotserver', ['--name', '--host', '--port', '--http-port', '--log-level', '--max-players', '--welcome', '--ban-file', '--master', '--url', '--max-per-address', '--silence-seconds']],
   ])('%s --help exits 0 and lists its options', (command, options) => {
     const r = help(command);
     expect(r.status).toBe(0);
