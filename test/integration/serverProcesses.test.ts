@@ -89,6 +89,10 @@ describe('masterserver and slotservers as real processes', () => {
     await until(async () => !(await byName('beta')), expireSeconds * 1000, 'beta to leave the list once its connection closed');
     expect(Date.now() - killAt).toBeLessThan(expireSeconds * 1000);
 
+    // SIGHUP (which makes slot- and gameservers re-read their ban files) does not stop the masterserver.
+    master.child.kill('SIGHUP');
+    await until(async () => /nothing to read again/.test(master.output()), 3000, 'the masterserver to log the SIGHUP');
+    expect(await list(master.http)).toEqual([]);
     master.child.kill('SIGTERM');
     expect(await master.exited).toBe(0);
     expect(master.output()).not.toMatch(/"level":50/);

@@ -142,6 +142,8 @@ withCommonOptions(program.command('masterserver').description('list running slot
       expireMs: Math.round(o.expireSeconds * 1000),
     });
     stopOnSignals(log, 'masterserver', (reason) => server.close(reason));
+    // SIGHUP re-reads ban files on the other servers; here there is nothing to re-read, and it must not stop the list.
+    process.on('SIGHUP', () => log.warn('SIGHUP ignored: the masterserver has nothing to read again'));
     announce('masterserver', o.name, server.ports);
   });
 
