@@ -235,13 +235,14 @@ describe('gameserver bursts', () => {
 });
 
 describe('gameserver sessions', () => {
-  it('removes a player silent on UDP and TCP for the timeout; node-alive keeps another one', async () => {
+  it('removes a player that sent no game datagram for the timeout, telling it why; node-alive keeps another one', async () => {
     // Virtual time: the default 10 s timeout passes in 100 ms steps, each after alive's node-alive has arrived.
     const clock = new VirtualClock();
     const s = await server({ clock });
     const [quiet, alive] = await players(s, ['quiet', 'alive']);
     let removed = false;
-    void quiet!.tcp.next(60_000).then((line) => (removed = line === 'removing you'));
+    // It is told why before `removing you`.
+    void quiet!.tcp.next(60_000).then((line) => (removed = line === 'removed: no game datagram for 10 s'));
     for (let t = 0; t <= 10_200 && !removed; t += 100) {
       const heard = s.stats().nodeAlive;
       alive!.sendRaw(alive!.packet({ type: PacketType.NodeAlive, joined: false }));
@@ -250,7 +251,8 @@ describe('gameserver sessions', () => {
       if (t < 10_000) expect(s.players().map((p) => p.name), `both still in at ${t + 100} ms`).toEqual(['quiet', 'alive']);
     }
     expect(await alive!.tcp.next()).toBe(`remove ip: 127.0.0.1:${quiet!.udpPort}`);
-    await until('quiet to hear removing you', () => removed);
+    await until('quiet to hear why it was removed', () => removed);
+    expect(await quiet!.tcp.next()).toBe('removing you');
     expect(s.players().map((p) => p.name)).toEqual(['alive']);
   });
 

@@ -38,7 +38,7 @@ describe('gameserver command line', () => {
   it('gameserver --help exits 0 and lists its options', () => {
     const r = spawnSync(process.execPath, [serverEntry, 'gameserver', '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    for (const o of ['--name', '--host', '--port', '--udp-port', '--http-port', '--log-level', '--max-players', '--welcome', '--ban-file', '--master', '--url', '--filter-radius', '--tick-hz', '--flush', '--timeout-seconds']) {
+    for (const o of ['--name', '--host', '--port', '--udp-port', '--http-port', '--log-level', '--max-players', '--welcome', '--ban-file', '--master', '--url', '--filter-radius', '--tick-hz', '--flush', '--timeout-seconds', '--max-per-address']) {
       expect(r.stdout).toContain(o);
     }
     expect(r.stdout).toMatch(/default: 6581/);

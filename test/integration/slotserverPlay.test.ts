@@ -61,6 +61,29 @@ describe('slotserver protocol', () => {
     await until('bravo is out', () => /disconnected from the slotserver/.test(b.text()));
   });
 
+  it('joined players keep their seats past the silence timeout by the time-sync requests their clients send', async () => {
+    // A 1 s silence timeout: a client that stopped asking the time would lose its seat within a second or two.
+    const server = await startSlotserver({ name: 'Alive', log: pino({ level: 'silent' }), port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [], silenceTimeoutMs: 1000 });
+    servers.push(server);
+    const a = await node('alpha');
+    const b = await node('bravo');
+    await a.run(`connect 127.0.0.1:${server.ports.tcp}`);
+    await b.run(`connect 127.0.0.1:${server.ports.tcp}`);
+    await until('both joined', () => server.playerCount() === 2);
+    // Checked at every poll for four silence timeouts; the clients ask the time in bursts, then once a second.
+    const start = server.udpStats().timeSyncAnswered;
+    const t0 = performance.now();
+    await until('four silence timeouts with both seated', () => {
+      expect(server.playerCount(), 'both still seated').toBe(2);
+      return performance.now() - t0 >= 4000;
+    });
+    const answered = server.udpStats().timeSyncAnswered - start;
+    console.log(`slotserver with a 1 s silence timeout: 2 real clients seated for 4 s, ${answered} time-sync requests answered meanwhile`);
+    expect(answered).toBeGreaterThanOrEqual(6);
+    expect(a.text()).not.toMatch(/removed/);
+    expect(b.text()).not.toMatch(/removed/);
+  });
+
   it('re-binding the protocol while joined reconnects to the same server', async () => {
     const server = await startSlotserver({ name: 'Again', log: pino({ level: 'silent' }), port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
     servers.push(server);

@@ -3,8 +3,8 @@
  * holds one IPv4 or IPv6 address or CIDR block per line; `#` starts a comment
  * (whole line or after an entry) and blank lines are ignored. A line that is
  * not a valid entry is reported as a warning with its line number and
- * skipped, so one typo never leaves a server without its other bans. The file
- * is read once at start-up; there is no reload.
+ * skipped, so one typo never leaves a server without its other bans. The
+ * servers read it again when it changes and on SIGHUP (banWatch.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { BlockList, isIP } from 'node:net';

@@ -3,14 +3,17 @@
  * `node out/main/server.js`: runs one Starlane server. Prints one line for a
  * person on stdout once it listens; structured logs (pino JSON) go to stderr.
  * SIGINT/SIGTERM shut it down gracefully (leave the masterserver list, say
- * goodbye to clients, close every socket) and exit 0.
+ * goodbye to clients, close every socket) and exit 0. SIGHUP makes a slot- or
+ * gameserver read its ban file again (it also does so by itself when the file
+ * changes) and remove the seated players it now bans.
  */
 import { hostname } from 'node:os';
 import { MAX_SLOTS } from '../../shared/wire/types';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, type Logger } from '../log';
 import { APP_VERSION } from '../version';
-import { startMasterserver } from './masterserver';
+import { DEFAULT_MAX_SERVERS_PER_ADDRESS, startMasterserver } from './masterserver';
+import { DEFAULT_MAX_PER_ADDRESS } from './joinServer';
 import { MasterRegistration, parseHostPort } from './masterClient';
 import { startSlotserver, renderSlotserverStatus } from './slotserver';
 import { startGameserver } from './gameserver';
@@ -152,8 +155,9 @@ withCommonOptions(program.command('masterserver').description('list running slot
   parseName: serverName,
 })
   .option('--max-servers <n>', 'most servers listed at once', int(1, DEFAULT_MAX_SERVERS), DEFAULT_MAX_SERVERS)
+  .option('--max-servers-per-address <n>', 'most servers one host (an IPv4 address or an IPv6 /64) may list at once', int(1, DEFAULT_MAX_SERVERS), DEFAULT_MAX_SERVERS_PER_ADDRESS)
   .addOption(new Option('--expire-seconds <s>', 'drop a server not heard from for this long').argParser(seconds(0.1, 86_400)).default(90).hideHelp())
-  .action(async (o: CommonOpts & { maxServers: number; expireSeconds: number }) => {
+  .action(async (o: CommonOpts & { maxServers: number; maxServersPerAddress: number; expireSeconds: number }) => {
     const log = createLogger('starlane-masterserver', o.logLevel);
     const server = await startMasterserver({
       name: o.name,
@@ -162,10 +166,13 @@ withCommonOptions(program.command('masterserver').description('list running slot
       httpPort: o.httpPort,
       log,
       maxServers: o.maxServers,
+      maxServersPerAddress: o.maxServersPerAddress,
       expireMs: Math.round(o.expireSeconds * 1000),
       limits: limitsOf(o),
     });
     stopOnSignals(log, 'masterserver', (reason) => server.close(reason));
+    // SIGHUP re-reads ban files on the other servers; here there is nothing to re-read, and it must not stop the list.
+    process.on('SIGHUP', () => log.warn('SIGHUP ignored: the masterserver has nothing to read again'));
     announce('masterserver', o.name, server.ports);
   });
 
@@ -177,12 +184,15 @@ interface SlotOpts extends CommonOpts {
   url?: string;
   heartbeatSeconds: number;
   joinTimeoutSeconds: number;
+  maxPerAddress: number;
+  banPollSeconds: number;
 }
 
 /** A slot- or gameserver as the shared CLI plumbing sees it. */
 interface PlayerServer extends RunningServer {
   readonly maxPlayers: number;
   playerCount(): number;
+  reloadBans(why?: string): Promise<void>;
 }
 
 /** Checks the masterserver options of a slot- or gameserver command before anything starts. */
@@ -244,6 +254,11 @@ async function serveAndRegister(
     await server.close(reason);
     await status?.close();
   });
+  // SIGHUP: read the ban file again now (an admin's `kill -HUP`; the file is also watched). Not on Windows, which has no SIGHUP to send.
+  process.on('SIGHUP', () => {
+    if (o.banFile === undefined) log.info('SIGHUP: no --ban-file to read again');
+    else void server.reloadBans('SIGHUP');
+  });
   const loopback = loopbackWarning(o.host);
   if (loopback) log.warn({ host: o.host }, loopback);
   announce(type, o.name, { ...server.ports, http: status?.port });
@@ -254,7 +269,9 @@ function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: string): C
   return cmd
     .option('--max-players <n>', maxHelp, int(1, maxPlayers), maxPlayers)
     .option('--welcome <line>', 'a line sent to each player who joins (repeat for up to 4 lines)', welcomeLine)
-    .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line')
+    .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line; read again when it changes and on SIGHUP, and players it bans are removed')
+    .addOption(new Option('--ban-poll-seconds <s>', 'how often the ban file is checked for changes').argParser(seconds(0.05, 86_400)).default(1).hideHelp())
+    .option('--max-per-address <n>', 'most seats one host (an IPv4 address or an IPv6 /64) may hold; the default lets a LAN party of 8 behind one public address play', int(1, MAX_WIRE_SLOTS), DEFAULT_MAX_PER_ADDRESS)
     .option('--master <host:port>', 'register with this masterserver', masterAddress)
     .option('--url <url>', 'web page about this server, linked from the masterserver list (default: its status page)', serverUrl)
     .addOption(new Option('--heartbeat-seconds <s>', 'how often the player count is re-sent to the masterserver').argParser(seconds(0.05, 3600)).default(30).hideHelp())
@@ -276,7 +293,8 @@ withPlayerOptions(
   `number of slots (1-${MAX_SLOTS})`,
 )
   .option('--udp-port <port>', `UDP port answering LAN discovery and players' time-sync requests (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)`, int(0, 65535), SLOTSERVER_UDP_PORT)
-  .action(async (o: SlotOpts & { udpPort: number }, cmd: Command) => {
+  .option('--silence-seconds <s>', "remove a joined player whose address sent no time-sync request to the UDP port for this long (Starlane clients send one a second; 0 = never)", seconds(0, 86_400), 30)
+  .action(async (o: SlotOpts & { udpPort: number; silenceSeconds: number }, cmd: Command) => {
     checkMasterOptions(o, cmd);
     const log = createLogger('starlane-slotserver', o.logLevel);
     const link: { registration?: MasterRegistration } = {};
@@ -290,6 +308,9 @@ withPlayerOptions(
       maxPlayers: o.maxPlayers,
       welcome: o.welcome ?? [],
       banFile: o.banFile,
+      banPollMs: Math.round(o.banPollSeconds * 1000),
+      maxPerAddress: o.maxPerAddress,
+      silenceTimeoutMs: Math.round(o.silenceSeconds * 1000),
       joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
       limits: limitsOf(o),
       log,
@@ -326,7 +347,7 @@ withPlayerOptions(
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
   .option('--tick-hz <n>', 'server ticks per second (relays at the latest, pings, timeouts)', number(1, 1000, 'ticks per second'), 20)
   .addOption(new Option('--flush <when>', 'relay right after each burst of game packets (arrival) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))
-  .option('--timeout-seconds <s>', 'remove a player silent on UDP and TCP for this long', seconds(0.1, 3600), 10)
+  .option('--timeout-seconds <s>', 'free the seat of a player that sent no game datagram for this long (TCP lines do not count)', seconds(0.1, 3600), 10)
   .option('--udp-rate <n>', 'datagrams per second one source (address and port) may send; more are dropped unread (bursts of twice this pass)', number(10, 100_000, 'datagrams per second'), 200)
   .option('--stranger-rate <n>', 'datagrams per second all sources without a seat may send together (discovery, time sync, joins, floods); more are dropped unread, joined players are served first', number(100, 1_000_000, 'datagrams per second'), 2000)
   .option('--strike-limit <n>', 'strikes for impossible data (speed, teleports, lasers, events a player may not send), fading over 10 s, that drop a player', int(1, 1000), 10)
@@ -342,6 +363,8 @@ withPlayerOptions(
       maxPlayers: o.maxPlayers,
       welcome: o.welcome ?? [],
       banFile: o.banFile,
+      banPollMs: Math.round(o.banPollSeconds * 1000),
+      maxPerAddress: o.maxPerAddress,
       filterRadius: o.filterRadius,
       tickHz: o.tickHz,
       flush: o.flush,

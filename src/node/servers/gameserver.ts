@@ -97,10 +97,6 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           return { udp: udpPort, token: s.token };
         },
         left: (player) => fwd.remove(player.slot),
-        heard(slot) {
-          const s = clients.get(slot);
-          if (s) s.lastHeard = clock();
-        },
       },
     });
   } catch (err) {
@@ -112,8 +108,11 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const tick = timers.setInterval(() => {
     const now = clock();
     for (const s of [...clients.values()]) {
-      if (now - s.lastHeard > timeoutMs) seats.kick(s.slot, `silent for ${Math.round(now - s.lastHeard)} ms`);
-      else {
+      // Only game datagrams with the seat's token keep it: a TCP line costs a squatter nothing and plays no game.
+      if (now - s.lastHeard > timeoutMs) {
+        log.info({ slot: s.slot, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');
+        seats.kick(s.slot, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, true);
+      } else {
         const unacked = s.link.check(now);
         if (unacked) {
           log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
@@ -143,6 +142,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     ports: { tcp: seats.port, udp: udpPort },
     playerCount: () => seats.playerCount(),
     players: () => seats.players(),
+    reloadBans: (why) => seats.reloadBans(why),
     stats() {
       const named = new Map(seats.players().map((p) => [p.slot, p.name]));
       const drops: Record<string, number> = { ...datagrams.codecDrops.snapshot(), ...Object.fromEntries(datagrams.serverDrops) };

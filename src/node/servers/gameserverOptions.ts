@@ -25,7 +25,10 @@ export interface GameserverOptions extends CommonServerOptions {
   tickHz?: number;
   /** `arrival` (default): relay right after each burst read (within the budget); `tick`: only on the tick. */
   flush?: 'arrival' | 'tick';
-  /** A player not heard on UDP or TCP for this long is removed (default 10,000 ms). */
+  /**
+   * A seat whose token arrived in no accepted game datagram (state, node-alive, ping, pong, reliable) for this long
+   * is freed, its player told why (default 10,000 ms); TCP lines do not keep a seat.
+   */
   timeoutMs?: number;
   /** Lasers and missiles older than this when their turn comes are dropped (default 500 ms). */
   outdatedMs?: number;
@@ -36,6 +39,9 @@ export interface GameserverOptions extends CommonServerOptions {
   /** Time between the server's pings to each client (default 1000 ms). */
   pingIntervalMs?: number;
   joinTimeoutMs?: number;
+  /** Seats one host (IPv4 address or IPv6 /64) may hold (default 8); ban-file poll interval (default 1000 ms). */
+  maxPerAddress?: number;
+  banPollMs?: number;
   onPlayersChanged?(count: number, max: number): void;
   /**
    * Datagrams per second one source (ip:port) may send (default 200, bursts
@@ -113,6 +119,8 @@ export interface Gameserver extends RunningServer {
   playerCount(): number;
   players(): SeatedPlayer[];
   stats(): GameserverStats;
+  /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
+  reloadBans(why?: string): Promise<void>;
 }
 
 /** The options with every default filled in and checked. */

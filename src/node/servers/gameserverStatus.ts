@@ -8,7 +8,7 @@ import { statusPage } from '../../shared/servers/html';
 import { formatEndpoint } from '../../shared/servers/joinProtocol';
 import type { EventDrops } from './forwarder';
 import type { Gameserver } from './gameserver';
-import { duration } from './joinServer';
+import { duration } from './playerAddress';
 import { gameserverPlaysFrom } from './playerAddress';
 import { processStatus } from './statusHttp';
 

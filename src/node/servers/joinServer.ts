@@ -13,10 +13,16 @@
  *   player by endpoint, so two players on one endpoint could not be told apart.
  * - `server full`, `server version incompatible` and `you're banned from this
  *   server` close the connection after the reply; so does `removing you`.
- * - Joined connections have no idle timeout here (a slotserver player may stay
- *   silent for a whole game; the gameserver applies its own silence timeout
- *   through {@link JoinServer.kick}); a connection that has not joined within
+ * - One host (an IPv4 address, or an IPv6 /64: addressKey.ts) holds at most
+ *   `maxPerAddress` seats (default 8, a LAN party behind one public address);
+ *   one more join from it is refused with `server full` and closed.
+ * - Joined connections have no idle timeout here: whether a seat is still used
+ *   is a matter of UDP, which each server judges itself and acts on through
+ *   {@link JoinServer.kick}; a connection that has not joined within
  *   `joinTimeoutMs` is closed.
+ * - The ban file is re-read when it changes and on {@link JoinServer.reloadBans}
+ *   (banWatch.ts); a seated player whose address a new list bans is removed,
+ *   told `removed: banned from this server`.
  * - Invalid lines are strikes (strikes.ts): an unjoined connection is closed
  *   after MAX_INVALID of them; a joined player is removed once its strikes
  *   (fading over a minute) reach JOINED_STRIKES; and an address whose
@@ -35,9 +41,7 @@ import {
   isIPv4,
   isIPv6,
   isMessageLine,
-  isServerName,
   MAX_LINE_BYTES,
-  MESSAGE_LINES,
   NAME_TAKEN,
   NEW_NAME_ACCEPTED,
   NOT_JOINED,
@@ -47,8 +51,11 @@ import {
   SERVER_FULL,
   type JoinRequest,
 } from '../../shared/servers/joinProtocol';
-import { emptyBanList, loadBanList, type BanList } from './banList';
+import { PerAddress } from './addressKey';
+import { emptyBanList } from './banList';
+import { watchBanList, type BanWatch } from './banWatch';
 import { lineLimits } from './connectionLimits';
+import { checkJoinOptions } from './joinOptions';
 import { startLineServer, type LineConnection } from './lineServer';
 import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
 import type { CommonServerOptions } from './types';
@@ -74,8 +81,6 @@ export interface JoinHooks {
   joined?(player: SeatedPlayer): { udp?: number; token?: number; time?: number } | undefined;
   /** A seated player left (`remove me`, dropped connection, kick); not called for the players close() removes. */
   left?(player: SeatedPlayer, why: string): void;
-  /** Any line from the player in `slot` (a sign of life). */
-  heard?(slot: number): void;
 }
 
 /** Options of {@link startJoinServer}. */
@@ -89,8 +94,11 @@ export interface JoinServerOptions extends CommonServerOptions {
   slotLimit: number;
   /** Up to four message lines sent after every accepted join; fewer are padded with empty lines. */
   welcome: string[];
-  /** Ban file (see banList.ts); read once at start. */
+  /** Ban file (see banList.ts); re-read when it changes (polled every `banPollMs`, default 1000) and on reloadBans(). */
   banFile?: string;
+  banPollMs?: number;
+  /** Seats one host (IPv4 address or IPv6 /64) may hold at once (default {@link DEFAULT_MAX_PER_ADDRESS}). */
+  maxPerAddress?: number;
   /** Called after every join and leave with the new player count (not for the players dropped by close()). */
   onPlayersChanged?(count: number, max: number): void;
   /** Time an unjoined connection may stay open (default 30 s). */
@@ -110,6 +118,8 @@ export interface JoinServer {
    * with `tell`, a text line with `why` goes before it, so the player learns the reason.
    */
   kick(slot: number, why: string, tell?: boolean): void;
+  /** Reads the ban file again now (SIGHUP); removes seated players it bans. Resolves at once without a ban file. */
+  reloadBans(why?: string): Promise<void>;
   /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
   counters(): Record<string, number>;
   /** Says `removing you` to every connection and closes them and the listener. */
@@ -138,6 +148,10 @@ const JOINED_STRIKES = { limit: 10, windowMs: 60_000 };
 /** Invalid lines from one address, over all its connections and fading over a minute, after which its unjoined connections get no second chance. */
 const ADDRESS_STRIKES = { limit: 20, windowMs: 60_000 };
 
+/** Seats one host may hold by default: a LAN party of 8 behind one public address still plays. */
+export const DEFAULT_MAX_PER_ADDRESS = 8;
+
+const NO_BANS = emptyBanList();
 const endpointOf = (p: SeatedPlayer) => ({ address: p.address, port: p.port });
 const stateOf = (conn: LineConnection) => conn.state as ConnState;
 
@@ -147,30 +161,15 @@ const stateOf = (conn: LineConnection) => conn.state as ConnState;
  * Invalid ban-file lines are logged as warnings, not fatal.
  */
 export async function startJoinServer(options: JoinServerOptions): Promise<JoinServer> {
-  const { log, name, maxPlayers, kind } = options;
+  const { log, name, maxPlayers } = options;
   const hooks = options.hooks ?? {};
-  let nameOk = isServerName(name);
-  try {
-    formatJoinAccepted({ name: 'x', slot: 0, serverName: name });
-  } catch {
-    nameOk = false;
-  }
-  if (!nameOk) throw new Error(`${kind}: the server name must be 1..31 printable ASCII characters (got ${JSON.stringify(name)})`);
-  if (!Number.isInteger(maxPlayers) || maxPlayers < 1 || maxPlayers > options.slotLimit) throw new Error(`${kind}: maxPlayers must be 1..${options.slotLimit}`);
-  if (options.welcome.length > MESSAGE_LINES) throw new Error(`${kind}: at most ${MESSAGE_LINES} welcome lines`);
-  // A message that reads like a protocol line would mislead any client that does not count lines.
-  const bad = options.welcome.find((l) => !isMessageLine(l) || parseServerLine(l).kind !== 'text');
-  if (bad !== undefined) {
-    throw new Error(`${kind}: a welcome line must be ≤ 160 UTF-8 bytes without control characters and not look like a protocol line: ${JSON.stringify(bad)}`);
-  }
-  const welcome = [...options.welcome, ...Array<string>(MESSAGE_LINES - options.welcome.length).fill('')];
-  let bans: BanList = emptyBanList();
+  const welcome = checkJoinOptions(options);
+  const perAddress = new PerAddress(options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS);
+  let banWatch: BanWatch | undefined;
   if (options.banFile !== undefined) {
-    const loaded = await loadBanList(options.banFile);
-    for (const w of loaded.warnings) log.warn({ file: options.banFile, line: w.line, text: w.text }, `ban file: ${w.reason}`);
-    bans = loaded.list;
-    log.info({ file: options.banFile, entries: bans.size }, 'ban list loaded');
+    banWatch = await watchBanList(options.banFile, { log, pollMs: options.banPollMs, onChange: () => kickBanned() });
   }
+  const bans = () => banWatch?.list ?? NO_BANS;
   const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
   const seats: (Seat | undefined)[] = Array<Seat | undefined>(maxPlayers).fill(undefined);
   let closing = false;
@@ -222,6 +221,11 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
     const slot = seats.findIndex((s) => s === undefined);
     if (slot < 0) return refuse(conn, SERVER_FULL, 'server full', who, true);
+    if (perAddress.full(conn.address)) {
+      // Logged once a minute per address: a squatter retrying must not flood the log.
+      warnOnce(conn.address, 'address-seats', { ...who, limit: perAddress.limit }, 'refused: this address holds its share of seats', 'info');
+      return conn.close(SERVER_FULL);
+    }
     if (nameTaken(req.name)) return refuse(conn, NAME_TAKEN, 'name taken', who);
     if (joined().some((s) => s.player.address === conn.address && s.player.port === port)) {
       return refuse(conn, INVALID_REQUEST, 'endpoint already joined', who);
@@ -229,6 +233,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const player: SeatedPlayer = { slot, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
     const seat: Seat = { player, conn };
     seats[slot] = seat;
+    perAddress.add(player.address);
     st.seat = seat;
     st.joinedOnce = true;
     clearTimeout(st.timer);
@@ -247,6 +252,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (!seat) return;
     st.seat = undefined;
     seats[seat.player.slot] = undefined;
+    perAddress.remove(seat.player.address);
     if (closing) return;
     guarded('left hook', () => hooks.left?.({ ...seat.player }, why));
     toOthers(seat, formatRemove(endpointOf(seat.player)));
@@ -304,6 +310,17 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     seat.conn.close(REMOVING_YOU);
   };
 
+  /** After a ban-list change: everyone seated whose address it bans leaves, told why. */
+  function kickBanned(): void {
+    if (closing) return;
+    for (const seat of joined()) {
+      if (!bans().isBanned(seat.player.address)) continue;
+      tally('banned');
+      log.warn({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address }, 'player removed: address banned');
+      kickSeat(seat, 'banned from this server', true);
+    }
+  }
+
   const lines = await startLineServer(
     {
       open(conn) {
@@ -321,9 +338,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
         const st = stateOf(conn);
         // A banned address gets its reply to whatever it sends first: replying
         // before the client has written could lose the line to a reset.
-        if (bans.isBanned(conn.address)) return refuse(conn, BANNED, 'banned address', {}, true);
-        const seat = st.seat;
-        if (seat) guarded('heard hook', () => hooks.heard?.(seat.player.slot));
+        if (bans().isBanned(conn.address)) return refuse(conn, BANNED, 'banned address', {}, true);
         const req = parseClientLine(line);
         switch (req.kind) {
           case 'join':
@@ -356,7 +371,10 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
         warnOnce(address ?? '?', reason, {}, 'connection closed or refused by the line server');
       },
     },
-  );
+  ).catch((err: unknown) => {
+    banWatch?.close();
+    throw err;
+  });
 
   return {
     port: lines.port,
@@ -367,21 +385,15 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       if (!seat || closing) return;
       kickSeat(seat, why, tell);
     },
+    reloadBans: (why = 'reload requested') => banWatch?.reload(why) ?? Promise.resolve(),
     counters: () => Object.fromEntries(counts),
     async close() {
       if (closing) return;
       closing = true;
+      banWatch?.close();
       await lines.close((conn) => conn.send(REMOVING_YOU));
       seats.fill(undefined);
+      perAddress.clear();
     },
   };
-}
-
-/** `1h 02m 03s` / `4m 05s` / `6s`: how long a player has been joined, for status pages. */
-export function duration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}h ${pad(m)}m ${pad(s % 60)}s` : m > 0 ? `${m}m ${pad(s % 60)}s` : `${s}s`;
 }

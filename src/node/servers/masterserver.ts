@@ -4,9 +4,13 @@
  * (`src/shared/servers/masterProtocol.ts`); it keeps the list and shows it
  * over HTTP as an HTML page and as JSON for game clients.
  *
- * An entry lives until its server says `remove me` or goes silent for
- * `expireMs`. A dropped TCP connection alone does not remove it, so a server
- * whose connection blips keeps its place and simply re-joins.
+ * An entry lives until its server says `remove me`, goes silent for
+ * `expireMs`, or its TCP connection closes: the list shows only servers that
+ * hold a connection, so registrations cannot outlive whoever made them (a
+ * server whose connection blips re-joins over a new one). One host (an IPv4
+ * address or an IPv6 /64, addressKey.ts) may hold at most
+ * `maxServersPerAddress` entries (default 8), so a few addresses cannot fill
+ * the list; a join beyond that gets `masterserver full`.
  *
  * Bad lines are strikes (strikes.ts): a connection that has not joined is
  * closed after MAX_INVALID of them, a joined one once its strikes (fading over
@@ -18,6 +22,7 @@
 import { httpCaps, lineLimits } from './connectionLimits';
 import { startLineServer, type LineConnection } from './lineServer';
 import { processStatus, startStatusHttp, type StatusHttp } from './statusHttp';
+import { addressKey } from './addressKey';
 import { LogThrottle, StrikeBook, StrikeCounter } from './strikes';
 import { RateLimiter } from '../../shared/util/rateLimit';
 import { systemClock } from '../../shared/time/clock';
@@ -44,6 +49,8 @@ export interface MasterserverOptions extends CommonServerOptions {
   port: number;
   /** Most servers listed at once (default 256); further joins get `masterserver full`. */
   maxServers?: number;
+  /** Most entries one host (IPv4 address or IPv6 /64) may hold (default {@link DEFAULT_MAX_SERVERS_PER_ADDRESS}). */
+  maxServersPerAddress?: number;
   /** A server not heard from (no line at all) for this long is dropped from the list (default 90,000 ms). */
   expireMs?: number;
 }
@@ -66,7 +73,7 @@ export interface MasterEntry {
   /** When it joined and when it last sent a line, in ms on the server's clock (only differences mean anything). */
   joinedAt: number;
   lastHeard: number;
-  /** Whether its TCP connection is still open. */
+  /** Whether its TCP connection is still open (always true: an entry goes with its connection). */
   connected: boolean;
 }
 
@@ -76,6 +83,9 @@ export type Masterserver = RunningServer & { servers(): MasterEntry[] };
 interface Entry extends MasterEntry {
   conn: LineConnection | undefined;
 }
+
+/** Entries one host may hold by default: a machine running several slot- and gameservers fits. */
+export const DEFAULT_MAX_SERVERS_PER_ADDRESS = 8;
 
 /** Bad lines a connection that has not joined may send before it is closed. */
 const MAX_INVALID = 5;
@@ -98,6 +108,8 @@ function hostPort(address: string, port: number | null): string {
 export async function startMasterserver(options: MasterserverOptions): Promise<Masterserver> {
   const { log } = options;
   const maxServers = options.maxServers ?? DEFAULT_MAX_SERVERS;
+  const perAddress = options.maxServersPerAddress ?? DEFAULT_MAX_SERVERS_PER_ADDRESS;
+  if (!Number.isInteger(perAddress) || perAddress < 1) throw new Error('masterserver: maxServersPerAddress must be an integer ≥ 1');
   const expireMs = options.expireMs ?? 90_000;
   const clock = options.clock ?? systemClock;
   const entries = new Set<Entry>();
@@ -172,6 +184,11 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       routine('warn', conn.address, req.name, { server: req.name, address: conn.address, limit: maxServers }, 'list full; join refused');
       return conn.send(MASTERSERVER_FULL);
     }
+    const host = addressKey(conn.address);
+    if ([...entries].filter((e) => addressKey(e.address) === host).length >= perAddress) {
+      note(conn.address, 'address-full', { server: req.name, limit: perAddress }, 'this address holds its share of the list; join refused');
+      return conn.send(MASTERSERVER_FULL);
+    }
     const entry: Entry = { ...fields, joinedAt: now };
     entries.add(entry);
     conn.state = entry;
@@ -214,9 +231,10 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       close(conn, reason) {
         const entry = entryOf(conn);
         if (!entry) return;
+        entries.delete(entry);
         entry.conn = undefined;
         entry.connected = false;
-        log.info({ ...logged(entry), reason, expiresInMs: Math.max(0, entry.lastHeard + expireMs - clock.now()) }, 'connection lost without remove; entry kept until it expires');
+        log.info({ ...logged(entry), reason }, 'connection lost without remove; entry dropped');
       },
     },
     // Idle connections outlive an entry's expiry slightly, so a silent server expires before its socket is cut.

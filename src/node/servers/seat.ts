@@ -50,7 +50,7 @@ export class ClientSeat {
   /** Newest GameState header (without its token), and a counter bumped with each. */
   header: PacketHeader | null = null;
   seq = 0;
-  /** Server clock (ms) of the last sign of life on TCP or UDP. */
+  /** Server clock (ms) of the join, then of the last accepted game datagram (with its token): TCP lines do not count. */
   lastHeard: number;
   readonly ids = new IdWindow();
   readonly outbox: Outbox;

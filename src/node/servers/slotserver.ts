@@ -5,15 +5,19 @@
  * packets never touch it; it only knows who is joined, from where, and which
  * UDP port they play on (the `port:` extension in joinProtocol.ts). The join
  * handling (and the choices the 1998 text leaves open) lives in joinServer.ts,
- * shared with the gameserver.
+ * shared with the gameserver. A joined player whose host sends no time-sync
+ * request to the UDP port for `silenceTimeoutMs` loses its seat (slotLiveness.ts).
  */
 import { MAX_SLOTS } from '../../shared/wire/types';
 import { statusPage } from '../../shared/servers/html';
 import { formatEndpoint } from '../../shared/servers/joinProtocol';
-import { duration, startJoinServer, type SeatedPlayer } from './joinServer';
+import { startJoinServer, type SeatedPlayer } from './joinServer';
+import { duration } from './playerAddress';
 import { DiscoveryResponder, type DiscoveryStats } from './discoveryResponder';
 import { ServerUdp, type UdpEndpoint } from './serverUdp';
 import { ServerTimeService } from './timeService';
+import { SlotLiveness } from './slotLiveness';
+import { systemClock } from '../../shared/time/clock';
 import { slotserverPlaysFrom } from './playerAddress';
 import { APP_VERSION } from '../version';
 import type { CommonServerOptions, RunningServer } from './types';
@@ -30,8 +34,13 @@ export interface SlotserverOptions extends CommonServerOptions {
   maxPlayers: number;
   /** Up to four message lines sent after every accepted join; fewer are padded with empty lines. */
   welcome: string[];
-  /** Ban file (see banList.ts); read once at start. */
+  /** Ban file (see banList.ts); re-read when it changes (polled every `banPollMs`, default 1000) and on reloadBans(). */
   banFile?: string;
+  banPollMs?: number;
+  /** Seats one host (IPv4 address or IPv6 /64) may hold (default 8). */
+  maxPerAddress?: number;
+  /** A joined player whose host sent no time-sync request for this long is removed (default 30,000 ms; 0 = never). */
+  silenceTimeoutMs?: number;
   /** Called after every join and leave with the new player count (not for the players dropped by close()). */
   onPlayersChanged?(count: number, max: number): void;
   /** Time an unjoined connection may stay open (default 30 s). */
@@ -49,8 +58,10 @@ export interface Slotserver extends RunningServer {
   playerCount(): number;
   /** Joined players by slot. */
   players(): SlotPlayer[];
-  /** The UDP socket's counters: datagrams no handler took, and LAN discovery's. */
-  udpStats(): { unknown: number; discovery: DiscoveryStats };
+  /** The UDP socket's counters: datagrams no handler took, LAN discovery's, and time-sync requests answered. */
+  udpStats(): { unknown: number; discovery: DiscoveryStats; timeSyncAnswered: number };
+  /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
+  reloadBans(why?: string): Promise<void>;
 }
 
 /**
@@ -67,12 +78,29 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
     log.warn({ udpPort: options.udpPort }, `${err.message}; using any free UDP port, so LAN discovery will not find this slotserver`);
     return ServerUdp.bind(host, 0, 'slotserver');
   });
+  const silenceMs = options.silenceTimeoutMs ?? 30_000;
+  if (!Number.isFinite(silenceMs) || silenceMs < 0) {
+    await udp.close();
+    throw new Error('slotserver: silenceTimeoutMs must be ≥ 0');
+  }
   let seats: Awaited<ReturnType<typeof startJoinServer>>;
+  const liveness =
+    silenceMs > 0
+      ? new SlotLiveness(options.clock ?? systemClock, silenceMs, (slot, why, silentMs) => {
+          log.info({ slot, silentMs }, 'player removed: no time-sync datagram from its address');
+          seats.kick(slot, why, true);
+        })
+      : undefined;
   try {
     // Players learn the UDP port from the accept line (`, time: <port>`): they synchronise their clocks with it before joining.
     const timePort = udp.port;
-    seats = await startJoinServer({ ...options, kind: 'slotserver', slotLimit: MAX_SLOTS, hooks: { joined: () => ({ time: timePort }) } });
+    const hooks = {
+      joined: (p: SeatedPlayer) => (liveness?.joined(p.slot, p.address), { time: timePort }),
+      left: (p: SeatedPlayer) => liveness?.left(p.slot),
+    };
+    seats = await startJoinServer({ ...options, kind: 'slotserver', slotLimit: MAX_SLOTS, hooks });
   } catch (err) {
+    liveness?.close();
     await udp.close();
     throw err;
   }
@@ -85,7 +113,13 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
   // its own and returns true. Another kind (e.g. time sync) goes in front.
   const t0 = performance.now();
   const time = new ServerTimeService(udp, () => performance.now() - t0);
-  const datagramHandlers: Array<(msg: Uint8Array, from: UdpEndpoint) => boolean> = [(msg, from) => time.offer(msg, from) !== 'other', (msg, from) => discovery.offer(msg, from) !== 'other'];
+  const timeSync = (msg: Uint8Array, from: UdpEndpoint) => {
+    const verdict = time.offer(msg, from);
+    // An answered request is a joined player's sign of life (slotLiveness.ts).
+    if (verdict === 'answered') liveness?.heard(from.address);
+    return verdict !== 'other';
+  };
+  const datagramHandlers: Array<(msg: Uint8Array, from: UdpEndpoint) => boolean> = [timeSync, (msg, from) => discovery.offer(msg, from) !== 'other'];
   let unknownDatagrams = 0;
   udp.onDatagram((msg, from) => {
     try {
@@ -105,11 +139,13 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
     ports: { tcp: seats.port, udp: udpPort },
     playerCount: () => seats.playerCount(),
     players: () => seats.players(),
-    udpStats: () => ({ unknown: unknownDatagrams, discovery: discovery.stats() }),
+    udpStats: () => ({ unknown: unknownDatagrams, discovery: discovery.stats(), timeSyncAnswered: time.stats().answered }),
+    reloadBans: (why) => seats.reloadBans(why),
     async close(reason = 'server shutting down') {
       if (closing) return;
       closing = true;
       log.info({ reason, players: seats.playerCount() }, 'slotserver closing');
+      liveness?.close();
       await seats.close();
       await udp.close();
     },

@@ -1,0 +1,157 @@
+/**
+ * A seat squatter: one address joining over and over over TCP and never
+ * playing. Each host (an IPv4 address; IPv6 per /64, see the addressKey unit
+ * test) holds at most `maxPerAddress` seats (default 8: a LAN party behind
+ * one public address still plays), so honest players from other addresses
+ * still get seats, and a seat held without UDP traffic expires. Distinct
+ * loopback addresses (127.0.0.x, bound as the client's local address) play
+ * distinct hosts.
+ */
+import dgram from 'node:dgram';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
+import { startSlotserver, type Slotserver } from '../../src/node/servers/slotserver';
+import { encodeTimeRequest } from '../../src/shared/time';
+import { PacketType } from '../../src/shared/wire/types';
+import { GameClient } from '../support/gameClient';
+import { LineClient } from '../support/lineClient';
+import { VirtualClock } from '../support/virtualClock';
+
+const SQUATTER = '127.0.0.9';
+const lines: LineClient[] = [];
+const games: GameClient[] = [];
+const sockets: dgram.Socket[] = [];
+const servers: (Gameserver | Slotserver)[] = [];
+afterEach(async () => {
+  for (const l of lines.splice(0)) l.socket.destroy();
+  for (const g of games.splice(0)) g.close();
+  for (const s of sockets.splice(0)) s.close();
+  await Promise.all(servers.splice(0).map((s) => s.close('test over')));
+});
+
+/** Joins over TCP from `from` as `name` on UDP `port`; returns the client and the first reply, reading the four message lines of an accept. */
+async function tcpJoin(tcpPort: number, from: string, name: string, port: number): Promise<{ client: LineClient; reply: string }> {
+  const client = await LineClient.open(tcpPort, '127.0.0.1', from);
+  lines.push(client);
+  client.send(`version: 1.0 join me: ${name} os: squat port: ${port}`);
+  const reply = await client.next();
+  if (reply.startsWith('join from')) await client.take(4);
+  return { client, reply };
+}
+
+/** How `n` joins from the squatter's address fare: accepted and refused counts, and the squatters' connections. */
+async function squat(tcpPort: number, n: number): Promise<{ accepted: LineClient[]; refused: Record<string, number> }> {
+  const accepted: LineClient[] = [];
+  const refused: Record<string, number> = {};
+  for (let i = 0; i < n; i++) {
+    const { client, reply } = await tcpJoin(tcpPort, SQUATTER, `squat${i}`, 20_000 + i);
+    if (reply.startsWith('join from')) accepted.push(client);
+    else refused[reply] = (refused[reply] ?? 0) + 1;
+  }
+  return { accepted, refused };
+}
+
+describe('a seat squatter does not fill the gameserver', () => {
+  it('one address joining 16 times without UDP gets 8 seats; 8 honest players from elsewhere still join and play', async () => {
+    const s = await startGameserver({ name: 'squat', host: '127.0.0.1', port: 0, udpPort: 0, log: pino({ level: 'silent' }) });
+    servers.push(s);
+    const { accepted, refused } = await squat(s.ports.tcp ?? 0, 16);
+    const honest: GameClient[] = [];
+    for (let i = 0; i < 8; i++) {
+      const g = await GameClient.join({ tcpPort: s.ports.tcp ?? 0, name: `pilot${i}` });
+      games.push(g);
+      honest.push(g);
+    }
+    console.log(`gameserver, 16 seats: squatter ${SQUATTER} joined 16 times → ${accepted.length} seats, refused ${JSON.stringify(refused)}; honest players from 127.0.0.1 seated ${honest.length} of 8; players ${s.playerCount()}/16`);
+    expect(accepted).toHaveLength(8);
+    expect(refused).toEqual({ 'server full': 8 });
+    expect(honest.map((g) => g.slot).sort((a, b) => a - b)).toEqual([8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(s.stats().tcp['address-seats']).toBe(8);
+  });
+
+  it('a seat held over TCP alone (a line every 5 s) expires after the silence timeout with the reason; a playing seat stays', async () => {
+    const clock = new VirtualClock();
+    const s = await startGameserver({ name: 'squat', host: '127.0.0.1', port: 0, udpPort: 0, clock, pingIntervalMs: 60_000, log: pino({ level: 'silent' }) });
+    servers.push(s);
+    const { client: squatter } = await tcpJoin(s.ports.tcp ?? 0, SQUATTER, 'squat', 20_000);
+    const player = await GameClient.join({ tcpPort: s.ports.tcp ?? 0, name: 'pilot' });
+    games.push(player);
+    expect(await squatter.next()).toMatch(/^add ip: 127\.0\.0\.1:\d+ name: pilot in 1$/);
+    // 10 s of virtual time in 100 ms steps: the player sends a node-alive each step, the squatter a TCP line every 5 s.
+    for (let t = 100; t <= 10_000; t += 100) {
+      const heard = s.stats().nodeAlive;
+      player.sendRaw(player.packet({ type: PacketType.NodeAlive, joined: false }));
+      await player.until(() => s.stats().nodeAlive > heard, 10_000, 'the server to hear the player');
+      if (t % 5000 === 0) {
+        squatter.send('my new name: squat');
+        expect(await squatter.next()).toBe('new name accepted');
+      }
+      clock.advance(100);
+      expect(s.playerCount(), `both seated at ${t} ms`).toBe(2);
+    }
+    clock.advance(100);
+    expect(await squatter.next()).toBe('removed: no game datagram for 10 s');
+    expect(await squatter.next()).toBe('removing you');
+    await squatter.closed;
+    expect(s.players().map((p) => p.name)).toEqual(['pilot']);
+  });
+});
+
+describe('a seat squatter does not fill the slotserver', () => {
+  it('silent squatters lose their seats after the silence timeout and honest players get them; a host limit of 2 leaves 6 seats free', async () => {
+    const clock = new VirtualClock();
+    const s = await startSlotserver({ name: 'squat', host: '127.0.0.1', port: 0, maxPlayers: 8, welcome: [], clock, log: pino({ level: 'silent' }) });
+    servers.push(s);
+    const tcp = s.ports.tcp ?? 0;
+    const first = await squat(tcp, 8);
+    const refusedBefore = (await tcpJoin(tcp, '127.0.0.1', 'early', 6526)).reply;
+    clock.advance(30_000);
+    expect(s.playerCount()).toBe(8);
+    clock.advance(1000);
+    for (const c of first.accepted) await c.closed;
+    const late = await tcpJoin(tcp, '127.0.0.1', 'late', 6526);
+    console.log(`slotserver, 8 seats, default host limit 8: squatter joined 8 silently → ${first.accepted.length} seats; an honest join then: "${refusedBefore}"; after 31 s without time-sync: ${8 - first.accepted.filter((c) => !c.ended).length} squatter seats freed; honest join: "${late.reply.replace(/,.*/, '')}"`);
+    expect(first.accepted).toHaveLength(8);
+    expect(refusedBefore).toBe('server full');
+    expect(late.reply).toMatch(/^join from late accepted/);
+
+    const tight = await startSlotserver({ name: 'tight', host: '127.0.0.1', port: 0, maxPlayers: 8, maxPerAddress: 2, welcome: [], log: pino({ level: 'silent' }) });
+    servers.push(tight);
+    const second = await squat(tight.ports.tcp ?? 0, 8);
+    let honest = 0;
+    for (let i = 0; i < 6; i++) if ((await tcpJoin(tight.ports.tcp ?? 0, `127.0.0.${20 + i}`, `pilot${i}`, 6526)).reply.startsWith('join from')) honest += 1;
+    console.log(`slotserver, 8 seats, --max-per-address 2: squatter joined 8 times → ${second.accepted.length} seats, refused ${JSON.stringify(second.refused)}; honest players seated ${honest} of 6`);
+    expect(second.accepted).toHaveLength(2);
+    expect(honest).toBe(6);
+  });
+
+  it("a joined player whose address sends time-sync requests keeps its seat; a silent one's expires with the reason", async () => {
+    const clock = new VirtualClock();
+    const s = await startSlotserver({ name: 'quiet', host: '127.0.0.1', port: 0, maxPlayers: 8, welcome: [], clock, silenceTimeoutMs: 5000, log: pino({ level: 'silent' }) });
+    servers.push(s);
+    const tcp = s.ports.tcp ?? 0;
+    const { client: silent } = await tcpJoin(tcp, SQUATTER, 'silent', 6526);
+    const { client: syncing } = await tcpJoin(tcp, '127.0.0.1', 'syncing', 6526);
+    await silent.next(); // the add of `syncing`
+    await syncing.next(); // the add of `silent`
+    // `syncing`'s game socket asks the time once a virtual second, as a Starlane client does while joined.
+    const udp = dgram.createSocket('udp4');
+    sockets.push(udp);
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    const replies: Buffer[] = [];
+    udp.on('message', (m) => replies.push(m));
+    for (let t = 1000; t <= 5000; t += 1000) {
+      const before = replies.length;
+      udp.send(encodeTimeRequest(t, t), s.ports.udp ?? 0, '127.0.0.1');
+      await new Promise<void>((resolve) => udp.once('message', () => resolve()));
+      expect(replies.length).toBe(before + 1);
+      clock.advance(1000);
+    }
+    clock.advance(1000);
+    expect(await silent.next()).toBe('removed: no time-sync datagram from your address for 6 s');
+    expect(await silent.next()).toBe('removing you');
+    expect(await syncing.next()).toBe(`remove ip: ${SQUATTER}`);
+    expect(s.players().map((p) => p.name)).toEqual(['syncing']);
+  });
+});
