@@ -9,7 +9,7 @@
  *
  * Layouts, all big-endian:
  *
- *   TimeRequest (16 bytes): [magic u16][version u8][type u8 = 12][seq u32][clientTime f64]
+ *   TimeRequest (24 bytes): [magic u16][version u8][type u8 = 12][seq u32][clientTime f64][8 zero bytes]
  *   TimeReply   (24 bytes): [magic u16][version u8][type u8 = 13][seq u32][clientTime f64][serverTime f64]
  *
  * `clientTime` is the requester's local clock when it sent the request, echoed
@@ -17,9 +17,10 @@
  * it answered. Times are milliseconds as float64 so sub-millisecond clocks
  * (`performance.now()`) survive the trip.
  *
- * Amplification: a reply is 24 bytes for a 16-byte request (1.5×), so a spoofed
- * request cannot turn into much traffic toward a victim; responders still rate
- * limit per source address.
+ * Amplification: none. A request is padded to the size of its reply (24 bytes
+ * each, factor 1.0), so a spoofed request can never make a responder send a
+ * victim more than the attacker sent; responders still rate limit per source.
+ * A request that is not padded with zeros is refused (`bad-padding`).
  *
  * Decoding never throws, accepts only the exact length of each type, and
  * refuses NaN, ±Infinity and negative times.
@@ -36,7 +37,7 @@ export const TimePacketType = {
 export type TimePacketType = (typeof TimePacketType)[keyof typeof TimePacketType];
 
 /** Exact size of a TimeRequest datagram in bytes. */
-export const TIME_REQUEST_SIZE = 16;
+export const TIME_REQUEST_SIZE = 24;
 /** Exact size of a TimeReply datagram in bytes. */
 export const TIME_REPLY_SIZE = 24;
 
@@ -71,6 +72,8 @@ export const TIME_WIRE_DROP_REASONS = [
   'truncated',
   'bad-magic',
   'bad-version',
+  /** A request whose padding is not zero (or too short to be padded). */
+  'bad-padding',
   /** A type byte other than 12 or 13 (for example a game packet). */
   'unknown-type',
   /** Not exactly 16 bytes for a request or 24 for a reply. */
@@ -131,6 +134,7 @@ export function decodeTimeDatagram(bytes: Uint8Array): TimeDecodeResult {
   const type = view.getUint8(3);
   if (type === TimePacketType.TimeRequest) {
     if (bytes.length !== TIME_REQUEST_SIZE) return { ok: false, reason: 'bad-length' };
+    for (let i = 16; i < TIME_REQUEST_SIZE; i++) if (bytes[i] !== 0) return { ok: false, reason: 'bad-padding' };
     const clientTime = view.getFloat64(8);
     const bad = timeProblem(clientTime);
     if (bad !== null) return { ok: false, reason: bad };

@@ -35,13 +35,23 @@ function withF64(bytes: Uint8Array, at: number, value: number): Uint8Array {
 }
 
 describe('time datagram layout', () => {
-  it('writes a request as magic, version, type 12, seq and the client time in 16 big-endian bytes', () => {
+  it('writes a request as magic, version, type 12, seq, the client time and 8 zero bytes: as long as its reply (no amplification)', () => {
     const bytes = encodeTimeRequest(0x01020304, 1.5);
     expect(bytes.length).toBe(TIME_REQUEST_SIZE);
-    expect(TIME_REQUEST_SIZE).toBe(16);
+    expect(TIME_REQUEST_SIZE).toBe(24);
+    expect(TIME_REQUEST_SIZE).toBe(TIME_REPLY_SIZE);
     expect([...bytes.subarray(0, 8)]).toEqual([0x53, 0x4c, WIRE_VERSION, 12, 1, 2, 3, 4]);
-    // 1.5 as an IEEE-754 double, big-endian.
-    expect([...bytes.subarray(8)]).toEqual([0x3f, 0xf8, 0, 0, 0, 0, 0, 0]);
+    // 1.5 as an IEEE-754 double, big-endian, then the padding.
+    expect([...bytes.subarray(8, 16)]).toEqual([0x3f, 0xf8, 0, 0, 0, 0, 0, 0]);
+    expect([...bytes.subarray(16)]).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('refuses a request whose padding is not zero, or an unpadded 16-byte request', () => {
+    const bytes = encodeTimeRequest(1, 1.5);
+    const dirty = bytes.slice();
+    dirty[23] = 1;
+    expect(decodeTimeDatagram(dirty)).toEqual({ ok: false, reason: 'bad-padding' });
+    expect(decodeTimeDatagram(bytes.subarray(0, 16))).toEqual({ ok: false, reason: 'bad-length' });
   });
 
   it('writes a reply as the request prefix with type 13, the echoed client time, then the server time (24 bytes)', () => {
@@ -117,15 +127,14 @@ describe('malformed time datagrams', () => {
     for (const type of [0, 1, 9, 11, 14, 255]) expect(reasonOf(set(request, 3, type))).toBe('unknown-type');
   });
 
-  it('refuses a request or reply one byte short or long, and a request with a reply length (and back)', () => {
-    expect(reasonOf(request.subarray(0, 15))).toBe('bad-length');
+  it('refuses a request or reply one byte short or long, and a reply retyped as a request (its server time is no padding)', () => {
+    expect(reasonOf(request.subarray(0, 23))).toBe('bad-length');
     expect(reasonOf(Uint8Array.of(...request, 0))).toBe('bad-length');
     expect(reasonOf(reply.subarray(0, 23))).toBe('bad-length');
     expect(reasonOf(Uint8Array.of(...reply, 0))).toBe('bad-length');
     const requestAsReply = reply.slice();
     requestAsReply[3] = TimePacketType.TimeRequest;
-    expect(reasonOf(requestAsReply)).toBe('bad-length');
-    expect(reasonOf(Uint8Array.of(0x53, 0x4c, WIRE_VERSION, TimePacketType.TimeReply, ...request.subarray(4)))).toBe('bad-length');
+    expect(reasonOf(requestAsReply)).toBe('bad-padding');
   });
 
   it('refuses NaN and infinite times in every time field', () => {
