@@ -384,8 +384,10 @@ export class ServerClientProtocol implements Protocol {
   }
 
   private onNotice(n: ManagedNotice): void {
-    if (n.kind === 'game-state') this.session?.pipeline.onGameState(n.slot, n.packet);
-    else this.session?.pipeline.deliverPlayers();
+    if (n.kind === 'game-state') return this.session?.pipeline.onGameState(n.slot, n.packet);
+    if (n.kind === 'player-timed-out') this.ctx.print(`lost connection to ${n.player.name} (slot ${n.player.slot} timed out after ${(n.silentMs / 1000).toFixed(1)} s)`);
+    if (n.kind === 'player-back') this.ctx.print(`${n.player.name} is back (slot ${n.player.slot})`);
+    this.session?.pipeline.deliverPlayers();
   }
 }
 
