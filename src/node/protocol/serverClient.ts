@@ -366,9 +366,9 @@ export class ServerClientProtocol implements Protocol {
 
   /** Dropped after a stall: say so, and connect again to the same server once the link has closed. */
   private rejoinLater(what: string): void {
-    const last = this.session?.serverSilence.lastSilence;
+    const ms = this.session?.serverSilence.recentSilenceMs(this.ctx.game.now()) ?? null;
     this.forgetStall();
-    this.ctx.print(`${what} after it stopped responding${last ? ` for ${(last.silentMs / 1000).toFixed(0)} s` : ''}; rejoining`);
+    this.ctx.print(`${what} after it stopped responding${ms === null ? '' : ` for ${(ms / 1000).toFixed(0)} s`}; rejoining`);
     this.rejoin = true;
   }
 

@@ -30,6 +30,13 @@ import type { ServerTimeService } from './timeService';
 
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
 const SPAWN_POINTS = spawnPoints();
+/**
+ * How long datagrams carrying the token of a session that just ended are
+ * dropped without a strike against their source: a player removed after a
+ * stall (its backlog still in the socket buffer) must not get its address
+ * blocked when it joins again.
+ */
+const ENDED_TOKEN_GRACE_MS = 30_000;
 
 type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'blocked';
 
@@ -55,6 +62,8 @@ export class GameDatagrams {
   /** Joined clients' bound UDP endpoints (ip:port). */
   private readonly endpoints = new Map<string, ClientSeat>();
   private readonly guards = new WeakMap<ClientSeat, ClientGuard>();
+  /** Tokens of sessions that ended lately → until when their datagrams are excused (see ENDED_TOKEN_GRACE_MS). */
+  private readonly endedTokens = new Map<number, number>();
   /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
   private dropped: string | null = null;
   private flushPending: NodeJS.Immediate | undefined;
@@ -119,9 +128,15 @@ export class GameDatagrams {
     for (const c of fwd.clients.values()) for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
   }
 
-  /** Forgets endpoints of seats that are gone. */
+  /** Forgets endpoints of seats that are gone (their tokens are excused for a while). */
   pruneEndpoints(): void {
-    for (const [source, s] of this.endpoints) if (this.parts.fwd.clients.get(s.slot) !== s) this.endpoints.delete(source);
+    const now = this.parts.clock();
+    for (const [token, until] of this.endedTokens) if (now >= until) this.endedTokens.delete(token);
+    for (const [source, s] of this.endpoints) {
+      if (this.parts.fwd.clients.get(s.slot) === s) continue;
+      this.endpoints.delete(source);
+      this.endedTokens.set(s.token, now + ENDED_TOKEN_GRACE_MS);
+    }
   }
 
   /** Stops: no flush pending, no endpoints. */
@@ -129,6 +144,7 @@ export class GameDatagrams {
     if (this.flushPending) clearImmediate(this.flushPending);
     this.flushPending = undefined;
     this.endpoints.clear();
+    this.endedTokens.clear();
   }
 
   private drop(reason: ServerDrop): void {
@@ -147,7 +163,12 @@ export class GameDatagrams {
     const { header: h } = decoded.packet;
     if (h.token === undefined) return this.drop('no-token');
     const s = fwd.byToken.get(h.token);
-    if (!s) return this.drop('unknown-token');
+    if (!s) {
+      this.drop('unknown-token');
+      // The backlog of a session that just ended is no attack: counted, but no strike against its source.
+      if ((this.endedTokens.get(h.token) ?? -Infinity) > this.parts.clock()) this.dropped = null;
+      return;
+    }
     if (unwrapAddress(from.address) !== s.address) return this.drop('wrong-address');
     if (s.udp && s.udp.port !== from.port) return this.drop('wrong-port');
     if (h.senderSlot !== s.slot) return this.drop('wrong-slot');

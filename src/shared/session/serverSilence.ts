@@ -46,6 +46,12 @@ export class SilenceWatch {
     return this.reported > 0;
   }
 
+  /** How long the reported silence going on at `now` has lasted, else the last one (ms); null: none. */
+  recentSilenceMs(now: number): number | null {
+    if (this.reported > 0 && this.lastHeard !== null) return now - this.lastHeard;
+    return this.lastSilence?.silentMs ?? null;
+  }
+
   /** A datagram from the server arrived at `now`; `back` when it ends a reported silence. */
   heard(now: number): SilenceNotice | null {
     if (this.lastHeard === null) return null;
