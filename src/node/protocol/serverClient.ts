@@ -106,6 +106,7 @@ export class ServerClientProtocol implements Protocol {
   }
 
   async kill(): Promise<void> {
+    this.rejoin = false;
     if (this.phase === 'joined') this.ctx.print(`leaving ${this.name} "${this.serverName}"`);
     if (this.link?.isOpen) {
       this.link.send(REMOVE_ME);
@@ -209,6 +210,7 @@ export class ServerClientProtocol implements Protocol {
   private disconnect(): string | null {
     if (this.phase === 'idle' || !this.link) return 'not connected';
     this.phase = 'leaving';
+    this.rejoin = false;
     this.link.send(REMOVE_ME);
     const link = this.link;
     // Wait briefly for "removing you"; close regardless.
@@ -324,10 +326,7 @@ export class ServerClientProtocol implements Protocol {
     this.heartbeat = null;
     this.peer?.leave();
     this.session?.pipeline.deliverPlayers();
-    if (this.rejoin) {
-      this.rejoin = false;
-      return this.connectAgain();
-    }
+    if (this.rejoin) return this.connectAgain();
     if (!error || was === 'leaving') return;
     const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
     if (was === 'connecting' || was === 'joining') this.ended('failed', `connect failed: ${error}`);
@@ -340,6 +339,7 @@ export class ServerClientProtocol implements Protocol {
 
   /** `connect` to the server we were on (the link is closed). */
   private connectAgain(): void {
+    this.rejoin = false;
     const line = this.connect(this.targetText() ?? undefined);
     if (line !== null) this.ctx.print(line);
   }
