@@ -7,12 +7,14 @@
  * the game or the wire.
  */
 import { randomInt } from 'node:crypto';
+import type { NodeAddress } from '../../shared/net/packetApi';
 import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
 import { VersionNotices } from '../../shared/net/versionNotices';
 import type { Membership } from '../../shared/session/membership';
 import type { SessionNotice } from '../../shared/session/notices';
 import { SessionPipeline, type PlayerRow } from '../../shared/session/pipeline';
 import type { SessionSender } from '../../shared/session/sender';
+import { SilenceWatch } from '../../shared/session/serverSilence';
 import type { Clock } from '../../shared/time/clock';
 import type { WireAddr } from '../../shared/wire/types';
 import { clockReportLine, clockStatusLine } from './clockText';
@@ -31,6 +33,13 @@ export interface GameSessionOptions<M extends Membership> {
    * gameserver client disconnects instead.
    */
   linkFailed?: (addr: WireAddr, reason: string) => void;
+  /**
+   * The server this client should hear from every second while connected (a
+   * gameserver, a slotserver's time port); null or absent: none (p2p). While
+   * it is silent the player reads "server not responding (n s)" about once a
+   * second, and a line when it answers again.
+   */
+  server?: () => WireAddr | null;
   /** Timers (a virtual clock in tests). */
   timers?: Clock;
 }
@@ -38,6 +47,8 @@ export interface GameSessionOptions<M extends Membership> {
 export class GameSession<M extends Membership> {
   readonly pipeline: SessionPipeline<M>;
   private readonly versions = new VersionNotices();
+  /** Silence of the server (see GameSessionOptions.server). */
+  readonly serverSilence = new SilenceWatch();
 
   constructor(
     private readonly ctx: ProtocolContext,
@@ -67,10 +78,17 @@ export class GameSession<M extends Membership> {
    */
   start(own: Pick<ProtocolActions, 'connect' | 'disconnect'>, connectHelp?: string, tickMs = 10): () => void {
     const pipeline = this.pipeline;
-    this.ctx.packetApi.onPacket(({ from, data }) => pipeline.receive(from, data));
+    this.ctx.packetApi.onPacket(({ from, data }) => {
+      pipeline.receive(from, data);
+      this.heardFrom(from);
+    });
+    const tick = () => {
+      pipeline.tick();
+      this.watchServer();
+    };
     // The real timer is not unref'd: a session keeps its process alive, as before.
     const timers = this.options.timers;
-    const timer = timers ? timers.setInterval(() => pipeline.tick(), tickMs) : setInterval(() => pipeline.tick(), tickMs);
+    const timer = timers ? timers.setInterval(tick, tickMs) : setInterval(tick, tickMs);
     const removers = protocolCommands(
       {
         ...own,
@@ -90,6 +108,32 @@ export class GameSession<M extends Membership> {
 
   linkStats(): LinkStats {
     return this.pipeline.linkStats();
+  }
+
+  /** The server being watched now (connected, and the protocol names one), else null. */
+  private watchedServer(): WireAddr | null {
+    if (this.pipeline.member.state !== 'connected') return null;
+    return this.options.server?.() ?? null;
+  }
+
+  /** The timer: starts or stops watching the server, and says when it has been silent for another second. */
+  private watchServer(): void {
+    const watch = this.serverSilence;
+    const now = this.ctx.game.now();
+    if (this.watchedServer() === null) return watch.stop();
+    if (!watch.watching) watch.start(now);
+    const n = watch.tick(now);
+    if (n) this.ctx.print(`server not responding (${Math.floor(n.silentMs / 1000)} s)`);
+  }
+
+  /** A datagram arrived: from the watched server, it ends any silence. */
+  private heardFrom(from: NodeAddress): void {
+    const server = this.watchedServer();
+    if (server === null || !this.serverSilence.watching) return;
+    const key = this.pipeline.addresses.keyOf(from);
+    if (key === null || key !== this.pipeline.addresses.key(server)) return;
+    const n = this.serverSilence.heard(this.ctx.game.now());
+    if (n) this.ctx.print(`server responding again after ${(n.silentMs / 1000).toFixed(1)} s`);
   }
 
   private text(outcome: 'not-connected' | null): string | null {

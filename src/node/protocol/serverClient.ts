@@ -32,6 +32,8 @@ export const GAMESERVER_PROTOCOL = 'gameserver';
 export const GAMESERVER_PORT = 6581;
 export type ServerMode = typeof SLOTSERVER_PROTOCOL | typeof GAMESERVER_PROTOCOL;
 const TICK_MS = 10;
+/** A removal (or a lost connection) this soon after the server stopped answering is taken as the stall's doing: the client rejoins. */
+const REJOIN_WITHIN_MS = 5000;
 
 /** `host[:port]`, `[v6]:port` or `v6` → host and port (default 6582); null when malformed. */
 export function parseTarget(text: string, defaultPort = SLOTSERVER_PORT): { host: string; port: number } | null {
@@ -53,6 +55,10 @@ export class ServerClientProtocol implements Protocol {
   private target: { host: string; port: number } | null = null;
   private serverName = '';
   private welcomeLeft = 0;
+  /** The node that should answer every second while we are joined (the gameserver; the slotserver's time port), null: none. */
+  private heartbeat: Uint8Array | null = null;
+  /** Set when the server dropped us after a stall: connect again to the same server once the link is closed. */
+  private rejoin = false;
 
   constructor(
     private readonly ctx: ProtocolContext,
@@ -69,6 +75,8 @@ export class ServerClientProtocol implements Protocol {
     const session = new GameSession(this.ctx, {
       status: () => this.status(),
       // One membership for the protocol's life: peer to peer at a slotserver; `adopt` routes it through a gameserver.
+      // A gameserver pings us each second and answers time sync; a slotserver's time port answers time sync.
+      server: () => (this.phase === 'welcome' || this.phase === 'joined' ? this.heartbeat : null),
       member: (transport) =>
         new ManagedPeer(
           api.encodeNode(api.localNode()),
@@ -98,6 +106,7 @@ export class ServerClientProtocol implements Protocol {
   }
 
   async kill(): Promise<void> {
+    this.rejoin = false;
     if (this.phase === 'joined') this.ctx.print(`leaving ${this.name} "${this.serverName}"`);
     if (this.link?.isOpen) {
       this.link.send(REMOVE_ME);
@@ -201,6 +210,7 @@ export class ServerClientProtocol implements Protocol {
   private disconnect(): string | null {
     if (this.phase === 'idle' || !this.link) return 'not connected';
     this.phase = 'leaving';
+    this.rejoin = false;
     this.link.send(REMOVE_ME);
     const link = this.link;
     // Wait briefly for "removing you"; close regardless.
@@ -253,10 +263,12 @@ export class ServerClientProtocol implements Protocol {
           relay = route;
           // The gameserver's clock is the common game time; it answers time-sync requests on its game port.
           session.clock.source = () => route.server;
+          this.heartbeat = route.server;
         } else {
           // A slotserver names its time-sync port; an older one does not, and the players then follow the lowest slot.
           const timeAddr = msg.accepted.time === undefined || !this.link?.remoteAddress ? null : this.endpointAddr({ address: this.link.remoteAddress, port: msg.accepted.time });
           session.clock.source = timeAddr ? () => timeAddr : null;
+          this.heartbeat = timeAddr;
         }
         peer.adopt(msg.accepted.slot, relay);
         this.serverName = msg.accepted.serverName;
@@ -290,7 +302,8 @@ export class ServerClientProtocol implements Protocol {
         if (msg.reply === REMOVING_YOU) {
           // Our own `remove me` (phase 'leaving') is answered so too; anything else is the server removing us.
           if (this.phase === 'leaving') this.ctx.print(`disconnected from the ${this.name}`);
-          else this.ended('lost', `disconnected from the ${this.name}: the server removed you`);
+          else if (this.afterStall()) this.rejoinLater('the server removed you');
+          else this.ended('lost', `disconnected from the ${this.name}: the server removed you${this.howToRejoin()}`);
           this.phase = 'leaving';
           this.link?.close();
         } else if (this.phase === 'joining') {
@@ -310,12 +323,58 @@ export class ServerClientProtocol implements Protocol {
     const was = this.phase;
     this.link = null;
     this.phase = 'idle';
+    this.heartbeat = null;
     this.peer?.leave();
     this.session?.pipeline.deliverPlayers();
+    if (this.rejoin) return this.connectAgain();
     if (!error || was === 'leaving') return;
     const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
     if (was === 'connecting' || was === 'joining') this.ended('failed', `connect failed: ${error}`);
-    else this.ended('lost', `lost connection to the ${this.name} at ${where}: ${error}`);
+    else if ((was === 'joined' || was === 'welcome') && this.afterStall()) {
+      this.forgetStall();
+      this.ctx.print(`lost connection to the ${this.name} at ${where} after it stopped responding: ${error}; rejoining`);
+      this.connectAgain();
+    } else this.ended('lost', `lost connection to the ${this.name} at ${where}: ${error}${this.howToRejoin()}`);
+  }
+
+  /** `connect` to the server we were on (the link is closed). */
+  private connectAgain(): void {
+    this.rejoin = false;
+    const line = this.connect(this.targetText() ?? undefined);
+    if (line !== null) this.ctx.print(line);
+  }
+
+  /** The server we were on as `connect` takes it (`[v6]:port`, `host:port`). */
+  private targetText(): string | null {
+    const t = this.target;
+    return t ? `${t.host.includes(':') ? `[${t.host}]` : t.host}:${t.port}` : null;
+  }
+
+  /** One rejoin per stall: a silence that led to one does not excuse the next removal. */
+  private forgetStall(): void {
+    if (this.session) this.session.serverSilence.lastSilence = null;
+  }
+
+  /** Whether the server is not answering now, or stopped answering for a while just before (a stall, not a verdict on us). */
+  private afterStall(): boolean {
+    const watch = this.session?.serverSilence;
+    if (!watch) return false;
+    if (watch.silent) return true;
+    const last = watch.lastSilence;
+    return last !== null && this.ctx.game.now() - last.endedAt <= REJOIN_WITHIN_MS;
+  }
+
+  /** Dropped after a stall: say so, and connect again to the same server once the link has closed. */
+  private rejoinLater(what: string): void {
+    const ms = this.session?.serverSilence.recentSilenceMs(this.ctx.game.now()) ?? null;
+    this.forgetStall();
+    this.ctx.print(`${what} after it stopped responding${ms === null ? '' : ` for ${(ms / 1000).toFixed(0)} s`}; rejoining`);
+    this.rejoin = true;
+  }
+
+  /** How to get back in, for the line that ends a game. */
+  private howToRejoin(): string {
+    return this.target ? ` (type connect ${this.targetText()} to join again)` : '';
   }
 
   /** Prints `line` and tells the context the attempt or the game is over (a bot exits on it). */
@@ -325,8 +384,10 @@ export class ServerClientProtocol implements Protocol {
   }
 
   private onNotice(n: ManagedNotice): void {
-    if (n.kind === 'game-state') this.session?.pipeline.onGameState(n.slot, n.packet);
-    else this.session?.pipeline.deliverPlayers();
+    if (n.kind === 'game-state') return this.session?.pipeline.onGameState(n.slot, n.packet);
+    if (n.kind === 'player-timed-out') this.ctx.print(`lost connection to ${n.player.name} (slot ${n.player.slot} timed out after ${(n.silentMs / 1000).toFixed(1)} s)`);
+    if (n.kind === 'player-back') this.ctx.print(`${n.player.name} is back (slot ${n.player.slot})`);
+    this.session?.pipeline.deliverPlayers();
   }
 }
 

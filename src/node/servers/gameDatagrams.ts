@@ -30,6 +30,13 @@ import type { ServerTimeService } from './timeService';
 
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
 const SPAWN_POINTS = spawnPoints();
+/**
+ * How long datagrams carrying the token of a session that just ended are
+ * dropped without a strike against their source: a player removed after a
+ * stall (its backlog still in the socket buffer) must not get its address
+ * blocked when it joins again.
+ */
+const ENDED_TOKEN_GRACE_MS = 30_000;
 
 /**
  * How long a seat's bound UDP port must have been quiet before a datagram with
@@ -63,6 +70,8 @@ export class GameDatagrams {
   /** Joined clients' bound UDP endpoints (ip:port). */
   private readonly endpoints = new Map<string, ClientSeat>();
   private readonly guards = new WeakMap<ClientSeat, ClientGuard>();
+  /** Tokens of sessions that ended lately → until when their datagrams are excused (see ENDED_TOKEN_GRACE_MS). */
+  private readonly endedTokens = new Map<number, number>();
   /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
   private dropped: string | null = null;
   private flushPending: NodeJS.Immediate | undefined;
@@ -127,9 +136,15 @@ export class GameDatagrams {
     for (const c of fwd.clients.values()) for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
   }
 
-  /** Forgets endpoints of seats that are gone. */
+  /** Forgets endpoints of seats that are gone (their tokens are excused for a while). */
   pruneEndpoints(): void {
-    for (const [source, s] of this.endpoints) if (this.parts.fwd.clients.get(s.slot) !== s) this.endpoints.delete(source);
+    const now = this.parts.clock();
+    for (const [token, until] of this.endedTokens) if (now >= until) this.endedTokens.delete(token);
+    for (const [source, s] of this.endpoints) {
+      if (this.parts.fwd.clients.get(s.slot) === s) continue;
+      this.endpoints.delete(source);
+      this.endedTokens.set(s.token, now + ENDED_TOKEN_GRACE_MS);
+    }
   }
 
   /** Stops: no flush pending, no endpoints. */
@@ -137,6 +152,7 @@ export class GameDatagrams {
     if (this.flushPending) clearImmediate(this.flushPending);
     this.flushPending = undefined;
     this.endpoints.clear();
+    this.endedTokens.clear();
   }
 
   private drop(reason: ServerDrop): void {
@@ -155,7 +171,12 @@ export class GameDatagrams {
     const { header: h } = decoded.packet;
     if (h.token === undefined) return this.drop('no-token');
     const s = fwd.byToken.get(h.token);
-    if (!s) return this.drop('unknown-token');
+    if (!s) {
+      this.drop('unknown-token');
+      // The backlog of a session that just ended is no attack: counted, but no strike against its source.
+      if ((this.endedTokens.get(h.token) ?? -Infinity) > this.parts.clock()) this.dropped = null;
+      return;
+    }
     if (unwrapAddress(from.address) !== s.address) return this.drop('wrong-address');
     const now = this.parts.clock();
     // Another port of the player's address: a NAT that rebound its mapping, if the bound port has gone quiet

@@ -17,7 +17,7 @@
  *   checked against the simulation's limits (src/shared/net/shipValidation.ts).
  * Time always comes from the caller (ms).
  */
-import { checkLaser, checkShipState, newShipTrack, type ShipTrack, type Violation } from '../../shared/net/shipValidation';
+import { checkLaser, checkShipState, newShipTrack, stateTime, type ShipTrack, type Violation } from '../../shared/net/shipValidation';
 import { RateLimiter } from '../../shared/util/rateLimit';
 import type { Vec3 } from '../../shared/sim/types';
 import type { Packet, RemoteEvent } from '../../shared/wire/types';
@@ -297,6 +297,10 @@ export interface ClientVerdict {
  * One joined gameserver client: its ship track for the plausibility checks
  * and its strikes. `check` corrects the packet in place (the state the
  * forwarder relays is the corrected one; impossible lasers are removed).
+ * A packet is judged at the game time in its header (the server's clock is
+ * the common game time), held to a window around the server's own clock:
+ * states that arrive in a burst after a stall are as far apart as the
+ * client flew them, not as close as they arrived.
  */
 export class ClientGuard {
   readonly track: ShipTrack;
@@ -312,11 +316,12 @@ export class ClientGuard {
     this.strikes = new StrikeCounter(policy);
   }
 
-  /** Checks a GameState (`newest`: its ship state counts) and counts a strike per violation. */
+  /** Checks a GameState (`newest`: its ship state counts) arriving at server time `now`, and counts a strike per violation. */
   check(packet: Packet, newest: boolean, now: number): ClientVerdict {
     const violations: Violation[] = [];
+    const sentAt = stateTime(packet.header.gameTime, now);
     if (newest) {
-      const r = checkShipState(packet.header.state, this.track, now, this.spawn);
+      const r = checkShipState(packet.header.state, this.track, sentAt, this.spawn);
       packet.header.state = r.state;
       violations.push(...r.violations);
     }
@@ -326,7 +331,7 @@ export class ClientGuard {
         events?.push(e);
         return;
       }
-      const r = checkLaser(e, this.track, now);
+      const r = checkLaser(e, this.track, sentAt);
       violations.push(...r.violations);
       if (r.laser === e) {
         events?.push(e);

@@ -6,11 +6,14 @@
  * `now`.
  *
  * Two routes, chosen when the server accepts us (`adopt`):
- * - a slotserver game: game packets go peer to peer;
+ * - a slotserver game: game packets go peer to peer, and (as in p2p) a peer
+ *   not heard from for the alive timeout is dropped from our table — the
+ *   slotserver cannot see a frozen client — until it is heard again;
  * - a gameserver game (`relay`): every packet goes to the server only, with
  *   the session token from the TCP join, and the others' states come back
  *   bundled in Relay packets, which are unpacked here and filtered per player.
  */
+import { DEFAULT_P2P_CONFIG } from '../p2p/config';
 import { MessageFilter } from '../p2p/packetFilter';
 import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
 import { addrKey } from '../wire/addr';
@@ -19,6 +22,12 @@ import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type Remo
 /** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */
 export const MANAGED_ALIVE_MS = 500;
 export const MANAGED_ALIVE_JOINED_MS = 2000;
+/**
+ * A peer in a slotserver game not heard from for this long leaves our table
+ * (p2p's alive timeout; a connected peer sends at least every 0.5 s: game
+ * states while joined, node-alive otherwise).
+ */
+export const MANAGED_ALIVE_TIMEOUT_MS = DEFAULT_P2P_CONFIG.aliveTimeoutMs;
 
 /** A gameserver's UDP address and our session token: where a relayed game's packets go. */
 export interface RelayRoute {
@@ -26,7 +35,13 @@ export interface RelayRoute {
   token: number;
 }
 
-export type ManagedNotice = { kind: 'game-state'; slot: number; packet: Packet } | { kind: 'player-changed'; player: PlayerEntry };
+export type ManagedNotice =
+  | { kind: 'game-state'; slot: number; packet: Packet }
+  | { kind: 'player-changed'; player: PlayerEntry }
+  /** A peer (slotserver game) was silent for the alive timeout and left our table; it comes back if heard again. */
+  | { kind: 'player-timed-out'; player: PlayerEntry; silentMs: number }
+  /** A timed-out peer was heard again and is back in its slot. */
+  | { kind: 'player-back'; player: PlayerEntry };
 
 export class ManagedPeer {
   state: 'idle' | 'connected' = 'idle';
@@ -38,6 +53,10 @@ export class ManagedPeer {
   private lastAliveAt = -Infinity;
   /** Set for a gameserver game (by `adopt`). */
   private relay: RelayRoute | null = null;
+  /** When each other member was last heard (slotserver game), by slot. */
+  private readonly heardAt = new Map<number, number>();
+  /** Members dropped for silence, by node key, until heard again or removed by the server. */
+  private readonly timedOut = new Map<string, PlayerEntry>();
 
   constructor(
     private readonly self: WireAddr,
@@ -73,12 +92,16 @@ export class ManagedPeer {
   add(slot: number, addr: WireAddr, name: string): PlayerEntry | null {
     if (this.state !== 'connected' || slot === this.mySlot) return null;
     const entry = { slot, addr, name: sanitizeName(name, 'player'), joined: false };
+    const key = this.keyOf(addr);
+    for (const [k, e] of this.timedOut) if (k === key || e.slot === slot) this.timedOut.delete(k);
+    this.heardAt.delete(slot);
     this.table.set(slot, entry);
     return { ...entry };
   }
 
   /** The server says the player at `addr` left; returns who it was. */
   remove(addr: WireAddr): PlayerEntry | null {
+    this.timedOut.delete(this.keyOf(addr));
     const entry = this.byAddr(addr);
     if (!entry || entry.slot === this.mySlot) return null;
     this.table.delete(entry.slot);
@@ -136,9 +159,37 @@ export class ManagedPeer {
   receive(from: WireAddr, packet: Packet, now: number): void {
     if (this.state !== 'connected') return;
     if (this.relay) return this.receiveRelayed(from, packet, now);
-    const entry = this.byAddr(from);
+    const key = this.keyOf(from);
+    const entry = this.byAddr(from) ?? this.back(key);
     if (!entry || entry.slot === this.mySlot) return;
-    this.accept(entry, this.keyOf(from), packet, now);
+    this.heardAt.set(entry.slot, now);
+    this.accept(entry, key, packet, now);
+  }
+
+  /** A member dropped for silence speaks again: back in its slot, unless the server gave the slot to someone else meanwhile. */
+  private back(key: string): PlayerEntry | undefined {
+    const entry = this.timedOut.get(key);
+    if (!entry) return undefined;
+    this.timedOut.delete(key);
+    if (this.table.has(entry.slot)) return undefined;
+    this.table.set(entry.slot, entry);
+    this.notify({ kind: 'player-back', player: { ...entry } });
+    return entry;
+  }
+
+  /** Slotserver game: members silent for the alive timeout leave the table (p2p's rule; the server cannot see a frozen peer). */
+  private dropSilent(now: number): void {
+    for (const p of [...this.table.values()]) {
+      if (p.slot === this.mySlot) continue;
+      const heard = this.heardAt.get(p.slot);
+      if (heard === undefined) this.heardAt.set(p.slot, now);
+      else if (now - heard >= MANAGED_ALIVE_TIMEOUT_MS) {
+        this.table.delete(p.slot);
+        this.heardAt.delete(p.slot);
+        this.timedOut.set(this.keyOf(p.addr), p);
+        this.notify({ kind: 'player-timed-out', player: { ...p }, silentMs: now - heard });
+      }
+    }
   }
 
   private receiveRelayed(from: WireAddr, packet: Packet, now: number): void {
@@ -187,6 +238,7 @@ export class ManagedPeer {
   /** Node-alive to every peer while connected (every 0.5 s unjoined, 2 s joined), carrying our name. */
   tick(now: number): void {
     if (this.state !== 'connected') return;
+    if (!this.relay) this.dropSilent(now);
     if (now - this.lastAliveAt >= (this.joined ? MANAGED_ALIVE_JOINED_MS : MANAGED_ALIVE_MS)) this.sendAlive(now);
   }
 
@@ -209,7 +261,10 @@ export class ManagedPeer {
 
   private sendAlive(now: number): void {
     this.lastAliveAt = now;
-    this.toOthers(controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, now, this.joined, [nameEvent(this.name)]));
+    const alive = controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, now, this.joined, [nameEvent(this.name)]);
+    this.toOthers(alive);
+    // Peers dropped for silence still get node-alive: if they were only frozen, both sides find each other again.
+    if (!this.relay) for (const p of this.timedOut.values()) this.send(p.addr, alive);
   }
 
   /** Where our packets go: every other member, or only the server (with the session token) in a relayed game. */
@@ -229,6 +284,8 @@ export class ManagedPeer {
     this.mySlot = null;
     this.joined = false;
     this.table.clear();
+    this.heardAt.clear();
+    this.timedOut.clear();
     this.filter.clear();
     this.lastAliveAt = -Infinity;
     this.relay = null;

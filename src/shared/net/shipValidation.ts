@@ -5,8 +5,13 @@
  * - speed at most MAX_SPEED, turn rates at most the per-axis maxima, energy
  *   and damage within 0..100, a unit rotation;
  * - positions that follow from the previous one: a ship may cover at most
- *   MAX_SPEED × elapsed time, plus a reserve for network jitter (states sent
- *   at an even pace can arrive bunched up); anything farther is a teleport;
+ *   MAX_SPEED × the game time elapsed between the two states, plus a reserve
+ *   for rounding and clock error; anything farther is a teleport. Elapsed
+ *   time is the sender's own, from the common game time stamped in each
+ *   state's header ({@link stateTime}), not the gap between arrivals: a
+ *   stall on either end (a frozen server, an uplink held and released)
+ *   delivers seconds of honest flight in one burst, and those states are as
+ *   far apart in game time as the ship flew;
  * - lasers at muzzle speed, born near the ship, with at most their full
  *   lifetime, and no faster than the gun's cooldown allows.
  *
@@ -16,7 +21,8 @@
  * point with no damage is a respawn, never a teleport (its energy may already
  * be spent: a player holding the trigger fires on the first tick back).
  *
- * Pure: time comes from the caller (ms on any monotonic clock).
+ * Pure: time comes from the caller (ms of common game time: the state's
+ * {@link stateTime}; any monotonic clock in tests).
  */
 import { FIRE_COOLDOWN_TICKS, LASER_SPEED, LASER_TTL_TICKS, NOSE_OFFSET } from '../game/kinds/laser';
 import { ENERGY_MAX, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_SPEED, MAX_YAW_RATE } from '../game/kinds/ship';
@@ -35,7 +41,7 @@ export interface ShipLimits {
   tolerance: number;
   /** Beyond `blatantFactor` × a limit no bug explains it. */
   blatantFactor: number;
-  /** Seconds of full-speed travel a ship may bank for states that arrive late and then bunched up. */
+  /** Seconds of full-speed travel a ship may bank, for rounding and clock error between its states' stamps. */
   jitterSeconds: number;
   /** Fastest a laser flies (muzzle speed plus the ship's own), units/s. */
   maxLaserSpeed: number;
@@ -44,6 +50,10 @@ export interface ShipLimits {
   /** Shots per second the gun's cooldown allows, and how many may arrive at once (queued, bundled). */
   shotsPerSecond: number;
   shotBurst: number;
+  /** How far ahead of the receiver's common game time a state's stamp may claim to be (clock-sync error), ms. */
+  stampLeadMs: number;
+  /** How far behind it a stamp may be (a stall up to the silence timeout), ms; older stamps count as this old. */
+  stampLagMs: number;
 }
 
 /** The simulation's own limits. */
@@ -59,7 +69,26 @@ export const SHIP_LIMITS: Readonly<ShipLimits> = Object.freeze({
   maxLaserTtl: LASER_TTL_TICKS,
   shotsPerSecond: 1000 / (FIRE_COOLDOWN_TICKS * STEP_MS),
   shotBurst: 24,
+  stampLeadMs: 250,
+  stampLagMs: 10_000,
 });
+
+/**
+ * When a state (or a laser in its packet) happened, on the receiver's
+ * common-game-time axis: the header's u32 `stamp` (the sender's common game
+ * time, ms, wrapping at 2^32) unwrapped next to `now` (the receiver's common
+ * game time) and held within [now − stampLagMs, now + stampLeadMs]. The
+ * window is what keeps the sender's word honest: a stamp in the future
+ * cannot buy travel the receiver's clock has not seen pass, and a stamp far
+ * in the past (a client that never synchronised its clock) counts as
+ * arriving `stampLagMs` late, so such a client is judged by arrival gaps.
+ * The most a lying stamp gains is `stampLagMs` of travel once, no more than
+ * an honest stall of the silence timeout delivers.
+ */
+export function stateTime(stamp: number, now: number, limits: ShipLimits = SHIP_LIMITS): number {
+  const delta = ((stamp >>> 0) - (Math.floor(now) >>> 0)) | 0;
+  return Math.min(now + limits.stampLeadMs, Math.max(now - limits.stampLagMs, Math.floor(now) + delta));
+}
 
 export type Severity = 'mild' | 'blatant';
 export type ViolationKind = 'speed' | 'spin' | 'energy' | 'damage' | 'rotation' | 'teleport' | 'laser-speed' | 'laser-ttl' | 'laser-origin' | 'fire-rate' | 'not-finite';
@@ -108,8 +137,9 @@ function over(value: number, limit: number, limits: ShipLimits): Severity | null
 }
 
 /**
- * Checks `state`, reported at `now`, against the limits and against `track`
- * (updated in place to the corrected state). `spawn` is the spawn point, or
+ * Checks `state`, sent at game time `now` ({@link stateTime}), against the
+ * limits and against `track` (updated in place to the corrected state; its
+ * time never goes back, so an older stamp after a newer one earns nothing). `spawn` is the spawn point, or
  * the spawn points, where a respawn may put the ship at any time (a player
  * takes a free one, see chooseSpawnPoint).
  */
@@ -192,7 +222,7 @@ export function checkShipState(state: ShipState, track: ShipTrack, now: number, 
   }
   const corrected = violations.length === 0 ? state : { pos, rot, vel, angVel, energy, damage };
   track.state = corrected;
-  track.at = now;
+  track.at = prev ? Math.max(track.at, now) : now;
   track.reserve = reserve;
   return { state: corrected, violations };
 }
@@ -224,7 +254,7 @@ export function checkLaser(laser: ReportedLaser, track: ShipTrack, now: number, 
   }
   // The gun: a token bucket refilled at the cooldown's pace.
   track.shots = Math.min(limits.shotBurst, track.shots + (Math.max(0, now - track.shotsAt) / 1000) * limits.shotsPerSecond);
-  track.shotsAt = now;
+  track.shotsAt = Math.max(track.shotsAt, now);
   if (track.shots < 1) {
     violations.push({ kind: 'fire-rate', severity: 'mild', detail: `more than ${fmt(limits.shotsPerSecond)} shots/s` });
     return { laser: null, violations };

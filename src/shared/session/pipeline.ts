@@ -284,7 +284,7 @@ export class SessionPipeline<M extends Membership> {
   onGameState(slot: number, packet: Packet): void {
     const now = this.now();
     const { header } = packet;
-    const state = header.joined ? this.plausibility.check(slot, header.state, now) : null;
+    const state = header.joined ? this.plausibility.check(slot, header.state, header.gameTime, this.clock.commonTime(now)) : null;
     if (state) this.game.deliver({ kind: 'state', slot, gameTime: header.gameTime, state, ...this.clock.ageOf(header.gameTime, now) });
     for (const event of packet.events) this.deliverEvent(slot, event, header.gameTime);
   }

@@ -4,8 +4,11 @@
  * gameserver makes). A mild violation — speed or spin a little over the limit
  * — is clamped; a blatant one is not shown at all, and the next state starts
  * a fresh track, so an honest jump (a respawn) cannot freeze a ship.
+ * States are judged at the common game time stamped in their headers, so a
+ * burst after a stall (the sender's, the server's or ours) is as far apart as
+ * the ship flew it.
  */
-import { checkShipState, newShipTrack, type ShipTrack } from '../net/shipValidation';
+import { checkShipState, newShipTrack, stateTime, type ShipTrack } from '../net/shipValidation';
 import { spawnPoints } from '../sim/spawn';
 import type { ShipState } from '../wire/types';
 
@@ -18,11 +21,16 @@ export class PeerPlausibility {
   /** Per remote slot: what its ship did so far. */
   private readonly tracks = new Map<number, ShipTrack>();
 
-  /** `state` from `slot` as far as the simulation allows, or null when it is not to be shown. */
-  check(slot: number, state: ShipState, now: number): ShipState | null {
+  /**
+   * `state` from `slot`, stamped `stamp` (its header's game time), received
+   * at our common game time `now`: as far as the simulation allows, or null
+   * when it is not to be shown.
+   */
+  check(slot: number, state: ShipState, stamp: number, now: number): ShipState | null {
+    const sentAt = stateTime(stamp, now);
     let track = this.tracks.get(slot);
-    if (!track) this.tracks.set(slot, (track = newShipTrack(now)));
-    const check = checkShipState(state, track, now, SPAWN_POINTS);
+    if (!track) this.tracks.set(slot, (track = newShipTrack(sentAt)));
+    const check = checkShipState(state, track, sentAt, SPAWN_POINTS);
     if (check.violations.length === 0) return state;
     if (check.violations.some((v) => v.severity === 'blatant')) {
       this.counts.ignored += 1;

@@ -91,7 +91,8 @@ describe('reliable messages in a session', () => {
     b.session.member.add(0, a.api.encodeNode(a.api.localNode()), 'alpha');
     for (const n of [a, b]) n.session.requestJoin();
     runUntil(clock, 'both joined', () => allJoined([a, b]));
-    (b.api as unknown as { cut: boolean }).cut = true;
+    // Bravo goes deaf but keeps sending: still heard, so not dropped for silence (the alive timeout), but never acknowledging.
+    b.api.onPacket(() => undefined);
     a.session.say('are you there?');
     const said = clock.now();
     runUntil(clock, 'alpha gives bravo up', () => a.notices.some((n) => n.kind === 'link-failed'), 3 * giveUpAfterMs());
