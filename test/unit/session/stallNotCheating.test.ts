@@ -10,6 +10,7 @@
  * kicked or hidden. A real teleport is still caught, and a stamp from the
  * future buys no travel.
  */
+import { sequenceStart } from '../../../src/shared/session/replayWindow';
 import { describe, expect, it } from 'vitest';
 import { IdWindow } from '../../../src/node/servers/interest';
 import { ClientGuard } from '../../../src/node/servers/strikes';
@@ -156,9 +157,10 @@ describe('a stall is not cheating: the gameserver', () => {
   it('a stamp from the future buys no travel: the jump it would cover is still a teleport', () => {
     const { clock, server, flyer } = gameserverRig();
     const common = flyer.session.clock.commonTime(flyer.game.now());
-    // A forged state stamped 60 s ahead, 60 s of top-speed flight further on.
+    // A forged state stamped 60 s ahead, 60 s of top-speed flight further on (with a fresh sequence number, so it is no replay).
+    const fresh = (sequenceStart(Math.floor(Date.now() / 1000)) + 1_000_000) >>> 0;
     const forged: Packet = {
-      header: { type: PacketType.GameState, senderSlot: 0, messageId: 1_000_000, gameTime: Math.floor(common + 60_000) >>> 0, joined: true, state: ship(clock.now() + 60_000), token: TOKEN },
+      header: { type: PacketType.GameState, senderSlot: 0, messageId: fresh, gameTime: Math.floor(common + 60_000) >>> 0, joined: true, state: ship(clock.now() + 60_000), token: TOKEN },
       events: [],
     };
     server.offer(encodePacket(forged), () => undefined);
