@@ -14,6 +14,7 @@
  * connections, so the table never outgrows `max` entries.
  */
 
+import { addressKey } from './addressKey';
 /** Options of a {@link ConnectionTable}. */
 export interface ConnectionCaps {
   /** Most simultaneous connections overall. */
@@ -30,25 +31,6 @@ export const DEFAULT_LINE_CAPS: ConnectionCaps = { max: 1024, perSource: 64 };
 /** Default caps of the status pages (a browser opens up to 6 connections per page; 8 players watching fit easily). */
 export const DEFAULT_HTTP_CAPS: ConnectionCaps = { max: 256, perSource: 64 };
 
-/** `2001:db8:1:2::/64` for an IPv6 address, the address itself for IPv4 (IPv4-mapped IPv6 unwrapped). */
-export function sourceKey(address: string): string {
-  const a = address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
-  if (!a.includes(':')) return a;
-  const bare = a.split('%')[0] ?? a;
-  const [head = '', tail] = bare.split('::');
-  const left = head === '' ? [] : head.split(':');
-  let groups: string[];
-  if (tail === undefined) groups = left;
-  else {
-    const right = tail === '' ? [] : tail.split(':');
-    groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  }
-  const prefix = groups
-    .slice(0, 4)
-    .map((g) => (parseInt(g, 16) || 0).toString(16))
-    .join(':');
-  return `${prefix}::/64`;
-}
 
 /** Checks caps given by an option, with its name for the error. */
 export function checkCaps(caps: ConnectionCaps, what: string): void {
@@ -73,7 +55,7 @@ export class ConnectionTable {
 
   /** Null if a connection from `address` is admitted (and counted), else why not. */
   admit(address: string): 'too-many-connections' | 'too-many-from-address' | null {
-    const key = sourceKey(address);
+    const key = addressKey(address);
     const held = this.bySource.get(key) ?? 0;
     if (held >= this.caps.perSource) return 'too-many-from-address';
     if (this.total >= this.caps.max) return 'too-many-connections';
@@ -85,7 +67,7 @@ export class ConnectionTable {
 
   /** A connection admitted for `address` has closed. */
   release(address: string): void {
-    const key = sourceKey(address);
+    const key = addressKey(address);
     const held = this.bySource.get(key);
     if (held === undefined) return;
     this.total -= 1;
@@ -95,7 +77,7 @@ export class ConnectionTable {
 
   /** Connections counted now, overall and from `address`'s source. */
   count(address?: string): number {
-    return address === undefined ? this.total : (this.bySource.get(sourceKey(address)) ?? 0);
+    return address === undefined ? this.total : (this.bySource.get(addressKey(address)) ?? 0);
   }
 }
 

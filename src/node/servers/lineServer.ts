@@ -14,7 +14,8 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { RateLimiter } from '../../shared/util/rateLimit';
-import { ConnectionTable, DEFAULT_LINE_CAPS, sourceKey } from './connectionLimits';
+import { addressKey } from './addressKey';
+import { ConnectionTable, DEFAULT_LINE_CAPS } from './connectionLimits';
 import { listen } from './listen';
 
 export interface LineConnection {
@@ -106,7 +107,7 @@ export async function startLineServer(handler: LineHandler, options: LineServerO
     const address = unwrapAddress(socket.remoteAddress);
     // A refused peer may already have gone; its reset must not become an unhandled error.
     socket.on('error', () => undefined);
-    const allowed = connects.allow(sourceKey(address), Date.now());
+    const allowed = connects.allow(addressKey(address), Date.now());
     const full = allowed ? table.admit(address) : null;
     if (!allowed || full) {
       count(full ?? 'rate-limited', address);
