@@ -12,11 +12,9 @@
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BotWatch } from '../support/botProcess';
+import { BotWatch, serverBot } from '../support/botProcess';
 import { botEntry } from '../support/paths';
 import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';
-import { spawnTracked } from '../support/testRun';
-import { repoRoot } from '../support/webShellProcess';
 
 const bots: BotWatch[] = [];
 afterEach(() => {
@@ -25,12 +23,7 @@ afterEach(() => {
 });
 
 function bot(name: string, server: string, seed: number): BotWatch {
-  const child = spawnTracked(
-    process.execPath,
-    [botEntry, '--json', '--name', name, '--protocol', 'gameserver', '--server', server, '--port', '0', '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--pilot', 'circle', '--seed', String(seed)],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const watch = new BotWatch(name, child);
+  const watch = serverBot('gameserver', name, server, seed);
   bots.push(watch);
   return watch;
 }

@@ -1,3 +1,5 @@
+import { botEntry, repoRoot } from './paths';
+import { spawnTracked } from './testRun';
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -101,4 +103,18 @@ export class BotWatch {
       done();
     });
   }
+}
+
+/**
+ * A circling headless bot (built `out/main/bot.js`, JSON lines) joining the
+ * server at `server` (host:port) with `protocol`, on loopback only, tracked so
+ * nothing outlives the run.
+ */
+export function serverBot(protocol: 'slotserver' | 'gameserver', name: string, server: string, seed: number): BotWatch {
+  const child = spawnTracked(
+    process.execPath,
+    [botEntry, '--json', '--name', name, '--protocol', protocol, '--server', server, '--port', '0', '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--pilot', 'circle', '--seed', String(seed)],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return new BotWatch(name, child);
 }

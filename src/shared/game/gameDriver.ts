@@ -10,7 +10,7 @@
 import { GameCodeInterface } from '../net/gameCode';
 import type { NetDelivery } from '../net/gameLink';
 import type { ProtocolGame } from '../net/protocol';
-import { NO_INPUT, STEP_MS, type ShipInput } from '../sim/types';
+import { STEP_MS, type ShipInput } from '../sim/types';
 import type { Clock } from '../time/clock';
 import type { ShipState } from '../wire/types';
 import { ClientGame, type GameNotice } from './clientGame';
@@ -143,6 +143,3 @@ export class GameDriver implements ProtocolGame {
     return this.options.clock.now();
   }
 }
-
-/** The neutral input, for drivers nobody steers. */
-export const noInput = (): ShipInput => NO_INPUT;

@@ -6,14 +6,10 @@ import type { Vec3 } from './types';
 
 /**
  * Earliest fraction s in [0, 1] of a tick at which a point moving linearly
- * from d0 to d1 (relative to a sphere's centre) is inside radius r; -1 if never.
+ * from (x0, y0, z0) to (x1, y1, z1), relative to a sphere's centre, is inside
+ * radius r; -1 if never.
  */
-export function sweepSphere(d0: Vec3, d1: Vec3, r: number): number {
-  return sweep(d0.x, d0.y, d0.z, d1.x, d1.y, d1.z, r);
-}
-
-/** {@link sweepSphere} on scalars. */
-export function sweep(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, r: number): number {
+function sweep(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, r: number): number {
   const c = x0 * x0 + y0 * y0 + z0 * z0 - r * r;
   if (c <= 0) return 0;
   const dx = x1 - x0;
