@@ -18,10 +18,10 @@ import type { SessionNotice } from '../../src/shared/session/notices';
 import { SessionPipeline } from '../../src/shared/session/pipeline';
 import type { SessionSender } from '../../src/shared/session/sender';
 import { nextFloat, seedRng } from '../../src/shared/sim/prng';
-import { encodePacket } from '../../src/shared/wire/codec';
 import type { ShipState } from '../../src/shared/wire/types';
 import type { MemoryNet } from './memoryNet';
 import type { VirtualClock } from './virtualClock';
+import { sessionCookies } from '../../src/node/protocol/cookies';
 
 /** The game side of a test node: a ship flying along −Z and a record of every delivery. */
 export class ScriptedGame implements ProtocolGame {
@@ -78,6 +78,8 @@ export interface NodeOptions {
   wrap?: (api: PacketApi) => PacketApi;
   codec?: DatagramCodec;
   seed?: number;
+  /** Prove addresses (addressProof.ts): on for p2p nodes unless false, as in the p2p adapter. */
+  proveAddresses?: boolean;
 }
 
 function seeded(seed: number): () => number {
@@ -88,6 +90,9 @@ function seeded(seed: number): () => number {
     return v;
   };
 }
+
+/** A session's cookies in tests: the Node adapter's HMAC. */
+export { sessionCookies } from '../../src/node/protocol/cookies';
 
 function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions, member: (api: PacketApi, t: SessionSender, notice: (n: P2pNotice | ManagedNotice) => void) => M): TestNode<M> {
   const api = (opts.wrap ?? ((a) => a))(net.add());
@@ -115,6 +120,7 @@ function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: s
     notify: (n) => notices.push(n),
     status: () => 'test',
     ...(opts.codec ? { codec: opts.codec } : {}),
+    ...(opts.proveAddresses ? { proveAddresses: sessionCookies() } : {}),
   });
   const pipeline = session;
   api.onPacket(({ from, data }) => pipeline.receive(from, data));
@@ -124,8 +130,14 @@ function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: s
 
 /** A p2p node (not yet connected: call `session.member.connect(now)`). */
 export function p2pNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions & { config?: Partial<P2pConfig> } = {}): TestNode<P2pPeer> {
-  return node(net, clock, name, opts, (api, t, notice) =>
-    new P2pPeer(api.encodeNode(api.localNode()), name, { send: (to, p) => t.send(to, p), broadcast: (p) => api.broadcast(0, encodePacket(p)), keyOf: (a) => t.keyOf(a) }, notice, opts.config),
+  return node(net, clock, name, { ...opts, proveAddresses: opts.proveAddresses ?? true }, (api, t, notice) =>
+    new P2pPeer(
+      api.encodeNode(api.localNode()),
+      name,
+      { send: (to, p) => t.send(to, p), broadcast: (p) => t.broadcast(p, (bytes) => api.broadcast(0, bytes)), keyOf: (a) => t.keyOf(a), proven: (a) => t.proven(a) },
+      notice,
+      opts.config,
+    ),
   );
 }
 

@@ -18,6 +18,7 @@ import { SilenceWatch } from '../../shared/session/serverSilence';
 import type { Clock } from '../../shared/time/clock';
 import type { WireAddr } from '../../shared/wire/types';
 import { clockReportLine, clockStatusLine } from './clockText';
+import { sessionCookies } from './cookies';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';
 
 export type { Membership } from '../../shared/session/membership';
@@ -42,6 +43,8 @@ export interface GameSessionOptions<M extends Membership> {
   server?: () => WireAddr | null;
   /** Timers (a virtual clock in tests). */
   timers?: Clock;
+  /** Take datagrams only from nodes that proved their address (p2p and slotserver games; see addressProof.ts). */
+  proveAddresses?: boolean;
 }
 
 export class GameSession<M extends Membership> {
@@ -64,6 +67,7 @@ export class GameSession<M extends Membership> {
       member: options.member,
       notify: (n) => this.onNotice(n),
       status: options.status,
+      ...(options.proveAddresses ? { proveAddresses: sessionCookies() } : {}),
     });
   }
 

@@ -7,8 +7,6 @@
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
-import { encodePacket } from '../../shared/wire/codec';
-import type { Packet } from '../../shared/wire/types';
 import { GameSession } from './gameSession';
 import { resolveConnectTarget } from './serverPick';
 
@@ -38,11 +36,17 @@ export class P2pProtocol implements Protocol {
     const game = this.ctx.game;
     const session = new GameSession(this.ctx, {
       status: () => this.status(),
+      proveAddresses: true,
       member: (transport) =>
         new P2pPeer(
           this.ctx.packetApi.encodeNode(this.ctx.packetApi.localNode()),
           game.playerName(),
-          { send: (to, packet) => transport.send(to, packet), broadcast: (packet) => this.broadcast(packet), keyOf: (addr) => transport.keyOf(addr) },
+          {
+            send: (to, packet) => transport.send(to, packet),
+            broadcast: (packet) => transport.broadcast(packet, (bytes) => this.broadcast(bytes)),
+            keyOf: (addr) => transport.keyOf(addr),
+            proven: (addr) => transport.proven(addr),
+          },
           (notice) => this.onNotice(notice),
           this.config(),
         ),
@@ -120,8 +124,7 @@ export class P2pProtocol implements Protocol {
   }
 
   /** LAN broadcast to the discovery port and the ports above it, so a second instance on one machine hears it too. */
-  private broadcast(packet: Packet): void {
-    const bytes = encodePacket(packet);
+  private broadcast(bytes: Uint8Array): void {
     for (let i = 0; i <= CLIENT_PORT_FALLBACK_RANGE; i++) {
       const port = this.ctx.discoveryPort + i;
       if (port > 65535) break;

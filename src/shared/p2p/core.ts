@@ -28,6 +28,13 @@ export interface P2pTransport {
    * same on every peer.
    */
   keyOf?(addr: WireAddr): string;
+  /**
+   * Whether the node has proven it receives at its address (answered a
+   * challenge, see src/shared/session/addressProof.ts). Only proven nodes
+   * are given slots: a connect queue naming other addresses takes none of
+   * them until each proves itself. Default: every node.
+   */
+  proven?(addr: WireAddr): boolean;
 }
 
 /** What the peer tells its owner (the protocol adapter / game code). */
@@ -52,6 +59,9 @@ export type P2pNotice =
 /** Bookkeeping of one run of the start-up protocol (connect loop and slot-request loop). */
 export interface StartupRun {
   startedAt: number;
+  /** When the connect loop ends unless a node of higher status answers: startedAt + the start-up window, moved on when a node nearby proves its address late (at most maxPlayers times). */
+  endsAt: number;
+  extensions: number;
   requestsSent: number;
   nextRequestAt: number;
   /** Nodes of lower status whose requests we hold: assigned by us as master, or forwarded to our master. */
@@ -104,6 +114,8 @@ export class PeerCore {
   readonly unacked = new Map<string, UnackedAnswer>();
   /** When some peer (we or another) last answered each node: a copy can overtake the request it answers. */
   readonly answeredAt = new Map<string, number>();
+  /** Nodes whose request waits until they prove their address (gameLoop.ts `admissible`), with until when. */
+  readonly deferred = new Map<string, { addr: WireAddr; until: number }>();
   /** Rate limit for conflict evidence we send, per target. */
   readonly lastEvidenceAt = new Map<string, number>();
   run: StartupRun | null = null;
@@ -162,6 +174,11 @@ export class PeerCore {
   /** Hands a notice to the owner (synchronously). */
   emit(n: P2pNotice): void {
     this.notify(n);
+  }
+
+  /** Whether `addr` may be given a slot (see P2pTransport.proven). */
+  proven(addr: WireAddr): boolean {
+    return this.transport.proven?.(addr) ?? true;
   }
 
   /** Unicast through the transport. */
@@ -230,6 +247,7 @@ export class PeerCore {
     this.pending.clear();
     this.unacked.clear();
     this.answeredAt.clear();
+    this.deferred.clear();
     this.run = null;
     // A name we took instead of a taken one holds for that game only; the next one starts from the wanted name.
     this.name = this.wantedName;

@@ -83,9 +83,39 @@ function resendAnswers(core: PeerCore, now: number): void {
 
 /** Assigns slots to `addrs` from our table (lowest free, members keep theirs) and answers. */
 function answerNow(core: PeerCore, addrs: Iterable<WireAddr>, now: number): void {
-  const plan = planAssignment(core.table, addrs, core.cfg.maxPlayers);
+  const plan = planAssignment(core.table, admissible(core, addrs, now), core.cfg.maxPlayers);
   for (const { addr, slot } of plan.added) core.addPlayer(addr, slot, null, false, now);
   sendAnswer(core, plan, now);
+}
+
+/**
+ * The nodes of a request that may be given a slot now: those that proved
+ * their address. A queue may name any address, and a request can arrive
+ * before our side of the handshake is done: the others wait (until the
+ * start-up window and slave timeout have passed) for `provenNow`.
+ */
+function admissible(core: PeerCore, addrs: Iterable<WireAddr>, now: number): WireAddr[] {
+  const out: WireAddr[] = [];
+  for (const a of addrs) {
+    if (core.proven(a)) out.push(a);
+    else core.deferred.set(core.keyOf(a), { addr: a, until: now + core.cfg.startupWindowMs + core.cfg.slaveTimeoutMs });
+  }
+  return out;
+}
+
+/** A node has just proven its address: if a request of its waited for that, it is answered now. */
+export function provenNow(core: PeerCore, addr: WireAddr, now: number): void {
+  const key = core.keyOf(addr);
+  const run = core.run;
+  if (run && core.state === 'connecting' && run.extensions < core.cfg.maxPlayers) {
+    // A node nearby has just finished its handshake with us: our request to it goes now; give its answer (and one resend) time before we start a game alone.
+    run.extensions += 1;
+    run.endsAt = Math.max(run.endsAt, now + 2 * core.cfg.connectRequestIntervalMs + core.cfg.replyWaitIntervalMs);
+  }
+  const waiting = core.deferred.get(key);
+  if (!waiting) return;
+  core.deferred.delete(key);
+  if (now <= waiting.until && core.state === 'connected' && !core.table.has(key)) answerNow(core, [waiting.addr], now);
 }
 
 /**
@@ -94,7 +124,7 @@ function answerNow(core: PeerCore, addrs: Iterable<WireAddr>, now: number): void
  * and enter the game loop. The 'connected' notice lists the whole new table.
  */
 export function becomeMaster(core: PeerCore, now: number): void {
-  const queue = [...(core.run?.queue.values() ?? [])].filter((a) => core.keyOf(a) !== core.selfKey);
+  const queue = admissible(core, [...(core.run?.queue.values() ?? [])].filter((a) => core.keyOf(a) !== core.selfKey), now);
   core.run = null;
   core.table.clear();
   core.table.add({ ...core.selfEntry(0), key: core.selfKey, lastHeard: now });
@@ -266,6 +296,7 @@ export function connectedTick(core: PeerCore, now: number): void {
   for (const [k, until] of core.tombstones) if (now >= until) core.tombstones.delete(k);
   for (const [k, at] of core.lastEvidenceAt) if (now - at > core.cfg.aliveIntervalMs) core.lastEvidenceAt.delete(k);
   for (const [k, at] of core.answeredAt) if (now - at > core.cfg.aliveIntervalMs) core.answeredAt.delete(k);
+  for (const [k, d] of core.deferred) if (now > d.until) core.deferred.delete(k);
   core.filter.prune(now, core.cfg.aliveIntervalMs, (k) => core.table.has(k));
 }
 

@@ -21,6 +21,8 @@ export function beginStartup(core: PeerCore, now: number, knowledge: PlayerEntry
   core.startIds(now);
   core.run = {
     startedAt: now,
+    endsAt: now + core.cfg.startupWindowMs,
+    extensions: 0,
     requestsSent: 0,
     nextRequestAt: now,
     queue: new Map(),
@@ -131,7 +133,7 @@ export function startupTick(core: PeerCore, now: number): void {
   if (!run) return;
   if (core.state === 'connecting') {
     if (run.requestsSent < core.cfg.connectRequestRepeats && now >= run.nextRequestAt) sendConnectRequest(core, now);
-    if (now - run.startedAt >= core.cfg.startupWindowMs) becomeMaster(core, now);
+    if (now >= run.endsAt) becomeMaster(core, now);
     return;
   }
   if (core.state !== 'slave') return;

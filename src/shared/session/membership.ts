@@ -28,6 +28,8 @@ export interface Membership {
   linkTargets?(): WireAddr[];
   /** A player's new name arrived as a reliable message (it bypasses `receive`). */
   heardName?(slot: number, name: string): void;
+  /** The node at `addr` has just proven its address (sessions that prove addresses; p2p answers a request that waited for it). */
+  proven?(addr: WireAddr, now: number): void;
   /** Session token to put in packets the session sends itself (reliable-only packets to a gameserver). */
   readonly sessionToken?: number;
 }

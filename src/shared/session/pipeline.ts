@@ -28,6 +28,8 @@ import { isTimeDatagram } from '../time';
 import { DropCounters, decodePacket } from '../wire/codec';
 import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
 import { AddressBook } from './addressBook';
+import { AddressProof, type CookieMac } from './addressProof';
+import { decodeChallenge, isChallengeDatagram } from './challengeWire';
 import { GAME_EVENT_BUDGET, wireDatagramCodec, type DatagramCodec } from './datagram';
 import type { Membership } from './membership';
 import { PeerPlausibility } from './plausibility';
@@ -59,6 +61,12 @@ export interface SessionParts<M extends Membership> {
   wallSeconds?: () => number;
   /** The datagram codec (tests count its calls). */
   codec?: DatagramCodec;
+  /**
+   * Given: the session takes datagrams only from nodes that proved their
+   * address (addressProof.ts), with cookies from this keyed hash. p2p and
+   * slotserver games; a gameserver's session token does this job there.
+   */
+  proveAddresses?: CookieMac;
 }
 
 /** Why an action that needs a connection did not run. */
@@ -90,6 +98,8 @@ export class SessionPipeline<M extends Membership> {
   /** Datagrams refused by the replay window: numbers already taken, and numbers older than the window. */
   readonly replays = { replayed: 0, tooOld: 0 };
   readonly addresses: AddressBook;
+  /** Proof of address, when the protocol asks for it (null: a gameserver client). */
+  readonly proof: AddressProof | null;
   /** Common game time: the reference's clock, the sync with it, the join gate. */
   readonly clock: SessionClock;
   readonly plausibility = new PeerPlausibility();
@@ -111,7 +121,8 @@ export class SessionPipeline<M extends Membership> {
     const keyOf = (addr: WireAddr) => this.addresses.identity(addr);
     this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff, {}, keyOf);
     this.sequence = new SequenceNumbers(parts.wallSeconds ?? (() => Math.floor(Date.now() / 1000)));
-    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.sequence);
+    this.proof = parts.proveAddresses ? new AddressProof(parts.proveAddresses) : null;
+    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.sequence, this.proof);
     this.clock = new SessionClock({
       report: (report) => notify({ kind: 'clock', report, who: 'source' in report && report.source ? this.describe(report.source) : 'the game' }),
       send: (to, bytes, node) => this.sender.sendBytes(to, bytes, node),
@@ -135,6 +146,9 @@ export class SessionPipeline<M extends Membership> {
       if (!this.clock.onDatagram(data, this.api.encodeNode(from), from, this.now(), mayAnswer)) this.drops.count('bad-length');
       return;
     }
+    // A node that is in no game and looking for none answers nothing (a handshake starts when it connects).
+    const inactive = member.state === 'idle' || member.state === 'failed';
+    if (isChallengeDatagram(data)) return inactive ? undefined : this.onChallenge(from, fromKey, data);
     const decoded = decodePacket(data);
     if (!decoded.ok) {
       this.drops.count(decoded.reason);
@@ -142,6 +156,21 @@ export class SessionPipeline<M extends Membership> {
       return;
     }
     const { header } = decoded.packet;
+    // Proof of address first: a datagram without our cookie for its source is nobody's word (a forgery, or a broadcast).
+    if (this.proof) {
+      const proof = this.proof;
+      if (inactive) return;
+      if (!proof.admits(fromKey, header.token, this.now())) {
+        const challenge = proof.challengeFor(fromKey, this.now());
+        if (challenge) this.sender.sendRaw(from, challenge);
+        return;
+      }
+      // It knows our cookie but we lost the challenge that would have told us its own: ask for it (it is proven, so this is no reflection).
+      if (!proof.proven(fromKey)) {
+        const challenge = proof.hold(fromKey, null, this.now());
+        if (challenge) this.sender.sendRaw(from, challenge);
+      }
+    }
     // A session's datagrams are taken once: a replay of any age from a session node's address changes nothing.
     if (WINDOWED.has(header.type) && member.state === 'connected') {
       const window = this.windows.get(fromKey);
@@ -159,6 +188,19 @@ export class SessionPipeline<M extends Membership> {
     for (const d of delivered) this.deliverReliable(d.slot, d.event, d.stamp);
   }
 
+  /** A challenge datagram: part of a handshake when the session proves addresses, else foreign. */
+  private onChallenge(from: NodeAddress, fromKey: string, data: Uint8Array): void {
+    if (!this.proof) return this.drops.count('unknown-type');
+    const decoded = decodeChallenge(data);
+    if (!decoded.ok) return this.drops.count(decoded.reason === 'bad-version' ? 'bad-version' : 'bad-length');
+    const { reply, learned } = this.proof.onChallenge(fromKey, from, decoded.challenge, this.now());
+    if (reply) this.sender.sendRaw(from, reply);
+    if (learned) {
+      this.sender.flushProven(fromKey, from);
+      this.member.proven?.(this.api.encodeNode(from), this.now());
+    }
+  }
+
   /** The timer: name changes, membership timers, pings, the local ship's state at `sendfreq`, owed envelopes. */
   tick(): void {
     const member = this.member;
@@ -172,6 +214,7 @@ export class SessionPipeline<M extends Membership> {
       if (member.state === 'connected') game.events.playerName(member.ownName?.() ?? name, now);
     }
     member.tick(now);
+    if (this.proof) this.proof.prune(now, new Set(member.players().flatMap((p) => this.addresses.key(p.addr) ?? [])));
     const slot = member.slot();
     if (member.state !== 'connected' || slot === null) {
       this.links.clear();
@@ -349,6 +392,7 @@ export class SessionPipeline<M extends Membership> {
   /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */
   reset(): void {
     this.links.clear();
+    this.proof?.clear();
     this.windows.clear();
     this.plausibility.clear();
     this.clock.reset();

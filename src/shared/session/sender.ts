@@ -19,6 +19,7 @@ import { MAX_DATAGRAM_BYTES, type NodeAddress, type PacketApi } from '../net/pac
 import type { Packet, WireAddr } from '../wire/types';
 import type { AddressBook } from './addressBook';
 import { EventSizes, type DatagramCodec } from './datagram';
+import { HOLD_MS, type AddressProof } from './addressProof';
 import type { SequenceNumbers } from './replayWindow';
 
 /** What the sender reports instead of throwing. */
@@ -27,10 +28,14 @@ export interface SendFailure {
   message: string;
 }
 
+/** A broadcast's tokened copies go to proven nodes heard from within this long. */
+const BROADCAST_COPIES_WITHIN_MS = 10_000;
+
 export class SessionSender {
   readonly sizes: EventSizes;
   /** Datagrams not sent because the wire address is no node of this packet API. */
   unroutable = 0;
+  private lastBroadcast: { packet: Packet; at: number } | null = null;
 
   constructor(
     private readonly api: PacketApi,
@@ -41,6 +46,8 @@ export class SessionSender {
     private readonly failed: (f: SendFailure) => void,
     /** Each datagram's `messageId`: the next number of its link (the receiver's replay window reads it). */
     private readonly sequence: SequenceNumbers,
+    /** Proof of address (p2p and slotserver games): every datagram carries its target's cookie, and none goes to a node without one. */
+    readonly proof: AddressProof | null = null,
   ) {
     this.sizes = new EventSizes(codec);
   }
@@ -48,6 +55,38 @@ export class SessionSender {
   /** A node's identity from its wire address, as the packet API compares nodes (for the membership's tables). */
   keyOf(addr: WireAddr): string {
     return this.addresses.identity(addr);
+  }
+
+  /** Whether the node at `to` has proven its address (always, when the session does not ask for proof). */
+  proven(to: WireAddr): boolean {
+    if (!this.proof) return true;
+    const key = this.addresses.key(to);
+    return key !== null && this.proof.proven(key);
+  }
+
+  /**
+   * A LAN broadcast of `packet` (p2p start-up): the untokened bytes to
+   * `toLan`, and, when the session asks for proof, a tokened copy to every
+   * proven node heard from lately (the only copy those nodes take).
+   */
+  broadcast(packet: Packet, toLan: (bytes: Uint8Array) => void): void {
+    const bytes = this.codec.encode(packet, this.codec.baseSize(packet.header) + this.sizes.sum(packet.events));
+    toLan(bytes);
+    if (!this.proof) return;
+    const now = this.now();
+    this.lastBroadcast = { packet, at: now };
+    for (const node of this.proof.recentNodes(now, BROADCAST_COPIES_WITHIN_MS)) this.transmit(node, packet, null, false, true);
+  }
+
+  /** A node has just proven its address: what waited for it goes now (the packet held for it, the broadcast of a moment ago). */
+  flushProven(key: string, node: NodeAddress): void {
+    const proof = this.proof;
+    if (!proof) return;
+    const now = this.now();
+    const held = proof.takeHeld(key, now);
+    if (held) this.send(held.to, held.packet);
+    const b = this.lastBroadcast;
+    if (b && now - b.at <= HOLD_MS) this.transmit(node, b.packet, null, false, true);
   }
 
   /** Sends `packet` to the member (or stranger) at wire address `to`, with that node's link envelopes. */
@@ -77,15 +116,30 @@ export class SessionSender {
   /** Raw bytes (a time-sync datagram) to `to`; a failure is only a missing sample. */
   sendBytes(to: WireAddr, bytes: Uint8Array, node?: NodeAddress): void {
     const target = node ?? this.addresses.node(to);
-    if (!target) return;
+    if (target) this.sendRaw(target, bytes);
+  }
+
+  /** Raw bytes (a time-sync or challenge datagram) to a node; a failure is only a missing sample or a challenge repeated later. */
+  sendRaw(node: NodeAddress, bytes: Uint8Array): void {
     try {
-      this.api.send(target, bytes);
+      this.api.send(node, bytes);
     } catch {
       /* a lost sample or answer is repaired by the next one */
     }
   }
 
   private transmit(node: NodeAddress, packet: Packet, linkTo: WireAddr | null, onlyWithEnvelopes: boolean, quiet = false): void {
+    if (this.proof) {
+      const key = this.api.nodeKey(node);
+      const token = this.proof.tokenFor(key);
+      if (token === undefined) {
+        // No datagram of ours to a node before it proves its address: the packet waits, a 12-byte challenge goes.
+        const challenge = this.proof.hold(key, linkTo && !onlyWithEnvelopes ? { to: linkTo, packet } : null, this.now());
+        if (challenge) this.sendRaw(node, challenge);
+        return;
+      }
+      packet = { header: { ...packet.header, token }, events: packet.events };
+    }
     let size = this.codec.baseSize(packet.header) + this.sizes.sum(packet.events);
     let out = packet;
     if (linkTo) {

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 3;
+export const WIRE_VERSION = 4;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {

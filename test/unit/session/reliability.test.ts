@@ -54,6 +54,7 @@ describe('reliable messages in a session', () => {
     runUntil(clock, 'alpha connected', () => a.session.member.state === 'connected');
     b.session.member.connect(b.game.now());
     runUntil(clock, 'both joined', () => allJoined([a, b]), 20_000);
+    console.log(JSON.stringify(b.memberNotices.map((n) => n.kind)), JSON.stringify(a.memberNotices.map((n) => n.kind)), b.session.proof?.counts, a.session.proof?.counts);
     expect(b.notices.some((n) => n.kind === 'clock' && (n.report.kind === 'synced' || n.report.kind === 'synced-best-effort') && n.who === 'alpha')).toBe(true);
     chatExactlyOnce(clock, a, b);
     const ages = b.game.of('state').flatMap((s) => (s.ageMs === undefined ? [] : [s.ageMs]));
