@@ -14,6 +14,8 @@ import { waitFor } from './waitFor';
 /** States one player got from another during a window, and the window's length. */
 export interface Window {
   seconds: number;
+  /** sent[i]: states player i sent. */
+  sent: number[];
   /** got[i][j]: states player i got from player j (the diagonal stays 0). */
   got: number[][];
 }
@@ -22,9 +24,11 @@ export class HonestPlayers {
   private readonly timers: ReturnType<typeof setInterval>[] = [];
   /** counts[i][j]: states player i has got from player j since joining. */
   private readonly counts: number[][];
+  private readonly sent: number[];
 
   private constructor(readonly clients: GameClient[]) {
     this.counts = clients.map(() => clients.map(() => 0));
+    this.sent = clients.map(() => 0);
   }
 
   /** Joins `n` players to the gameserver at `tcpPort`, starts their states at `stateHz` and waits until each hears every other. */
@@ -51,10 +55,11 @@ export class HonestPlayers {
   /** Runs `during` and returns what each player got from each other while it ran. */
   async window(during: () => Promise<unknown>): Promise<Window> {
     const before = this.counts.map((row) => [...row]);
+    const sentBefore = [...this.sent];
     const t0 = performance.now();
     await during();
     const seconds = (performance.now() - t0) / 1000;
-    return { seconds, got: this.counts.map((row, i) => row.map((k, j) => k - (before[i]?.[j] ?? 0))) };
+    return { seconds, sent: this.sent.map((k, i) => k - (sentBefore[i] ?? 0)), got: this.counts.map((row, i) => row.map((k, j) => k - (before[i]?.[j] ?? 0))) };
   }
 
   /** Waits until player `i` has got `n` more states from player `j` (a window of `n` honest states). */
@@ -71,7 +76,10 @@ export class HonestPlayers {
   private start(stateHz: number): void {
     this.clients.forEach((c, i) => {
       const pos = { x: 40 * i, y: 0, z: 0 };
-      this.timers.push(setInterval(() => c.sendState(pos), 1000 / stateHz));
+      this.timers.push(setInterval(() => {
+        c.sendState(pos);
+        this.sent[i] = (this.sent[i] ?? 0) + 1;
+      }, 1000 / stateHz));
     });
   }
 
