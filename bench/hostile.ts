@@ -18,6 +18,18 @@
  * the integration test — N honest bots playing through the gameserver while the
  * attack runs — and prints the honest update rate and the servers' memory
  * against their targets (test/support/hostileScenario.ts).
+ *
+ * Sections, each against servers of its own (give no targets; any of them
+ * replaces the default attack), each figure printed against its target:
+ * --forger: ~2,000 forged datagrams a second (--forger-rate, for --forger-seconds)
+ *   from a joined player's own address and port; the player keeps ≥80% of its
+ *   state rate both ways (test/support/hostileForger.ts);
+ * --many-sources: --flood-datagrams (200,000) from --flood-sockets (5,000) source
+ *   ports as fast as they go, honest players keep ≥80%, with the attacker's rate
+ *   and the kernel's drop share (test/support/hostileManySources.ts);
+ * --unread: --unread-lines (500,000) players lines to a masterserver, never
+ *   reading a reply; the connection is closed and RSS grows < 20 MB
+ *   (test/support/hostileUnread.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -25,6 +37,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runHostile, type Endpoint, type HostileReport, type HostileTargets } from '../test/support/hostile';
 import { describeScenario, runHostileScenario } from '../test/support/hostileScenario';
 import { runTcpFlood } from '../test/support/hostileTcp';
+import { describeForger, runForger } from '../test/support/hostileForger';
+import { describeManySources, runManySources } from '../test/support/hostileManySources';
+import { describeUnread, runUnread } from '../test/support/hostileUnread';
+import { startServer as startTracked, stopServers } from '../test/support/serverProcess';
 import { cleanUpFile } from '../test/support/testRun';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 
@@ -68,6 +84,14 @@ const program = new Command('bench-hostile')
   .option('--tcp-flood <n>', 'after the attack: idle connections from 127.0.0.250 to every TCP port, then one honest request from 127.0.0.251 (default 1100 against its own servers, 0 = skip against given targets)', count(0, 10_000))
   .option('--json', 'print progress and the report as JSON lines', false)
   .option('--bots <n>', 'run the hostile-traffic scenario: n honest bots play through the gameserver during the attack; prints their update rate and the memory against the targets', count(2, 16))
+  .option('--forger', 'section: a forger on a joined player\'s own address and port (target: the player keeps ≥80% of its state rate)', false)
+  .option('--forger-rate <n>', 'forged datagrams per second', count(1, 1_000_000), 2000)
+  .option('--forger-seconds <n>', 'how long the forger fires', count(1, 600), 5)
+  .option('--many-sources', 'section: a UDP flood from thousands of source ports (target: honest players keep ≥80%)', false)
+  .option('--flood-sockets <n>', 'source sockets of the many-source flood', count(1, 60_000), 5000)
+  .option('--flood-datagrams <n>', 'datagrams of the many-source flood', count(1, 100_000_000), 200_000)
+  .option('--unread', 'section: players lines to a masterserver, replies never read (target: closed, RSS +<20 MB)', false)
+  .option('--unread-lines <n>', 'players lines the unread-reply attack sends', count(1, 100_000_000), 500_000)
   .showHelpAfterError();
 
 interface Opts {
@@ -84,6 +108,30 @@ interface Opts {
   tcpFlood?: number;
   json: boolean;
   bots?: number;
+  forger: boolean;
+  forgerRate: number;
+  forgerSeconds: number;
+  manySources: boolean;
+  floodSockets: number;
+  floodDatagrams: number;
+  unread: boolean;
+  unreadLines: number;
+}
+
+/** The --forger, --many-sources and --unread sections, each against a server of its own. */
+async function runSections(o: Opts): Promise<void> {
+  const w = (s: string) => process.stdout.write(`${s}\n`);
+  const game = ['gameserver', '--name', 'hostile-game', '--port', '0', '--udp-port', '0', '--http-port', '0'];
+  try {
+    if (o.forger) w(describeForger(await runForger(await startTracked(game), { rate: o.forgerRate, seconds: o.forgerSeconds })));
+    stopServers();
+    if (o.manySources) w(describeManySources(await runManySources(await startTracked(game), { sockets: o.floodSockets, datagrams: o.floodDatagrams })));
+    stopServers();
+    if (o.unread) w(describeUnread(await runUnread(await startTracked(['masterserver', '--name', 'hostile-master', '--port', '0', '--http-port', '0']), o.unreadLines)));
+  } finally {
+    stopServers();
+    await cleanUpFile();
+  }
 }
 
 interface Spawned {
@@ -133,6 +181,10 @@ function printReport(r: HostileReport): void {
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<Opts>();
+  if (o.forger || o.manySources || o.unread) {
+    if (o.udp || o.tcp || o.http || o.gameserver || o.bots !== undefined) throw new Error('--forger, --many-sources and --unread start their own servers: give no targets and no --bots with them');
+    return runSections(o);
+  }
   if (o.bots !== undefined) {
     if (o.udp || o.tcp || o.http || o.gameserver) throw new Error('--bots starts its own servers: give no targets with it');
     try {

@@ -11,6 +11,7 @@ import { startSlotserver } from '../../src/node/servers/slotserver';
 import type { RunningServer } from '../../src/node/servers/types';
 import { formatJoin } from '../../src/shared/servers/masterProtocol';
 import { LineClient } from '../support/lineClient';
+import { describeUnread, runUnread } from '../support/hostileUnread';
 import { serverEntry, startServer, stopServers } from '../support/serverProcess';
 import { waitFor } from '../support/waitFor';
 
@@ -93,30 +94,11 @@ describe('bounded work per input', () => {
 
   it('a masterserver client not reading 500,000 replies is closed, and memory does not grow without bound', async () => {
     const m = await startServer(['masterserver', '--port', '0', '--http-port', '0']);
-    const status = async () => (await (await fetch(`http://127.0.0.1:${m.http}/status.json`)).json()) as { closed: Record<string, number>; memory: { rss: number } };
-    const rssBefore = (await status()).memory.rss;
-    const c = await open(m.tcp);
-    c.send(formatJoin({ name: 'Unread', os: 'linux', maxPlayers: 8, url: 'http://example.invalid/' }));
-    expect(await c.next()).toBe('join accepted');
-    // From now on nothing is read: the replies pile up in the kernel buffers, then in the server.
-    c.socket.pause();
-    const N = 500_000;
-    const chunk = 'players: 1 max: 8\n'.repeat(10_000);
-    let written = 0;
-    const pump = () => {
-      while (written < N && !c.ended) {
-        written += 10_000;
-        if (!c.socket.write(chunk)) return void c.socket.once('drain', pump);
-      }
-    };
-    pump();
-    await c.closed;
-    const after = await status();
-    const rssAfter = after.memory.rss;
-    const mb = (n: number) => (n / 1e6).toFixed(1);
-    console.log(`${written} players lines written before the close (of ${N}); masterserver RSS ${mb(rssBefore)} → ${mb(rssAfter)} MB; closed: ${JSON.stringify(after.closed)}`);
-    expect(after.closed['output-overflow']).toBe(1);
+    const r = await runUnread(m, 500_000);
+    console.log(describeUnread(r));
+    expect(r.closedByServer).toBe(true);
+    expect(r.closed['output-overflow']).toBe(1);
     // Breakage guard: unbounded buffering grew it by 41 MB for 500,000 replies.
-    expect(rssAfter - rssBefore).toBeLessThan(30e6);
+    expect(r.rss.after - r.rss.before).toBeLessThan(30e6);
   });
 });

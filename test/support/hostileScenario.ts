@@ -95,7 +95,7 @@ async function memory(s: ServerProcess): Promise<Memory> {
 }
 
 /** Datagrams the kernel dropped on the UDP socket bound to 127.0.0.1:`port` (its receive queue was full), from /proc/net/udp. */
-function kernelDrops(port: number): number {
+export function kernelDrops(port: number): number {
   if (process.platform !== 'linux') return 0; // no /proc/net/udp: counted as none
   const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   for (const line of readFileSync('/proc/net/udp', 'utf8').split('\n').slice(1)) {

@@ -4,6 +4,10 @@
  * - before any decoding, blocked sources and sources over their rate cost
  *   one map lookup (joined endpoints have their own table and are never
  *   blocked, since anyone can forge a source address);
+ * - a datagram from a joined endpoint is charged to the seat's rate only when
+ *   the token peeked from its bytes is the seat's (time-sync and discovery
+ *   requests have a budget of their own there); anything else on that address
+ *   and port is a forgery, dropped as `forged-token` at no cost to the seat;
  * - LAN discovery and time-sync requests share the port and are answered;
  * - a game datagram counts only from its seat's TCP address, with its token
  *   and slot, and (once bound) from its UDP port; stale and duplicate ids,
@@ -15,7 +19,10 @@
  * It also sends: Relay datagrams (on arrival or on the tick), pongs, pings.
  */
 import { decodePacket, DropCounters, encodePacket } from '../../shared/wire/codec';
+import { peekToken } from '../../shared/wire/header';
 import { PacketType, type Packet } from '../../shared/wire/types';
+import { isTimeDatagram } from '../../shared/time';
+import { isDiscoveryRequest } from '../../shared/servers/lanDiscovery';
 import { spawnPoints } from '../../shared/sim/spawn';
 import type { Logger } from '../log';
 import type { DiscoveryResponder } from './discoveryResponder';
@@ -45,7 +52,7 @@ const ENDED_TOKEN_GRACE_MS = 30_000;
  */
 export const MIGRATE_AFTER_QUIET_MS = 2000;
 
-type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'strangers-over-budget' | 'blocked';
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
@@ -91,7 +98,7 @@ export class GameDatagrams {
       this.totals.bytesIn += msg.length;
       const source = `${from.address}:${from.port}`;
       const now = this.parts.clock();
-      const seat = this.admitted(source, now);
+      const seat = this.admitted(msg, source, now);
       if (seat === false) return;
       this.dropped = null;
       // LAN discovery and time sync share the port; what they take but do not answer counts as a drop like any other.
@@ -239,13 +246,25 @@ export class GameDatagrams {
   }
 
   /** The seat of a joined endpoint, null for any other admitted source, false when refused before decoding. */
-  private admitted(source: string, now: number): ClientSeat | null | false {
+  private admitted(msg: Uint8Array, source: string, now: number): ClientSeat | null | false {
     let seat = this.endpoints.get(source) ?? null;
     if (seat && this.parts.fwd.clients.get(seat.slot) !== seat) {
       this.endpoints.delete(source);
       seat = null;
     }
-    const refused = this.parts.sources.admit(source, seat !== null, now);
+    let key = source;
+    if (seat) {
+      // Anyone can send from a joined player's address and port: only the seat's token is charged to its rate,
+      // time-sync and discovery requests go to a budget of their own, and the rest costs the seat nothing.
+      if (peekToken(msg) !== seat.token) {
+        if (!isTimeDatagram(msg) && !isDiscoveryRequest(msg)) {
+          this.drop('forged-token');
+          return false;
+        }
+        key = `${source} service`;
+      }
+    }
+    const refused = this.parts.sources.admit(key, seat !== null, now);
     if (!refused) return seat;
     this.drop(refused);
     return false;

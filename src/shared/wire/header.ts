@@ -21,6 +21,8 @@ export const TOKEN_SIZE = 4;
 export const FLAG_JOINED = 0x01;
 /** Flags byte: bit 1 = a u32 session token follows the ship state. Bits 2..7 must be 0 (`bad-flags`). */
 export const FLAG_TOKEN = 0x02;
+/** Where the flags byte sits: after magic u16, version u8, type u8 and sender slot u8. */
+const FLAGS_OFFSET = 5;
 
 /** Ship state: pos 3×f32, rot 4×i16, vel 3×f32, angVel 3×i16, energy u8, damage u8 (40 bytes). */
 export const shipState = struct<ShipState>({
@@ -86,6 +88,21 @@ export const packetHeader: Codec<PacketHeader> = {
 export function wireVersionOf(data: Uint8Array): number | null {
   if (data.length < 3 || ((data[0] as number) << 8 | (data[1] as number)) !== WIRE_MAGIC) return null;
   return data[2] as number;
+}
+
+/**
+ * The session token a game datagram carries, read straight from its bytes
+ * without decoding: the u32 after the fixed header when the magic, version
+ * and flags bit 1 say one is there; undefined for anything else (too short,
+ * not Starlane, another version, no token). Never throws. Lets a receiver
+ * tell a joined player's datagrams from forgeries on its address before it
+ * spends anything on them; a full decode still checks everything else.
+ */
+export function peekToken(data: Uint8Array): number | undefined {
+  if (data.length < HEADER_SIZE + TOKEN_SIZE || wireVersionOf(data) !== WIRE_VERSION) return undefined;
+  if (((data[FLAGS_OFFSET] as number) & FLAG_TOKEN) === 0) return undefined;
+  const at = HEADER_SIZE;
+  return (((data[at] as number) << 24) | ((data[at + 1] as number) << 16) | ((data[at + 2] as number) << 8) | (data[at + 3] as number)) >>> 0;
 }
 
 /** Runs one field's writer, prefixing the field name to an encode error's path. */
