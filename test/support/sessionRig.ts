@@ -78,7 +78,7 @@ export interface NodeOptions {
   wrap?: (api: PacketApi) => PacketApi;
   codec?: DatagramCodec;
   seed?: number;
-  /** Prove addresses (addressProof.ts): on for p2p nodes unless false, as in the p2p adapter. */
+  /** Prove addresses (addressProof.ts): on unless false, as in the p2p and slotserver adapters. */
   proveAddresses?: boolean;
 }
 
@@ -143,7 +143,7 @@ export function p2pNode(net: MemoryNet, clock: VirtualClock, name: string, opts:
 
 /** A node whose table a server runs (a slotserver game): call `session.member.adopt(slot)` and `add` the others. */
 export function managedNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions = {}): TestNode<ManagedPeer> {
-  return node(net, clock, name, opts, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice, undefined, (a) => t.keyOf(a)));
+  return node(net, clock, name, { ...opts, proveAddresses: opts.proveAddresses ?? true }, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice, undefined, (a) => t.keyOf(a)));
 }
 
 /** Advances the clock in 5 ms steps until `cond` holds; throws after `maxMs` of virtual time. */

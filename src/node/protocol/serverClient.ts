@@ -77,6 +77,8 @@ export class ServerClientProtocol implements Protocol {
       // One membership for the protocol's life: peer to peer at a slotserver; `adopt` routes it through a gameserver.
       // A gameserver pings us each second and answers time sync; a slotserver's time port answers time sync.
       server: () => (this.phase === 'welcome' || this.phase === 'joined' ? this.heartbeat : null),
+      // Slotserver players send to each other directly: each proves its address to the others (a gameserver's session token does that job there).
+      proveAddresses: this.name === SLOTSERVER_PROTOCOL,
       member: (transport) =>
         new ManagedPeer(
           api.encodeNode(api.localNode()),
