@@ -95,7 +95,7 @@ describe('remote ship smoothness on a bad link', () => {
     await viewer.run('net_fakelag 150');
     await viewer.run('net_fakeloss 5');
     await viewer.run('connect');
-    await until('the viewer joined the bot', () => /connected to the peer-to-peer game as slot 1/.test(viewer.text()), 20_000);
+    await until('the viewer joined the bot', () => /connected to the peer-to-peer game as slot 1/.test(viewer.text()), 20_000).catch((e) => { console.log(viewer.text()); throw e; });
     await until('12 s of states', () => arrivals.length >= 100 && (arrivals[arrivals.length - 1]?.at ?? 0) - (arrivals[0]?.at ?? 0) >= 12_000, 40_000);
 
     const aged = arrivals.filter((a) => a.d.ageMs !== undefined).map((a) => a.d.ageMs as number);

@@ -89,6 +89,25 @@ function answerNow(core: PeerCore, addrs: Iterable<WireAddr>, now: number): void
 }
 
 /**
+ * While we are still looking for a game, a node nearby is busy proving
+ * addresses with us (its challenge came `rttMs` after our broadcast, or
+ * null: unknown): the handshake and the answer after it take about two
+ * round trips more, so the end of our start-up window moves on by that (at
+ * most maxPlayers times a run, so forged challenges cannot hold it open).
+ */
+export function handshaking(core: PeerCore, now: number, rttMs: number | null): void {
+  const rtt = rttMs ?? core.cfg.connectRequestIntervalMs;
+  extendStartup(core, now, 2 * rtt + core.cfg.connectRequestIntervalMs + core.cfg.replyWaitIntervalMs);
+}
+
+function extendStartup(core: PeerCore, now: number, byMs: number): void {
+  const run = core.run;
+  if (!run || core.state !== 'connecting' || run.extensions >= core.cfg.maxPlayers || now + byMs <= run.endsAt) return;
+  run.extensions += 1;
+  run.endsAt = now + byMs;
+}
+
+/**
  * The nodes of a request that may be given a slot now: those that proved
  * their address. A queue may name any address, and a request can arrive
  * before our side of the handshake is done: the others wait (until the
@@ -106,12 +125,8 @@ function admissible(core: PeerCore, addrs: Iterable<WireAddr>, now: number): Wir
 /** A node has just proven its address: if a request of its waited for that, it is answered now. */
 export function provenNow(core: PeerCore, addr: WireAddr, now: number): void {
   const key = core.keyOf(addr);
-  const run = core.run;
-  if (run && core.state === 'connecting' && run.extensions < core.cfg.maxPlayers) {
-    // A node nearby has just finished its handshake with us: our request to it goes now; give its answer (and one resend) time before we start a game alone.
-    run.extensions += 1;
-    run.endsAt = Math.max(run.endsAt, now + 2 * core.cfg.connectRequestIntervalMs + core.cfg.replyWaitIntervalMs);
-  }
+  // A node nearby has just finished its handshake with us: our request to it goes now; give its answer (and one resend) time before we start a game alone.
+  extendStartup(core, now, 2 * core.cfg.connectRequestIntervalMs + core.cfg.replyWaitIntervalMs);
   const waiting = core.deferred.get(key);
   if (!waiting) return;
   core.deferred.delete(key);

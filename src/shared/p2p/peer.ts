@@ -7,7 +7,7 @@
 import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 import { resolveConfig, type P2pConfig } from './config';
 import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
-import { connectedReceive, connectedTick, knowledgeAfterLoss, provenNow, sendAliveToAll, settleOwnName } from './gameLoop';
+import { connectedReceive, connectedTick, handshaking, knowledgeAfterLoss, provenNow, sendAliveToAll, settleOwnName } from './gameLoop';
 import { nameOf, sanitizeName } from './packets';
 import { beginStartup, startupReceive, startupTick } from './startup';
 import { toPlayer } from './slotTable';
@@ -169,6 +169,11 @@ export class P2pPeer {
   /** The node at `addr` has just proven its address (see P2pTransport.proven): a request of its that waited for this is answered. */
   proven(addr: WireAddr, now: number): void {
     provenNow(this.core, addr, now);
+  }
+
+  /** A node sent us a challenge (`rttMs` after our last broadcast, or null): while we look for a game, its answer is worth waiting for. */
+  challenged(now: number, rttMs: number | null): void {
+    handshaking(this.core, now, rttMs);
   }
 
   /** Runs the timers; call every few ms (the tick period adds to every bound in STATE-MACHINE.md). */

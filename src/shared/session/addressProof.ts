@@ -129,6 +129,18 @@ export class AddressProof {
   }
 
   /**
+   * A decoded datagram from `key` carrying header token `token`: whether to
+   * take it, and the challenge to send back. One without our cookie is not
+   * taken and may be answered (challengeFor); one with it from a node whose
+   * own cookie we lack (the challenge that told us was lost) is taken, and we
+   * ask for that cookie — the node proved its address, so this is no reflection.
+   */
+  gate(key: string, token: number | undefined, now: number): { take: boolean; challenge: Uint8Array | null } {
+    if (!this.admits(key, token, now)) return { take: false, challenge: this.challengeFor(key, now) };
+    return { take: true, challenge: this.proven(key) ? null : this.hold(key, null, now) };
+  }
+
+  /**
    * The challenge to answer a datagram from `key` we could not take, or null:
    * rationed per address and overall, and never for the untokened copy of a
    * broadcast from a node that has just sent us good datagrams.

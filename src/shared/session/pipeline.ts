@@ -36,10 +36,7 @@ import { PeerPlausibility } from './plausibility';
 import { SessionSender } from './sender';
 import { SessionClock, timeReference } from './sessionClock';
 import type { SessionNotice } from './notices';
-import { ReplayWindow, SequenceNumbers } from './replayWindow';
-
-/** Datagram types that belong to a running session and go through the replay window (start-up negotiation does not). */
-const WINDOWED: ReadonlySet<PacketType> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Disconnect, PacketType.Ping, PacketType.Pong, PacketType.Relay, PacketType.Reliable]);
+import { SequenceNumbers, SessionReplays } from './replayWindow';
 
 /** What a session is built from. */
 export interface SessionParts<M extends Membership> {
@@ -94,9 +91,9 @@ export class SessionPipeline<M extends Membership> {
   readonly sender: SessionSender;
   private readonly sequence: SequenceNumbers;
   /** One replay window per node of the session (members, link targets, the time source), by packet API key. */
-  private readonly windows = new Map<string, ReplayWindow>();
+  private readonly windows = new SessionReplays();
   /** Datagrams refused by the replay window: numbers already taken, and numbers older than the window. */
-  readonly replays = { replayed: 0, tooOld: 0 };
+  readonly replays = this.windows.counts;
   readonly addresses: AddressBook;
   /** Proof of address, when the protocol asks for it (null: a gameserver client). */
   readonly proof: AddressProof | null;
@@ -158,26 +155,13 @@ export class SessionPipeline<M extends Membership> {
     const { header } = decoded.packet;
     // Proof of address first: a datagram without our cookie for its source is nobody's word (a forgery, or a broadcast).
     if (this.proof) {
-      const proof = this.proof;
       if (inactive) return;
-      if (!proof.admits(fromKey, header.token, this.now())) {
-        const challenge = proof.challengeFor(fromKey, this.now());
-        if (challenge) this.sender.sendRaw(from, challenge);
-        return;
-      }
-      // It knows our cookie but we lost the challenge that would have told us its own: ask for it (it is proven, so this is no reflection).
-      if (!proof.proven(fromKey)) {
-        const challenge = proof.hold(fromKey, null, this.now());
-        if (challenge) this.sender.sendRaw(from, challenge);
-      }
+      const gate = this.proof.gate(fromKey, header.token, this.now());
+      if (gate.challenge) this.sender.sendRaw(from, gate.challenge);
+      if (!gate.take) return;
     }
     // A session's datagrams are taken once: a replay of any age from a session node's address changes nothing.
-    if (WINDOWED.has(header.type) && member.state === 'connected') {
-      const window = this.windows.get(fromKey);
-      const verdict = window?.accept(header.messageId);
-      if (verdict === 'replayed') return void (this.replays.replayed += 1);
-      if (verdict === 'too-old') return void (this.replays.tooOld += 1);
-    }
+    if (member.state === 'connected' && !this.windows.take(fromKey, header.type, header.messageId)) return;
     const now = this.now();
     // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
     if (header.messageId !== 0 && member.state === 'connected') this.loss.record(fromKey, header.messageId, now);
@@ -193,6 +177,7 @@ export class SessionPipeline<M extends Membership> {
     if (!this.proof) return this.drops.count('unknown-type');
     const decoded = decodeChallenge(data);
     if (!decoded.ok) return this.drops.count(decoded.reason === 'bad-version' ? 'bad-version' : 'bad-length');
+    this.member.challenged?.(this.now(), this.sender.sinceBroadcast());
     const { reply, learned } = this.proof.onChallenge(fromKey, from, decoded.challenge, this.now());
     if (reply) this.sender.sendRaw(from, reply);
     if (learned) {
@@ -228,24 +213,12 @@ export class SessionPipeline<M extends Membership> {
     const timeSource = this.clock.syncingWith;
     const sessionNodes = [...member.players().map((p) => p.addr), ...targets, ...(timeSource ? [timeSource] : [])];
     this.addresses.retain(sessionNodes);
-    this.retainWindows(sessionNodes);
+    this.windows.retain(new Set(sessionNodes.flatMap((addr) => this.addresses.key(addr) ?? [])));
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
     if (this.pings.due(now)) this.pingPeers(now);
     this.sendGameStateIfDue(slot, now);
     for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot, now), events: [] });
-  }
-
-  /** A replay window for every node of the session (a new one starts with its next datagram); none for the rest. */
-  private retainWindows(nodes: readonly WireAddr[]): void {
-    const keys = new Set<string>();
-    for (const addr of nodes) {
-      const key = this.addresses.key(addr);
-      if (key === null) continue;
-      keys.add(key);
-      if (!this.windows.has(key)) this.windows.set(key, new ReplayWindow());
-    }
-    for (const key of [...this.windows.keys()]) if (!keys.has(key)) this.windows.delete(key);
   }
 
   /** The local ship's state at `sendfreq` with dead reckoning, and what the game-code queue has for the others. */

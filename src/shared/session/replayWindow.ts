@@ -11,6 +11,7 @@
  * a restarted sender starts above everything it sent before.
  */
 import { idNewer } from '../p2p/packetFilter';
+import { PacketType } from '../wire/types';
 
 /** Most links one node numbers at once (beyond it the table starts afresh). */
 const MAX_LINKS = 4096;
@@ -104,5 +105,35 @@ export class SequenceNumbers {
 
   clear(): void {
     this.next.clear();
+  }
+}
+
+/** Datagram types that belong to a running session and go through the replay window (start-up negotiation does not). */
+const WINDOWED: ReadonlySet<number> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Disconnect, PacketType.Ping, PacketType.Pong, PacketType.Relay, PacketType.Reliable]);
+
+/** One replay window per node of a session (members, link targets, the time source), by packet API key, and what they refused. */
+export class SessionReplays {
+  private readonly windows = new Map<string, ReplayWindow>();
+  /** Datagrams refused: numbers already taken, and numbers older than the window. */
+  readonly counts = { replayed: 0, tooOld: 0 };
+
+  /** Whether a datagram of `type` numbered `seq` from `key` is new (counted when it is not; kinds outside a session always are). */
+  take(key: string, type: number, seq: number): boolean {
+    if (!WINDOWED.has(type)) return true;
+    const verdict = this.windows.get(key)?.accept(seq);
+    if (verdict === 'replayed') this.counts.replayed += 1;
+    else if (verdict === 'too-old') this.counts.tooOld += 1;
+    else return true;
+    return false;
+  }
+
+  /** A window for each of `keys` (a new one starts with its next datagram); none for the rest. */
+  retain(keys: ReadonlySet<string>): void {
+    for (const key of keys) if (!this.windows.has(key)) this.windows.set(key, new ReplayWindow());
+    for (const key of [...this.windows.keys()]) if (!keys.has(key)) this.windows.delete(key);
+  }
+
+  clear(): void {
+    this.windows.clear();
   }
 }

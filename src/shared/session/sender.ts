@@ -78,6 +78,13 @@ export class SessionSender {
     for (const node of this.proof.recentNodes(now, BROADCAST_COPIES_WITHIN_MS)) this.transmit(node, packet, null, false, true);
   }
 
+  /** Ms since our last LAN broadcast, if it was within HOLD_MS (a challenge that follows it measures the round trip); else null. */
+  sinceBroadcast(): number | null {
+    const b = this.lastBroadcast;
+    const ms = b ? this.now() - b.at : Infinity;
+    return ms <= HOLD_MS ? ms : null;
+  }
+
   /** A node has just proven its address: what waited for it goes now (the packet held for it, the broadcast of a moment ago). */
   flushProven(key: string, node: NodeAddress): void {
     const proof = this.proof;

@@ -45,6 +45,19 @@ describe('a p2p session on a memory LAN', () => {
     expect(table?.players.map((p) => p.address)).toEqual(['10.0.0.1:6526', '10.0.0.2:6526', '10.0.0.3:6526']);
   });
 
+  it('a newcomer 150 ms away (one way) still joins the running game: proving addresses first does not make it start its own', () => {
+    const { clock, nodes } = lan(2, [0, 0], 150);
+    const [a, b] = nodes as [TestNode<P2pPeer>, TestNode<P2pPeer>];
+    a.session.member.connect(a.game.now());
+    runUntil(clock, 'alpha connected', () => a.session.member.state === 'connected');
+    b.session.member.connect(b.game.now());
+    const took = runUntil(clock, 'bravo connected', () => b.session.member.state === 'connected');
+    expect(b.session.member.slot()).toBe(1);
+    expect(a.session.member.slot()).toBe(0);
+    expect(b.memberNotices.filter((n) => n.kind === 'connected')).toHaveLength(1);
+    console.log(`one-way latency 150 ms: bravo had slot 1 after ${took} ms (start-up window ${b.session.member.config.startupWindowMs} ms, moved on while the handshake ran)`);
+  });
+
   it('joins a newcomer only once its clock is synchronised with the lowest slot, then ages states and events by common time', () => {
     const { clock, nodes } = lan(2, [0, 4_000], 3);
     const [a, b] = nodes as [TestNode<P2pPeer>, TestNode<P2pPeer>];
