@@ -146,6 +146,14 @@ export function managedNode(net: MemoryNet, clock: VirtualClock, name: string, o
   return node(net, clock, name, { ...opts, proveAddresses: opts.proveAddresses ?? true }, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice, undefined, (a) => t.keyOf(a)));
 }
 
+/** Seats server-run nodes as a slotserver would: node i in slot i, every other node added to its table under its name. */
+export function seatAll(nodes: readonly TestNode<ManagedPeer>[]): void {
+  nodes.forEach((n, i) => {
+    n.session.member.adopt(i);
+    nodes.forEach((o, j) => j !== i && n.session.member.add(j, o.api.encodeNode(o.api.localNode()), o.game.name));
+  });
+}
+
 /** Advances the clock in 5 ms steps until `cond` holds; throws after `maxMs` of virtual time. */
 export function runUntil(clock: VirtualClock, what: string, cond: () => boolean, maxMs = 30_000): number {
   const start = clock.now();

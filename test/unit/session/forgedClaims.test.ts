@@ -13,7 +13,7 @@ import { decodeChallenge, encodeChallenge, isChallengeDatagram } from '../../../
 import { encodePacket } from '../../../src/shared/wire/codec';
 import { NO_SLOT, PacketType, type Packet, type PacketType as Type, type RemoteEvent } from '../../../src/shared/wire/types';
 import { MemoryNet } from '../../support/memoryNet';
-import { flyingShip, managedNode, p2pNode, runUntil, type TestNode } from '../../support/sessionRig';
+import { flyingShip, managedNode, p2pNode, runUntil, seatAll, type TestNode } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
 
 const STATE = flyingShip(0, 0);
@@ -130,11 +130,7 @@ describe('p2p membership cannot be forged with one datagram', () => {
     const net = new MemoryNet(clock, 2);
     const [a, b] = ['alpha', 'bravo'].map((name) => managedNode(net, clock, name)) as [TestNode<ManagedPeer>, TestNode<ManagedPeer>];
     clock.setInterval(() => [a, b].forEach((n, i) => (n.game.ship = flyingShip(30 * i, clock.now()))), 25);
-    const addr = (n: TestNode<ManagedPeer>) => n.api.encodeNode(n.api.localNode());
-    a.session.member.adopt(0);
-    a.session.member.add(1, addr(b), 'bravo');
-    b.session.member.adopt(1);
-    b.session.member.add(0, addr(a), 'alpha');
+    seatAll([a, b]);
     a.session.requestJoin();
     b.session.requestJoin();
     const fromBravo = () => a.game.of('state').filter((d) => d.slot === 1);

@@ -12,7 +12,7 @@ import type { PacketApi } from '../../../src/shared/net/packetApi';
 import { giveUpAfterMs } from '../../../src/shared/net/reliable';
 import type { Membership } from '../../../src/shared/session/membership';
 import { MemoryNet } from '../../support/memoryNet';
-import { flyingShip, managedNode, p2pNode, runUntil, type TestNode } from '../../support/sessionRig';
+import { flyingShip, managedNode, p2pNode, runUntil, seatAll, type TestNode } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
 
 const BAD_LINK = { ...NO_CONDITIONS, lagMs: 20, jitterMs: 10, lossPct: 20, dupPct: 10, reorderPct: 10 };
@@ -72,10 +72,7 @@ describe('reliable messages in a session', () => {
     const b = managedNode(net, clock, 'bravo', { wrap: badLink(clock, 4), clockOffset: 2_500 });
     flying(clock, [a, b]);
     // What the join server's lines do: each gets a slot and hears of the other.
-    a.session.member.adopt(0);
-    b.session.member.adopt(1);
-    a.session.member.add(1, b.api.encodeNode(b.api.localNode()), 'bravo');
-    b.session.member.add(0, a.api.encodeNode(a.api.localNode()), 'alpha');
+    seatAll([a, b]);
     for (const n of [a, b]) n.session.requestJoin();
     runUntil(clock, 'both joined', () => allJoined([a, b]), 20_000);
     chatExactlyOnce(clock, a, b);
@@ -86,10 +83,7 @@ describe('reliable messages in a session', () => {
     const net = new MemoryNet(clock, 2);
     const a = managedNode(net, clock, 'alpha');
     const b = managedNode(net, clock, 'bravo');
-    a.session.member.adopt(0);
-    b.session.member.adopt(1);
-    a.session.member.add(1, b.api.encodeNode(b.api.localNode()), 'bravo');
-    b.session.member.add(0, a.api.encodeNode(a.api.localNode()), 'alpha');
+    seatAll([a, b]);
     for (const n of [a, b]) n.session.requestJoin();
     runUntil(clock, 'both joined', () => allJoined([a, b]));
     // Bravo goes deaf but keeps sending: still heard, so not dropped for silence (the alive timeout), but never acknowledging.

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { MANAGED_ALIVE_TIMEOUT_MS, type ManagedPeer } from '../../../src/shared/net/managedPeer';
 import { MemoryNet } from '../../support/memoryNet';
-import { flyingShip, managedNode, runUntil, type TestNode } from '../../support/sessionRig';
+import { flyingShip, managedNode, runUntil, seatAll, type TestNode } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
 
 const slots = (n: TestNode<ManagedPeer>) => n.session.member.players().map((p) => p.slot);
@@ -22,12 +22,8 @@ describe('a slotserver game drops a silent peer', () => {
     const [alpha, bravo, frozen] = nodes as [TestNode<ManagedPeer>, TestNode<ManagedPeer>, TestNode<ManagedPeer>];
     clock.setInterval(() => nodes.forEach((n, i) => (n.game.ship = flyingShip(40 * i, clock.now()))), 25);
     // What the slotserver's accept and add lines do at each client.
-    const addr = (n: TestNode<ManagedPeer>) => n.api.encodeNode(n.api.localNode());
-    nodes.forEach((n, i) => {
-      n.session.member.adopt(i);
-      nodes.forEach((o, j) => j !== i && n.session.member.add(j, addr(o), o.game.name));
-      n.session.requestJoin();
-    });
+    seatAll(nodes);
+    for (const n of nodes) n.session.requestJoin();
     runUntil(clock, 'everyone joined everywhere', () => nodes.every((n) => n.session.member.players().every((p) => p.joined)), 10_000);
 
     // The nodes' ends in the order they were added: the frozen one is the third.

@@ -22,7 +22,7 @@ import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type Packet, type ShipState } from '../../../src/shared/wire/types';
 import { HeldUplink } from '../../support/heldLink';
 import { MemoryNet } from '../../support/memoryNet';
-import { managedNode, runUntil, type TestNode } from '../../support/sessionRig';
+import { managedNode, runUntil, seatAll, type TestNode } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
 
 const SPEED = 0.95 * MAX_SPEED;
@@ -179,10 +179,7 @@ describe('a stall is not cheating: a peer in a slotserver game', () => {
       const jump = { units: 0 };
       clock.setInterval(() => (flyer.game.ship = ship(clock.now(), jump.units)), 10);
       const addr = (n: TestNode<ManagedPeer>) => n.api.encodeNode(n.api.localNode());
-      flyer.session.member.adopt(1);
-      flyer.session.member.add(0, addr(watcher), 'watcher');
-      watcher.session.member.adopt(0);
-      watcher.session.member.add(1, addr(flyer), 'flyer');
+      seatAll([watcher, flyer]);
       watcher.session.requestJoin();
       flyer.session.requestJoin();
       const seen = () => watcher.game.of('state').filter((d) => d.slot === 1).length;
