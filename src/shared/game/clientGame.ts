@@ -19,9 +19,10 @@ import { Replicas } from './replicas';
 import { stepWorld } from './step';
 import { NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
 import { createWorld } from './world';
+import { RULES } from './rules';
 
 /** Ticks between the local ship's destruction and its respawn (3 s). */
-export const RESPAWN_TICKS = 3 * TICK_HZ;
+export const RESPAWN_TICKS = RULES.respawnTicks;
 /** Most replicated objects alive at once (a flooding peer cannot make every tick expensive). */
 export const MAX_REMOTE_OBJECTS = 256;
 /** The seed every node's offline world starts from (so every peer sees the same asteroids). */

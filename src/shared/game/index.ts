@@ -8,6 +8,7 @@ export * from './world';
 export * from './step';
 export * from './hash';
 export * from './registry';
+export * from './rules';
 export * from './kinds/ship';
 export * from './kinds/laser';
 export * from './kinds/asteroid';

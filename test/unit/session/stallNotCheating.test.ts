@@ -178,7 +178,6 @@ describe('a stall is not cheating: a peer in a slotserver game', () => {
       const watcher = managedNode(net, clock, 'watcher');
       const jump = { units: 0 };
       clock.setInterval(() => (flyer.game.ship = ship(clock.now(), jump.units)), 10);
-      const addr = (n: TestNode<ManagedPeer>) => n.api.encodeNode(n.api.localNode());
       seatAll([watcher, flyer]);
       watcher.session.requestJoin();
       flyer.session.requestJoin();

@@ -16,17 +16,18 @@ import type { EntityKind, ObjectView, StepContext } from '../registry';
 import { sweepMoving } from '../sweep';
 import type { Laser, Ship } from '../types';
 import { SHIP_RADIUS, wireVec } from './ship';
+import { RULES } from '../rules';
 
 /** Laser muzzle speed (units/s), added to the ship's velocity. */
-export const LASER_SPEED = 600;
+export const LASER_SPEED = RULES.laser.speed;
 /** Ticks a laser lives. */
-export const LASER_TTL_TICKS = 40;
+export const LASER_TTL_TICKS = RULES.laser.ttlTicks;
 /** Ticks between two shots of one ship. */
-export const FIRE_COOLDOWN_TICKS = 6;
+export const FIRE_COOLDOWN_TICKS = RULES.laser.cooldownTicks;
 /** Energy one shot costs; a ship cannot fire with less. */
-export const LASER_ENERGY_COST = 10;
+export const LASER_ENERGY_COST = RULES.laser.energyCost;
 /** Damage one laser hit adds to a ship. */
-export const LASER_DAMAGE = 10;
+export const LASER_DAMAGE = RULES.laser.damage;
 /** Distance ahead of the ship's centre (along the nose) where lasers spawn. */
 export const NOSE_OFFSET = 8;
 /** Largest random spin change per axis (rad/s) a hit gives an asteroid of radius 1 (divided by the radius). */

@@ -11,6 +11,7 @@ import type { ShipState } from '../../wire/types';
 import { MAX_COORD } from '../../wire/fields';
 import type { Hasher } from '../hasher';
 import { NO_ATTACKER, type Ship, type Vec3 } from '../types';
+import { RULES } from '../rules';
 
 /** Max yaw rate (rad/s) at full input. */
 export const MAX_YAW_RATE = 1.6;
@@ -31,11 +32,11 @@ export const MAX_SPEED = 120;
 /** Collision radius of a ship. */
 export const SHIP_RADIUS = 6;
 /** Full energy of a ship. */
-export const ENERGY_MAX = 100;
+export const ENERGY_MAX = RULES.energy.max;
 /** Energy regained per tick (20/s), up to ENERGY_MAX. */
-export const ENERGY_REGEN_PER_TICK = 0.5;
+export const ENERGY_REGEN_PER_TICK = RULES.energy.regenPerTick;
 /** Damage at which a ship is destroyed. */
-export const DESTROYED_DAMAGE = 100;
+export const DESTROYED_DAMAGE = RULES.hull.destroyedAt;
 
 const DRAG_FACTOR = 1 - DRAG_PER_S * STEP_S;
 
