@@ -9,18 +9,14 @@
  * and the game's table does not change.
  */
 import dgram from 'node:dgram';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
-import type { HostEvent } from '../../src/shared/host/contract';
-import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { CHALLENGE_SIZE, encodeChallenge } from '../../src/shared/session/challengeWire';
 import { encodeTimeRequest } from '../../src/shared/time/timeWire';
 import { encodePacket } from '../../src/shared/wire/codec';
 import { NO_SLOT, PacketType, type Packet, type PacketType as Type, type RemoteEvent } from '../../src/shared/wire/types';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
-import { tempDir } from '../support/testRun';
+import { startTestHost } from '../support/testHost';
 import { waitFor as until } from '../support/waitFor';
 
 const started: HostService[] = [];
@@ -31,19 +27,9 @@ afterEach(async () => {
 });
 
 async function host(name: string, port: number) {
-  const h = await createHost({ shell: 'browser', appVersion: 'test', userDataDir: tempDir('p2p-amp'), clientPort: port, broadcastAddress: '127.255.255.255', lanInterfaces: [], log: pino({ level: 'silent' }), onQuit: () => undefined });
-  started.push(h);
-  const events: HostEvent[] = [];
-  h.onEvents((b) => events.push(...b));
-  const delivered: NetDelivery[] = [];
-  h.game?.watch((d) => delivered.push(d));
-  await h.command(`name ${name}`);
-  await h.command('protocol p2p');
-  return {
-    h,
-    text: () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : [])).join('\n'),
-    players: () => (delivered.filter((d) => d.kind === 'players').at(-1) as Extract<NetDelivery, { kind: 'players' }> | undefined)?.players ?? [],
-  };
+  const t = await startTestHost(name, { protocol: 'p2p', clientPort: port });
+  started.push(t.host);
+  return { h: t.host, text: t.text, players: () => t.deliveries('players').at(-1)?.players ?? [] };
 }
 
 /** A UDP socket on `address` that counts what it receives. */
