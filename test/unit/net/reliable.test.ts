@@ -12,7 +12,7 @@ import { PacketType, type Packet, type ReliableGameEvent } from '../../../src/sh
 import { ConditionedPacketApi } from '../../../src/shared/net/conditionedPacketApi';
 import { NO_CONDITIONS } from '../../../src/shared/net/linkConditions';
 import type { PacketApi } from '../../../src/shared/net/packetApi';
-import { memoryLink } from '../../support/memoryLink';
+import { MemoryNet } from '../../support/memoryNet';
 import { VirtualClock } from '../../support/virtualClock';
 
 const sizeOf = (id: number) => (m: ReliableGameEvent) => eventSize({ type: 'reliable', id, event: m });
@@ -33,7 +33,9 @@ interface End {
  */
 function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, reorderPct: 10 }) {
   const clock = new VirtualClock();
-  const [wireA, wireB] = memoryLink();
+  const net = new MemoryNet(clock, 1);
+  const [wireA, wireB] = [net.add(), net.add()];
+  const peerOf = (api: PacketApi) => (api === apiA ? wireB : wireA).localNode();
   const apiA = new ConditionedPacketApi(wireA, { conditions: () => ({ ...NO_CONDITIONS, lagMs: 40, jitterMs: 20, ...conditions }), seed, timers: clock });
   const ends = [apiA, wireB].map((api, i): End & { api: PacketApi } => ({
     api,
@@ -52,7 +54,7 @@ function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, r
       header: { type: PacketType.Reliable, senderSlot: 0, messageId: 0, gameTime: Math.floor(clock.now()), joined: false, state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 0, damage: 0 } },
       events: [...(take.acks.length > 0 ? [{ type: 'ack' as const, ids: take.acks }] : []), ...take.messages.map((m) => ({ type: 'reliable' as const, id: m.id, event: m.message }))],
     };
-    from.api.send(from.api.resolve('peer', 1), encodePacket(packet));
+    from.api.send(peerOf(from.api), encodePacket(packet));
   };
 
   for (const to of ends) {
