@@ -6,6 +6,7 @@
 import { encodePacket, HEADER_SIZE } from '../../src/shared/wire/codec';
 import { objectId, PacketType, type Packet, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
 import { encodeDiscoveryRequest } from '../../src/shared/servers/lanDiscovery';
+import { shipAt } from './gameClient';
 
 /** xorshift32: fast, seeded; the attacker's randomness needs no quality, only speed and repeatability. */
 export function rng(seed: number): () => number {
@@ -20,14 +21,7 @@ export function rng(seed: number): () => number {
   };
 }
 
-export const plausible = (x: number): ShipState => ({
-  pos: { x, y: 0, z: 0 },
-  rot: { x: 0, y: 0, z: 0, w: 1 },
-  vel: { x: 0, y: 0, z: -40 },
-  angVel: { x: 0, y: 0, z: 0 },
-  energy: 100,
-  damage: 0,
-});
+export const plausible = (x: number): ShipState => ({ ...shipAt({ x, y: 0, z: 0 }), vel: { x: 0, y: 0, z: -40 } });
 
 /**
  * Makes hostile datagrams. Seeds are real encoded datagrams (built here with

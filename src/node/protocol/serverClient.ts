@@ -23,7 +23,9 @@ import {
 } from '../../shared/servers/joinProtocol';
 import { GameSession } from './gameSession';
 import { ServerLink } from './serverLink';
-import { resolveConnectTarget } from './serverPick';
+import { parseTarget, resolveConnectTarget } from './serverPick';
+
+export { parseTarget } from './serverPick';
 import { lanOptionsOf, lanSilenceHint, queryLanDetailed } from '../net/lanQuery';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
@@ -34,15 +36,6 @@ export type ServerMode = typeof SLOTSERVER_PROTOCOL | typeof GAMESERVER_PROTOCOL
 const TICK_MS = 10;
 /** A removal (or a lost connection) this soon after the server stopped answering is taken as the stall's doing: the client rejoins. */
 const REJOIN_WITHIN_MS = 5000;
-
-/** `host[:port]`, `[v6]:port` or `v6` → host and port (default 6582); null when malformed. */
-export function parseTarget(text: string, defaultPort = SLOTSERVER_PORT): { host: string; port: number } | null {
-  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^:\s]+)(?::(\d+))?$/.exec(text);
-  const host = m?.[1] ?? (text.includes(':') && !/\s/.test(text) ? text : undefined);
-  const port = m?.[2] === undefined ? defaultPort : Number(m[2]);
-  if (!host || !Number.isInteger(port) || port < 1 || port > 65535) return null;
-  return { host, port };
-}
 
 type Phase = 'idle' | 'connecting' | 'joining' | 'welcome' | 'joined' | 'leaving';
 

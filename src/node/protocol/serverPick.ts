@@ -1,4 +1,5 @@
 import type { ProtocolContext } from '../../shared/net/protocol';
+import { SLOTSERVER_PORT } from '../../shared/servers/joinProtocol';
 
 /**
  * `connect <n>` handling shared by the protocols: n picks a server of the
@@ -14,4 +15,13 @@ export function resolveConnectTarget(ctx: ProtocolContext, self: string, text: s
   if (!ctx.switchTo) return { line: `connect: server ${text} needs protocol ${picked.protocol}` };
   ctx.switchTo(picked.protocol, picked.target);
   return { line: `server ${text} is a ${picked.protocol}: switching protocol ${self} -> ${picked.protocol}` };
+}
+
+/** `host[:port]`, `[v6]:port` or `v6` → host and port (default 6582); null when malformed. */
+export function parseTarget(text: string, defaultPort = SLOTSERVER_PORT): { host: string; port: number } | null {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(text) ?? /^([^:\s]+)(?::(\d+))?$/.exec(text);
+  const host = m?.[1] ?? (text.includes(':') && !/\s/.test(text) ? text : undefined);
+  const port = m?.[2] === undefined ? defaultPort : Number(m[2]);
+  if (!host || !Number.isInteger(port) || port < 1 || port > 65535) return null;
+  return { host, port };
 }

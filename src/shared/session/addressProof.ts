@@ -37,7 +37,7 @@ export const HOLD_MS = 1000;
 const BROADCAST_COPY_MS = 1000;
 /** A proven node not heard from for this long (and no longer in the session) is forgotten. */
 export const FORGET_AFTER_MS = 60_000;
-/** Most proven nodes and held packets kept (beyond it the oldest go). */
+/** Most proven nodes and held packets kept (beyond it the oldest go, the held packet due first). */
 const MAX_PROVEN = 1024;
 const MAX_HELD = 64;
 const MAX_COOKIE_CACHE = 4096;
@@ -187,7 +187,7 @@ export class AddressProof {
    */
   hold(key: string, held: { to: WireAddr; packet: Packet } | null, now: number): Uint8Array | null {
     if (held) {
-      if (!this.held.has(key) && this.held.size >= MAX_HELD) this.dropExpired(Infinity);
+      if (!this.held.has(key) && this.held.size >= MAX_HELD) this.dropSoonestDue();
       this.held.set(key, { ...held, until: now + HOLD_MS });
     }
     if (now - (this.lastChallenge.get(key) ?? -Infinity) < CHALLENGE_INTERVAL_MS || !this.spend(now)) return null;
@@ -246,6 +246,15 @@ export class AddressProof {
         this.counts.heldDropped += 1;
       }
     }
+  }
+
+  private dropSoonestDue(): void {
+    let first: string | null = null;
+    let until = Infinity;
+    for (const [key, h] of this.held) if (h.until < until) [first, until] = [key, h.until];
+    if (first === null) return;
+    this.held.delete(first);
+    this.counts.heldDropped += 1;
   }
 
   private forgetOldest(): void {

@@ -28,57 +28,21 @@ import { isTimeDatagram } from '../time';
 import { DropCounters, decodePacket } from '../wire/codec';
 import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
 import { AddressBook } from './addressBook';
-import { AddressProof, type CookieMac } from './addressProof';
+import { AddressProof } from './addressProof';
 import { decodeChallenge, isChallengeDatagram } from './challengeWire';
-import { GAME_EVENT_BUDGET, wireDatagramCodec, type DatagramCodec } from './datagram';
+import { GAME_EVENT_BUDGET, wireDatagramCodec } from './datagram';
 import type { Membership } from './membership';
 import { PeerPlausibility } from './plausibility';
 import { SessionSender } from './sender';
 import { SessionClock, timeReference } from './sessionClock';
 import type { SessionNotice } from './notices';
 import { SequenceNumbers, SessionReplays } from './replayWindow';
+import type { NotConnected, PlayerRow, SessionParts } from './parts';
 
-/** What a session is built from. */
-export interface SessionParts<M extends Membership> {
-  /** The packet API table (never an implementation) and our own node on it. */
-  packetApi: PacketApi;
-  self: NodeAddress;
-  game: ProtocolGame;
-  /** Host time in ms: the only clock the session reads (a virtual one in tests). */
-  clock: { now(): number };
-  /** Uniform in [0, 1): the first id of each reliable link, so a restarted node is not taken for its predecessor. */
-  random: () => number;
-  /** Builds the membership on the session's outgoing path. */
-  member: (transport: SessionSender) => M;
-  /** Where the session's notices go (the adapter prints them). */
-  notify: (notice: SessionNotice) => void;
-  /** One line describing the connection, for the slot-table delivery. */
-  status: () => string;
-  /** Whole seconds of wall-clock time: where each link's sequence numbers start (default: the system clock). */
-  wallSeconds?: () => number;
-  /** The datagram codec (tests count its calls). */
-  codec?: DatagramCodec;
-  /**
-   * Given: the session takes datagrams only from nodes that proved their
-   * address (addressProof.ts), with cookies from this keyed hash. p2p and
-   * slotserver games; a gameserver's session token does this job there.
-   */
-  proveAddresses?: CookieMac;
-}
+export type { NotConnected, PlayerRow, SessionParts } from './parts';
 
-/** Why an action that needs a connection did not run. */
-export type NotConnected = 'not-connected';
-
-/** One row of the `players` listing. */
-export interface PlayerRow {
-  slot: number;
-  name: string;
-  address: string;
-  /** Round trip in ms; null: not measured yet; undefined: this is us. */
-  pingMs: number | null | undefined;
-  joined: boolean;
-  mine: boolean;
-}
+/** How often the proof of address forgets expired held packets and long-silent nodes. */
+const PRUNE_INTERVAL_MS = 1000;
 
 export class SessionPipeline<M extends Membership> {
   /** Received datagrams refused by the codec, by reason. */
@@ -103,6 +67,7 @@ export class SessionPipeline<M extends Membership> {
   private readonly pings = new PingTable();
   private readonly loss = new LossMeter();
   private readonly names = new Map<number, string>();
+  private nextPruneAt = -Infinity;
   private memory: SendMemory = { at: -Infinity, key: '' };
   private myName: string;
   private readonly game: ProtocolGame;
@@ -199,7 +164,10 @@ export class SessionPipeline<M extends Membership> {
       if (member.state === 'connected') game.events.playerName(member.ownName?.() ?? name, now);
     }
     member.tick(now);
-    if (this.proof) this.proof.prune(now, new Set(member.players().flatMap((p) => this.addresses.key(p.addr) ?? [])));
+    if (this.proof && now >= this.nextPruneAt) {
+      this.nextPruneAt = now + PRUNE_INTERVAL_MS;
+      this.proof.prune(now, new Set(member.players().flatMap((p) => this.addresses.key(p.addr) ?? [])));
+    }
     const slot = member.slot();
     if (member.state !== 'connected' || slot === null) {
       this.links.clear();

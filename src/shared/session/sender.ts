@@ -136,8 +136,8 @@ export class SessionSender {
   }
 
   private transmit(node: NodeAddress, packet: Packet, linkTo: WireAddr | null, onlyWithEnvelopes: boolean, quiet = false): void {
+    const key = this.api.nodeKey(node);
     if (this.proof) {
-      const key = this.api.nodeKey(node);
       const token = this.proof.tokenFor(key);
       if (token === undefined) {
         // No datagram of ours to a node before it proves its address: the packet waits, a 12-byte challenge goes.
@@ -157,7 +157,7 @@ export class SessionSender {
       } else if (onlyWithEnvelopes) return;
     }
     // Numbered last, so only datagrams that really leave use up numbers (a gap is a lost datagram).
-    out = { header: { ...out.header, messageId: this.sequence.take(this.api.nodeKey(node)) }, events: out.events };
+    out = { header: { ...out.header, messageId: this.sequence.take(key) }, events: out.events };
     try {
       this.api.send(node, this.codec.encode(out, size));
     } catch (err) {
