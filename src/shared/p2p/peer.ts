@@ -171,7 +171,7 @@ export class P2pPeer {
     provenNow(this.core, addr, now);
   }
 
-  /** A node sent us a challenge (`rttMs` after our last broadcast, or null): while we look for a game, its answer is worth waiting for. */
+  /** A node sent us a challenge (`rttMs` after the first broadcast of our series, or null): while we look for a game, its answer is worth waiting for. */
   challenged(now: number, rttMs: number | null): void {
     handshaking(this.core, now, rttMs);
   }

@@ -132,7 +132,8 @@ export function startupTick(core: PeerCore, now: number): void {
   const run = core.run;
   if (!run) return;
   if (core.state === 'connecting') {
-    if (run.requestsSent < core.cfg.connectRequestRepeats && now >= run.nextRequestAt) sendConnectRequest(core, now);
+    // A window moved on for a handshake keeps the requests going (they reach proven nodes as tokened copies), so a lost one is repaired.
+    if ((run.requestsSent < core.cfg.connectRequestRepeats || run.extensions > 0) && now >= run.nextRequestAt) sendConnectRequest(core, now);
     if (now >= run.endsAt) becomeMaster(core, now);
     return;
   }

@@ -33,7 +33,7 @@ export const CHALLENGE_INTERVAL_MS = 100;
 export const MAX_CHALLENGES_PER_SECOND = 200;
 /** How long a packet for a node we have no cookie for waits for the handshake (then it is dropped: the protocol repeats what matters). */
 export const HOLD_MS = 1000;
-/** A proven node's untokened datagram within this long of a good one is the copy of a broadcast, not worth a challenge. */
+/** An untokened datagram from a node that sent one with our cookie within this long is the copy of a broadcast, not worth a challenge (it knows our cookie). */
 const BROADCAST_COPY_MS = 1000;
 /** A proven node not heard from for this long (and no longer in the session) is forgotten. */
 export const FORGET_AFTER_MS = 60_000;
@@ -49,6 +49,8 @@ interface Proven {
   cookie: number;
   node: NodeAddress;
   heardAt: number;
+  /** When it last sent a datagram with our cookie (so it knows it): -Infinity before. */
+  tokenedAt: number;
 }
 
 interface Held {
@@ -121,7 +123,7 @@ export class AddressProof {
   admits(key: string, token: number | undefined, now: number): boolean {
     if (token !== undefined && token === this.cookieFor(key)) {
       const p = this.theirs.get(key);
-      if (p) p.heardAt = now;
+      if (p) p.heardAt = p.tokenedAt = now;
       return true;
     }
     this.counts.unproven += 1;
@@ -147,7 +149,7 @@ export class AddressProof {
    */
   challengeFor(key: string, now: number): Uint8Array | null {
     const p = this.theirs.get(key);
-    if (p && now - p.heardAt < BROADCAST_COPY_MS) return null;
+    if (p && now - p.tokenedAt < BROADCAST_COPY_MS) return null;
     if (now - (this.lastChallenge.get(key) ?? -Infinity) < CHALLENGE_INTERVAL_MS || !this.spend(now)) {
       this.counts.challengesRationed += 1;
       return null;
@@ -176,7 +178,7 @@ export class AddressProof {
     const before = this.theirs.get(key);
     const learned = before?.cookie !== c.cookie;
     if (!before && this.theirs.size >= MAX_PROVEN) this.forgetOldest();
-    this.theirs.set(key, { cookie: c.cookie, node, heardAt: now });
+    this.theirs.set(key, { cookie: c.cookie, node, heardAt: now, tokenedAt: before?.tokenedAt ?? -Infinity });
     return { reply: learned ? this.challenge(key, c.cookie) : null, learned };
   }
 

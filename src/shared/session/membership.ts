@@ -30,7 +30,7 @@ export interface Membership {
   heardName?(slot: number, name: string): void;
   /** The node at `addr` has just proven its address (sessions that prove addresses; p2p answers a request that waited for it). */
   proven?(addr: WireAddr, now: number): void;
-  /** A challenge arrived (`rttMs` after our last LAN broadcast, if that was within a second; else null). */
+  /** A challenge arrived (`rttMs` after the first of our LAN broadcasts, while we broadcast; else null). */
   challenged?(now: number, rttMs: number | null): void;
   /** Session token to put in packets the session sends itself (reliable-only packets to a gameserver). */
   readonly sessionToken?: number;

@@ -35,7 +35,7 @@ export class SessionSender {
   readonly sizes: EventSizes;
   /** Datagrams not sent because the wire address is no node of this packet API. */
   unroutable = 0;
-  private lastBroadcast: { packet: Packet; at: number } | null = null;
+  private lastBroadcast: { packet: Packet; at: number; seriesAt: number } | null = null;
 
   constructor(
     private readonly api: PacketApi,
@@ -74,15 +74,22 @@ export class SessionSender {
     toLan(bytes);
     if (!this.proof) return;
     const now = this.now();
-    this.lastBroadcast = { packet, at: now };
+    const b = this.lastBroadcast;
+    // A series of broadcasts (the start-up's repeats) is timed from its first: a challenge may answer any of them.
+    this.lastBroadcast = { packet, at: now, seriesAt: b && now - b.at <= HOLD_MS ? b.seriesAt : now };
     for (const node of this.proof.recentNodes(now, BROADCAST_COPIES_WITHIN_MS)) this.transmit(node, packet, null, false, true);
   }
 
-  /** Ms since our last LAN broadcast, if it was within HOLD_MS (a challenge that follows it measures the round trip); else null. */
+  /**
+   * While we broadcast (the last one within HOLD_MS), ms since the first
+   * broadcast of the series: a challenge that arrives now took at most that
+   * long to come back (never less than the round trip, which timing from the
+   * latest repeat could give); else null.
+   */
   sinceBroadcast(): number | null {
     const b = this.lastBroadcast;
-    const ms = b ? this.now() - b.at : Infinity;
-    return ms <= HOLD_MS ? ms : null;
+    const now = this.now();
+    return b && now - b.at <= HOLD_MS ? now - b.seriesAt : null;
   }
 
   /** A node has just proven its address: what waited for it goes now (the packet held for it, the broadcast of a moment ago). */
