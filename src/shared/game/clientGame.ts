@@ -9,15 +9,15 @@
  * events, and hits on our ship are decided here (the victim decides), so
  * stepWorld is told to decide hits on our slot only.
  */
-import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
-import { chooseSpawnPoint, type SpawnObstacle } from '../sim/spawn';
+import { TICK_HZ, type ShipInput } from '../sim/types';
 import { NO_SLOT, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
-import { createShip, DESTROYED_DAMAGE, SHIP_RADIUS, shipToState } from './kinds/ship';
+import type { WorldEvent } from './events';
+import { createShip, shipToState } from './kinds/ship';
 import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
-import { stepWorld } from './step';
-import { NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
+import { freeSpawnPoint, stepWorld } from './step';
+import { MATCH_OWNER, NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 
@@ -74,7 +74,6 @@ export class ClientGame {
   private netSlot: number | null = null;
   /** Highest id of our objects already reported; ids only grow, so newer ones are above it. */
   private reportedId: number;
-  private respawnAt = -1;
   private readonly replicas: Replicas;
   /** Remote slots that are joined and shown. */
   private shown = new Set<number>();
@@ -103,15 +102,17 @@ export class ClientGame {
   }
   /** Our ship, or undefined while it is destroyed. */
   get localShip(): Ship | undefined {
-    return this.currWorld.ships.find((s) => s.slot === this.local);
+    const mine = this.currWorld.ships.find((s) => s.slot === this.local);
+    return mine && mine.respawnIn === 0 ? mine : undefined;
   }
   /** True while our ship is destroyed and waiting to respawn. */
   get dead(): boolean {
-    return this.respawnAt >= 0;
+    return (this.currWorld.ships.find((s) => s.slot === this.local)?.respawnIn ?? 0) > 0;
   }
   /** Whole seconds until the respawn (0 when alive), for the HUD. */
   get respawnSeconds(): number {
-    return this.dead ? Math.ceil((this.respawnAt - this.currWorld.tick) / TICK_HZ) : 0;
+    const mine = this.currWorld.ships.find((s) => s.slot === this.local);
+    return mine ? Math.ceil(mine.respawnIn / TICK_HZ) : 0;
   }
   /** New correction time for remote ships (the `net_smooth` cvar). */
   set convergeMs(ms: number) {
@@ -143,7 +144,9 @@ export class ClientGame {
     if (this.incoming.length > 0 || this.removals.size > 0) world = this.applyReplicas(world);
     this.prevWorld = world;
     const local = this.local;
-    world = stepWorld(world, new Map([[local, this.dead ? NO_INPUT : input]]), { decidesHitsOn: (slot) => slot === local });
+    const events: WorldEvent[] = [];
+    // Offline, this game is the whole match; online the match authority decides the shared objects.
+    world = stepWorld(world, new Map([[local, input]]), { decidesHitsOn: (slot) => slot === local, decidesMatch: this.netSlot === null, events });
     const created: GameObject[] = [];
     // Checked every tick, not every frame: an object can be born and die between two packets.
     for (const o of world.objects) {
@@ -153,19 +156,14 @@ export class ClientGame {
     }
     const mine = world.ships.find((s) => s.slot === local);
     let destroyed: TickOutcome['destroyed'] = null;
-    let ships = this.replicas.ships(nowMs);
-    if (mine && mine.damage >= DESTROYED_DAMAGE) {
-      const killerSlot = mine.lastHitBy === NO_ATTACKER ? NO_SLOT : mine.lastHitBy;
+    for (const e of events) {
+      if (e.type !== 'destroyed' || e.slot !== local) continue;
+      const killerSlot = e.killer === NO_ATTACKER ? NO_SLOT : e.killer;
       destroyed = { killerSlot };
-      // Out of the world while dead: nothing can hit it, nothing steers it, nothing draws it.
-      this.respawnAt = world.tick + RESPAWN_TICKS;
-      this.notices.push({ type: 'destroyed', slot: local, killerSlot, pos: mine.pos, local: true });
-    } else if (mine) {
-      ships = withShip(ships, mine);
-    } else if (this.dead && world.tick >= this.respawnAt) {
-      this.respawnAt = -1;
-      ships = withShip(ships, createShip(local, this.freeSpawnPoint(ships)));
+      this.notices.push({ type: 'destroyed', slot: local, killerSlot, pos: mine ? mine.pos : null, local: true });
     }
+    let ships = this.replicas.ships(nowMs);
+    if (mine) ships = withShip(ships, mine);
     this.currWorld = { ...world, ships };
     return { created, destroyed };
   }
@@ -187,7 +185,9 @@ export class ClientGame {
       const mine = ships.find((s) => s.slot === this.local);
       ships = ships.filter((s) => s.slot !== this.local && s.slot !== (net ?? 0));
       this.local = net ?? 0;
-      if (mine && net !== null) ships = withShip(ships, createShip(this.local, this.freeSpawnPoint(ships)));
+      // A ship waiting to respawn keeps waiting, in the new slot (it respawns at that slot's spawn point).
+      if (mine && net !== null && mine.respawnIn > 0) ships = withShip(ships, { ...mine, slot: this.local });
+      else if (mine && net !== null) ships = withShip(ships, createShip(this.local, freeSpawnPoint(this.local, ships, this.currWorld.asteroids)));
       else if (mine) ships = withShip(ships, { ...mine, slot: this.local });
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
@@ -219,26 +219,19 @@ export class ClientGame {
       } else this.removals.add(objectKey(slot, id));
       return;
     }
-    const kind = kindCreatedBy(ev.type);
+    const kind = kindCreatedBy(ev);
     if (!kind) return;
     const key = objectKey(slot, id);
     let remote = this.incoming.length;
     for (const o of this.currWorld.objects) {
       if (o.owner === slot && o.id === id) return;
-      if (o.owner !== this.local) remote++;
+      if (o.owner !== this.local && o.owner !== MATCH_OWNER) remote++;
     }
     if (remote >= MAX_REMOTE_OBJECTS || this.incoming.some((o) => o.owner === slot && o.id === id)) return;
     const object = kind.fromEvent(ev, slot, id, ageMs);
     if (!object) return;
     this.removals.delete(key);
     this.incoming.push(object);
-  }
-
-  /** The spawn point for our slot with the other ships and the asteroids as they are now. */
-  private freeSpawnPoint(ships: readonly Ship[]): Vec3 {
-    const obstacles: SpawnObstacle[] = ships.filter((s) => s.slot !== this.local).map((s) => ({ pos: s.pos, radius: SHIP_RADIUS }));
-    for (const a of this.currWorld.asteroids) obstacles.push({ pos: a.pos, radius: a.radius });
-    return chooseSpawnPoint(this.local, obstacles);
   }
 
   private applyReplicas(world: World): World {

@@ -12,12 +12,13 @@ import { hashShip } from './kinds/ship';
 import { kindOf } from './registry';
 import type { World } from './types';
 
-/** 16 hex digits: FNV-1a 64 of `world` (tick, rng, nextId, ships, objects by kind, asteroids). Pure. */
+/** 16 hex digits: FNV-1a 64 of `world` (tick, rng, nextId, extraIn, ships, objects by kind, asteroids, scores). Pure. */
 export function hashWorld(world: World): string {
   const h = new Hasher();
   h.num(world.tick);
   h.num(world.rng);
   h.num(world.nextId);
+  h.num(world.extraIn);
   h.num(world.ships.length);
   for (const s of world.ships) hashShip(h, s);
   h.num(world.objects.length);
@@ -27,5 +28,11 @@ export function hashWorld(world: World): string {
   }
   h.num(world.asteroids.length);
   for (const a of world.asteroids) hashAsteroid(h, a);
+  h.num(world.scores.length);
+  for (const s of world.scores) {
+    h.num(s.slot);
+    h.num(s.kills);
+    h.num(s.deaths);
+  }
   return h.hex();
 }

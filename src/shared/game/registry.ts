@@ -1,7 +1,7 @@
 /**
- * The entity registry: every object kind (lasers today; missiles, mines,
- * extras next) declares in one place how it steps, what the hash covers,
- * which wire event creates it and how it is drawn. stepWorld, hashWorld, the
+ * The entity registry: every object kind (lasers, missiles, mines, EMP
+ * pulses, extras, energy fields) declares in one place how it steps, what
+ * the hash covers, which wire event creates it and how it is drawn. stepWorld, hashWorld, the
  * game driver (wire out), ClientGame (wire in) and the renderer's view go
  * through this table, so a new kind is one file in kinds/ plus one line here
  * (and its members in the GameObject union of types.ts) — see
@@ -10,7 +10,13 @@
 import type { GameCodeInterface } from '../net/gameCode';
 import type { RemoteEvent } from '../wire/types';
 import type { Hasher } from './hasher';
+import { empKind } from './kinds/emp';
+import { extraKind } from './kinds/extra';
+import { fieldKind } from './kinds/field';
 import { laserKind } from './kinds/laser';
+import { mineKind } from './kinds/mine';
+import { missileKind } from './kinds/missile';
+import type { WorldEvent } from './events';
 import type { Asteroid, GameObject, ObjectKind, Ship, Vec3, World } from './types';
 
 /** What a kind's step may look at and change: the world of one tick in the making. */
@@ -23,17 +29,31 @@ export interface StepContext {
   readonly asteroids: Asteroid[];
   /** The PRNG state: read it, draw from it, write it back. */
   rng: number;
-  /** Whether this world decides hits on the ship of `slot` (the victim decides: see ClientGame). */
+  /** Whether this world decides what happens to the ship of `slot`: hits, drains, pickups (the victim decides: see ClientGame). */
   decidesHitsOn(slot: number): boolean;
+  /** Whether this world decides the match's shared objects: extra spawns, asteroid breaks (the match authority). */
+  readonly decidesMatch: boolean;
+  /** What happened this tick, in order (hits, pickups, kills…): see events.ts. */
+  readonly events: WorldEvent[];
+  /**
+   * The rules' one way to hurt a ship: `amount` damage to `ships[index]` by
+   * `attacker` with object `cause` (shield first, then hull; see combat.ts),
+   * recorded as a `hit` event.
+   */
+  hit(index: number, amount: number, attacker: number, cause: ObjectKind | 'asteroid'): void;
 }
 
-/** How the renderer draws an object: a shape it knows and the object's motion. */
+/** How the renderer draws an object: a shape it knows, the object's motion, and for some kinds a size or a type. */
 export interface ObjectView {
   kind: ObjectKind;
   id: number;
   owner: number;
   pos: Vec3;
   vel: Vec3;
+  /** Spheres (EMP pulses, energy fields): their radius. */
+  radius?: number;
+  /** Extras: the EXTRA_KINDS index. Missiles: the targeted slot (NO_TARGET for a dumb one). */
+  type?: number;
 }
 
 /** One object kind. */
@@ -41,6 +61,8 @@ export interface EntityKind<O extends GameObject> {
   readonly kind: O['kind'];
   /** The remote event type that creates this kind on other nodes. */
   readonly createdBy: RemoteEvent['type'];
+  /** For events several kinds share (createObject, particleObject): the event's `kind` byte that means this kind. */
+  readonly wireCode?: number;
   /** One tick of the object; null when it is gone (hit something, ran out of time). */
   step(o: O, ctx: StepContext): O | null;
   /** Feeds every field of `o` to the hash, in a fixed order. */
@@ -60,6 +82,11 @@ export interface EntityKind<O extends GameObject> {
 /** Every kind, by name. */
 export const KINDS: { readonly [K in ObjectKind]: EntityKind<Extract<GameObject, { kind: K }>> } = {
   laser: laserKind,
+  missile: missileKind,
+  mine: mineKind,
+  emp: empKind,
+  extra: extraKind,
+  field: fieldKind,
 };
 
 /** The kind of `o` (one typed lookup instead of a cast at every call site). */
@@ -68,7 +95,10 @@ export function kindOf(o: GameObject): EntityKind<GameObject> {
 }
 
 /** The kind a remote event creates, or null when it creates no object this game knows. */
-export function kindCreatedBy(type: RemoteEvent['type']): EntityKind<GameObject> | null {
-  for (const k of Object.values(KINDS)) if (k.createdBy === type) return k as EntityKind<GameObject>;
+export function kindCreatedBy(ev: RemoteEvent): EntityKind<GameObject> | null {
+  for (const k of Object.values(KINDS) as EntityKind<GameObject>[]) {
+    if (k.createdBy !== ev.type) continue;
+    if (k.wireCode === undefined || ('kind' in ev && ev.kind === k.wireCode)) return k;
+  }
   return null;
 }

@@ -13,7 +13,13 @@ export interface ShipView {
   rot: Quat;
   vel: Vec3;
   energy: number;
+  shield: number;
   damage: number;
+  missiles: number;
+  mines: number;
+  laserLevel: number;
+  /** Ticks of invulnerability left (0: none). */
+  invulnerable: number;
 }
 
 export interface AsteroidView {
@@ -43,7 +49,22 @@ export function worldView(game: ClientGame): WorldView {
     tick: w.tick,
     localSlot: game.localSlot,
     respawnSeconds: game.dead ? game.respawnSeconds : null,
-    ships: w.ships.map((s) => ({ slot: s.slot, pos: s.pos, rot: s.rot, vel: s.vel, energy: s.energy, damage: s.damage })),
+    // A destroyed ship waiting to respawn is not drawn.
+    ships: w.ships
+      .filter((s) => s.respawnIn === 0)
+      .map((s) => ({
+        slot: s.slot,
+        pos: s.pos,
+        rot: s.rot,
+        vel: s.vel,
+        energy: s.energy,
+        shield: s.shield,
+        damage: s.damage,
+        missiles: s.missiles,
+        mines: s.mines,
+        laserLevel: s.laserLevel,
+        invulnerable: s.invulnerable,
+      })),
     objects: w.objects.map((o) => kindOf(o).view(o)),
     asteroids: w.asteroids.map((a) => ({ id: a.id, pos: a.pos, rot: a.rot, radius: a.radius })),
   };

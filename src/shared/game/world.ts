@@ -7,7 +7,8 @@ import { nextRange, seedRng } from '../sim/prng';
 import { spawnPoints } from '../sim/spawn';
 import { identityQuat, quatNormalise } from '../sim/vec';
 import { createShip } from './kinds/ship';
-import type { Asteroid, Ship, Vec3, World } from './types';
+import { RULES } from './rules';
+import { MATCH_OWNER, type Asteroid, type EnergyField, type Ship, type Vec3, type World } from './types';
 
 /** Options of {@link createWorld}. Counts are floored and clamped; bad values fall back to defaults. */
 export interface CreateWorldOptions {
@@ -17,7 +18,19 @@ export interface CreateWorldOptions {
   asteroids?: number;
   /** Radius of the sphere asteroids are placed in (default DEFAULT_FIELD_RADIUS, at most MAX_FIELD_RADIUS). */
   radius?: number;
+  /** Number of energy fields, 0…FIELD_SPOTS.length (default RULES.fields.count). */
+  fields?: number;
 }
+
+/** Where energy fields go, in order: RULES.fields.distance out along these axes. */
+export const FIELD_SPOTS: readonly Vec3[] = Object.freeze([
+  { x: 1, y: 0, z: 0 },
+  { x: -1, y: 0, z: 0 },
+  { x: 0, y: 1, z: 0 },
+  { x: 0, y: -1, z: 0 },
+  { x: 0, y: 0, z: 1 },
+  { x: 0, y: 0, z: -1 },
+]);
 
 /** Most ships a world may be created with. */
 export const MAX_SHIPS = 64;
@@ -46,10 +59,11 @@ function count(v: number | undefined, fallback: number, max: number): number {
 
 /**
  * Create the initial world for `seed` (any number; see `seedRng`).
- * Ships take slots 0…n-1, each at its slot's spawn point (sim/spawn.ts);
- * asteroids get ids 1…count, a radius in [6, 30), a random orientation, a slow
+ * Ships take slots 0…n-1, each at its slot's spawn point (sim/spawn.ts), each
+ * with a zero score; energy fields (owned by the match) get ids 1…fields, at
+ * FIELD_SPOTS; asteroids get the ids after them, a radius in [6, 30), a random orientation, a slow
  * drift and spin, and a centre inside a sphere of `radius` with their surface
- * at least ASTEROID_CLEARANCE from every ship and every spawn point. The radius is raised if needed
+ * at least ASTEROID_CLEARANCE from every ship, spawn point and field centre. The radius is raised if needed
  * so that this is always possible. `tick` starts at 0; `rng` holds the PRNG
  * state after placement.
  */
@@ -60,11 +74,18 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
     options.radius !== undefined && Number.isFinite(options.radius) && options.radius > 0
       ? Math.min(options.radius, MAX_FIELD_RADIUS)
       : DEFAULT_FIELD_RADIUS;
+  const fieldCount = count(options.fields, RULES.fields.count, FIELD_SPOTS.length);
   const ships: Ship[] = [];
   let nextId = 1;
   for (let slot = 0; slot < shipCount; slot++) ships.push(createShip(slot));
-  // Every spawn point a player may be put on, and every ship, starts clear of asteroids.
-  const clearOf = [...spawnPoints(), ...ships.map((s) => s.pos)];
+  const fields: EnergyField[] = [];
+  for (let i = 0; i < fieldCount; i++) {
+    const d = FIELD_SPOTS[i]!;
+    const k = RULES.fields.distance;
+    fields.push({ kind: 'field', id: nextId++, owner: MATCH_OWNER, pos: { x: d.x * k, y: d.y * k, z: d.z * k }, radius: RULES.fields.radius });
+  }
+  // Every spawn point a player may be put on, every ship and every field starts clear of asteroids.
+  const clearOf = [...spawnPoints(), ...ships.map((s) => s.pos), ...fields.map((f) => f.pos)];
   // Farthest of them from the origin; the placement sphere must reach past every clearance zone.
   const spread = clearOf.reduce((far, p) => Math.max(far, Math.sqrt(p.x * p.x + p.y * p.y + p.z * p.z)), 0);
   const minRadius = spread + ASTEROID_CLEARANCE + ASTEROID_MAX_RADIUS + 10;
@@ -107,7 +128,8 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
     }
     const vel = { x: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT), y: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT), z: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT) };
     const spin = { x: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), y: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), z: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN) };
-    asteroids.push({ id: nextId++, pos, vel, rot, spin, radius });
+    asteroids.push({ id: nextId++, pos, vel, rot, spin, radius, wear: 0 });
   }
-  return { tick: 0, rng, nextId, ships, objects: [], asteroids };
+  const scores = ships.map((s) => ({ slot: s.slot, kills: 0, deaths: 0 }));
+  return { tick: 0, rng, nextId, extraIn: RULES.extras.spawnEveryTicks, ships, objects: fields, asteroids, scores };
 }

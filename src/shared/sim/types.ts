@@ -29,7 +29,13 @@ export interface Quat {
  * - `yaw` +1 = nose turns right (towards the body +X axis);
  * - `pitch` +1 = nose turns up (towards the body +Y axis);
  * - `roll` +1 = roll right (right wing goes down, clockwise seen from behind);
- * - `fire` true = fire a laser when the cooldown and energy allow it.
+ * - `fire` true = fire the laser when the cooldown and energy allow it;
+ * - `afterburner` true = burn energy for more thrust and speed;
+ * - `missile` true = launch a missile (homing on `target` when it may lock on, else dumb);
+ * - `mine` true = drop a proximity mine; `emp` true = set off an EMP pulse;
+ * - `target` = the slot of the ship targeted for homing missiles, NO_TARGET for none.
+ * The triggers count only when exactly `true` (missing = not pressed); a
+ * missing `target`, or one that is not a slot, counts as NO_TARGET.
  */
 export interface ShipInput {
   thrust: number;
@@ -37,7 +43,18 @@ export interface ShipInput {
   pitch: number;
   roll: number;
   fire: boolean;
+  afterburner?: boolean;
+  missile?: boolean;
+  mine?: boolean;
+  emp?: boolean;
+  target?: number;
 }
+
+/** A ShipInput with every field present and in range: what the step works with (kinds/ship.ts, sanitiseInput). */
+export type CleanInput = Required<ShipInput>;
+
+/** `ShipInput.target` when nothing is targeted. */
+export const NO_TARGET = -1;
 
 /** Length of one simulation step in milliseconds. */
 export const STEP_MS = 25;
@@ -47,10 +64,15 @@ export const STEP_S = 0.025;
 export const TICK_HZ = 40;
 
 /** The neutral input: no thrust, no turning, no firing. Frozen; used for ships without input. */
-export const NO_INPUT: Readonly<ShipInput> = Object.freeze({
+export const NO_INPUT: Readonly<CleanInput> = Object.freeze({
   thrust: 0,
   yaw: 0,
   pitch: 0,
   roll: 0,
   fire: false,
+  afterburner: false,
+  missile: false,
+  mine: false,
+  emp: false,
+  target: NO_TARGET,
 });

@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { nextFloat, seedRng } from '../../../src/shared/sim';
 import type { ShipInput } from '../../../src/shared/sim';
-import { createWorld, hashWorld, stepWorld as stepBySlot } from '../../../src/shared/game';
-import type { World } from '../../../src/shared/game';
+import { createWorld, hashWorld, KINDS, MATCH_OWNER, stepWorld as stepBySlot } from '../../../src/shared/game';
+import type { Extra, World } from '../../../src/shared/game';
 
 /** Inputs listed in slot order. */
 const stepWorld = (world: World, inputs: readonly ShipInput[]): World => stepBySlot(world, new Map(inputs.map((input, slot) => [slot, input] as const)));
@@ -128,10 +128,16 @@ describe('simulation determinism', () => {
     }
   });
 
-  it('hashWorld changes when any single numeric field changes by one ulp', () => {
+  it('hashWorld changes when any single numeric field of any object kind changes by one ulp', () => {
     let world = createWorld(21, { ships: 2, asteroids: 3 });
-    for (let t = 0; t < 10; t++) world = stepWorld(world, [{ thrust: 1, yaw: 0.5, pitch: 0, roll: 0, fire: true }]);
-    expect(world.objects.length).toBeGreaterThan(0);
+    const everything = { thrust: 1, yaw: 0.5, pitch: 0, roll: 0, fire: true, missile: true, mine: true, target: 1 };
+    // The pulse (which spends the energy lasers need) goes off after some shots.
+    for (let t = 0; t < 10; t++) world = stepWorld(world, [{ ...everything, emp: t === 4 }]);
+    const extra: Extra = { kind: 'extra', id: world.nextId, owner: MATCH_OWNER, type: 2, pos: { x: 500, y: 0, z: 0 }, ttl: 99 };
+    world = { ...world, nextId: world.nextId + 1, objects: [...world.objects, extra], asteroids: world.asteroids.map((a) => ({ ...a, wear: 3 })) };
+    // Every kind of the registry is in it, and the pulse has reached ship 1.
+    expect(new Set(world.objects.map((o) => o.kind))).toEqual(new Set(Object.keys(KINDS)));
+    expect(world.objects.some((o) => o.kind === 'emp' && o.reached.length > 0)).toBe(true);
     const leaves = numericLeaves(world);
     const hashes = new Set([hashWorld(world)]);
     for (const path of leaves) hashes.add(hashWorld(nudged(world, path)));

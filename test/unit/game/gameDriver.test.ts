@@ -5,7 +5,7 @@
  * it was fired), deliveries applied to the game, stalls clamped.
  */
 import { describe, expect, it } from 'vitest';
-import { GameDriver, MAX_CATCH_UP_TICKS, type GameNotice } from '../../../src/shared/game';
+import { DESTROYED_DAMAGE, GameDriver, LASER_DAMAGE, MAX_CATCH_UP_TICKS, SHIELD_MAX, type GameNotice } from '../../../src/shared/game';
 import { NO_INPUT, STEP_MS, type ShipInput } from '../../../src/shared/sim';
 import { NEUTRAL_STATE } from '../../../src/shared/p2p';
 import { PacketType, type PacketHeader } from '../../../src/shared/wire/types';
@@ -48,8 +48,8 @@ describe('GameDriver', () => {
     fire = true;
     clock.stall(200);
     const now = clock.now();
-    const laser = d.game.curr.objects.find((o) => o.owner === 0)!;
-    expect(laser).toBeDefined();
+    const laser = d.game.curr.objects.find((o) => o.owner === 0 && o.kind === 'laser')!;
+    if (laser?.kind !== 'laser') throw new Error('no laser fired');
     const packet = d.events.take(header(0), 0, now);
     const sent = packet.events.find((e) => e.type === 'createLaser');
     if (sent?.type !== 'createLaser') throw new Error('no laser sent');
@@ -81,7 +81,8 @@ describe('GameDriver', () => {
     clock.advance(STEP_MS);
     expect(d.localShip()?.damage).toBe(0);
     d.deliver({ kind: 'players', players: [{ slot: 0, name: 'alpha', joined: true, local: true, address: 'a' }, { slot: 1, name: 'bravo', joined: true, local: false, address: 'b' }], localSlot: 0, status: 'ok' });
-    for (let i = 0; i < 10; i++) {
+    // Enough bolts for a full shield and hull, with two to spare for the shield's recharge.
+    for (let i = 0; i < Math.ceil((SHIELD_MAX + DESTROYED_DAMAGE) / LASER_DAMAGE) + 2; i++) {
       d.deliver({ kind: 'event', slot: 1, event: { type: 'createLaser', id: (1 << 16) | (100 + i), pos: { x: 0, y: 0, z: -30 - 4 * i }, vel: { x: 0, y: 0, z: 300 }, ttl: 40 } });
     }
     clock.advance(20 * STEP_MS);

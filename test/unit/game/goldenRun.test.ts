@@ -1,5 +1,6 @@
 /**
- * The golden run in Node: 10,000 ticks of 8 scripted ships end on the pinned
+ * The golden run in Node: 10,000 ticks of 8 scripted ships fighting with
+ * every weapon, picking up every kind of extra, end on the pinned
  * hash that the game page in Chromium must compute too
  * (test/e2e/determinism.test.ts).
  */
@@ -13,18 +14,27 @@ describe('the golden run (Node)', () => {
   });
 
   it('10,000 ticks of 8 scripted ships end on the pinned hash', () => {
-    console.log(
-      `golden run in Node: ${golden.ships} ships, ${golden.ticks} ticks, ${golden.lasersFired} lasers fired, ` +
-        `${golden.shipHits} ship hits, ${golden.asteroidHits} asteroid hits, hash ${golden.hash}`,
-    );
+    const { hash, ...figures } = golden;
+    console.log(`golden run in Node: hash ${hash}, ${JSON.stringify(figures)}`);
     expect(golden.hash).toBe(GOLDEN_8_SHIPS_10000_TICKS);
   });
 
-  it('the script makes the ships fire and hit ships and asteroids', () => {
-    // About 3,700 shots, 90 ship hits and 15 asteroid hits: only a script that stopped flying trips these.
-    expect(golden.lasersFired).toBeGreaterThan(1000);
-    expect(golden.shipHits).toBeGreaterThan(20);
-    expect(golden.asteroidHits).toBeGreaterThan(3);
+  it('the script fights with every weapon, picks up every kind of extra, breaks asteroids and kills', () => {
+    // Each figure is far above 0 (about 1,500 bolts, 46 missiles, 29 mines, 16 pulses, 6 deaths): only a
+    // script or a rule that stopped working trips these.
+    expect(golden.lasersFired).toBeGreaterThan(500);
+    expect(golden.missilesFired).toBeGreaterThan(0);
+    expect(golden.homingMissiles).toBeGreaterThan(0);
+    expect(golden.minesLaid).toBeGreaterThan(0);
+    expect(golden.empPulses).toBeGreaterThan(0);
+    expect(golden.drained).toBeGreaterThan(0);
+    for (const cause of ['laser', 'missile', 'mine', 'asteroid']) expect(golden.shipHits[cause], cause).toBeGreaterThan(0);
+    expect(golden.asteroidHits).toBeGreaterThan(0);
+    expect(golden.asteroidsBroken).toBeGreaterThan(0);
+    expect(golden.extrasSpawned).toBeGreaterThan(0);
+    for (const [kind, n] of Object.entries(golden.pickups)) expect(n, kind).toBeGreaterThan(0);
+    expect(golden.kills).toBeGreaterThan(0);
+    expect(golden.deaths).toBeGreaterThanOrEqual(golden.kills);
   });
 
   it('one changed input (one ship, one tick, one field) gives another hash', () => {

@@ -1,8 +1,16 @@
-/** The asteroid: drift, spin, bounce back inward beyond ASTEROID_BOUND. Scenery every node simulates. */
+/**
+ * The asteroid: drift, spin, bounce back inward beyond ASTEROID_BOUND. Solid:
+ * a ship that runs into one bounces off with damage by its closing speed
+ * (collideShip); lasers wear it down until it breaks in two smaller pieces,
+ * and the smallest vanish (breakAsteroid). Scenery of the match.
+ */
+import { nextRange } from '../../sim/prng';
 import { STEP_S } from '../../sim/types';
 import { addScaled, copyVec, dot, integrateRotation, lengthSq } from '../../sim/vec';
 import type { Hasher } from '../hasher';
-import type { Asteroid } from '../types';
+import { RULES } from '../rules';
+import type { Asteroid, Ship, Vec3 } from '../types';
+import { SHIP_RADIUS } from './ship';
 
 /** Asteroids drifting beyond this distance from the origin have their outward velocity reflected. */
 export const ASTEROID_BOUND = 2000;
@@ -17,7 +25,76 @@ export function stepAsteroid(a: Asteroid): Asteroid {
     const k = (2 * outward) / d2; // v - 2 (v·n) n with n = pos / |pos|
     vel = { x: vel.x - k * pos.x, y: vel.y - k * pos.y, z: vel.z - k * pos.z };
   }
-  return { id: a.id, pos, vel, rot: integrateRotation(a.rot, a.spin, STEP_S), spin: copyVec(a.spin), radius: a.radius };
+  return { id: a.id, pos, vel, rot: integrateRotation(a.rot, a.spin, STEP_S), spin: copyVec(a.spin), radius: a.radius, wear: a.wear };
+}
+
+const A = RULES.asteroid;
+
+/**
+ * A flying ship against asteroid `a` after both moved: if they overlap, the
+ * ship is put back on the surface and, when it was closing in, its velocity
+ * along the contact normal is reflected (keeping RULES.asteroid.restitution of
+ * it). Returns the ship and the closing speed (0: no impact).
+ */
+export function collideShip(s: Ship, a: Asteroid): { ship: Ship; impact: number } {
+  const dx = s.pos.x - a.pos.x;
+  const dy = s.pos.y - a.pos.y;
+  const dz = s.pos.z - a.pos.z;
+  const reach = a.radius + SHIP_RADIUS;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (d2 >= reach * reach) return { ship: s, impact: 0 };
+  const d = Math.sqrt(d2);
+  const n: Vec3 = d > 1e-9 ? { x: dx / d, y: dy / d, z: dz / d } : { x: 0, y: 1, z: 0 };
+  const closing = -((s.vel.x - a.vel.x) * n.x + (s.vel.y - a.vel.y) * n.y + (s.vel.z - a.vel.z) * n.z);
+  const pos = addScaled(a.pos, n, reach);
+  const vel = closing > 0 ? addScaled(s.vel, n, (1 + A.restitution) * closing) : s.vel;
+  return { ship: { ...s, pos, vel }, impact: closing > 0 ? closing : 0 };
+}
+
+/** Hull damage of an impact at `closing` units/s. */
+export function impactDamage(closing: number): number {
+  return closing > A.harmlessSpeed ? (closing - A.harmlessSpeed) * A.damagePerSpeed : 0;
+}
+
+/** Whether lasers have worn `a` down to breaking. */
+export function isBroken(a: Asteroid): boolean {
+  return a.wear >= A.strengthPerRadius * a.radius;
+}
+
+/**
+ * The pieces of broken asteroid `a`: two of RULES.asteroid.pieceFactor its
+ * radius flying apart along a random direction (from the PRNG state `rng`), or
+ * none when they would be smaller than RULES.asteroid.minPieceRadius. New ids
+ * from `nextId`. Returns the pieces and the PRNG state after the draws.
+ */
+export function breakAsteroid(a: Asteroid, nextId: number, rng: number): { pieces: Asteroid[]; rng: number } {
+  const radius = a.radius * A.pieceFactor;
+  if (radius < A.minPieceRadius) return { pieces: [], rng };
+  const draw = (): number => {
+    const [v, next] = nextRange(rng, -1, 1);
+    rng = next;
+    return v;
+  };
+  // A random direction without trig: a point in the unit ball, normalised (axis +X if the draws give none).
+  let u: Vec3 = { x: 1, y: 0, z: 0 };
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const p = { x: draw(), y: draw(), z: draw() };
+    const l2 = lengthSq(p);
+    if (l2 > 1 || l2 < 1e-6) continue;
+    const l = Math.sqrt(l2);
+    u = { x: p.x / l, y: p.y / l, z: p.z / l };
+    break;
+  }
+  const piece = (side: number, id: number): Asteroid => ({
+    id,
+    pos: addScaled(a.pos, u, side * radius),
+    vel: addScaled(a.vel, u, side * A.splitSpeed),
+    rot: a.rot,
+    spin: { x: a.spin.z * side, y: a.spin.x, z: a.spin.y * side },
+    radius,
+    wear: 0,
+  });
+  return { pieces: [piece(1, nextId), piece(-1, nextId + 1)], rng };
 }
 
 /** Feeds every field of `a` to the hash, in declaration order. */
@@ -28,4 +105,5 @@ export function hashAsteroid(h: Hasher, a: Asteroid): void {
   h.quat(a.rot);
   h.vec(a.spin);
   h.num(a.radius);
+  h.num(a.wear);
 }

@@ -1,21 +1,22 @@
 /**
- * The laser bolt: fired from a ship's nose, flies straight for
- * LASER_TTL_TICKS, stops on the first asteroid or ship it touches (swept
- * test, so it cannot tunnel through). A hit on a ship this world decides
- * hits on adds LASER_DAMAGE and remembers the shooter's slot; a hit on an
- * asteroid gives it a random spin kick. Created on other nodes by the
- * `createLaser` remote event.
+ * The laser bolt: fired from a ship's nose (one bolt per laser level, side by
+ * side), flies straight for LASER_TTL_TICKS, stops on the first asteroid or
+ * ship it touches (swept test, so it cannot tunnel through). A hit on a ship
+ * this world decides hits on does LASER_DAMAGE through the rules module
+ * (shield first, the shooter remembered); a hit on an asteroid wears it down
+ * (it breaks in the step, see asteroid.ts) and gives it a random spin kick.
+ * Created on other nodes by the `createLaser` remote event.
  */
 import { STEP_MS, STEP_S, TICK_HZ } from '../../sim/types';
 import { nextRange } from '../../sim/prng';
-import { addScaled, copyVec, forwardOf } from '../../sim/vec';
+import { addScaled, copyVec, forwardOf, rightOf } from '../../sim/vec';
 import type { GameCodeInterface } from '../../net/gameCode';
 import type { RemoteEvent } from '../../wire/types';
 import type { Hasher } from '../hasher';
 import type { EntityKind, ObjectView, StepContext } from '../registry';
-import { sweepMoving } from '../sweep';
+import { firstContact } from '../sweep';
 import type { Laser, Ship } from '../types';
-import { SHIP_RADIUS, wireVec } from './ship';
+import { wireVec } from './ship';
 import { RULES } from '../rules';
 
 /** Laser muzzle speed (units/s), added to the ship's velocity. */
@@ -39,52 +40,36 @@ export const MAX_REMOTE_LASER_TTL = 4 * TICK_HZ;
 
 const clampAbs = (v: number, max: number): number => (v > max ? max : v < -max ? -max : v);
 
-/** The laser `ship` fires this tick, with object id `id`. */
-export function fireLaser(ship: Ship, id: number): Laser {
+/** The bolts `ship` fires this tick (one per laser level, spaced across the nose), with ids from `firstId` on. */
+export function fireLasers(ship: Ship, firstId: number): Laser[] {
   const nose = forwardOf(ship.rot);
-  return {
-    kind: 'laser',
-    id,
-    owner: ship.slot,
-    pos: addScaled(ship.pos, nose, NOSE_OFFSET),
-    vel: addScaled(ship.vel, nose, LASER_SPEED),
-    ttl: LASER_TTL_TICKS,
-  };
+  const right = rightOf(ship.rot);
+  const n = Math.max(1, Math.min(RULES.laser.maxLevel, ship.laserLevel));
+  const out: Laser[] = [];
+  for (let i = 0; i < n; i++) {
+    const side = (i - (n - 1) / 2) * RULES.laser.boltSpacing;
+    out.push({
+      kind: 'laser',
+      id: firstId + i,
+      owner: ship.slot,
+      pos: addScaled(addScaled(ship.pos, nose, NOSE_OFFSET), right, side),
+      vel: addScaled(ship.vel, nose, LASER_SPEED),
+      ttl: LASER_TTL_TICKS,
+    });
+  }
+  return out;
 }
 
 function stepLaser(l: Laser, ctx: StepContext): Laser | null {
   const pos = addScaled(l.pos, l.vel, STEP_S);
-  const { before, ships, asteroids } = ctx;
-  let best = 2;
-  let hitAsteroid = -1;
-  let hitShip = -1;
-  for (let j = 0; j < asteroids.length; j++) {
-    const after = asteroids[j]!;
-    const s = sweepMoving(l.pos, pos, before.asteroids[j]!.pos, after.pos, after.radius);
-    if (s >= 0 && s < best) {
-      best = s;
-      hitAsteroid = j;
-      hitShip = -1;
-    }
-  }
-  for (let j = 0; j < ships.length; j++) {
-    const after = ships[j]!;
-    if (after.slot === l.owner || !ctx.decidesHitsOn(after.slot)) continue;
-    const s = sweepMoving(l.pos, pos, before.ships[j]!.pos, after.pos, SHIP_RADIUS);
-    if (s >= 0 && s < best) {
-      best = s;
-      hitAsteroid = -1;
-      hitShip = j;
-    }
-  }
-  if (hitShip >= 0) {
-    const target = ships[hitShip]!;
-    // Remembering the shooter lets the victim's game name its killer (the victim decides it was hit).
-    ships[hitShip] = { ...target, damage: target.damage + LASER_DAMAGE, lastHitBy: l.owner };
+  const contact = firstContact(ctx, l.pos, pos, 0, l.owner);
+  if (contact && contact.ship >= 0) {
+    ctx.hit(contact.ship, LASER_DAMAGE, l.owner, 'laser');
     return null;
   }
-  if (hitAsteroid >= 0) {
-    const a = asteroids[hitAsteroid]!;
+  if (contact) {
+    const { asteroids } = ctx;
+    const a = asteroids[contact.asteroid]!;
     const kick = ASTEROID_HIT_SPIN_KICK / a.radius;
     const spin = { x: 0, y: 0, z: 0 };
     for (const k of ['x', 'y', 'z'] as const) {
@@ -92,7 +77,8 @@ function stepLaser(l: Laser, ctx: StepContext): Laser | null {
       ctx.rng = next;
       spin[k] = clampAbs(a.spin[k] + d, ASTEROID_KICKED_SPIN);
     }
-    asteroids[hitAsteroid] = { ...a, spin };
+    asteroids[contact.asteroid] = { ...a, spin, wear: a.wear + LASER_DAMAGE };
+    ctx.events.push({ type: 'chipped', id: a.id, by: l.owner });
     return null;
   }
   const ttl = l.ttl - 1;
