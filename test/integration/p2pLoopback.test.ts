@@ -10,6 +10,7 @@ import type { HostService } from '../../src/node/host/hostService';
 import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { objectId } from '../../src/shared/wire/types';
+import { DESTROYED_DAMAGE, LASER_DAMAGE, SHIELD_MAX } from '../../src/shared/game';
 import { tempDir } from '../support/testRun';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
@@ -83,7 +84,8 @@ describe('peer-to-peer between two hosts on loopback', () => {
 
     // Lasers from alpha hit bravo's ship in bravo's game (the victim decides): alpha hears who shot it down.
     const target = b.host.game!.game.localShip!.pos;
-    for (let i = 0; i < 10; i++) {
+    // Enough bolts for a full shield and hull, with two to spare for the shield's recharge.
+    for (let i = 0; i < Math.ceil((SHIELD_MAX + DESTROYED_DAMAGE) / LASER_DAMAGE) + 2; i++) {
       b.host.game!.driver.deliver({ kind: 'event', slot: 0, event: { type: 'createLaser', id: objectId(0, 500 + i), pos: { x: target.x, y: target.y, z: target.z - 30 - 4 * i }, vel: { x: 0, y: 0, z: 300 }, ttl: 40 } });
     }
     await until('the kill at alpha', () => /bravo was shot down by alpha/.test(a.text()));

@@ -9,14 +9,15 @@
  * events, and hits on our ship are decided here (the victim decides), so
  * stepWorld is told to decide hits on our slot only.
  */
-import { TICK_HZ, type ShipInput } from '../sim/types';
-import { NO_SLOT, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
+import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
+import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
 import { createShip, shipToState } from './kinds/ship';
 import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
-import { freeSpawnPoint, stepWorld } from './step';
+import { stepWorld } from './step';
+import { freeSpawnPoint } from './spawnPoint';
 import { MATCH_OWNER, NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
@@ -80,6 +81,10 @@ export class ClientGame {
   private readonly incoming: GameObject[] = [];
   private readonly removals = new Set<number>();
   private notices: GameNotice[] = [];
+  /** Slots of the computer pilots flying in this (offline) game, ascending. */
+  private botSlots: number[] = [];
+  /** What the last tick did (hits, kills, pickups…), for pilots and the view. */
+  private lastEvents: WorldEvent[] = [];
 
   constructor(options: ClientGameOptions = {}) {
     this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1 });
@@ -114,6 +119,46 @@ export class ClientGame {
     const mine = this.currWorld.ships.find((s) => s.slot === this.local);
     return mine ? Math.ceil(mine.respawnIn / TICK_HZ) : 0;
   }
+  /** Slots of the computer pilots in this offline game (`bot add`), ascending. */
+  get bots(): readonly number[] {
+    return this.botSlots;
+  }
+  /** What the last tick did: hits, kills, pickups, launches (events.ts). */
+  get events(): readonly WorldEvent[] {
+    return this.lastEvents;
+  }
+
+  /**
+   * A computer pilot joins this offline game in the lowest free slot below
+   * MAX_SLOTS (fresh ship on a free spawn point, zero score); its inputs come
+   * with each `step`. Returns its slot, or null when the game is online
+   * (bots fly only offline) or every slot is taken.
+   */
+  addBot(): number | null {
+    if (this.netSlot !== null) return null;
+    const taken = new Set(this.currWorld.ships.map((s) => s.slot));
+    let slot = 0;
+    while (taken.has(slot)) slot++;
+    if (slot >= MAX_SLOTS) return null;
+    const w = this.currWorld;
+    const ship = createShip(slot, freeSpawnPoint(slot, w.ships, w.asteroids), RULES.spawnInvulnerableTicks);
+    const scores = w.scores.some((x) => x.slot === slot) ? w.scores : [...w.scores, { slot, kills: 0, deaths: 0 }].sort((a, b) => a.slot - b.slot);
+    this.currWorld = { ...w, ships: withShip(w.ships, ship), scores };
+    this.botSlots = [...this.botSlots, slot].sort((a, b) => a - b);
+    return slot;
+  }
+
+  /** Removes the computer pilot of `slot` (default: the last one added… the highest slot). Returns the slot removed, or null if there was none. */
+  removeBot(slot?: number): number | null {
+    const which = slot ?? this.botSlots[this.botSlots.length - 1];
+    if (which === undefined || !this.botSlots.includes(which)) return null;
+    this.botSlots = this.botSlots.filter((s) => s !== which);
+    const w = this.currWorld;
+    this.currWorld = { ...w, ships: w.ships.filter((s) => s.slot !== which), scores: w.scores.filter((x) => x.slot !== which) };
+    this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => s.slot !== which) };
+    return which;
+  }
+
   /** New correction time for remote ships (the `net_smooth` cvar). */
   set convergeMs(ms: number) {
     this.replicas.convergeMs = ms;
@@ -139,14 +184,19 @@ export class ClientGame {
    * while it is destroyed). Remote ships are placed where their tracks are at
    * `nowMs`; replicated objects that arrived since the last tick join first.
    */
-  step(input: ShipInput, nowMs: number): TickOutcome {
+  step(input: ShipInput, nowMs: number, botInputs?: ReadonlyMap<number, ShipInput>): TickOutcome {
     let world = this.currWorld;
     if (this.incoming.length > 0 || this.removals.size > 0) world = this.applyReplicas(world);
     this.prevWorld = world;
     const local = this.local;
     const events: WorldEvent[] = [];
+    const inputs = new Map([[local, input]]);
+    const bots = this.botSlots;
+    for (const slot of bots) inputs.set(slot, botInputs?.get(slot) ?? NO_INPUT);
     // Offline, this game is the whole match; online the match authority decides the shared objects.
-    world = stepWorld(world, new Map([[local, input]]), { decidesHitsOn: (slot) => slot === local, decidesMatch: this.netSlot === null, events });
+    const decidesHitsOn = bots.length === 0 ? (slot: number) => slot === local : (slot: number) => slot === local || bots.includes(slot);
+    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.netSlot === null, events });
+    this.lastEvents = events;
     const created: GameObject[] = [];
     // Checked every tick, not every frame: an object can be born and die between two packets.
     for (const o of world.objects) {
@@ -164,6 +214,10 @@ export class ClientGame {
     }
     let ships = this.replicas.ships(nowMs);
     if (mine) ships = withShip(ships, mine);
+    for (const slot of bots) {
+      const bot = world.ships.find((s) => s.slot === slot);
+      if (bot) ships = withShip(ships, bot);
+    }
     this.currWorld = { ...world, ships };
     return { created, destroyed };
   }
@@ -177,9 +231,11 @@ export class ClientGame {
    */
   applyPlayers(players: readonly GamePlayer[], localSlot: number | null): void {
     const net = validSlot(localSlot) ? localSlot : null;
+    // Computer pilots fly only offline: entering a network game sends them home.
+    if (net !== null) while (this.botSlots.length > 0) this.removeBot();
     this.shown = new Set(players.filter((p) => p.joined && !p.local && p.slot !== net).map((p) => p.slot));
     this.replicas.retain(this.shown);
-    let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot));
+    let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot) || this.botSlots.includes(s.slot));
     if (net !== this.netSlot) {
       this.netSlot = net;
       const mine = ships.find((s) => s.slot === this.local);

@@ -5,7 +5,7 @@
  * state), in the order they happened. The client game turns them into
  * notices and remote events, the golden run counts them, tests read them.
  */
-import type { ObjectKind } from './types';
+import type { ObjectKind, Score } from './types';
 
 export type WorldEvent =
   /** A ship took damage: `shield` absorbed, `hull` got through (both 0 when invulnerable). */
@@ -25,4 +25,8 @@ export type WorldEvent =
   /** Asteroid `id` broke; `pieces` are the ids of what is left of it (none when it was small). */
   | { type: 'broken'; id: number; pieces: number[] }
   /** The match spawned object `id` (an extra). */
-  | { type: 'spawned'; id: number; kind: ObjectKind };
+  | { type: 'spawned'; id: number; kind: ObjectKind }
+  /** The match ended (kill or time limit); `ranking` is the final scores, best first. */
+  | { type: 'match-over'; ranking: Score[] }
+  /** Match number `round` (0 = the first) began: scores zero, every ship fresh. */
+  | { type: 'match-start'; round: number };

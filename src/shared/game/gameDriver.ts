@@ -30,6 +30,8 @@ export interface GameDriverOptions {
   autoJoin(): boolean;
   /** Our ship's input for the tick about to run (the renderer's latest, or a pilot's). */
   input(game: ClientGame): ShipInput;
+  /** The computer pilots' inputs for the tick about to run, by slot (offline games with `bot add`). */
+  botInputs?(game: ClientGame): ReadonlyMap<number, ShipInput>;
   /** Every delivery, after the game has taken what it needs (slot tables and chat for a view; everything for a bot's log). */
   onDeliver?(delivery: NetDelivery): void;
   /** After each tick, with the notices (explosions, kills) since the last one. */
@@ -92,7 +94,7 @@ export class GameDriver implements ProtocolGame {
   /** One tick whose world stands for host time `at`. */
   private tick(at: number): void {
     const game = this.game;
-    const outcome = game.step(this.options.input(game), at);
+    const outcome = game.step(this.options.input(game), at, game.bots.length > 0 ? this.options.botInputs?.(game) : undefined);
     for (const o of outcome.created) kindOf(o).send(o, this.events, at);
     if (outcome.destroyed) this.events.killOwnShip(outcome.destroyed.killerSlot, at);
     const state = game.localState();

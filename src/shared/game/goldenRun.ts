@@ -35,7 +35,7 @@ import { createWorld, MAX_SHIPS } from './world';
 export const GOLDEN_RUN = Object.freeze({ seed: 2026, ships: 8, ticks: 10_000 });
 
 /** Final world hash of {@link goldenRun} with {@link GOLDEN_RUN} and no change, on every engine. */
-export const GOLDEN_8_SHIPS_10000_TICKS = 'bc010008f489e2c8';
+export const GOLDEN_8_SHIPS_10000_TICKS = '4fb439f83ac69e01';
 
 /** A field of {@link ShipInput}. */
 export type InputField = keyof CleanInput;
@@ -82,6 +82,8 @@ export interface GoldenRunResult {
   /** Ships destroyed, and how many of them credited a kill. */
   deaths: number;
   kills: number;
+  /** Matches that ended (by the kill or the time limit). */
+  matchesEnded: number;
 }
 
 // ---- The world the run steps -------------------------------------------------
@@ -92,9 +94,12 @@ interface Pose {
   rot: Quat;
 }
 
+/** The match of a golden run: short enough that matches end (by kills or by time) and new ones start within the run. */
+export const GOLDEN_MATCH = Object.freeze({ killLimit: 2, timeLimitS: 90 });
+
 /** The world a golden run starts from. */
 export function createGoldenWorld(seed: number, ships: number): World {
-  return createWorld(seed, { ships });
+  return createWorld(seed, { ships, match: GOLDEN_MATCH });
 }
 
 /** One tick of the golden run: the next world, and what happened in it. */
@@ -258,6 +263,7 @@ export function goldenRun(options: GoldenRunOptions): GoldenRunResult {
     pickups: Object.fromEntries(EXTRA_KINDS.map((k) => [k, 0])),
     deaths: 0,
     kills: 0,
+    matchesEnded: 0,
   };
   for (let t = 0; t < ticks; t++) {
     const inputs = script(world);
@@ -305,6 +311,9 @@ function count(r: GoldenRunResult, e: WorldEvent, world: World): void {
     case 'destroyed':
       r.deaths++;
       if (e.killer >= 0) r.kills++;
+      break;
+    case 'match-over':
+      r.matchesEnded++;
       break;
     default:
       break;

@@ -12,7 +12,7 @@ import { hashShip } from './kinds/ship';
 import { kindOf } from './registry';
 import type { World } from './types';
 
-/** 16 hex digits: FNV-1a 64 of `world` (tick, rng, nextId, extraIn, ships, objects by kind, asteroids, scores). Pure. */
+/** 16 hex digits: FNV-1a 64 of `world` (tick, rng, nextId, extraIn, ships, objects by kind, asteroids, scores, match). Pure. */
 export function hashWorld(world: World): string {
   const h = new Hasher();
   h.num(world.tick);
@@ -34,5 +34,11 @@ export function hashWorld(world: World): string {
     h.num(s.kills);
     h.num(s.deaths);
   }
+  const m = world.match;
+  h.num(m.killLimit);
+  h.num(m.timeLimitTicks);
+  h.num(m.phase);
+  h.num(m.ticksLeft);
+  h.num(m.round);
   return h.hex();
 }

@@ -10,6 +10,8 @@ export * from './hash';
 export * from './registry';
 export * from './rules';
 export * from './combat';
+export * from './match';
+export * from './spawnPoint';
 export * from './events';
 export * from './kinds/ship';
 export * from './kinds/laser';

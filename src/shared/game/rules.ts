@@ -157,6 +157,14 @@ export const RULES = Object.freeze({
     /** Speed (units/s) at which the two pieces fly apart. */
     splitSpeed: 6,
   }),
+  match: Object.freeze({
+    /** Kills that win a match (0: no kill limit). */
+    killLimit: 10,
+    /** Length of a match in seconds (0: no time limit). */
+    timeLimitS: 600,
+    /** Seconds between the end of a match and the start of the next (the ranking is shown meanwhile). */
+    restartS: 10,
+  }),
   /** Ticks between a ship's destruction and its respawn (3 s). */
   respawnTicks: 3 * TICK_HZ,
   /** Ticks of invulnerability after a respawn (2 s). */

@@ -21,10 +21,13 @@
  *     by the rules module (combat.ts), scores updated, their extras dropped
  *     (if this world decides the match) — and ships due back respawn at a free
  *     spawn point, invulnerable for a while;
- *  7. tick + 1.
+ *  7. the match (match.ts): a kill or time limit reached ends it, and a
+ *     new one starts after the countdown (while it is over, inputs are
+ *     neutral and hits do nothing);
+ *  8. tick + 1.
  */
 import { nextFloat } from '../sim/prng';
-import { chooseSpawnPoint, spawnPoint, type SpawnObstacle } from '../sim/spawn';
+import { spawnPoint } from '../sim/spawn';
 import type { CleanInput, ShipInput } from '../sim/types';
 import { addScore, applyDamage, dropsOf, isWrecked, killCredit } from './combat';
 import type { WorldEvent } from './events';
@@ -33,10 +36,12 @@ import { fireEmp } from './kinds/emp';
 import { fireLasers } from './kinds/laser';
 import { dropMine } from './kinds/mine';
 import { launchMissile } from './kinds/missile';
-import { createShip, sanitiseInput, SHIP_RADIUS, stepShip, type Fired } from './kinds/ship';
+import { createShip, sanitiseInput, stepShip, type Fired } from './kinds/ship';
+import { stepMatch } from './match';
+import { freeSpawnPoint } from './spawnPoint';
 import { kindOf, type StepContext } from './registry';
 import { RULES } from './rules';
-import { MATCH_OWNER, type Asteroid, type Extra, type GameObject, type Inputs, type Score, type Ship, type Vec3, type World } from './types';
+import { MATCH_OVER, MATCH_OWNER, type Asteroid, type Extra, type GameObject, type Inputs, type Score, type Ship, type Vec3, type World } from './types';
 
 /** Options of {@link stepWorld}. */
 export interface StepOptions {
@@ -65,6 +70,8 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
   const decides = options.decidesHitsOn ?? everyShip;
   const decidesMatch = options.decidesMatch ?? true;
   const events = options.events ?? [];
+  // Between two matches nobody steers, fires or gets hurt: the ranking stands.
+  const over = world.match.phase === MATCH_OVER;
 
   // 1. Ships.
   const ships: Ship[] = [];
@@ -74,7 +81,7 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
       ships.push({ ...s, respawnIn: s.respawnIn - 1 });
       continue;
     }
-    const input = sanitiseInput(inputs.get(s.slot));
+    const input = sanitiseInput(over ? undefined : inputs.get(s.slot));
     const r = stepShip(s, input);
     ships.push(r.ship);
     if (r.fired.laser || r.fired.missile || r.fired.mine || r.fired.emp) firing.push({ slot: s.slot, fired: r.fired, input });
@@ -89,6 +96,7 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
     decidesMatch,
     events,
     hit(index, amount, attacker, cause) {
+      if (over) return;
       const r = applyDamage(ships[index]!, amount, attacker);
       ships[index] = r.ship;
       events.push({ type: 'hit', slot: r.ship.slot, by: attacker, cause, shield: r.shield, hull: r.hull });
@@ -184,15 +192,8 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
     }
   }
 
-  return { tick: world.tick + 1, rng: ctx.rng, nextId, extraIn, ships, objects, asteroids, scores };
-}
-
-/** The spawn point for `slot` with the other flying ships and the asteroids in the way (sim/spawn.ts). */
-export function freeSpawnPoint(slot: number, ships: readonly Ship[], asteroids: readonly Asteroid[]): Vec3 {
-  const obstacles: SpawnObstacle[] = [];
-  for (const s of ships) if (s.slot !== slot && s.respawnIn === 0) obstacles.push({ pos: s.pos, radius: SHIP_RADIUS });
-  for (const a of asteroids) obstacles.push({ pos: a.pos, radius: a.radius });
-  return chooseSpawnPoint(slot, obstacles);
+  const stepped: World = { tick: world.tick + 1, rng: ctx.rng, nextId, extraIn, ships, objects, asteroids, scores, match: world.match };
+  return stepMatch(stepped, decidesMatch, events);
 }
 
 /** An extra of `type` dropped where a ship was destroyed. */

@@ -141,12 +141,31 @@ export interface Asteroid {
   wear: number;
 }
 
+/** `Match.phase` while the match is being played. */
+export const MATCH_PLAYING = 0;
+/** `Match.phase` after it ended: the ranking is shown and a new match starts when `ticksLeft` runs out. */
+export const MATCH_OVER = 1;
+
+/**
+ * The match: its limits (a kill limit and a time limit in ticks; 0 = none),
+ * its phase, the ticks left in it (the time limit's countdown while playing,
+ * or the countdown to the next match when over; -1 while playing without a
+ * time limit), and the number of matches played before this one.
+ */
+export interface Match {
+  killLimit: number;
+  timeLimitTicks: number;
+  phase: number;
+  ticksLeft: number;
+  round: number;
+}
+
 /**
  * The whole simulation state. `tick` counts steps taken; `rng` is the PRNG
  * state (a uint32, see sim/prng.ts); `nextId` is the next free id for objects
  * this world creates. `ships` are in ascending slot order, one per slot;
  * `scores` likewise, one per slot that ever had a ship. `extraIn` counts the
- * ticks to the next extra spawn.
+ * ticks to the next extra spawn. `match` is the match being played.
  */
 export interface World {
   tick: number;
@@ -157,6 +176,7 @@ export interface World {
   objects: GameObject[];
   asteroids: Asteroid[];
   scores: Score[];
+  match: Match;
 }
 
 /** One tick's inputs: a ShipInput per slot that is steered this tick (a missing slot gets the neutral input). */

@@ -5,7 +5,8 @@
  */
 import type { ClientGame } from './clientGame';
 import { kindOf, type ObjectView } from './registry';
-import type { Quat, Vec3 } from './types';
+import { TICK_HZ } from '../sim/types';
+import { MATCH_PLAYING, type Quat, type Score, type Vec3 } from './types';
 
 export interface ShipView {
   slot: number;
@@ -29,6 +30,17 @@ export interface AsteroidView {
   radius: number;
 }
 
+/** The match as the HUD shows it. */
+export interface MatchView {
+  /** MATCH_PLAYING or MATCH_OVER (types.ts). */
+  phase: number;
+  /** Whole seconds left: of the match while playing (null without a time limit), to the next match when over. */
+  secondsLeft: number | null;
+  killLimit: number;
+  timeLimitS: number;
+  round: number;
+}
+
 export interface WorldView {
   tick: number;
   /** Our slot: the ship the camera follows. */
@@ -38,6 +50,11 @@ export interface WorldView {
   ships: ShipView[];
   objects: ObjectView[];
   asteroids: AsteroidView[];
+  /** Kills and deaths by slot, in slot order (the scoreboard sorts them with `ranking`). */
+  scores: Score[];
+  match: MatchView;
+  /** Slots whose homing missiles are locked on our ship (the lock warning), ascending. */
+  lockedBy: number[];
 }
 
 export type { ObjectView } from './registry';
@@ -45,6 +62,7 @@ export type { ObjectView } from './registry';
 /** The view of `game`'s current world. Shares nothing mutable with the game (its worlds are never mutated). */
 export function worldView(game: ClientGame): WorldView {
   const w = game.curr;
+  const m = w.match;
   return {
     tick: w.tick,
     localSlot: game.localSlot,
@@ -67,5 +85,14 @@ export function worldView(game: ClientGame): WorldView {
       })),
     objects: w.objects.map((o) => kindOf(o).view(o)),
     asteroids: w.asteroids.map((a) => ({ id: a.id, pos: a.pos, rot: a.rot, radius: a.radius })),
+    scores: w.scores,
+    match: {
+      phase: m.phase,
+      secondsLeft: m.ticksLeft < 0 || (m.phase === MATCH_PLAYING && m.timeLimitTicks === 0) ? null : Math.ceil(m.ticksLeft / TICK_HZ),
+      killLimit: m.killLimit,
+      timeLimitS: m.timeLimitTicks / TICK_HZ,
+      round: m.round,
+    },
+    lockedBy: [...new Set(w.objects.flatMap((o) => (o.kind === 'missile' && o.target === game.localSlot && o.owner !== game.localSlot ? [o.owner] : [])))].sort((a, b) => a - b),
   };
 }

@@ -7,6 +7,7 @@ import { nextRange, seedRng } from '../sim/prng';
 import { spawnPoints } from '../sim/spawn';
 import { identityQuat, quatNormalise } from '../sim/vec';
 import { createShip } from './kinds/ship';
+import { createMatch, type MatchLimits } from './match';
 import { RULES } from './rules';
 import { MATCH_OWNER, type Asteroid, type EnergyField, type Ship, type Vec3, type World } from './types';
 
@@ -20,6 +21,8 @@ export interface CreateWorldOptions {
   radius?: number;
   /** Number of energy fields, 0…FIELD_SPOTS.length (default RULES.fields.count). */
   fields?: number;
+  /** The match's kill and time limits (default RULES.match). */
+  match?: Partial<MatchLimits>;
 }
 
 /** Where energy fields go, in order: RULES.fields.distance out along these axes. */
@@ -131,5 +134,5 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
     asteroids.push({ id: nextId++, pos, vel, rot, spin, radius, wear: 0 });
   }
   const scores = ships.map((s) => ({ slot: s.slot, kills: 0, deaths: 0 }));
-  return { tick: 0, rng, nextId, extraIn: RULES.extras.spawnEveryTicks, ships, objects: fields, asteroids, scores };
+  return { tick: 0, rng, nextId, extraIn: RULES.extras.spawnEveryTicks, ships, objects: fields, asteroids, scores, match: createMatch(options.match) };
 }

@@ -35,6 +35,8 @@ describe('the golden run (Node)', () => {
     for (const [kind, n] of Object.entries(golden.pickups)) expect(n, kind).toBeGreaterThan(0);
     expect(golden.kills).toBeGreaterThan(0);
     expect(golden.deaths).toBeGreaterThanOrEqual(golden.kills);
+    // The run's matches (kill limit 2, 90 s) end and start again.
+    expect(golden.matchesEnded).toBeGreaterThan(0);
   });
 
   it('one changed input (one ship, one tick, one field) gives another hash', () => {
