@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, MAX_ANGULAR_RATE, MAX_COORD } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, NO_SLOT, PacketType } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType } from '../../src/shared/wire/types';
 import type { AckEvent, Packet, PacketHeader, ReliableEvent, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
@@ -104,6 +104,15 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     players: fc.uniqueArray(arbPlayerEntry, { maxLength: MAX_SLOTS, selector: (p) => p.slot }),
   }),
   connectQueue: fc.record({ type: fc.constant('connectQueue'), addrs: fc.array(arbWireAddr, { maxLength: MAX_QUEUE }) }),
+  matchState: fc.record({
+    type: fc.constant('matchState'),
+    round: arbU16,
+    phase: fc.integer({ min: 0, max: 1 }),
+    killLimit: arbU16,
+    timeLimitS: arbU32,
+    msLeft: arbU32,
+    scores: fc.uniqueArray(fc.record({ slot: arbSlot, kills: arbU16, deaths: arbU16 }), { maxLength: MAX_WIRE_SLOTS, selector: (s) => s.slot }),
+  }),
 };
 
 export const arbRemoteEvent: fc.Arbitrary<RemoteEvent> = fc.oneof(...Object.values(arbEventOf));

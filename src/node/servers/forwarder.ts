@@ -105,7 +105,7 @@ export class Forwarder {
    * The reliable-message envelopes of a datagram accepted from `s`:
    * acknowledgements settle what the server sent it; each reliable message
    * is acknowledged and, the first time, queued on every other client's link
-   * (a name supersedes the same player's older name still in flight). A
+   * (a name, or a match state, supersedes the same player's older one still in flight). A
    * message the client may not send (another player's object) is dropped and
    * counted as foreign. Returns the packet without envelopes, and how many
    * messages were foreign.
@@ -122,7 +122,7 @@ export class Forwarder {
           foreign += 1;
           continue;
         }
-        const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
+        const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : ev.event.type === 'matchState' ? `match:${s.slot}` : undefined;
         for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
       } else rest.push(ev);
     }

@@ -9,8 +9,10 @@
  * events, and hits on our ship are decided here (the victim decides), so
  * stepWorld is told to decide hits on our slot only.
  */
-import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
-import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
+import { NO_INPUT, STEP_MS, TICK_HZ, type ShipInput } from '../sim/types';
+import { addScore } from './combat';
+import { createMatch } from './match';
+import { NO_SLOT, MAX_SCORE, MAX_SLOTS, MAX_WIRE_SLOTS, NO_TIME_LIMIT, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
 import { createShip, shipToState } from './kinds/ship';
@@ -42,13 +44,21 @@ export type GameNotice = {
   local: boolean;
 };
 
+/** The match as its authority announces it: a matchState event's fields. */
+export type MatchAnnouncement = Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>;
+
 /** What one tick of our own game did that other players must hear of. */
 export interface TickOutcome {
   /** Objects our ship created this tick (each kind sends its own creation event). */
   created: GameObject[];
   /** Our ship was destroyed this tick, by `killerSlot` (NO_SLOT if unknown). */
   destroyed: { killerSlot: number } | null;
+  /** We are the match authority and the others must hear the match as it stands (scores, clock, phase). */
+  match?: MatchAnnouncement;
 }
+
+/** Ticks between two announcements of an unchanged match by its authority (10 s): they keep every clock in step. */
+export const MATCH_ANNOUNCE_TICKS = 10 * TICK_HZ;
 
 /** One player of the slot table, as far as the game cares. */
 export interface GamePlayer {
@@ -85,6 +95,10 @@ export class ClientGame {
   private botSlots: number[] = [];
   /** What the last tick did (hits, kills, pickups…), for pilots and the view. */
   private lastEvents: WorldEvent[] = [];
+  /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
+  private authority: number | null = null;
+  /** What the authority (us) last announced, and when (tick); null: announce at the next tick. */
+  private announced: { key: string; tick: number } | null = null;
 
   constructor(options: ClientGameOptions = {}) {
     this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1 });
@@ -119,6 +133,11 @@ export class ClientGame {
     const mine = this.currWorld.ships.find((s) => s.slot === this.local);
     return mine ? Math.ceil(mine.respawnIn / TICK_HZ) : 0;
   }
+  /** Whether this game decides the match (its end and the next one's start): offline, or as the lowest joined slot. */
+  get decidesMatch(): boolean {
+    return this.netSlot === null || this.authority === this.netSlot;
+  }
+
   /** Slots of the computer pilots in this offline game (`bot add`), ascending. */
   get bots(): readonly number[] {
     return this.botSlots;
@@ -195,7 +214,8 @@ export class ClientGame {
     for (const slot of bots) inputs.set(slot, botInputs?.get(slot) ?? NO_INPUT);
     // Offline, this game is the whole match; online the match authority decides the shared objects.
     const decidesHitsOn = bots.length === 0 ? (slot: number) => slot === local : (slot: number) => slot === local || bots.includes(slot);
-    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.netSlot === null, events });
+    // Online, extras and asteroid breaks wait for the authority's claim protocol: no node spawns them alone.
+    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.decidesMatch, decidesObjects: this.netSlot === null, events });
     this.lastEvents = events;
     const created: GameObject[] = [];
     // Checked every tick, not every frame: an object can be born and die between two packets.
@@ -219,7 +239,55 @@ export class ClientGame {
       if (bot) ships = withShip(ships, bot);
     }
     this.currWorld = { ...world, ships };
-    return { created, destroyed };
+    const match = this.netSlot !== null && this.decidesMatch ? this.announcement() : undefined;
+    return match ? { created, destroyed, match } : { created, destroyed };
+  }
+
+  /** The match as we, its authority, must announce it now: on any change, and every MATCH_ANNOUNCE_TICKS. */
+  private announcement(): MatchAnnouncement | undefined {
+    const w = this.currWorld;
+    const m = w.match;
+    const scores = w.scores.filter((s) => s.slot < MAX_WIRE_SLOTS).map((s) => ({ slot: s.slot, kills: Math.min(MAX_SCORE, s.kills), deaths: Math.min(MAX_SCORE, s.deaths) }));
+    const key = JSON.stringify([m.round, m.phase, m.killLimit, m.timeLimitTicks, scores]);
+    const last = this.announced;
+    if (last && last.key === key && w.tick - last.tick < MATCH_ANNOUNCE_TICKS) return undefined;
+    this.announced = { key, tick: w.tick };
+    return {
+      round: m.round & 0xffff,
+      phase: m.phase,
+      killLimit: m.killLimit,
+      timeLimitS: m.timeLimitTicks / TICK_HZ,
+      msLeft: m.ticksLeft < 0 ? NO_TIME_LIMIT : m.ticksLeft * STEP_MS,
+      scores,
+    };
+  }
+
+  /**
+   * The match authority's announcement, `ageMs` old: scores, phase and clock
+   * become theirs. A new round means a new match began: our ship starts
+   * fresh on a free spawn point and our objects are gone.
+   */
+  private applyMatch(ev: MatchAnnouncement, ageMs: number): void {
+    const w = this.currWorld;
+    const age = ageMs > 0 && Number.isFinite(ageMs) ? Math.round(ageMs / STEP_MS) : 0;
+    const ticksLeft = ev.msLeft === NO_TIME_LIMIT ? -1 : Math.max(0, Math.round(ev.msLeft / STEP_MS) - age);
+    const match = { killLimit: ev.killLimit, timeLimitTicks: ev.timeLimitS * TICK_HZ, phase: ev.phase, ticksLeft, round: ev.round };
+    const scores = ev.scores.map((s) => ({ slot: s.slot, kills: s.kills, deaths: s.deaths })).sort((a, b) => a.slot - b.slot);
+    let { ships, objects } = w;
+    if (ev.round !== w.match.round) {
+      const local = this.local;
+      ships = withShip(ships, createShip(local, freeSpawnPoint(local, ships, w.asteroids), RULES.spawnInvulnerableTicks));
+      objects = objects.filter((o) => o.owner !== local);
+    }
+    this.currWorld = { ...w, ships, objects, scores, match };
+  }
+
+  /** A kill announced by the victim's game: its death, and the killer's kill (another player's), go on the scoreboard. */
+  private tallyKill(victim: number, killerSlot: number): void {
+    const w = this.currWorld;
+    let scores = addScore(w.scores, victim, { deaths: 1 });
+    if (killerSlot !== NO_SLOT && killerSlot !== victim && validSlot(killerSlot)) scores = addScore(scores, killerSlot, { kills: 1 });
+    this.currWorld = { ...w, scores };
   }
 
   /**
@@ -233,6 +301,12 @@ export class ClientGame {
     const net = validSlot(localSlot) ? localSlot : null;
     // Computer pilots fly only offline: entering a network game sends them home.
     if (net !== null) while (this.botSlots.length > 0) this.removeBot();
+    const joined = players.filter((p) => p.joined).map((p) => p.slot);
+    const authority = net === null || joined.length === 0 ? null : Math.min(...joined);
+    // A new authority, or a newcomer the authority must tell the match: announce at the next tick.
+    const newcomer = joined.some((slot) => slot !== net && !this.shown.has(slot));
+    if (authority !== this.authority || newcomer) this.announced = null;
+    this.authority = authority;
     this.shown = new Set(players.filter((p) => p.joined && !p.local && p.slot !== net).map((p) => p.slot));
     this.replicas.retain(this.shown);
     let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot) || this.botSlots.includes(s.slot));
@@ -247,6 +321,9 @@ export class ClientGame {
       else if (mine) ships = withShip(ships, { ...mine, slot: this.local });
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
+      // Another game, another match: a fresh scoreboard and clock (the authority's word replaces them if it is not us).
+      const m = this.currWorld.match;
+      this.currWorld = { ...this.currWorld, scores: [], match: createMatch({ killLimit: m.killLimit, timeLimitS: m.timeLimitTicks / TICK_HZ }) };
     }
     this.currWorld = { ...this.currWorld, ships };
     this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => ships.some((n) => n.slot === s.slot)) };
@@ -266,10 +343,16 @@ export class ClientGame {
    * a live object and objects beyond MAX_REMOTE_OBJECTS are ignored.
    */
   applyEvent(slot: number, ev: RemoteEvent, nowMs: number, ageMs: number): void {
-    if (slot === this.netSlot || !('id' in ev) || objectOwner(ev.id) !== slot) return;
+    if (slot === this.netSlot) return;
+    if (ev.type === 'matchState') {
+      if (slot === this.authority && !this.decidesMatch) this.applyMatch(ev, ageMs);
+      return;
+    }
+    if (!('id' in ev) || objectOwner(ev.id) !== slot) return;
     const id = ev.id & 0xffff;
     if (ev.type === 'killObject') {
       if (ev.id === objectId(slot, 0)) {
+        this.tallyKill(slot, ev.killerSlot);
         const pos = this.replicas.destroyed(slot, nowMs);
         this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false });
       } else this.removals.add(objectKey(slot, id));

@@ -97,6 +97,7 @@ export class GameDriver implements ProtocolGame {
     const outcome = game.step(this.options.input(game), at, game.bots.length > 0 ? this.options.botInputs?.(game) : undefined);
     for (const o of outcome.created) kindOf(o).send(o, this.events, at);
     if (outcome.destroyed) this.events.killOwnShip(outcome.destroyed.killerSlot, at);
+    if (outcome.match) this.events.matchState(outcome.match, at);
     const state = game.localState();
     if (state) this.lastState = state;
     this.counters.ticks++;

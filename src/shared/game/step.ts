@@ -15,11 +15,11 @@
  *     recharge;
  *  4. what the ships fired is created (lasers, missile, mine, pulse, in slot
  *     order), at the ships' post-hit positions;
- *  5. the match (if this world decides it): worn asteroids break, and an
- *     extra spawns when it is due;
+ *  5. the match's shared objects (if this world decides them): worn
+ *     asteroids break, and an extra spawns when it is due;
  *  6. wrecked ships this world decides on are destroyed — the kill credited
  *     by the rules module (combat.ts), scores updated, their extras dropped
- *     (if this world decides the match) — and ships due back respawn at a free
+ *     (if this world decides the shared objects) — and ships due back respawn at a free
  *     spawn point, invulnerable for a while;
  *  7. the match (match.ts): a kill or time limit reached ends it, and a
  *     new one starts after the countdown (while it is over, inputs are
@@ -53,6 +53,8 @@ export interface StepOptions {
    */
   decidesHitsOn?: (slot: number) => boolean;
   /** Whether this world decides the match's shared objects: extra spawns and drops, asteroid breaks. Default true. */
+  decidesObjects?: boolean;
+  /** Whether this world decides the match itself: its end by kill or time limit, and the next one's start. Default true. */
   decidesMatch?: boolean;
   /** When given, what happened this tick is appended to it (events.ts). */
   events?: WorldEvent[];
@@ -69,6 +71,7 @@ const NO_INPUTS: Inputs = new Map<number, ShipInput>();
 export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: StepOptions = {}): World {
   const decides = options.decidesHitsOn ?? everyShip;
   const decidesMatch = options.decidesMatch ?? true;
+  const decidesObjects = options.decidesObjects ?? true;
   const events = options.events ?? [];
   // Between two matches nobody steers, fires or gets hurt: the ranking stands.
   const over = world.match.phase === MATCH_OVER;
@@ -93,7 +96,7 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
     asteroids: world.asteroids.map(stepAsteroid),
     rng: world.rng,
     decidesHitsOn: decides,
-    decidesMatch,
+    decidesObjects,
     events,
     hit(index, amount, attacker, cause) {
       if (over) return;
@@ -144,7 +147,7 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
   // 5. The match's shared objects.
   let asteroids = ctx.asteroids;
   let extraIn = world.extraIn;
-  if (decidesMatch) {
+  if (decidesObjects) {
     if (asteroids.some(isBroken)) {
       const kept: Asteroid[] = [];
       for (const a of asteroids) {
@@ -185,7 +188,7 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
       scores = addScore(scores, s.slot, { deaths: 1 });
       if (killer >= 0) scores = addScore(scores, killer, { kills: 1 });
       events.push({ type: 'destroyed', slot: s.slot, killer });
-      if (decidesMatch) {
+      if (decidesObjects) {
         for (const type of dropsOf(s)) objects.push(dropExtra(type, s.pos, nextId++));
       }
       ships[i] = { ...s, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, respawnIn: RULES.respawnTicks };

@@ -91,6 +91,12 @@ export class GameCodeInterface {
     this.push({ type: 'playerName', name }, now, false);
   }
 
+  /** The match authority's word on the match (sent reliably); a newer one supersedes one still waiting. */
+  matchState(state: Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>, now: number): void {
+    this.queue = this.queue.filter((p) => p.event.type !== 'matchState');
+    this.push({ type: 'matchState', ...state }, now, false);
+  }
+
   particleObject(localId: number, kind: number, pos: Vec3, radius: number, ttl: number, now: number): void {
     this.push({ type: 'particleObject', id: localId, kind, pos, radius, ttl }, now);
   }

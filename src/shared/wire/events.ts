@@ -1,8 +1,9 @@
 /**
  * Remote events on the wire: `[type u8][payload length u16][payload]`.
- * Type codes 1..10 are the ten game events in the order of the GameEvent
- * union, 11 is `relayed` (the gameserver's envelope), 12 `reliable` and 13
- * `ack` (reliable messages, src/shared/net/reliable.ts); 0 ends the list.
+ * Type codes 1..10 are the ten game events of the 1998 design in the order of
+ * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12
+ * `reliable` and 13 `ack` (reliable messages, src/shared/net/reliable.ts),
+ * 14 `matchState` (wire v5); 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
@@ -29,8 +30,8 @@ import { chatText, playerName, wireAddr } from './strings';
 import { fail, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
-import { MAX_ACK_IDS, MAX_QUEUE, MAX_SLOTS, PacketType, RELIABLE_EVENT_TYPES } from './types';
-import type { AckEvent, Packet, PlayerEntry, RelayedEvent, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
+import { MAX_ACK_IDS, MAX_QUEUE, MAX_SLOTS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES } from './types';
+import type { AckEvent, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -56,6 +57,7 @@ export const EVENT_CODES = {
   particleObject: 8,
   playerList: 9,
   connectQueue: 10,
+  matchState: 14,
 } as const satisfies Record<RemoteEventType, number>;
 
 /** The event-list terminator in place of a type code. */
@@ -73,6 +75,18 @@ type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
 type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
 
 const playerEntry = struct<PlayerEntry>({ slot, joined: flagBit, addr: wireAddr, name: playerName });
+const scoreEntry = struct<ScoreEntry>({ slot, kills: u16, deaths: u16 });
+
+function duplicateScore(scores: readonly ScoreEntry[]): string | null {
+  const seen = new Set<number>();
+  for (const s of scores) {
+    if (seen.has(s.slot)) return `slot ${s.slot} appears twice in the scores`;
+    seen.add(s.slot);
+  }
+  return null;
+}
+
+const matchPhase = refine(u8, (v) => (v > 1 ? `phase ${v} is neither 0 (playing) nor 1 (over)` : null), 'out-of-range');
 
 function duplicateSlot(players: readonly PlayerEntry[]): string | null {
   const seen = new Set<number>();
@@ -95,6 +109,14 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
   particleObject: struct({ id: u32, kind: u8, pos: position, radius, ttl: u16 }),
   playerList: struct({ players: refine(list(playerEntry, MAX_SLOTS), duplicateSlot, 'bad-list') }),
   connectQueue: struct({ addrs: list(wireAddr, MAX_QUEUE) }),
+  matchState: struct({
+    round: u16,
+    phase: matchPhase,
+    killLimit: u16,
+    timeLimitS: u32,
+    msLeft: u32,
+    scores: refine(list(scoreEntry, MAX_WIRE_SLOTS), duplicateScore, 'bad-list'),
+  }),
 };
 
 const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 4;
+export const WIRE_VERSION = 5;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -141,9 +141,9 @@ export interface RelayedEvent {
 }
 
 /** Game events that may travel as reliable messages (see src/shared/net/reliable.ts). */
-export type ReliableGameEvent = Extract<GameEvent, { type: 'killObject' | 'sendText' | 'playerName' }>;
+export type ReliableGameEvent = Extract<GameEvent, { type: 'killObject' | 'sendText' | 'playerName' | 'matchState' }>;
 /** The game event types that are sent reliably. */
-export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['killObject', 'sendText', 'playerName'];
+export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['killObject', 'sendText', 'playerName', 'matchState'];
 
 /** A reliable message: a game event with the sender's 16-bit message id for this link; the receiver acknowledges the id. */
 export interface ReliableEvent {
@@ -161,7 +161,24 @@ export interface AckEvent {
 /** Most ids in one `ack` event. */
 export const MAX_ACK_IDS = 32;
 
-/** The ten remote events of the 1998 design. */
+/** One player's line of the scoreboard in a matchState event. */
+export interface ScoreEntry {
+  slot: number;
+  kills: number;
+  deaths: number;
+}
+
+/** `matchState.msLeft` of a match without a time limit. */
+export const NO_TIME_LIMIT = 0xffffffff;
+/** Largest kill or death count a matchState carries (u16). */
+export const MAX_SCORE = 0xffff;
+
+/**
+ * The ten remote events of the 1998 design, and `matchState` (wire v5), the
+ * match authority's word on the match: its limits, phase (0 playing, 1 over),
+ * the time left in ms (of the match, or to the next one when over;
+ * NO_TIME_LIMIT without a time limit), the round, and every player's score.
+ */
 export type GameEvent =
   | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
   | { type: 'createLaser'; id: number; pos: Vec3; vel: Vec3; ttl: number }
@@ -172,7 +189,8 @@ export type GameEvent =
   | { type: 'playerName'; name: string }
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
   | { type: 'playerList'; players: PlayerEntry[] }
-  | { type: 'connectQueue'; addrs: WireAddr[] };
+  | { type: 'connectQueue'; addrs: WireAddr[] }
+  | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; scores: ScoreEntry[] };
 
 /**
  * Everything an event list may hold: the ten game events, `relayed` (only in
@@ -181,7 +199,7 @@ export type GameEvent =
  */
 export type RemoteEvent = GameEvent | RelayedEvent | ReliableEvent | AckEvent;
 
-/** The ten game events' names (not the envelopes, which game code never raises). */
+/** The game events' names (not the envelopes, which game code never raises). */
 export type RemoteEventType = GameEvent['type'];
 
 /** One datagram. */
