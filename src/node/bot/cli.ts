@@ -16,7 +16,8 @@ import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned 
 import { APP_VERSION } from '../version';
 import { parseTarget } from '../protocol/serverClient';
 import { ClientGame, GameDriver } from '../../shared/game';
-import { pilotInput, PILOTS, type Pilot } from '../../shared/game/pilot';
+import { createPilot, PILOTS, type Pilot } from '../../shared/game/pilot';
+import { DEFAULT_SKILL, MAX_SKILL, MIN_SKILL } from '../../shared/game/pilots/skill';
 import { systemClock } from '../../shared/time/clock';
 
 const int = (lo: number, hi: number) => (value: string) => {
@@ -50,7 +51,8 @@ const program = new Command('starlane-bot')
   .option('--lan-interfaces <names>', 'comma-separated interfaces for IPv6 discovery ("none" for none)')
   .option('--max-players <n>', 'slots of a game this bot starts', int(2, 8), 4)
   .option('--sendfreq <hz>', 'game packets per second', int(5, 60), 20)
-  .addOption(new Option('--pilot <pilot>', 'scripted flying').choices([...PILOTS]).default('circle'))
+  .addOption(new Option('--pilot <pilot>', 'scripted flying: circle (a climbing turn, bursts of fire), idle (no input), hunt (a computer opponent: hunts the nearest enemy, collects extras, refuels at energy fields)').choices([...PILOTS]).default('circle'))
+  .option('--skill <1-5>', `skill of --pilot hunt: 1 reacts slowly, aims poorly and fires lasers only; 3 leads its shots and fires missiles too; 5 reacts at once, aims tight and uses every weapon (mines, EMP, afterburner)`, int(MIN_SKILL, MAX_SKILL), DEFAULT_SKILL)
   .option('--say <text>', 'send this chat line once connected')
   .option('--seconds <s>', 'stop after this many seconds (0 = run until SIGINT/SIGTERM)', int(0, 86400), 0)
   .option('--seed <n>', 'simulation seed', int(0, 0xffffffff), 1)
@@ -76,6 +78,7 @@ interface Opts {
   maxPlayers: number;
   sendfreq: number;
   pilot: Pilot;
+  skill: number;
   say?: string;
   seconds: number;
   seed: number;
@@ -128,13 +131,14 @@ async function main(): Promise<void> {
     else if (d.kind === 'event') emit({ t: 'event', slot: d.slot, type: d.event.type }, `event from slot ${d.slot}: ${d.event.type}`);
   };
   // The game every client runs; the pilot is all a bot adds.
+  const pilot = createPilot(o.pilot, { skill: o.skill, seed: o.seed });
   const game = new GameDriver({
     clock: systemClock,
     game: new ClientGame({ seed: o.seed }),
     playerName: () => name.name,
     sendFrequency: () => o.sendfreq,
     autoJoin: () => true,
-    input: (g) => pilotInput(o.pilot, g),
+    input: pilot,
     onDeliver,
   });
   const link = { lagMs: o.fakeLag, jitterMs: o.fakeJitter, lossPct: o.fakeLoss, dupPct: o.fakeDup, reorderPct: o.fakeReorder };

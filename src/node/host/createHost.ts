@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../log';
 import { ConsoleCore, type FallbackHandler } from '../../shared/console/registry';
 import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
+import { registerBotCommands } from './botCommands';
 import { linkConditionsOf, registerNetCvars, type NetCvars } from './netCvars';
 import { NetGraphSampler } from './netGraph';
 import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditions';
@@ -111,6 +112,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     release: profile.release,
   });
   registerCoreCommands(host);
+  registerBotCommands(host);
   // `servers lan` asks where the game's own discovery goes (tests keep it on loopback).
   const serverList = registerServersCommand(host, {
     ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),

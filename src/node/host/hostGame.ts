@@ -11,6 +11,7 @@ import type { NetDelivery } from '../../shared/net/gameLink';
 import { NetPicture } from '../../shared/net/netPicture';
 import { ClientGame, GameDriver, sanitiseInput, worldView } from '../../shared/game';
 import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
+import { BotCrew } from '../../shared/game/pilots/crew';
 import { systemClock, type Clock } from '../../shared/time/clock';
 
 /** An input older than this (no page drawing: closed, frozen, throttled) counts as no input: the ship does not fly on by itself. */
@@ -29,6 +30,8 @@ export interface HostGameOptions {
 
 export class HostGame {
   readonly driver: GameDriver;
+  /** The hunt pilots flying the offline game's bots (`bot add`). */
+  readonly crew = new BotCrew();
   private input: ShipInput = NO_INPUT;
   private inputAt = -Infinity;
   private readonly picture = new NetPicture();
@@ -44,6 +47,7 @@ export class HostGame {
       sendFrequency: options.sendFrequency,
       autoJoin: options.autoJoin,
       input: () => (this.clock.now() - this.inputAt <= INPUT_STALE_MS ? this.input : NO_INPUT),
+      botInputs: (game) => this.crew.inputs(game),
       onDeliver: (d) => this.delivered(d),
       onTick: (game, notices) => {
         game.convergeMs = options.convergeMs();
