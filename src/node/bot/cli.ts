@@ -18,6 +18,9 @@ import { parseTarget } from '../protocol/serverClient';
 import { ClientGame, GameDriver } from '../../shared/game';
 import { createPilot, PILOTS, type Pilot } from '../../shared/game/pilot';
 import { DEFAULT_SKILL, MAX_SKILL, MIN_SKILL } from '../../shared/game/pilots/skill';
+import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S, ranking } from '../../shared/game/match';
+import { RULES } from '../../shared/game/rules';
+import { MATCH_OVER, MATCH_PLAYING } from '../../shared/game/types';
 import { systemClock } from '../../shared/time/clock';
 
 const int = (lo: number, hi: number) => (value: string) => {
@@ -56,7 +59,9 @@ const program = new Command('starlane-bot')
   .option('--say <text>', 'send this chat line once connected')
   .option('--seconds <s>', 'stop after this many seconds (0 = run until SIGINT/SIGTERM)', int(0, 86400), 0)
   .option('--seed <n>', 'simulation seed', int(0, 0xffffffff), 1)
-  .option('--json', 'print events as JSON lines', false)
+  .option('--kill-limit <n>', 'kills that win a match, 0 for none (used when this bot is the match authority: the lowest joined slot)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
+  .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none (when this bot is the match authority)', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
+  .option('--json', 'print events as JSON lines; at the end of each match one line {"event":"match-end","scores":[{"name","kills","deaths"},…]} (best first)', false)
   .option('--fake-lag <ms>', 'testing: extra delay on every datagram sent and received (round trips grow by twice this)', int(0, MAX_FAKE_LAG_MS), 0)
   .option('--fake-jitter <ms>', 'testing: random ± variation of that delay, per datagram', int(0, MAX_FAKE_JITTER_MS), 0)
   .option('--fake-loss <pct>', 'testing: % of datagrams dropped, each direction', percent, 0)
@@ -79,6 +84,8 @@ interface Opts {
   sendfreq: number;
   pilot: Pilot;
   skill: number;
+  killLimit: number;
+  timeLimit: number;
   say?: string;
   seconds: number;
   seed: number;
@@ -114,6 +121,9 @@ async function main(): Promise<void> {
   }
 
   const states = new Map<number, number>();
+  /** Player names by slot, from the latest slot table (for the match-end ranking). */
+  const names = new Map<number, string>();
+  let lastPhase = MATCH_PLAYING;
   let said = false;
   let stopping = false;
   let report: ReturnType<typeof setInterval> | undefined;
@@ -122,6 +132,8 @@ async function main(): Promise<void> {
   const onDeliver = (d: NetDelivery) => {
     if (d.kind === 'state') states.set(d.slot, (states.get(d.slot) ?? 0) + 1);
     else if (d.kind === 'players') {
+      names.clear();
+      for (const p of d.players) names.set(p.slot, p.name);
       emit({ t: 'players', localSlot: d.localSlot, status: d.status, players: d.players }, `players: ${d.players.map((p) => `${p.slot}:${p.name}${p.joined ? '' : '(connected)'}`).join(' ')} — ${d.status}`);
       if (o.say && !said && d.localSlot !== null) {
         said = true;
@@ -134,12 +146,21 @@ async function main(): Promise<void> {
   const pilot = createPilot(o.pilot, { skill: o.skill, seed: o.seed });
   const game = new GameDriver({
     clock: systemClock,
-    game: new ClientGame({ seed: o.seed }),
+    game: new ClientGame({ seed: o.seed, match: { killLimit: o.killLimit, timeLimitS: o.timeLimit } }),
     playerName: () => name.name,
     sendFrequency: () => o.sendfreq,
     autoJoin: () => true,
     input: pilot,
     onDeliver,
+    onTick: (g) => {
+      // The end of a match, as this game sees it (decided here or announced by the match authority).
+      const phase = g.curr.match.phase;
+      if (phase === MATCH_OVER && lastPhase !== MATCH_OVER) {
+        const scores = ranking(g.curr.scores).map((s) => ({ name: names.get(s.slot) ?? `slot ${s.slot}`, kills: s.kills, deaths: s.deaths }));
+        emit({ event: 'match-end', scores }, `match over: ${scores.map((s, i) => `${i + 1}. ${s.name} ${s.kills} kills ${s.deaths} deaths`).join('; ')}`);
+      }
+      lastPhase = phase;
+    },
   });
   const link = { lagMs: o.fakeLag, jitterMs: o.fakeJitter, lossPct: o.fakeLoss, dupPct: o.fakeDup, reorderPct: o.fakeReorder };
   if (isConditioned(link)) out.print(`link conditioned (testing): ${describeConditions(link)} on every datagram sent and received`);

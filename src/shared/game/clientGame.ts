@@ -11,7 +11,7 @@
  */
 import { NO_INPUT, STEP_MS, TICK_HZ, type ShipInput } from '../sim/types';
 import { addScore } from './combat';
-import { createMatch } from './match';
+import { createMatch, type MatchLimits } from './match';
 import { NO_SLOT, MAX_SCORE, MAX_SLOTS, MAX_WIRE_SLOTS, NO_TIME_LIMIT, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
@@ -72,6 +72,8 @@ const objectKey = (owner: number, id: number): number => owner * 0x100000000 + i
 
 export interface ClientGameOptions {
   seed?: number;
+  /** The kill and time limits of the matches this game decides (offline, or as the match authority). */
+  match?: Partial<MatchLimits>;
   /** Correction time of remote ships' smoothing (the `net_smooth` cvar). */
   convergeMs?: number;
 }
@@ -101,7 +103,7 @@ export class ClientGame {
   private announced: { key: string; tick: number } | null = null;
 
   constructor(options: ClientGameOptions = {}) {
-    this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1 });
+    this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1, match: options.match });
     this.prevWorld = this.currWorld;
     this.reportedId = this.currWorld.nextId - 1;
     this.replicas = new Replicas(options.convergeMs ?? DEFAULT_CONVERGE_MS);
