@@ -1,0 +1,95 @@
+/**
+ * The combat part of the HUD: shield, energy and hull bars of our ship, its
+ * missiles, mines and laser level, invulnerability seconds; the lock warning
+ * (homing missiles on us); the current target; the match clock and kill
+ * limit. Written a few times a second like the rest of the HUD, each element
+ * only when its text changes; names go in through textContent.
+ */
+import type { MatchView, ShipView } from '../../../shared/game/view';
+import { RULES } from '../../../shared/game/rules';
+import { MATCH_PLAYING } from '../../../shared/game/types';
+import { NO_TARGET, TICK_HZ } from '../../../shared/sim/types';
+
+/** `m:ss` of a whole number of seconds. */
+export function clockText(seconds: number): string {
+  const s = Math.max(0, seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** The match line: clock and kill limit while playing, '' once over (the match-end screen says it). */
+export function matchText(m: MatchView): string {
+  if (m.phase !== MATCH_PLAYING) return '';
+  const clock = m.secondsLeft === null ? 'no time limit' : clockText(m.secondsLeft);
+  const kills = m.killLimit > 0 ? `first to ${m.killLimit} kills` : 'no kill limit';
+  return `${clock} · ${kills}`;
+}
+
+export class StatusHud {
+  private readonly panel = byId('hud-ship');
+  private readonly shieldBar = byId('hud-shield-bar');
+  private readonly energyBar = byId('hud-energy-bar');
+  private readonly hullBar = byId('hud-hull-bar');
+  private readonly shield = byId('hud-shield');
+  private readonly energy = byId('hud-energy');
+  private readonly damage = byId('hud-damage');
+  private readonly missiles = byId('hud-missiles');
+  private readonly mines = byId('hud-mines');
+  private readonly laser = byId('hud-laser');
+  private readonly invulnerable = byId('hud-invulnerable');
+  private readonly lock = byId('hud-lock');
+  private readonly target = byId('hud-target');
+  private readonly match = byId('hud-match');
+
+  /** Our ship's figures; the panel is dimmed while we have no ship. */
+  setShip(ship: ShipView | undefined): void {
+    this.panel.classList.toggle('no-ship', !ship);
+    if (!ship) return;
+    bar(this.shieldBar, this.shield, ship.shield, RULES.shield.max);
+    bar(this.energyBar, this.energy, ship.energy, RULES.energy.max);
+    // The hull bar shows what is left of the hull; the number is the damage taken.
+    const hull = RULES.hull.destroyedAt;
+    bar(this.hullBar, null, hull - Math.min(hull, ship.damage), hull);
+    setText(this.damage, Math.min(hull, ship.damage).toFixed(0));
+    setText(this.missiles, String(ship.missiles));
+    setText(this.mines, String(ship.mines));
+    setText(this.laser, String(ship.laserLevel));
+    const s = Math.ceil(ship.invulnerable / TICK_HZ);
+    this.invulnerable.hidden = s <= 0;
+    if (s > 0) setText(this.invulnerable, `invulnerable ${s} s`);
+  }
+
+  /** LOCK WARNING while any homing missile is locked on us, with the shooters' names. */
+  setLock(lockedBy: readonly number[], nameOf: (slot: number) => string): void {
+    this.lock.hidden = lockedBy.length === 0;
+    if (lockedBy.length > 0) setText(this.lock, `LOCK WARNING — ${lockedBy.map(nameOf).join(', ')}`);
+  }
+
+  /** The targeted ship's name (hidden with no target). */
+  setTarget(slot: number, nameOf: (slot: number) => string): void {
+    this.target.hidden = slot === NO_TARGET;
+    if (slot !== NO_TARGET) setText(this.target, `target ${nameOf(slot)}`);
+  }
+
+  setMatch(m: MatchView): void {
+    const text = matchText(m);
+    this.match.hidden = text === '';
+    setText(this.match, text);
+  }
+}
+
+/** Fills `fill` to value/max and writes the value into `label` (when given). */
+function bar(fill: HTMLElement, label: HTMLElement | null, value: number, max: number): void {
+  const pct = `${Math.round((Math.max(0, Math.min(max, value)) / max) * 100)}%`;
+  if (fill.style.width !== pct) fill.style.width = pct;
+  if (label) setText(label, value.toFixed(0));
+}
+
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`page is missing #${id}`);
+  return el;
+}
