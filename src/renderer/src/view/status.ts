@@ -46,10 +46,8 @@ export class StatusHud {
     if (!ship) return;
     bar(this.shieldBar, this.shield, ship.shield, RULES.shield.max);
     bar(this.energyBar, this.energy, ship.energy, RULES.energy.max);
-    // The hull bar shows what is left of the hull; the number is the damage taken.
-    const hull = RULES.hull.destroyedAt;
-    bar(this.hullBar, null, hull - Math.min(hull, ship.damage), hull);
-    setText(this.damage, Math.min(hull, ship.damage).toFixed(0));
+    // Hull damage fills up to the point where the ship is destroyed.
+    bar(this.hullBar, this.damage, ship.damage, RULES.hull.destroyedAt);
     setText(this.missiles, String(ship.missiles));
     setText(this.mines, String(ship.mines));
     setText(this.laser, String(ship.laserLevel));
@@ -77,11 +75,11 @@ export class StatusHud {
   }
 }
 
-/** Fills `fill` to value/max and writes the value into `label` (when given). */
-function bar(fill: HTMLElement, label: HTMLElement | null, value: number, max: number): void {
+/** Fills `fill` to value/max and writes the value (within 0..max) into `label`. */
+function bar(fill: HTMLElement, label: HTMLElement, value: number, max: number): void {
   const pct = `${Math.round((Math.max(0, Math.min(max, value)) / max) * 100)}%`;
   if (fill.style.width !== pct) fill.style.width = pct;
-  if (label) setText(label, value.toFixed(0));
+  setText(label, Math.max(0, Math.min(max, value)).toFixed(0));
 }
 
 function setText(el: HTMLElement, text: string): void {
