@@ -7,40 +7,8 @@
  * through textContent (they come from peers).
  */
 import type { WorldView } from '../../../shared/game/view';
-import { ranking } from '../../../shared/game/match';
 import { MATCH_OVER } from '../../../shared/game/types';
-
-export interface ScoreRow {
-  rank: number;
-  slot: number;
-  name: string;
-  kills: number;
-  deaths: number;
-  /** Round trip in ms, null when unknown. */
-  pingMs: number | null;
-  local: boolean;
-}
-
-/** The rows of the scoreboard, best first; our own row is named "you". */
-export function scoreRows(view: WorldView, nameOf: (slot: number) => string, pingOf: (slot: number) => number | null = () => null): ScoreRow[] {
-  return ranking(view.scores).map((s, i) => ({
-    rank: i + 1,
-    slot: s.slot,
-    name: s.slot === view.localSlot ? 'you' : nameOf(s.slot),
-    kills: s.kills,
-    deaths: s.deaths,
-    pingMs: pingOf(s.slot),
-    local: s.slot === view.localSlot,
-  }));
-}
-
-/** The winner line of the match-end screen ('' without scores). */
-export function winnerText(rows: readonly ScoreRow[]): string {
-  const [first, second] = rows;
-  if (!first) return '';
-  if (second && second.kills === first.kills && second.deaths === first.deaths) return `a draw at ${first.kills} kills (${first.name} ranked first by slot)`;
-  return first.local ? 'you win!' : `${first.name} wins`;
-}
+import { scoreRows, winnerText, type ScoreRow } from './hudText';
 
 export class Scoreboard {
   private readonly board = byId('scoreboard');

@@ -7,22 +7,8 @@
  */
 import type { MatchView, ShipView } from '../../../shared/game/view';
 import { RULES } from '../../../shared/game/rules';
-import { MATCH_PLAYING } from '../../../shared/game/types';
 import { NO_TARGET, TICK_HZ } from '../../../shared/sim/types';
-
-/** `m:ss` of a whole number of seconds. */
-export function clockText(seconds: number): string {
-  const s = Math.max(0, seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-/** The match line: clock and kill limit while playing, '' once over (the match-end screen says it). */
-export function matchText(m: MatchView): string {
-  if (m.phase !== MATCH_PLAYING) return '';
-  const clock = m.secondsLeft === null ? 'no time limit' : clockText(m.secondsLeft);
-  const kills = m.killLimit > 0 ? `first to ${m.killLimit} kills` : 'no kill limit';
-  return `${clock} · ${kills}`;
-}
+import { matchText } from './hudText';
 
 export class StatusHud {
   private readonly panel = byId('hud-ship');
