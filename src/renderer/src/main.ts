@@ -19,6 +19,9 @@ import { InputState } from './game/input';
 import { PlayerTable } from './net/playerTable';
 import { SceneView, type RemoteView } from './view/scene';
 import { Hud } from './view/hud';
+import { StatusHud } from './view/status';
+import { Scoreboard } from './view/scoreboard';
+import { Targeting } from './game/target';
 import { NetGraph } from './view/netGraph';
 import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
@@ -54,6 +57,9 @@ async function boot(): Promise<void> {
 
   const hud = new Hud();
   hud.setName(settings.playerName);
+  const status = new StatusHud();
+  const scoreboard = new Scoreboard();
+  const targeting = new Targeting();
   const netGraph = new NetGraph(document.body);
   const showNetGraph = () => netGraph.setVisible(cvarNumber(settings, 'netgraph', 0) !== 0);
   showNetGraph();
@@ -74,6 +80,7 @@ async function boot(): Promise<void> {
   input.attach(view.canvas);
 
   const nameOf = (slot: number): string | null => (slot === NO_SLOT ? null : players.nameOf(slot));
+  const shipName = (slot: number): string => players.nameOf(slot);
   const players = new PlayerTable({
     chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
     playersChanged: () => hud.setPlayers(players.players, players.localSlot, players.status),
@@ -152,6 +159,8 @@ async function boot(): Promise<void> {
       // Every 25 ms of the page's clock: one input sample (mouse motion is consumed per sample).
       step: () => {
         const s = input.sample();
+        // The target key cycles through the ships in the newest view; every sample carries the choice.
+        s.target = targeting.update(currView.ships, currView.localSlot, input.takeTargetPresses());
         sampled = document.hidden ? NO_INPUT : s;
       },
       render: () => {
@@ -160,6 +169,7 @@ async function boot(): Promise<void> {
         const alpha = Math.min(1, Math.max(0, (now - viewAt) / STEP_MS));
         drawn = view.render(prevView, currView, alpha, (slot) => players.nameOf(slot), now);
         netGraph.draw();
+        scoreboard.update(currView, input.held('scoreboard'), shipName);
       },
       afterFrame: (frame, stats) => {
         const batch = { frame, tick: currView.tick, ...(sampled ? { input: sampled } : {}) };
@@ -167,7 +177,12 @@ async function boot(): Promise<void> {
         host.frame(stats ? { ...batch, stats } : batch);
         if (stats) hud.setStats(stats);
         if (++hudRefresh % 6 === 0) {
-          hud.setShip(currView.ships.find((s) => s.slot === currView.localSlot));
+          const ours = currView.ships.find((s) => s.slot === currView.localSlot);
+          hud.setShip(ours);
+          status.setShip(ours);
+          status.setLock(currView.lockedBy, shipName);
+          status.setTarget(targeting.slot, shipName);
+          status.setMatch(currView.match);
           hud.setDestroyed(currView.respawnSeconds);
           hud.prune(now);
         }
@@ -190,6 +205,7 @@ async function boot(): Promise<void> {
     },
     remotes: () => drawn.map((r) => ({ slot: r.slot, name: r.name, pos: { ...r.pos } })),
     chat: () => hud.chatLines(),
+    overlays: () => ({ scoreboard: scoreboard.boardVisible, matchEnd: scoreboard.endVisible, lockWarning: currView.lockedBy.length > 0, target: targeting.slot }),
     goldenRun: (options) => goldenRun(options),
   };
 }

@@ -13,7 +13,8 @@ import type { Settings } from '../settings/settings';
 import type { LoopStatsSnapshot } from '../util/stats';
 import type { Completion } from '../console/registry';
 import type { NetDelivery } from '../net/gameLink';
-import type { ShipInput } from '../sim/types';
+import { NO_TARGET, type ShipInput } from '../sim/types';
+import { MAX_WIRE_SLOTS } from '../wire/types';
 import type { GameNotice } from '../game/clientGame';
 import type { WorldView } from '../game/view';
 
@@ -174,12 +175,31 @@ export function parseFrame(raw: unknown): Parsed<FrameUp> {
 
 const isAxis = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= -1 && v <= 1;
 
-/** Validates and copies a player's input: four axes in [-1, 1] and a boolean trigger; null for anything else. */
+/** The optional triggers of a ShipInput: absent, or a boolean. */
+const TRIGGERS = ['afterburner', 'missile', 'mine', 'emp'] as const;
+
+/**
+ * Validates and copies a player's input: four axes in [-1, 1], a boolean
+ * trigger, the optional triggers (booleans) and the optional target (an
+ * integer slot 0..MAX_WIRE_SLOTS-1, or NO_TARGET); null for anything else.
+ * Optional fields that are absent stay absent; unknown fields are dropped.
+ */
 export function parseShipInput(raw: unknown): ShipInput | null {
   if (!isObject(raw)) return null;
-  const { thrust, yaw, pitch, roll, fire } = raw;
+  const { thrust, yaw, pitch, roll, fire, target } = raw;
   if (!isAxis(thrust) || !isAxis(yaw) || !isAxis(pitch) || !isAxis(roll) || typeof fire !== 'boolean') return null;
-  return { thrust, yaw, pitch, roll, fire };
+  const out: ShipInput = { thrust, yaw, pitch, roll, fire };
+  for (const key of TRIGGERS) {
+    const v = raw[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') return null;
+    out[key] = v;
+  }
+  if (target !== undefined) {
+    if (!Number.isInteger(target) || (target as number) < NO_TARGET || (target as number) >= MAX_WIRE_SLOTS) return null;
+    out.target = target as number;
+  }
+  return out;
 }
 
 /**

@@ -23,6 +23,11 @@ export interface PageHooks {
   remotes(): { slot: number; name: string; pos: Vec3 }[];
   /** The chat lines on the HUD, oldest first. */
   chat(): string[];
+  /**
+   * What the HUD shows over the view: the scoreboard (its key held), the
+   * match-end screen, the lock warning, and the targeted slot (-1: none).
+   */
+  overlays(): { scoreboard: boolean; matchEnd: boolean; lockWarning: boolean; target: number };
   /** Runs the golden run (src/shared/game/goldenRun.ts) in this engine, so a test can compare its hash with Node's. */
   goldenRun(options: GoldenRunOptions): GoldenRunResult;
 }

@@ -14,6 +14,14 @@ export interface KeyBindings {
   rollLeft: string;
   rollRight: string;
   fire: string;
+  afterburner: string;
+  missile: string;
+  mine: string;
+  emp: string;
+  /** Target the next other ship (for homing missiles). */
+  target: string;
+  /** Show the scoreboard while held. */
+  scoreboard: string;
   console: string;
 }
 
@@ -44,6 +52,13 @@ export function defaultBindings(): KeyBindings {
     rollLeft: 'KeyQ',
     rollRight: 'KeyE',
     fire: 'Space',
+    afterburner: 'ShiftLeft',
+    missile: 'KeyF',
+    mine: 'KeyG',
+    // Not KeyE: that rolls right.
+    emp: 'KeyR',
+    target: 'KeyT',
+    scoreboard: 'Tab',
     console: 'Backquote',
   };
 }

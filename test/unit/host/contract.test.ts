@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_COMMAND_LENGTH, parseUpMessage } from '../../../src/shared/host/contract';
+import { MAX_COMMAND_LENGTH, parseShipInput, parseUpMessage } from '../../../src/shared/host/contract';
 import { isTrustedSender } from '../../../src/shared/host/trust';
 
 describe('host messages from the renderer', () => {
@@ -34,6 +34,53 @@ describe('host messages from the renderer', () => {
         }
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('ship input from the renderer', () => {
+  const base = { thrust: 1, yaw: -0.5, pitch: 0, roll: 0, fire: false };
+
+  it('accepts the five old fields alone (the optional ones stay absent)', () => {
+    expect(parseShipInput(base)).toEqual(base);
+  });
+
+  it('accepts the optional triggers and a target, and drops unknown fields', () => {
+    const full = { ...base, afterburner: true, missile: false, mine: true, emp: false, target: 15 };
+    expect(parseShipInput({ ...full, warp: 9 })).toEqual(full);
+    expect(parseShipInput({ ...base, target: -1 })).toEqual({ ...base, target: -1 });
+    expect(parseShipInput({ ...base, target: 0, missile: true })).toEqual({ ...base, target: 0, missile: true });
+  });
+
+  it('refuses bad triggers and targets', () => {
+    for (const bad of [
+      { afterburner: 1 },
+      { missile: 'yes' },
+      { mine: null },
+      { emp: {} },
+      { target: -2 },
+      { target: 16 },
+      { target: 1.5 },
+      { target: '3' },
+      { target: null },
+      { target: NaN },
+    ]) {
+      expect(parseShipInput({ ...base, ...bad })).toBeNull();
+    }
+    expect(parseUpMessage({ t: 'frame', batch: { frame: 1, tick: 0, input: { ...base, target: 99 } } })).toEqual({ ok: false, reason: 'frame-bad-input' });
+  });
+
+  it('keeps only known fields of any accepted input', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        const parsed = parseShipInput({ ...base, afterburner: a, target: b });
+        if (parsed) {
+          expect(Object.keys(parsed).every((k) => ['thrust', 'yaw', 'pitch', 'roll', 'fire', 'afterburner', 'target'].includes(k))).toBe(true);
+          expect(typeof parsed.afterburner).toBe('boolean');
+          expect(Number.isInteger(parsed.target)).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -44,6 +44,29 @@ describe('settings store', () => {
     expect(store.get()).toMatchObject({ playerName: 'pilot', packetApi: 'udp', cvars: { sensitivity: '2' }, history: ['a'] });
   });
 
+  it('loads a file from before the combat keys with their defaults and no issues', async () => {
+    const dir = freshDir();
+    const old = { fire: 'KeyX', thrust: 'KeyW', brake: 'KeyS', yawLeft: 'KeyA', yawRight: 'KeyD', pitchUp: 'ArrowDown', pitchDown: 'ArrowUp', rollLeft: 'KeyQ', rollRight: 'KeyE', console: 'Backquote' };
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ version: 1, playerName: 'goose', bindings: old, packetApi: 'udp', cvars: {}, history: [] }));
+    const { store, report } = await SettingsStore.open(dir);
+    expect(report.status).toBe('ok');
+    const b = store.get().bindings;
+    expect(b.fire).toBe('KeyX');
+    expect(b).toMatchObject({ afterburner: 'ShiftLeft', missile: 'KeyF', mine: 'KeyG', emp: 'KeyR', target: 'KeyT', scoreboard: 'Tab' });
+    expect(b).toEqual({ ...defaultSettings().bindings, fire: 'KeyX' });
+  });
+
+  it('keeps valid combat keys and resets bad ones with an issue each', () => {
+    const { settings, issues } = sanitizeSettings({ bindings: { missile: 'KeyM', mine: 'Key G', emp: 7, scoreboard: 'CapsLock' } });
+    expect(settings.bindings).toMatchObject({ missile: 'KeyM', mine: 'KeyG', emp: 'KeyR', scoreboard: 'CapsLock' });
+    expect(issues).toEqual(['bindings.mine', 'bindings.emp']);
+  });
+
+  it('has no default key bound to two actions', () => {
+    const codes = Object.values(defaultSettings().bindings);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
   it('writes atomically: many quick updates leave one complete file and no temp files', async () => {
     const dir = freshDir();
     const { store } = await SettingsStore.open(dir);

@@ -10,8 +10,8 @@ export const HUD_LINE_FADE_MS = 8000;
 export const HUD_LINE_LIFE_MS = 9000;
 
 /**
- * The heads-up display: player name, speed, tick rate, fps, energy, hull
- * damage; the destroyed/respawn notice; the player list with the network
+ * The heads-up display: player name, speed, tick rate, fps (our ship's
+ * combat figures are in status.ts); the destroyed/respawn notice; the player list with the network
  * status; the kill feed and chat lines. Numbers are written a few times a
  * second, lists when they change, never every frame, so the DOM work stays
  * off the hot path. All text goes in through textContent (peer names and
@@ -22,8 +22,6 @@ export class Hud {
   private readonly speed = byId('hud-speed');
   private readonly tick = byId('hud-tick');
   private readonly fps = byId('hud-fps');
-  private readonly energy = byId('hud-energy');
-  private readonly damage = byId('hud-damage');
   private readonly dead = byId('hud-dead');
   private readonly status = byId('hud-status');
   private readonly players = byId('hud-players');
@@ -37,13 +35,11 @@ export class Hud {
     this.name.textContent = name;
   }
 
-  /** Speed, energy and hull of the local ship (nothing changes while it has none). */
+  /** Speed of the local ship (nothing changes while it has none). */
   setShip(ship: ShipView | undefined): void {
     if (!ship) return;
     const v = ship.vel;
     this.speed.textContent = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z).toFixed(0);
-    this.energy.textContent = ship.energy.toFixed(0);
-    this.damage.textContent = Math.min(100, ship.damage).toFixed(0);
   }
 
   setStats(stats: LoopStatsSnapshot): void {

@@ -1,6 +1,7 @@
 import * as THREE from 'three';
 import type { Quat, Vec3 } from '../../../shared/sim/types';
 import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../shared/game/view';
+import { ObjectShapes } from './objects';
 
 /** One remote ship to draw this frame, where interpolation puts it. Objects are reused between frames. */
 export interface RemoteView {
@@ -38,8 +39,9 @@ interface Flash {
  * state `alpha` of the way from `prev` to `curr` (ships matched by slot,
  * everything else by id), so motion is smooth at any display rate although
  * the game runs at 40 Hz. Our ship is followed by the camera; the other
- * players' ships have their names above them; other players' lasers have
- * their own colour.
+ * players' ships have their names above them; each kind of object has its
+ * shape (objects.ts), other players' lasers their own colour; invulnerable
+ * ships shimmer in a halo.
  */
 export class SceneView {
   readonly renderer: THREE.WebGLRenderer;
@@ -50,10 +52,8 @@ export class SceneView {
   private readonly asteroidMaterial = new THREE.MeshStandardMaterial({ color: 0x8a8278, flatShading: true, roughness: 0.9 });
   private readonly shipGeometry = makeShipGeometry();
   private readonly shipMaterial = new THREE.MeshStandardMaterial({ color: 0x9fc4ff, flatShading: true, metalness: 0.3, roughness: 0.5 });
-  private readonly laserGeometry = new THREE.BoxGeometry(0.25, 0.25, 6);
-  private readonly laserMaterial = new THREE.MeshBasicMaterial({ color: 0xff4040 });
+  private readonly shapes = new ObjectShapes();
   private readonly remoteShipMaterial = new THREE.MeshStandardMaterial({ color: 0xffb070, flatShading: true, metalness: 0.3, roughness: 0.5 });
-  private readonly remoteLaserMaterial = new THREE.MeshBasicMaterial({ color: 0x60ff90 });
   private readonly flashGeometry = new THREE.IcosahedronGeometry(1, 2);
   private readonly meshes = new Map<string, THREE.Mesh>();
   private readonly remoteShips = new Map<number, RemoteShipView>();
@@ -131,13 +131,32 @@ export class SceneView {
     const objectKey = (o: ObjectView) => o.owner * 0x100000000 + o.id;
     const prevObjects = reindex(this.prevObjects, prev.objects, objectKey);
     for (const o of curr.objects) {
-      // One shape per kind (lasers today): the registry's view says what to draw.
-      const material = o.owner === curr.localSlot ? this.laserMaterial : this.remoteLaserMaterial;
+      // One shape per kind: the registry's view says what to draw.
       const key = `${o.kind}${o.owner}:${o.id}`;
-      const mesh = this.mesh(key, this.laserGeometry, material, 1);
+      let mesh = this.meshes.get(key);
+      if (!mesh) {
+        mesh = this.shapes.make(o);
+        this.meshes.set(key, mesh);
+        this.scene.add(mesh);
+      }
       const from = prevObjects.get(objectKey(o)) ?? o;
       lerpInto(mesh.position, from.pos, o.pos, alpha);
-      orientAlong(mesh, o);
+      const radius = (from.radius ?? 0) + ((o.radius ?? 0) - (from.radius ?? 0)) * alpha;
+      this.shapes.update(mesh, o, o.owner === curr.localSlot, radius, nowMs);
+      seen.add(key);
+    }
+    // Invulnerable ships shimmer: a halo where the ship is drawn this frame.
+    for (const ship of curr.ships) {
+      if (ship.invulnerable <= 0) continue;
+      const key = `h${ship.slot}`;
+      let halo = this.meshes.get(key);
+      if (!halo) {
+        halo = this.shapes.makeHalo();
+        this.meshes.set(key, halo);
+        this.scene.add(halo);
+      }
+      const at = ship.slot === curr.localSlot ? this.meshes.get(`s${ship.slot}`)?.position : remotes.find((r) => r.slot === ship.slot)?.pos;
+      this.shapes.updateHalo(halo, at ?? ship.pos, nowMs);
       seen.add(key);
     }
     for (const [key, mesh] of this.meshes) {
@@ -265,7 +284,8 @@ export class SceneView {
     while (this.flashes.length > 0) this.endFlash(0);
     this.stars.geometry.dispose();
     (this.stars.material as THREE.Material).dispose();
-    for (const d of [this.asteroidGeometry, this.asteroidMaterial, this.shipGeometry, this.shipMaterial, this.laserGeometry, this.laserMaterial, this.remoteShipMaterial, this.remoteLaserMaterial, this.flashGeometry]) d.dispose();
+    for (const d of [this.asteroidGeometry, this.asteroidMaterial, this.shipGeometry, this.shipMaterial, this.remoteShipMaterial, this.flashGeometry]) d.dispose();
+    this.shapes.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
   }
@@ -303,13 +323,6 @@ function setLabel(label: THREE.Sprite, name: string): void {
 
 function lerpInto(out: THREE.Vector3, a: Vec3, b: Vec3, t: number): void {
   out.set(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
-}
-
-const FORWARD = new THREE.Vector3(0, 0, -1);
-const dir = new THREE.Vector3();
-function orientAlong(mesh: THREE.Object3D, laser: ObjectView): void {
-  dir.set(laser.vel.x, laser.vel.y, laser.vel.z);
-  if (dir.lengthSq() > 1e-9) mesh.quaternion.setFromUnitVectors(FORWARD, dir.normalize());
 }
 
 /** A small arrow-shaped hull: nose at -Z (the simulation's forward). */

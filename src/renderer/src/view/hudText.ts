@@ -1,0 +1,53 @@
+/**
+ * The HUD's words, without the DOM (unit-tested in Node): the match line,
+ * and the scoreboard's rows and winner.
+ */
+import type { MatchView, WorldView } from '../../../shared/game/view';
+import { ranking } from '../../../shared/game/match';
+import { MATCH_PLAYING } from '../../../shared/game/types';
+
+/** `m:ss` of a whole number of seconds. */
+export function clockText(seconds: number): string {
+  const s = Math.max(0, seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** The match line: clock and kill limit while playing, '' once over (the match-end screen says it). */
+export function matchText(m: MatchView): string {
+  if (m.phase !== MATCH_PLAYING) return '';
+  const clock = m.secondsLeft === null ? 'no time limit' : clockText(m.secondsLeft);
+  const kills = m.killLimit > 0 ? `first to ${m.killLimit} kills` : 'no kill limit';
+  return `${clock} · ${kills}`;
+}
+
+export interface ScoreRow {
+  rank: number;
+  slot: number;
+  name: string;
+  kills: number;
+  deaths: number;
+  /** Round trip in ms, null when unknown. */
+  pingMs: number | null;
+  local: boolean;
+}
+
+/** The rows of the scoreboard, best first; our own row is named "you". */
+export function scoreRows(view: WorldView, nameOf: (slot: number) => string, pingOf: (slot: number) => number | null = () => null): ScoreRow[] {
+  return ranking(view.scores).map((s, i) => ({
+    rank: i + 1,
+    slot: s.slot,
+    name: s.slot === view.localSlot ? 'you' : nameOf(s.slot),
+    kills: s.kills,
+    deaths: s.deaths,
+    pingMs: pingOf(s.slot),
+    local: s.slot === view.localSlot,
+  }));
+}
+
+/** The winner line of the match-end screen ('' without scores). */
+export function winnerText(rows: readonly ScoreRow[]): string {
+  const [first, second] = rows;
+  if (!first) return '';
+  if (second && second.kills === first.kills && second.deaths === first.deaths) return `a draw at ${first.kills} kills (${first.name} ranked first by slot)`;
+  return first.local ? 'you win!' : `${first.name} wins`;
+}

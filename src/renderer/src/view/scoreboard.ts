@@ -1,0 +1,75 @@
+/**
+ * The scoreboard (shown while its key is held) and the match-end screen
+ * (while the match is over): the ranking — most kills, then fewest deaths,
+ * then lowest slot (match.ts `ranking`) — with names, kills, deaths and ping.
+ * The page has no per-player ping (the host sends none), so that column
+ * shows '-'. Rows are rebuilt only when their content changes; names go in
+ * through textContent (they come from peers).
+ */
+import type { WorldView } from '../../../shared/game/view';
+import { MATCH_OVER } from '../../../shared/game/types';
+import { scoreRows, winnerText, type ScoreRow } from './hudText';
+
+export class Scoreboard {
+  private readonly board = byId('scoreboard');
+  private readonly boardBody = byId('scoreboard-rows');
+  private readonly end = byId('match-end');
+  private readonly endWinner = byId('match-end-winner');
+  private readonly endBody = byId('match-end-rows');
+  private readonly endNext = byId('match-end-next');
+  private boardKey = '';
+  private endKey = '';
+
+  /** Whether the scoreboard is on screen. */
+  get boardVisible(): boolean {
+    return !this.board.hidden;
+  }
+  /** Whether the match-end screen is on screen. */
+  get endVisible(): boolean {
+    return !this.end.hidden;
+  }
+
+  /** Shows the scoreboard while `held` (not over the match-end screen, which has the ranking) and the match-end screen while the match is over. */
+  update(view: WorldView, held: boolean, nameOf: (slot: number) => string): void {
+    const over = view.match.phase === MATCH_OVER;
+    const rows = held || over ? scoreRows(view, nameOf) : [];
+    this.board.hidden = !held || over;
+    this.end.hidden = !over;
+    if (held && !over) this.boardKey = fill(this.boardBody, rows, this.boardKey);
+    if (over) {
+      this.endKey = fill(this.endBody, rows, this.endKey);
+      setText(this.endWinner, winnerText(rows));
+      const s = view.match.secondsLeft;
+      setText(this.endNext, s === null ? '' : `next match in ${s} s`);
+    }
+  }
+}
+
+/** Rebuilds `body` from `rows` unless they are the ones `key` describes; returns the new key. */
+function fill(body: HTMLElement, rows: readonly ScoreRow[], key: string): string {
+  const next = JSON.stringify(rows);
+  if (next === key) return key;
+  body.replaceChildren(
+    ...rows.map((r) => {
+      const tr = document.createElement('tr');
+      if (r.local) tr.className = 'local';
+      for (const cell of [String(r.rank), r.name, String(r.kills), String(r.deaths), r.pingMs === null ? '-' : String(Math.round(r.pingMs))]) {
+        const td = document.createElement('td');
+        td.textContent = cell;
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+  return next;
+}
+
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function byId(id: string): HTMLElement {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`page is missing #${id}`);
+  return el;
+}

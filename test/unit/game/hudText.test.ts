@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { clockText, matchText, scoreRows, winnerText } from '../../../src/renderer/src/view/hudText';
+import type { WorldView } from '../../../src/shared/game/view';
+import { MATCH_OVER, MATCH_PLAYING } from '../../../src/shared/game/types';
+
+const match = (phase: number, secondsLeft: number | null, killLimit = 10) => ({ phase, secondsLeft, killLimit, timeLimitS: 600, round: 0 });
+const view = (scores: WorldView['scores'], localSlot = 0): WorldView => ({
+  tick: 0, localSlot, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores, match: match(MATCH_OVER, 7), lockedBy: [],
+});
+const names = (slot: number) => ['ann', 'bob', 'cy', 'dee'][slot] ?? `slot ${slot}`;
+
+describe('HUD words', () => {
+  it('shows the match clock and kill limit while playing, nothing once over', () => {
+    expect(clockText(0)).toBe('0:00');
+    expect(clockText(605)).toBe('10:05');
+    expect(matchText(match(MATCH_PLAYING, 65))).toBe('1:05 · first to 10 kills');
+    expect(matchText(match(MATCH_PLAYING, null, 0))).toBe('no time limit · no kill limit');
+    expect(matchText(match(MATCH_OVER, 5))).toBe('');
+  });
+
+  it('ranks by kills, then fewer deaths, then slot; our row is "you"', () => {
+    const rows = scoreRows(view([{ slot: 0, kills: 2, deaths: 1 }, { slot: 1, kills: 3, deaths: 4 }, { slot: 2, kills: 2, deaths: 0 }, { slot: 3, kills: 2, deaths: 1 }], 3), names);
+    expect(rows.map((r) => [r.rank, r.name, r.kills, r.deaths, r.pingMs])).toEqual([
+      [1, 'bob', 3, 4, null],
+      [2, 'cy', 2, 0, null],
+      [3, 'ann', 2, 1, null],
+      [4, 'you', 2, 1, null],
+    ]);
+    expect(rows.filter((r) => r.local).map((r) => r.slot)).toEqual([3]);
+  });
+
+  it('names the winner, ourselves, or a draw', () => {
+    expect(winnerText(scoreRows(view([{ slot: 0, kills: 1, deaths: 0 }, { slot: 1, kills: 5, deaths: 0 }]), names))).toBe('bob wins');
+    expect(winnerText(scoreRows(view([{ slot: 0, kills: 5, deaths: 0 }, { slot: 1, kills: 1, deaths: 0 }]), names))).toBe('you win!');
+    expect(winnerText(scoreRows(view([{ slot: 2, kills: 1, deaths: 1 }, { slot: 1, kills: 1, deaths: 1 }]), names))).toMatch(/^a draw at 1 kills/);
+    expect(winnerText([])).toBe('');
+  });
+});
