@@ -10,7 +10,7 @@
  *   a ship into a rock still credits whoever shot it up.
  * - A ship whose hull damage reaches RULES.hull.destroyedAt is destroyed: the
  *   kill goes to `lastHitBy` when that is another player, to nobody when it
- *   is the ship itself (its own mine) or nobody (an asteroid); the death is
+ *   is the ship itself or nobody (an asteroid, its own carelessness); the death is
  *   counted either way. Exactly one player or none is credited.
  */
 import { RULES } from './rules';

@@ -35,7 +35,7 @@ import { createWorld, MAX_SHIPS } from './world';
 export const GOLDEN_RUN = Object.freeze({ seed: 2026, ships: 8, ticks: 10_000 });
 
 /** Final world hash of {@link goldenRun} with {@link GOLDEN_RUN} and no change, on every engine. */
-export const GOLDEN_8_SHIPS_10000_TICKS = '4fb439f83ac69e01';
+export const GOLDEN_8_SHIPS_10000_TICKS = '5a2d6267755f609f';
 
 /** A field of {@link ShipInput}. */
 export type InputField = keyof CleanInput;

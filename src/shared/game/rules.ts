@@ -149,7 +149,7 @@ export const RULES = Object.freeze({
     /** Share of the closing speed a ship keeps, reflected, when it bounces off. */
     restitution: 0.5,
     /** Laser damage an asteroid takes per unit of its radius before it breaks in two. */
-    strengthPerRadius: 4,
+    strengthPerRadius: 2,
     /** Each piece's radius is the old one times this (about the cube root of ½: the volume halves). */
     pieceFactor: 0.8,
     /** Pieces smaller than this vanish instead. */

@@ -1,9 +1,10 @@
 /**
  * The proximity mine: dropped behind the ship with a quarter of its velocity,
  * it drifts to a stop, is armed after RULES.mine.armTicks, and then goes off
- * when any flying ship this world decides hits on — its layer's too — comes
- * within RULES.mine.triggerRadius, doing RULES.mine.damage (credited to the
- * layer; a pilot caught by their own mine is a suicide). It lies in wait for
+ * when a flying ship other than its layer's (this world deciding hits on it)
+ * comes within RULES.mine.triggerRadius, doing RULES.mine.damage (credited to
+ * the layer). A pilot never trips their own mines: dropping one while
+ * standing still must not be suicide. It lies in wait for
  * RULES.mine.ttlTicks. Created elsewhere by `createObject` with kind MINE_CODE.
  */
 import { STEP_MS, STEP_S } from '../../sim/types';
@@ -44,7 +45,7 @@ function stepMine(m: Mine, ctx: StepContext): Mine | null {
     const reach = R.triggerRadius + SHIP_RADIUS;
     for (let j = 0; j < ctx.ships.length; j++) {
       const s = ctx.ships[j]!;
-      if (s.respawnIn > 0 || !ctx.decidesHitsOn(s.slot)) continue;
+      if (s.slot === m.owner || s.respawnIn > 0 || !ctx.decidesHitsOn(s.slot)) continue;
       const dx = s.pos.x - pos.x;
       const dy = s.pos.y - pos.y;
       const dz = s.pos.z - pos.z;
