@@ -156,7 +156,9 @@ async function main(): Promise<void> {
       // The end of a match, as this game sees it (decided here or announced by the match authority).
       const phase = g.curr.match.phase;
       if (phase === MATCH_OVER && lastPhase !== MATCH_OVER) {
-        const scores = ranking(g.curr.scores).map((s) => ({ name: names.get(s.slot) ?? `slot ${s.slot}`, kills: s.kills, deaths: s.deaths }));
+        // Every player of the slot table, with no kills and no deaths if the scoreboard has no line for them.
+        const lines = [...g.curr.scores, ...[...names.keys()].filter((slot) => !g.curr.scores.some((s) => s.slot === slot)).map((slot) => ({ slot, kills: 0, deaths: 0 }))];
+        const scores = ranking(lines).map((s) => ({ name: names.get(s.slot) ?? `slot ${s.slot}`, kills: s.kills, deaths: s.deaths }));
         emit({ event: 'match-end', scores }, `match over: ${scores.map((s, i) => `${i + 1}. ${s.name} ${s.kills} kills ${s.deaths} deaths`).join('; ')}`);
       }
       lastPhase = phase;

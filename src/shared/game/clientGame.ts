@@ -354,7 +354,8 @@ export class ClientGame {
     const id = ev.id & 0xffff;
     if (ev.type === 'killObject') {
       if (ev.id === objectId(slot, 0)) {
-        this.tallyKill(slot, ev.killerSlot);
+        // The match authority keeps the score; the others show its word (matchState), so nothing is counted twice.
+        if (this.decidesMatch) this.tallyKill(slot, ev.killerSlot);
         const pos = this.replicas.destroyed(slot, nowMs);
         this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false });
       } else this.removals.add(objectKey(slot, id));

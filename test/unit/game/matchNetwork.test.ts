@@ -1,6 +1,6 @@
 /**
- * The match between client games (Parsec protocols): every game tallies the
- * kills its peers announce; the lowest joined slot is the match authority and
+ * The match between client games (Parsec protocols): the lowest joined slot
+ * is the match authority: it tallies the kills its peers announce, and
  * announces scores, clock and phase (matchState, reliable) on every change,
  * to every newcomer and every 10 s; the others take its word — so a player
  * joining mid-match sees the scores and time left everyone else sees.
@@ -28,7 +28,8 @@ describe('the match over the network', () => {
 
     // Bravo's game says alpha shot bravo down; a kill of slot 2 by nobody (an asteroid) is tallied too.
     alpha.applyEvent(1, { type: 'killObject', id: objectId(1, 0), killerSlot: 0 }, 0, 0);
-    bravo.applyEvent(1, { type: 'killObject', id: objectId(1, 0), killerSlot: 0 }, 0, 0); // its own echo is ignored
+    bravo.applyEvent(0, { type: 'killObject', id: objectId(0, 0), killerSlot: 1 }, 0, 0); // not the authority: it waits for alpha's word
+    expect(bravo.curr.scores).toEqual([]);
     let said = tick(alpha, 1);
     expect(said?.scores).toEqual([{ slot: 0, kills: 1, deaths: 0 }, { slot: 1, kills: 0, deaths: 1 }]);
     expect(said?.msLeft).toBeLessThan(600_000);
