@@ -1,6 +1,7 @@
 import type { NetPlayer } from '../../../shared/net/gameLink';
 import type { ShipView } from '../../../shared/game/view';
 import type { LoopStatsSnapshot } from '../../../shared/util/stats';
+import { byId } from './dom';
 
 /** Lines kept per message list (chat, kill feed). */
 export const HUD_MAX_LINES = 5;
@@ -102,10 +103,4 @@ export class Hud {
     list.append(div);
     while (list.childElementCount > HUD_MAX_LINES) list.firstElementChild?.remove();
   }
-}
-
-function byId(id: string): HTMLElement {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el;
 }

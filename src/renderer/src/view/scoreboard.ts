@@ -9,6 +9,7 @@
 import type { WorldView } from '../../../shared/game/view';
 import { MATCH_OVER } from '../../../shared/game/types';
 import { scoreRows, winnerText, type ScoreRow } from './hudText';
+import { byId, setText } from './dom';
 
 export class Scoreboard {
   private readonly board = byId('scoreboard');
@@ -62,14 +63,4 @@ function fill(body: HTMLElement, rows: readonly ScoreRow[], key: string): string
     }),
   );
   return next;
-}
-
-function setText(el: HTMLElement, text: string): void {
-  if (el.textContent !== text) el.textContent = text;
-}
-
-function byId(id: string): HTMLElement {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el;
 }

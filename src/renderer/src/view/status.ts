@@ -9,6 +9,7 @@ import type { MatchView, ShipView } from '../../../shared/game/view';
 import { RULES } from '../../../shared/game/rules';
 import { NO_TARGET, TICK_HZ } from '../../../shared/sim/types';
 import { matchText } from './hudText';
+import { byId, setText } from './dom';
 
 export class StatusHud {
   private readonly panel = byId('hud-ship');
@@ -66,14 +67,4 @@ function bar(fill: HTMLElement, label: HTMLElement, value: number, max: number):
   const pct = `${Math.round((Math.max(0, Math.min(max, value)) / max) * 100)}%`;
   if (fill.style.width !== pct) fill.style.width = pct;
   setText(label, Math.max(0, Math.min(max, value)).toFixed(0));
-}
-
-function setText(el: HTMLElement, text: string): void {
-  if (el.textContent !== text) el.textContent = text;
-}
-
-function byId(id: string): HTMLElement {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el;
 }

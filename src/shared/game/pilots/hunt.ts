@@ -17,7 +17,7 @@
  * plan, and which this function updates). No clock, no Math.random, no trig.
  */
 import { nextFloat, seedRng } from '../../sim/prng';
-import { NO_TARGET, type ShipInput } from '../../sim/types';
+import { NO_INPUT, NO_TARGET, type ShipInput } from '../../sim/types';
 import { dot, forwardOf } from '../../sim/vec';
 import { LASER_SPEED } from '../kinds/laser';
 import { MAX_SPEED } from '../kinds/ship';
@@ -137,18 +137,7 @@ export function huntInput(world: World, slot: number, memory: HuntMemory, skill:
 
   const enemies = enemiesOf(world, self);
   const target = enemies.find((s) => s.slot === memory.target) ?? null;
-  const input: Required<ShipInput> = {
-    thrust: 0,
-    yaw: 0,
-    pitch: 0,
-    roll: 0,
-    fire: false,
-    afterburner: false,
-    missile: false,
-    mine: false,
-    emp: false,
-    target: target ? target.slot : NO_TARGET,
-  };
+  const input: Required<ShipInput> = { ...NO_INPUT, target: target ? target.slot : NO_TARGET };
   let flight: Flight;
   const mode = memory.mode === 'fight' && !target ? 'roam' : memory.mode;
   if (mode === 'fight' && target) flight = fight(self, target, world, memory, sk, input);
