@@ -12,6 +12,10 @@
 import { MAX_DATAGRAM_BYTES } from '../src/shared/net/packetApi';
 import { decodePacket, encodePacket, HEADER_SIZE, packetSize, PacketType } from '../src/shared/wire';
 import type { Packet, PacketHeader, RemoteEvent } from '../src/shared/wire';
+import { eventSize } from '../src/shared/wire';
+import { ClientGame, kindOf, RULES, type Ship } from '../src/shared/game';
+import { GameCodeInterface } from '../src/shared/net/gameCode';
+import { NO_INPUT, STEP_MS, TICK_HZ } from '../src/shared/sim/types';
 
 const RUN_MS = 1_000;
 const WARMUP_MS = 200;
@@ -109,4 +113,38 @@ bench('(b) typical: 2 lasers + chat line', typical);
 bench('(c) full datagram', full);
 bandwidth('bare state packets', bare);
 bandwidth('state + 1 laser event per packet', { header, events: [laser(1)] });
+fightingShip();
 if (sink === 0) console.log('[bench:codec] (nothing measured)');
+
+/**
+ * The upstream of a fighting ship, measured: a client game whose ship holds
+ * the laser (at level 3: three bolts a shot) and missile triggers down for
+ * 10 s from full energy, its creations queued as the game driver queues them
+ * and taken into one packet every 50 ms (20 Hz) as the session takes them.
+ * Prints the average and the worst second against the budget.
+ */
+function fightingShip(): void {
+  const game = new ClientGame();
+  game.applyPlayers([{ slot: 0, joined: true, local: true }, { slot: 1, joined: true, local: false }], 0);
+  const ship = game.localShip!;
+  // Three bolts a shot and a full rack: the most a ship can put on the wire.
+  (game.curr.ships as Ship[])[game.curr.ships.indexOf(ship)] = { ...ship, laserLevel: RULES.laser.maxLevel, missiles: RULES.missile.maxAmmo };
+  const events = new GameCodeInterface();
+  const perSecond: number[] = [];
+  const ticksPerPacket = TICK_HZ / SEND_HZ;
+  for (let t = 0; t < 10 * TICK_HZ; t++) {
+    const at = t * STEP_MS;
+    const out = game.step({ ...NO_INPUT, thrust: 1, fire: true, missile: true, target: 1 }, at);
+    for (const o of out.created) kindOf(o).send(o, events, at);
+    if (t % ticksPerPacket !== 0) continue;
+    const packet: Packet = { header, events: events.takeEvents(0, at, MAX_DATAGRAM_BYTES - HEADER_SIZE - 1, eventSize) };
+    const second = Math.floor(t / TICK_HZ);
+    perSecond[second] = (perSecond[second] ?? 0) + packetSize(packet) + UDP_IPV4_OVERHEAD;
+  }
+  const avg = perSecond.reduce((a, b) => a + b, 0) / perSecond.length;
+  const worst = Math.max(...perSecond);
+  console.log(
+    `[bench:codec] upstream, fighting ship (laser level 3 and missiles held down 10 s) at ${SEND_HZ} Hz: average ${fmt(avg)} B/s, worst second ${fmt(worst)} B/s; ` +
+      `budget ${fmt(BUDGET_BYTES_PER_S)} B/s; worst ratio ${fmt(worst / BUDGET_BYTES_PER_S, 3)}; within budget: ${worst <= BUDGET_BYTES_PER_S ? 'yes' : 'NO'}`,
+  );
+}
