@@ -9,6 +9,7 @@ import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
 import { registerBotCommands } from './botCommands';
 import { linkConditionsOf, registerNetCvars, type NetCvars } from './netCvars';
+import { registerMatchCvars } from './matchCvars';
 import { NetGraphSampler } from './netGraph';
 import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions } from '../../shared/net/linkConditions';
 import { HostGame } from './hostGame';
@@ -121,6 +122,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   consoleCore.fallback = plainTextIsChat(consoleCore);
   cvars = registerNetCvars(host);
   host.game = game;
+  registerMatchCvars(host);
   // The game runs from now until the host is disposed, page or no page.
   game.start();
   host.onDispose(() => game.stop());

@@ -9,10 +9,10 @@
  * events, and hits on our ship are decided here (the victim decides), so
  * stepWorld is told to decide hits on our slot only.
  */
-import { NO_INPUT, STEP_MS, TICK_HZ, type ShipInput } from '../sim/types';
-import { addScore } from './combat';
+import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
 import { createMatch, type MatchLimits } from './match';
-import { NO_SLOT, MAX_SCORE, MAX_SLOTS, MAX_WIRE_SLOTS, NO_TIME_LIMIT, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
+import { announcementOf, MATCH_ANNOUNCE_TICKS, withAnnouncement, withKill, type MatchAnnouncement } from './matchSync';
+import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
 import { createShip, shipToState } from './kinds/ship';
@@ -20,7 +20,7 @@ import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
 import { freeSpawnPoint } from './spawnPoint';
-import { MATCH_OWNER, NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
+import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 
@@ -44,8 +44,6 @@ export type GameNotice = {
   local: boolean;
 };
 
-/** The match as its authority announces it: a matchState event's fields. */
-export type MatchAnnouncement = Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>;
 
 /** What one tick of our own game did that other players must hear of. */
 export interface TickOutcome {
@@ -57,8 +55,7 @@ export interface TickOutcome {
   match?: MatchAnnouncement;
 }
 
-/** Ticks between two announcements of an unchanged match by its authority (10 s): they keep every clock in step. */
-export const MATCH_ANNOUNCE_TICKS = 10 * TICK_HZ;
+
 
 /** One player of the slot table, as far as the game cares. */
 export interface GamePlayer {
@@ -97,13 +94,16 @@ export class ClientGame {
   private botSlots: number[] = [];
   /** What the last tick did (hits, kills, pickups…), for pilots and the view. */
   private lastEvents: WorldEvent[] = [];
+  /** The kill and time limits of the matches this game decides. */
+  private limits: Partial<MatchLimits>;
   /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
   private authority: number | null = null;
   /** What the authority (us) last announced, and when (tick); null: announce at the next tick. */
   private announced: { key: string; tick: number } | null = null;
 
   constructor(options: ClientGameOptions = {}) {
-    this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1, match: options.match });
+    this.limits = { ...options.match };
+    this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1, match: this.limits });
     this.prevWorld = this.currWorld;
     this.reportedId = this.currWorld.nextId - 1;
     this.replicas = new Replicas(options.convergeMs ?? DEFAULT_CONVERGE_MS);
@@ -138,6 +138,25 @@ export class ClientGame {
   /** Whether this game decides the match (its end and the next one's start): offline, or as the lowest joined slot. */
   get decidesMatch(): boolean {
     return this.netSlot === null || this.authority === this.netSlot;
+  }
+
+  /**
+   * New kill and time limits (the `killlimit` and `timelimit` cvars). They
+   * take effect at once when this game decides the match (offline, or as the
+   * match authority, which announces them), else the next time it does.
+   * The time already played counts against a new time limit. Returns whether
+   * they took effect now.
+   */
+  setMatchLimits(limits: Partial<MatchLimits>): boolean {
+    this.limits = { ...this.limits, ...limits };
+    if (!this.decidesMatch) return false;
+    const w = this.currWorld;
+    const m = w.match;
+    const next = createMatch(this.limits, m.round);
+    const played = m.timeLimitTicks > 0 && m.ticksLeft >= 0 ? m.timeLimitTicks - m.ticksLeft : 0;
+    const ticksLeft = m.phase !== MATCH_PLAYING ? m.ticksLeft : next.timeLimitTicks > 0 ? Math.max(1, next.timeLimitTicks - played) : -1;
+    this.currWorld = { ...w, match: { ...m, killLimit: next.killLimit, timeLimitTicks: next.timeLimitTicks, ticksLeft } };
+    return true;
   }
 
   /** Slots of the computer pilots in this offline game (`bot add`), ascending. */
@@ -248,48 +267,12 @@ export class ClientGame {
   /** The match as we, its authority, must announce it now: on any change, and every MATCH_ANNOUNCE_TICKS. */
   private announcement(): MatchAnnouncement | undefined {
     const w = this.currWorld;
-    const m = w.match;
-    const scores = w.scores.filter((s) => s.slot < MAX_WIRE_SLOTS).map((s) => ({ slot: s.slot, kills: Math.min(MAX_SCORE, s.kills), deaths: Math.min(MAX_SCORE, s.deaths) }));
-    const key = JSON.stringify([m.round, m.phase, m.killLimit, m.timeLimitTicks, scores]);
+    const said = announcementOf(w);
+    const key = JSON.stringify([said.round, said.phase, said.killLimit, said.timeLimitS, said.scores]);
     const last = this.announced;
     if (last && last.key === key && w.tick - last.tick < MATCH_ANNOUNCE_TICKS) return undefined;
     this.announced = { key, tick: w.tick };
-    return {
-      round: m.round & 0xffff,
-      phase: m.phase,
-      killLimit: m.killLimit,
-      timeLimitS: m.timeLimitTicks / TICK_HZ,
-      msLeft: m.ticksLeft < 0 ? NO_TIME_LIMIT : m.ticksLeft * STEP_MS,
-      scores,
-    };
-  }
-
-  /**
-   * The match authority's announcement, `ageMs` old: scores, phase and clock
-   * become theirs. A new round means a new match began: our ship starts
-   * fresh on a free spawn point and our objects are gone.
-   */
-  private applyMatch(ev: MatchAnnouncement, ageMs: number): void {
-    const w = this.currWorld;
-    const age = ageMs > 0 && Number.isFinite(ageMs) ? Math.round(ageMs / STEP_MS) : 0;
-    const ticksLeft = ev.msLeft === NO_TIME_LIMIT ? -1 : Math.max(0, Math.round(ev.msLeft / STEP_MS) - age);
-    const match = { killLimit: ev.killLimit, timeLimitTicks: ev.timeLimitS * TICK_HZ, phase: ev.phase, ticksLeft, round: ev.round };
-    const scores = ev.scores.map((s) => ({ slot: s.slot, kills: s.kills, deaths: s.deaths })).sort((a, b) => a.slot - b.slot);
-    let { ships, objects } = w;
-    if (ev.round !== w.match.round) {
-      const local = this.local;
-      ships = withShip(ships, createShip(local, freeSpawnPoint(local, ships, w.asteroids), RULES.spawnInvulnerableTicks));
-      objects = objects.filter((o) => o.owner !== local);
-    }
-    this.currWorld = { ...w, ships, objects, scores, match };
-  }
-
-  /** A kill announced by the victim's game: its death, and the killer's kill (another player's), go on the scoreboard. */
-  private tallyKill(victim: number, killerSlot: number): void {
-    const w = this.currWorld;
-    let scores = addScore(w.scores, victim, { deaths: 1 });
-    if (killerSlot !== NO_SLOT && killerSlot !== victim && validSlot(killerSlot)) scores = addScore(scores, killerSlot, { kills: 1 });
-    this.currWorld = { ...w, scores };
+    return said;
   }
 
   /**
@@ -324,8 +307,7 @@ export class ClientGame {
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
       // Another game, another match: a fresh scoreboard and clock (the authority's word replaces them if it is not us).
-      const m = this.currWorld.match;
-      this.currWorld = { ...this.currWorld, scores: [], match: createMatch({ killLimit: m.killLimit, timeLimitS: m.timeLimitTicks / TICK_HZ }) };
+      this.currWorld = { ...this.currWorld, scores: [], match: createMatch(this.limits) };
     }
     this.currWorld = { ...this.currWorld, ships };
     this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => ships.some((n) => n.slot === s.slot)) };
@@ -347,7 +329,7 @@ export class ClientGame {
   applyEvent(slot: number, ev: RemoteEvent, nowMs: number, ageMs: number): void {
     if (slot === this.netSlot) return;
     if (ev.type === 'matchState') {
-      if (slot === this.authority && !this.decidesMatch) this.applyMatch(ev, ageMs);
+      if (slot === this.authority && !this.decidesMatch) this.currWorld = withAnnouncement(this.currWorld, ev, ageMs, this.local);
       return;
     }
     if (!('id' in ev) || objectOwner(ev.id) !== slot) return;
@@ -355,7 +337,7 @@ export class ClientGame {
     if (ev.type === 'killObject') {
       if (ev.id === objectId(slot, 0)) {
         // The match authority keeps the score; the others show its word (matchState), so nothing is counted twice.
-        if (this.decidesMatch) this.tallyKill(slot, ev.killerSlot);
+        if (this.decidesMatch) this.currWorld = withKill(this.currWorld, slot, ev.killerSlot);
         const pos = this.replicas.destroyed(slot, nowMs);
         this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false });
       } else this.removals.add(objectKey(slot, id));

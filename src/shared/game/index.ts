@@ -11,6 +11,7 @@ export * from './registry';
 export * from './rules';
 export * from './combat';
 export * from './match';
+export * from './matchSync';
 export * from './spawnPoint';
 export * from './events';
 export * from './kinds/ship';

@@ -84,3 +84,28 @@ describe('the match over the network', () => {
     expect(alpha.curr.scores).toEqual([{ slot: 1, kills: 0, deaths: 1 }, { slot: 2, kills: 0, deaths: 1 }]);
   });
 });
+
+describe('match limits (the killlimit and timelimit cvars)', () => {
+  it('offline they apply at once, the time already played counting against a new time limit', () => {
+    const game = new ClientGame();
+    for (let t = 0; t < TICK_HZ; t++) game.step(NO_INPUT, t * STEP_MS);
+    expect(game.setMatchLimits({ timeLimitS: 2, killLimit: 1 })).toBe(true);
+    expect(game.curr.match).toMatchObject({ killLimit: 1, timeLimitTicks: 2 * TICK_HZ, ticksLeft: TICK_HZ });
+    for (let t = TICK_HZ; t < 2 * TICK_HZ; t++) game.step(NO_INPUT, t * STEP_MS);
+    expect(game.curr.match.phase).toBe(1);
+  });
+
+  it('a player who is not the match authority keeps them for later; the authority\'s announce them', () => {
+    const alpha = new ClientGame();
+    const bravo = new ClientGame();
+    alpha.applyPlayers(players([0, 1], 0), 0);
+    bravo.applyPlayers(players([0, 1], 1), 1);
+    const before = bravo.curr.match;
+    expect(bravo.setMatchLimits({ killLimit: 3 })).toBe(false);
+    expect(bravo.curr.match).toEqual(before);
+    tick(alpha, 1);
+    expect(alpha.setMatchLimits({ killLimit: 3, timeLimitS: 0 })).toBe(true);
+    const said = tick(alpha, 2);
+    expect(said).toMatchObject({ killLimit: 3, timeLimitS: 0, msLeft: NO_TIME_LIMIT });
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The match between client games of the Parsec protocols: what the match
+ * authority (the lowest joined slot) announces in a matchState event, what
+ * the others make of one, and the authority's tally of the kills victims'
+ * games announce. Pure functions of worlds; ClientGame keeps who the
+ * authority is and when it last spoke.
+ */
+import { STEP_MS, TICK_HZ } from '../sim/types';
+import { MAX_SCORE, MAX_WIRE_SLOTS, NO_SLOT, NO_TIME_LIMIT, type RemoteEvent } from '../wire/types';
+import { addScore } from './combat';
+import { createShip } from './kinds/ship';
+import { RULES } from './rules';
+import { freeSpawnPoint } from './spawnPoint';
+import type { Ship, World } from './types';
+
+/** The match as its authority announces it: a matchState event's fields. */
+export type MatchAnnouncement = Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>;
+
+/** Ticks between two announcements of an unchanged match by its authority (10 s): they keep every clock in step. */
+export const MATCH_ANNOUNCE_TICKS = 10 * TICK_HZ;
+
+/** The announcement of `world`'s match: limits, phase, time left, round, and the scores (capped to the wire's range). */
+export function announcementOf(world: World): MatchAnnouncement {
+  const m = world.match;
+  return {
+    round: m.round & 0xffff,
+    phase: m.phase,
+    killLimit: m.killLimit,
+    timeLimitS: m.timeLimitTicks / TICK_HZ,
+    msLeft: m.ticksLeft < 0 ? NO_TIME_LIMIT : m.ticksLeft * STEP_MS,
+    scores: world.scores.filter((s) => s.slot < MAX_WIRE_SLOTS).map((s) => ({ slot: s.slot, kills: Math.min(MAX_SCORE, s.kills), deaths: Math.min(MAX_SCORE, s.deaths) })),
+  };
+}
+
+/**
+ * `world` after the authority's announcement `ev`, `ageMs` old: scores,
+ * phase and clock become the authority's (the clock aged by the packet). A new
+ * round means a new match began: the ship of `local` starts fresh on a free
+ * spawn point, invulnerable for a while, and its objects are gone.
+ */
+export function withAnnouncement(world: World, ev: MatchAnnouncement, ageMs: number, local: number): World {
+  const age = ageMs > 0 && Number.isFinite(ageMs) ? Math.round(ageMs / STEP_MS) : 0;
+  const ticksLeft = ev.msLeft === NO_TIME_LIMIT ? -1 : Math.max(0, Math.round(ev.msLeft / STEP_MS) - age);
+  const match = { killLimit: ev.killLimit, timeLimitTicks: ev.timeLimitS * TICK_HZ, phase: ev.phase, ticksLeft, round: ev.round };
+  const scores = ev.scores.map((s) => ({ slot: s.slot, kills: s.kills, deaths: s.deaths })).sort((a, b) => a.slot - b.slot);
+  let { ships, objects } = world;
+  if (ev.round !== world.match.round) {
+    const fresh = createShip(local, freeSpawnPoint(local, ships, world.asteroids), RULES.spawnInvulnerableTicks);
+    ships = [...ships.filter((s: Ship) => s.slot !== local), fresh].sort((a, b) => a.slot - b.slot);
+    objects = objects.filter((o) => o.owner !== local);
+  }
+  return { ...world, ships, objects, scores, match };
+}
+
+/** `world` with a kill announced by the victim's game: the victim's death, and the killer's kill when that is another player. */
+export function withKill(world: World, victim: number, killerSlot: number): World {
+  let scores = addScore(world.scores, victim, { deaths: 1 });
+  if (killerSlot !== NO_SLOT && killerSlot !== victim && Number.isInteger(killerSlot) && killerSlot >= 0 && killerSlot < MAX_WIRE_SLOTS) scores = addScore(scores, killerSlot, { kills: 1 });
+  return { ...world, scores };
+}
