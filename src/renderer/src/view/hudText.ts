@@ -16,7 +16,7 @@ export function clockText(seconds: number): string {
 export function matchText(m: MatchView): string {
   if (m.phase !== MATCH_PLAYING) return '';
   const clock = m.secondsLeft === null ? 'no time limit' : clockText(m.secondsLeft);
-  const kills = m.killLimit > 0 ? `first to ${m.killLimit} kills` : 'no kill limit';
+  const kills = m.killLimit > 0 ? `first to ${m.killLimit} ${m.killLimit === 1 ? 'kill' : 'kills'}` : 'no kill limit';
   return `${clock} · ${kills}`;
 }
 
