@@ -11,7 +11,7 @@
  */
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
 import { createMatch, type MatchLimits } from './match';
-import { announcementOf, MATCH_ANNOUNCE_TICKS, withAnnouncement, withKill, type MatchAnnouncement } from './matchSync';
+import { announcementOf, MATCH_ANNOUNCE_TICKS, Rejoins, withAnnouncement, withKill, type MatchAnnouncement } from './matchSync';
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
@@ -62,6 +62,8 @@ export interface GamePlayer {
   slot: number;
   joined: boolean;
   local: boolean;
+  /** The player's name (the match authority keeps a leaver's score under it). */
+  name?: string;
 }
 
 const validSlot = (slot: number | null): slot is number => slot !== null && Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS;
@@ -94,6 +96,8 @@ export class ClientGame {
   private botSlots: number[] = [];
   /** What the last tick did (hits, kills, pickups…), for pilots and the view. */
   private lastEvents: WorldEvent[] = [];
+  /** Scores of players who left this match, kept by name (we as the match authority). */
+  private readonly rejoins = new Rejoins();
   /** The kill and time limits of the matches this game decides. */
   private limits: Partial<MatchLimits>;
   /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
@@ -292,6 +296,8 @@ export class ClientGame {
     const newcomer = joined.some((slot) => slot !== net && !this.shown.has(slot));
     if (authority !== this.authority || newcomer) this.announced = null;
     this.authority = authority;
+    // The authority keeps the score of a player who leaves, to give back if they rejoin under that name.
+    if (net !== null && authority === net) this.currWorld = this.rejoins.apply(this.currWorld, players);
     this.shown = new Set(players.filter((p) => p.joined && !p.local && p.slot !== net).map((p) => p.slot));
     this.replicas.retain(this.shown);
     let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot) || this.botSlots.includes(s.slot));

@@ -58,3 +58,50 @@ export function withKill(world: World, victim: number, killerSlot: number): Worl
   if (killerSlot !== NO_SLOT && killerSlot !== victim && Number.isInteger(killerSlot) && killerSlot >= 0 && killerSlot < MAX_WIRE_SLOTS) scores = addScore(scores, killerSlot, { kills: 1 });
   return { ...world, scores };
 }
+
+/** A player of the slot table as far as the score is concerned. */
+export interface ScoredPlayer {
+  slot: number;
+  joined: boolean;
+  name?: string;
+}
+
+/**
+ * The match authority's memory of players who left during the match: their
+ * score, by name, given back when someone joins again under that name (in
+ * whatever slot); a newcomer in a slot someone left starts from zero. A new
+ * round forgets them all (every score starts again anyway).
+ */
+export class Rejoins {
+  private names = new Map<number, string>();
+  private readonly departed = new Map<string, { kills: number; deaths: number }>();
+  private round = -1;
+
+  /** `world` with the scores following the slot table `players` (joined players with names only). */
+  apply(world: World, players: readonly ScoredPlayer[]): World {
+    if (world.match.round !== this.round) {
+      this.departed.clear();
+      this.round = world.match.round;
+    }
+    const current = new Map<number, string>();
+    for (const p of players) if (p.joined && p.name !== undefined) current.set(p.slot, p.name);
+    let scores = world.scores;
+    for (const [slot, name] of this.names) {
+      if (current.get(slot) === name) continue;
+      const left = scores.find((s) => s.slot === slot);
+      if (left) this.departed.set(name, { kills: left.kills, deaths: left.deaths });
+      scores = scores.filter((s) => s.slot !== slot);
+    }
+    for (const [slot, name] of current) {
+      if (this.names.get(slot) === name) continue;
+      const back = this.departed.get(name);
+      scores = scores.filter((s) => s.slot !== slot);
+      if (back) {
+        this.departed.delete(name);
+        scores = [...scores, { slot, ...back }].sort((a, b) => a.slot - b.slot);
+      }
+    }
+    this.names = current;
+    return scores === world.scores ? world : { ...world, scores };
+  }
+}

@@ -109,3 +109,25 @@ describe('match limits (the killlimit and timelimit cvars)', () => {
     expect(said).toMatchObject({ killLimit: 3, timeLimitS: 0, msLeft: NO_TIME_LIMIT });
   });
 });
+
+describe('leaving and rejoining during a match', () => {
+  const named = (entries: [number, string][], local: number): GamePlayer[] => entries.map(([slot, name]) => ({ slot, name, joined: true, local: slot === local }));
+
+  it('a player who drops and rejoins under the same name keeps the score; a newcomer in the freed slot starts from zero', () => {
+    const alpha = new ClientGame();
+    alpha.applyPlayers(named([[0, 'alpha'], [1, 'bravo']], 0), 0);
+    // Bravo crashes once (its own doing: a death, no kill) and shoots down the player of slot 2 twice.
+    alpha.applyEvent(1, { type: 'killObject', id: objectId(1, 0), killerSlot: 1 }, 0, 0);
+    for (let i = 0; i < 2; i++) alpha.applyEvent(2, { type: 'killObject', id: objectId(2, 0), killerSlot: 1 }, 0, 0);
+    const bravoBefore = alpha.curr.scores.find((s) => s.slot === 1);
+    expect(bravoBefore).toEqual({ slot: 1, kills: 2, deaths: 1 });
+    // Bravo drops; charlie takes slot 1: a fresh line.
+    alpha.applyPlayers(named([[0, 'alpha']], 0), 0);
+    alpha.applyPlayers(named([[0, 'alpha'], [1, 'charlie']], 0), 0);
+    expect(alpha.curr.scores.find((s) => s.slot === 1)).toBeUndefined();
+    // Bravo comes back, in slot 2 this time: its score with it, and the authority says so at its next tick.
+    alpha.applyPlayers(named([[0, 'alpha'], [1, 'charlie'], [2, 'bravo']], 0), 0);
+    expect(alpha.curr.scores.find((s) => s.slot === 2)).toEqual({ slot: 2, kills: 2, deaths: 1 });
+    expect(tick(alpha, 1)?.scores).toContainEqual({ slot: 2, kills: 2, deaths: 1 });
+  });
+});
