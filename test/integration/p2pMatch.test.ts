@@ -1,32 +1,39 @@
 /**
- * The match over a real peer-to-peer game on loopback (three hosts, real UDP
- * sockets): a kill announced by the victim's game reaches every scoreboard,
- * and a player joining mid-match hears the match authority (slot 0) and sees
- * the same scores and time left as the others.
+ * The match over real games on loopback (hosts with real UDP sockets; a
+ * peer-to-peer game, and a gameserver game through an in-process server): a
+ * kill announced by the victim's game reaches every scoreboard; a player who
+ * drops and rejoins under the same name keeps its score; a player joining
+ * mid-match hears the match authority (the lowest joined slot) and sees the
+ * same scores and time left as the others.
  */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor as until } from '../support/waitFor';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
+import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
 import { DESTROYED_DAMAGE, LASER_DAMAGE, SHIELD_MAX, type ClientGame } from '../../src/shared/game';
 import { objectId } from '../../src/shared/wire/types';
 import { tempDir } from '../support/testRun';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const started: HostService[] = [];
+const servers: Gameserver[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((h) => h.dispose()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
 const consoles = new Map<HostService, string[]>();
+/** The last slot table each host's game got: names by slot. */
+const tables = new Map<HostService, Map<number, string>>();
 const said = (h: HostService): string => (consoles.get(h) ?? []).join('\n');
 
-async function host(name: string, port: number): Promise<HostService> {
+async function host(name: string, port: number, protocol: 'p2p' | 'gameserver'): Promise<HostService> {
   const h = await createHost({
     shell: 'browser',
     appVersion: 'test',
-    userDataDir: tempDir('p2p-match'),
+    userDataDir: tempDir('match'),
     clientPort: port,
     broadcastAddress: '127.255.255.255',
     lanInterfaces: [],
@@ -37,40 +44,66 @@ async function host(name: string, port: number): Promise<HostService> {
   const lines: string[] = [];
   consoles.set(h, lines);
   h.onEvents((batch) => lines.push(...batch.flatMap((e) => (e.kind === 'console' ? [e.text] : []))));
+  h.game!.watch((d) => {
+    if (d.kind === 'players') tables.set(h, new Map(d.players.filter((p) => p.joined).map((p) => [p.slot, p.name])));
+  });
   await h.command(`name ${name}`);
-  await h.command('protocol p2p');
+  await h.command(`protocol ${protocol}`);
   return h;
 }
 
 const game = (h: HostService): ClientGame => h.game!.game;
-const scoreboard = (h: HostService): string => JSON.stringify(game(h).curr.scores);
-const joinedCount = (h: HostService): number => game(h).curr.ships.filter((s) => s.respawnIn === 0).length;
+/** The scoreboard by name, from the last slot table `h` got. */
+function board(h: HostService): string {
+  const names = tables.get(h) ?? new Map<number, string>();
+  return JSON.stringify(game(h).curr.scores.map((s) => [names.get(s.slot) ?? `?${s.slot}`, s.kills, s.deaths]).sort());
+}
+const flying = (h: HostService): number => game(h).curr.ships.filter((s) => s.respawnIn === 0).length;
 
-describe('the match in a peer-to-peer game', () => {
-  it('a kill reaches every scoreboard, and a player joining mid-match sees the same scores and time left', async () => {
+/** Alpha's lasers, as bravo's game receives them, shoot bravo down: bravo's game decides, and says so. */
+function shootDown(victim: HostService, shooterSlot: number): void {
+  const target = game(victim).localShip!.pos;
+  for (let i = 0; i < Math.ceil((SHIELD_MAX + DESTROYED_DAMAGE) / LASER_DAMAGE) + 2; i++) {
+    victim.game!.driver.deliver({ kind: 'event', slot: shooterSlot, event: { type: 'createLaser', id: objectId(shooterSlot, 700 + i), pos: { x: target.x, y: target.y, z: target.z - 30 - 4 * i }, vel: { x: 0, y: 0, z: 300 }, ttl: 40 } });
+  }
+}
+
+describe.each(['p2p', 'gameserver'] as const)('the match in a %s game', (protocol) => {
+  it('a kill reaches every scoreboard, a rejoining player keeps its score, a newcomer sees the same scores and time left', { timeout: 60_000 }, async () => {
     const port = await freeUdpPorts(P2P_PORT_SPAN);
-    const alpha = await host('alpha', port);
-    const bravo = await host('bravo', port);
-    await alpha.command('connect');
-    await until('alpha in its game', () => /connected to the peer-to-peer game as slot 0/.test(said(alpha)));
-    await bravo.command('connect');
-    await until('both see two ships', () => game(bravo).localSlot === 1 && joinedCount(alpha) === 2 && joinedCount(bravo) === 2);
-
-    // Alpha's lasers (as bravo's game receives them) shoot bravo down: bravo's game decides, and says so.
-    const target = game(bravo).localShip!.pos;
-    for (let i = 0; i < Math.ceil((SHIELD_MAX + DESTROYED_DAMAGE) / LASER_DAMAGE) + 2; i++) {
-      bravo.game!.driver.deliver({ kind: 'event', slot: 0, event: { type: 'createLaser', id: objectId(0, 700 + i), pos: { x: target.x, y: target.y, z: target.z - 30 - 4 * i }, vel: { x: 0, y: 0, z: 300 }, ttl: 40 } });
+    let target = '';
+    if (protocol === 'gameserver') {
+      const gs = await startGameserver({ name: 'Arena', log: pino({ level: 'silent' }), port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 8, welcome: [] });
+      servers.push(gs);
+      target = ` 127.0.0.1:${gs.ports.tcp}`;
     }
-    const expected = JSON.stringify([{ slot: 0, kills: 1, deaths: 0 }, { slot: 1, kills: 0, deaths: 1 }]);
-    await until('the kill on both scoreboards', () => scoreboard(alpha) === expected && scoreboard(bravo) === expected, 10_000);
+    const joinedAs = (slot: number) => (protocol === 'p2p' ? new RegExp(`connected to the peer-to-peer game as slot ${slot}`) : new RegExp(`joined gameserver "Arena" as slot ${slot}`));
+    const alpha = await host('alpha', port, protocol);
+    const bravo = await host('bravo', port, protocol);
+    await alpha.command(`connect${target}`);
+    await until('alpha in the game', () => joinedAs(0).test(said(alpha)));
+    await bravo.command(`connect${target}`);
+    await until('both see two ships', () => game(bravo).localSlot === 1 && flying(alpha) === 2 && flying(bravo) === 2);
 
-    // Charlie joins mid-match: the authority tells it the match at once.
-    const charlie = await host('charlie', port);
-    await charlie.command('connect');
-    await until('charlie in the game', () => /connected to the peer-to-peer game as slot 2/.test(said(charlie)));
-    await until('charlie hears the match', () => scoreboard(charlie) === expected, 10_000);
+    shootDown(bravo, 0);
+    const afterKill = JSON.stringify([['alpha', 1, 0], ['bravo', 0, 1]]);
+    await until('the kill on both scoreboards', () => board(alpha) === afterKill && board(bravo) === afterKill, 10_000);
+
+    // Bravo drops; charlie joins mid-match, in the slot bravo left, and hears the match from the authority.
+    await bravo.command('disconnect');
+    await until('alpha alone', () => flying(alpha) === 1);
+    const charlie = await host('charlie', port, protocol);
+    await charlie.command(`connect${target}`);
+    await until('charlie in slot 1', () => joinedAs(1).test(said(charlie)));
+    const withoutBravo = JSON.stringify([['alpha', 1, 0]]);
+    await until('charlie hears the match, starting from zero', () => board(charlie) === withoutBravo && board(alpha) === withoutBravo, 15_000);
+
+    // Bravo comes back under the same name, in another slot: the authority (alpha) gives its score back.
+    await bravo.command(`connect${target}`);
+    await until('bravo in slot 2', () => joinedAs(2).test(said(bravo)));
+    await until('bravo back with its score, everywhere', () => [alpha, bravo, charlie].every((h) => board(h) === afterKill && flying(h) === 3), 15_000);
     const left = [alpha, bravo, charlie].map((h) => game(h).curr.match.ticksLeft);
-    console.log(`p2p match: scoreboards ${scoreboard(alpha)} on all three; ticks left alpha ${left[0]}, bravo ${left[1]}, charlie ${left[2]}`);
+    console.log(`${protocol} match: scoreboards ${board(alpha)} on all three (bravo rejoined); ticks left alpha ${left[0]}, bravo ${left[1]}, charlie ${left[2]}`);
     // Time left agrees within a second (40 ticks) on every node: the same clock, aged by each packet.
     expect(Math.max(...left) - Math.min(...left)).toBeLessThanOrEqual(40);
     expect(game(charlie).curr.match.killLimit).toBe(game(alpha).curr.match.killLimit);
