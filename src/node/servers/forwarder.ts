@@ -9,7 +9,11 @@ import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../shared/wire/codec';
 import { ackSize } from '../../shared/net/linkLayer';
 import { PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../shared/wire/types';
 import { ClientSeat } from './seat';
-import { ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
+import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
+import { CLAIM_SLACK } from '../../shared/game/extraClaims';
+import { SHIP_RADIUS } from '../../shared/game/kinds/ship';
+import { RULES } from '../../shared/game/rules';
+import type { Vec3 } from '../../shared/sim/types';
 import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
 
 /** Tunables of a {@link Forwarder} (validated by the gameserver). */
@@ -32,10 +36,27 @@ export interface EventDrops {
   overflow: number;
   /** Events a client may not send (slot tables, connect queues, other players' objects). */
   foreign: number;
+  /** Claims of an extra by a ship nowhere near it (dropped, and struck as `far-pickup`). */
+  farPickup: number;
 }
 
 /** Bytes of the server's own header on a Relay: the fixed header and the client's token. */
 const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
+/** Most extras the server remembers the place of (the match spawns at most RULES.extras.max, plus drops). */
+const MAX_LIVE_EXTRAS = 64;
+/** A claimed extra must be this close to the claimer's last reported position (pickup reach plus the claim slack). */
+const PICKUP_REACH = RULES.extras.pickupRadius + SHIP_RADIUS + CLAIM_SLACK;
+
+/** A claim: a killObject of another player's object naming the sender as the one who took it (see extraClaims.ts). */
+function claimOf(event: RemoteEvent, slot: number): boolean {
+  return event.type === 'killObject' && event.killerSlot === slot && !ownedBy(event, slot);
+}
+
+/** Whether the claimer (last reported at `pos`) was within reach of the extra. */
+function near(pos: Vec3 | undefined, extra: Vec3): boolean {
+  return pos !== undefined && distanceSquared(pos, extra) <= PICKUP_REACH * PICKUP_REACH;
+}
+
 /** Bytes of reliable messages one flush takes from a client's link (what is not placed is resent later). */
 const RELIABLE_CHUNK = 360;
 /** Stream of reliable items in the relay plan (after the event tiers and states). */
@@ -48,7 +69,9 @@ export class Forwarder {
   /** Joined players by slot. */
   readonly clients = new Map<number, ClientSeat>();
   readonly byToken = new Map<number, ClientSeat>();
-  readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0 };
+  readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0 };
+  /** The match authority's extras still lying in the arena (full object id → where), newest last, at most MAX_LIVE_EXTRAS. */
+  private readonly liveExtras = new Map<number, Vec3>();
   private nextId = 1;
 
   constructor(private readonly cfg: ForwarderConfig) {}
@@ -85,11 +108,14 @@ export class Forwarder {
     let foreign = 0;
     for (const event of packet.events) {
       const tier = tierOf(event);
-      if (tier === null || !ownedBy(event, s.slot)) {
+      // Extras are the match authority's (the lowest seated slot) to spawn.
+      const notTheirs = event.type === 'createExtra' && s.slot !== Math.min(...this.clients.keys());
+      if (tier === null || !ownedBy(event, s.slot) || notTheirs) {
         this.eventDrops.foreign += 1;
         foreign += 1;
         continue;
       }
+      if (event.type === 'createExtra') this.extraLies(event.id, event.pos);
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
@@ -110,14 +136,24 @@ export class Forwarder {
    * counted as foreign. Returns the packet without envelopes, and how many
    * messages were foreign.
    */
-  takeLinkEvents(s: ClientSeat, packet: Packet, now: number): { packet: Packet; foreign: number } {
+  takeLinkEvents(s: ClientSeat, packet: Packet, now: number): { packet: Packet; foreign: number; farPickups: number } {
     let foreign = 0;
+    let farPickups = 0;
     const rest: RemoteEvent[] = [];
     for (const ev of packet.events) {
       if (ev.type === 'ack') s.link.onAcks(ev.ids, now);
       else if (ev.type === 'reliable') {
         if (!s.link.onMessage(ev.id, now)) continue;
-        if (!ownedBy(ev.event, s.slot)) {
+        const claim = claimOf(ev.event, s.slot) ? this.liveExtras.get((ev.event as { id: number }).id) : undefined;
+        // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
+        const at = packet.header.type === PacketType.GameState && packet.header.joined ? packet.header.state.pos : s.pos;
+        if (claim && !near(at, claim)) {
+          this.eventDrops.farPickup += 1;
+          farPickups += 1;
+          continue;
+        }
+        if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) this.liveExtras.delete(ev.event.id);
+        if (!claim && !ownedBy(ev.event, s.slot)) {
           this.eventDrops.foreign += 1;
           foreign += 1;
           continue;
@@ -126,7 +162,14 @@ export class Forwarder {
         for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
       } else rest.push(ev);
     }
-    return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign };
+    return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign, farPickups };
+  }
+
+  /** The authority announced extra `id` at `pos`. */
+  private extraLies(id: number, pos: Vec3): void {
+    this.liveExtras.delete(id);
+    this.liveExtras.set(id, { x: pos.x, y: pos.y, z: pos.z });
+    if (this.liveExtras.size > MAX_LIVE_EXTRAS) this.liveExtras.delete(this.liveExtras.keys().next().value as number);
   }
 
   /**

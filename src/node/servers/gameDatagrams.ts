@@ -194,7 +194,13 @@ export class GameDatagrams {
     // Each of the client's datagrams is taken once, whatever kind and however old: a replay cannot keep a seat alive.
     if (s.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
-    const { packet } = fwd.takeLinkEvents(s, decoded.packet, now);
+    const { packet, farPickups } = fwd.takeLinkEvents(s, decoded.packet, now);
+    // Claims of extras from afar are dropped (the authority never hears them) and struck.
+    if (farPickups > 0) {
+      this.strike('far-pickup', farPickups);
+      const why = this.guards.get(s)?.strike('far-pickup', `${farPickups} claim(s) of an extra it was nowhere near`, now, farPickups);
+      if (why) return this.parts.kick(s, why);
+    }
     let verdict: ReturnType<ClientSeat['ids']['check']> | undefined;
     if (h.type === PacketType.GameState) {
       verdict = s.ids.check(h.messageId);

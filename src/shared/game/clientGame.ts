@@ -12,6 +12,10 @@
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
 import { createMatch, type MatchLimits } from './match';
 import { announcementOf, MATCH_ANNOUNCE_TICKS, Rejoins, withAnnouncement, withKill, type MatchAnnouncement } from './matchSync';
+import { ExtraClaims, type ExtraClaim } from './extraClaims';
+import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
+
+export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
@@ -20,7 +24,7 @@ import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
 import { freeSpawnPoint } from './spawnPoint';
-import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type Vec3, type World } from './types';
+import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 
@@ -31,51 +35,8 @@ export const MAX_REMOTE_OBJECTS = 256;
 /** The seed every node's offline world starts from (so every peer sees the same asteroids). */
 export const WORLD_SEED = 0x5741524c;
 
-/** Something the view shows once (an explosion, a kill-feed line). */
-export type GameNotice = {
-  type: 'destroyed';
-  /** Whose ship. */
-  slot: number;
-  /** Who shot it down (NO_SLOT when unknown). */
-  killerSlot: number;
-  /** Where it was shown when it blew up (null if it was not on screen). */
-  pos: Vec3 | null;
-  /** It was our ship. */
-  local: boolean;
-};
-
-
-/** What one tick of our own game did that other players must hear of. */
-export interface TickOutcome {
-  /** Objects our ship created this tick (each kind sends its own creation event). */
-  created: GameObject[];
-  /** Our ship was destroyed this tick, by `killerSlot` (NO_SLOT if unknown). */
-  destroyed: { killerSlot: number } | null;
-  /** We are the match authority and the others must hear the match as it stands (scores, clock, phase). */
-  match?: MatchAnnouncement;
-}
-
-
-
-/** One player of the slot table, as far as the game cares. */
-export interface GamePlayer {
-  slot: number;
-  joined: boolean;
-  local: boolean;
-  /** The player's name (the match authority keeps a leaver's score under it). */
-  name?: string;
-}
-
 const validSlot = (slot: number | null): slot is number => slot !== null && Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS;
 const objectKey = (owner: number, id: number): number => owner * 0x100000000 + id;
-
-export interface ClientGameOptions {
-  seed?: number;
-  /** The kill and time limits of the matches this game decides (offline, or as the match authority). */
-  match?: Partial<MatchLimits>;
-  /** Correction time of remote ships' smoothing (the `net_smooth` cvar). */
-  convergeMs?: number;
-}
 
 export class ClientGame {
   private prevWorld: World;
@@ -96,6 +57,8 @@ export class ClientGame {
   private botSlots: number[] = [];
   /** What the last tick did (hits, kills, pickups…), for pilots and the view. */
   private lastEvents: WorldEvent[] = [];
+  /** The extras' claims and answers between us and the match authority. */
+  private readonly extraClaims = new ExtraClaims();
   /** Scores of players who left this match, kept by name (we as the match authority). */
   private readonly rejoins = new Rejoins();
   /** The kill and time limits of the matches this game decides. */
@@ -239,15 +202,25 @@ export class ClientGame {
     for (const slot of bots) inputs.set(slot, botInputs?.get(slot) ?? NO_INPUT);
     // Offline, this game is the whole match; online the match authority decides the shared objects.
     const decidesHitsOn = bots.length === 0 ? (slot: number) => slot === local : (slot: number) => slot === local || bots.includes(slot);
-    // Online, extras and asteroid breaks wait for the authority's claim protocol: no node spawns them alone.
-    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.decidesMatch, decidesObjects: this.netSlot === null, events });
+    // The match authority spawns the extras (extraClaims.ts); asteroids break only offline for now (their pieces are not sent).
+    const spawnsExtras = this.decidesMatch;
+    const online = this.netSlot !== null;
+    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.decidesMatch, spawnsExtras, breaksAsteroids: !online, events });
     this.lastEvents = events;
     const created: GameObject[] = [];
     // Checked every tick, not every frame: an object can be born and die between two packets.
+    // Ours, and as the match authority online the match's extras, go out as their creation events.
     for (const o of world.objects) {
-      if (o.owner !== local || o.id <= this.reportedId) continue;
+      const reported = o.owner === local || (online && spawnsExtras && o.owner === MATCH_OWNER && o.kind === 'extra');
+      if (!reported || o.id <= this.reportedId) continue;
       this.reportedId = o.id;
       created.push(o);
+    }
+    const claims: ExtraClaim[] = [];
+    for (const e of events) {
+      if (e.type !== 'pickup' || e.slot !== local || !online) continue;
+      if (e.owner === MATCH_OWNER) this.extraClaims.tookOwn(e.id, local);
+      else claims.push(this.extraClaims.claimed(e.owner, e.id, e.extra));
     }
     const mine = world.ships.find((s) => s.slot === local);
     let destroyed: TickOutcome['destroyed'] = null;
@@ -264,8 +237,13 @@ export class ClientGame {
       if (bot) ships = withShip(ships, bot);
     }
     this.currWorld = { ...world, ships };
-    const match = this.netSlot !== null && this.decidesMatch ? this.announcement() : undefined;
-    return match ? { created, destroyed, match } : { created, destroyed };
+    const outcome: TickOutcome = { created, destroyed };
+    const match = online && this.decidesMatch ? this.announcement() : undefined;
+    if (match) outcome.match = match;
+    if (claims.length > 0) outcome.claims = claims;
+    const answers = this.extraClaims.takeAnswers();
+    if (answers.length > 0) outcome.answers = answers;
+    return outcome;
   }
 
   /** The match as we, its authority, must announce it now: on any change, and every MATCH_ANNOUNCE_TICKS. */
@@ -313,7 +291,8 @@ export class ClientGame {
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
       // Another game, another match: a fresh scoreboard and clock (the authority's word replaces them if it is not us).
-      this.currWorld = { ...this.currWorld, scores: [], match: createMatch(this.limits) };
+      this.currWorld = { ...this.currWorld, scores: [], match: createMatch(this.limits), objects: this.currWorld.objects.filter((o) => o.kind !== 'extra') };
+      this.extraClaims.clear();
     }
     this.currWorld = { ...this.currWorld, ships };
     this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => ships.some((n) => n.slot === s.slot)) };
@@ -338,7 +317,14 @@ export class ClientGame {
       if (slot === this.authority && !this.decidesMatch) this.currWorld = withAnnouncement(this.currWorld, ev, ageMs, this.local);
       return;
     }
-    if (!('id' in ev) || objectOwner(ev.id) !== slot) return;
+    if (!('id' in ev)) return;
+    if (objectOwner(ev.id) !== slot) {
+      // The one object another player may name: one of our extras, claimed by the player who took it.
+      if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot && this.decidesMatch) {
+        this.currWorld = this.extraClaims.onClaim(this.currWorld, slot, ev.id & 0xffff);
+      }
+      return;
+    }
     const id = ev.id & 0xffff;
     if (ev.type === 'killObject') {
       if (ev.id === objectId(slot, 0)) {
@@ -346,7 +332,11 @@ export class ClientGame {
         if (this.decidesMatch) this.currWorld = withKill(this.currWorld, slot, ev.killerSlot);
         const pos = this.replicas.destroyed(slot, nowMs);
         this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false });
-      } else this.removals.add(objectKey(slot, id));
+      } else {
+        this.removals.add(objectKey(slot, id));
+        // The authority's word on an extra we claimed: ours, or taken back.
+        if (slot === this.authority) this.currWorld = this.extraClaims.onAnswer(this.currWorld, slot, id, ev.killerSlot, this.local);
+      }
       return;
     }
     const kind = kindCreatedBy(ev);

@@ -66,6 +66,31 @@ export function applyExtra(ship: Ship, type: number): Ship {
   }
 }
 
+/**
+ * `ship` with the pickup of an extra of `type` taken back (the match
+ * authority gave the extra to someone else): the inverse of applyExtra, as
+ * near as the caps allow.
+ */
+export function undoExtra(ship: Ship, type: number): Ship {
+  const x = RULES.extras;
+  switch (EXTRA_KINDS[type]) {
+    case 'energy':
+      return { ...ship, energy: Math.max(0, ship.energy - x.energyBoost) };
+    case 'repair':
+      return { ...ship, damage: ship.damage + x.repair };
+    case 'missiles':
+      return { ...ship, missiles: Math.max(0, ship.missiles - x.missilePack) };
+    case 'mines':
+      return { ...ship, mines: Math.max(0, ship.mines - x.minePack) };
+    case 'laser':
+      return { ...ship, laserLevel: Math.max(1, ship.laserLevel - 1) };
+    case 'invulnerability':
+      return { ...ship, invulnerable: 0 };
+    default:
+      return ship;
+  }
+}
+
 /** Whether `ship` is flying and its hull is past its limit. */
 export function isWrecked(ship: Ship): boolean {
   return ship.respawnIn === 0 && ship.damage >= RULES.hull.destroyedAt;

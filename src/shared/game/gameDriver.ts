@@ -12,7 +12,7 @@ import type { NetDelivery } from '../net/gameLink';
 import type { ProtocolGame } from '../net/protocol';
 import { STEP_MS, type ShipInput } from '../sim/types';
 import type { Clock } from '../time/clock';
-import type { ShipState } from '../wire/types';
+import { objectId, type ShipState } from '../wire/types';
 import { ClientGame, type GameNotice } from './clientGame';
 import { DESTROYED_DAMAGE } from './kinds/ship';
 import { kindOf } from './registry';
@@ -98,6 +98,8 @@ export class GameDriver implements ProtocolGame {
     for (const o of outcome.created) kindOf(o).send(o, this.events, at);
     if (outcome.destroyed) this.events.killOwnShip(outcome.destroyed.killerSlot, at);
     if (outcome.match) this.events.matchState(outcome.match, at);
+    for (const c of outcome.claims ?? []) this.events.killObject(objectId(c.owner, c.id), game.localSlot, at);
+    for (const a of outcome.answers ?? []) this.events.killObject(objectId(game.localSlot, a.id), a.winner, at);
     const state = game.localState();
     if (state) this.lastState = state;
     this.counters.ticks++;

@@ -12,6 +12,7 @@ export * from './rules';
 export * from './combat';
 export * from './match';
 export * from './matchSync';
+export * from './extraClaims';
 export * from './spawnPoint';
 export * from './events';
 export * from './kinds/ship';

@@ -47,7 +47,8 @@ export function withAnnouncement(world: World, ev: MatchAnnouncement, ageMs: num
   if (ev.round !== world.match.round) {
     const fresh = createShip(local, freeSpawnPoint(local, ships, world.asteroids), RULES.spawnInvulnerableTicks);
     ships = [...ships.filter((s: Ship) => s.slot !== local), fresh].sort((a, b) => a.slot - b.slot);
-    objects = objects.filter((o) => o.owner !== local);
+    // The old match's objects are gone: ours, and the extras (the authority spawns new ones).
+    objects = objects.filter((o) => o.owner !== local && o.kind !== 'extra');
   }
   return { ...world, ships, objects, scores, match };
 }

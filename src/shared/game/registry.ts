@@ -31,8 +31,6 @@ export interface StepContext {
   rng: number;
   /** Whether this world decides what happens to the ship of `slot`: hits, drains, pickups (the victim decides: see ClientGame). */
   decidesHitsOn(slot: number): boolean;
-  /** Whether this world decides the match's shared objects: extra spawns, asteroid breaks (the match authority). */
-  readonly decidesObjects: boolean;
   /** What happened this tick, in order (hits, pickups, kills…): see events.ts. */
   readonly events: WorldEvent[];
   /**

@@ -52,8 +52,10 @@ export interface StepOptions {
    * the victim decides.
    */
   decidesHitsOn?: (slot: number) => boolean;
-  /** Whether this world decides the match's shared objects: extra spawns and drops, asteroid breaks. Default true. */
-  decidesObjects?: boolean;
+  /** Whether this world spawns the match's extras (and drops a destroyed ship's). Default true. */
+  spawnsExtras?: boolean;
+  /** Whether this world breaks worn asteroids. Default true. */
+  breaksAsteroids?: boolean;
   /** Whether this world decides the match itself: its end by kill or time limit, and the next one's start. Default true. */
   decidesMatch?: boolean;
   /** When given, what happened this tick is appended to it (events.ts). */
@@ -71,7 +73,8 @@ const NO_INPUTS: Inputs = new Map<number, ShipInput>();
 export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: StepOptions = {}): World {
   const decides = options.decidesHitsOn ?? everyShip;
   const decidesMatch = options.decidesMatch ?? true;
-  const decidesObjects = options.decidesObjects ?? true;
+  const spawnsExtras = options.spawnsExtras ?? true;
+  const breaksAsteroids = options.breaksAsteroids ?? true;
   const events = options.events ?? [];
   // Between two matches nobody steers, fires or gets hurt: the ranking stands.
   const over = world.match.phase === MATCH_OVER;
@@ -96,7 +99,6 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
     asteroids: world.asteroids.map(stepAsteroid),
     rng: world.rng,
     decidesHitsOn: decides,
-    decidesObjects,
     events,
     hit(index, amount, attacker, cause) {
       if (over) return;
@@ -147,22 +149,22 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
   // 5. The match's shared objects.
   let asteroids = ctx.asteroids;
   let extraIn = world.extraIn;
-  if (decidesObjects) {
-    if (asteroids.some(isBroken)) {
-      const kept: Asteroid[] = [];
-      for (const a of asteroids) {
-        if (!isBroken(a)) {
-          kept.push(a);
-          continue;
-        }
-        const r = breakAsteroid(a, nextId, ctx.rng);
-        ctx.rng = r.rng;
-        nextId += r.pieces.length;
-        kept.push(...r.pieces);
-        events.push({ type: 'broken', id: a.id, pieces: r.pieces.map((p) => p.id) });
+  if (breaksAsteroids && asteroids.some(isBroken)) {
+    const kept: Asteroid[] = [];
+    for (const a of asteroids) {
+      if (!isBroken(a)) {
+        kept.push(a);
+        continue;
       }
-      asteroids = kept;
+      const r = breakAsteroid(a, nextId, ctx.rng);
+      ctx.rng = r.rng;
+      nextId += r.pieces.length;
+      kept.push(...r.pieces);
+      events.push({ type: 'broken', id: a.id, pieces: r.pieces.map((p) => p.id) });
     }
+    asteroids = kept;
+  }
+  if (spawnsExtras) {
     extraIn = extraIn > 0 ? extraIn - 1 : 0;
     if (extraIn === 0) {
       extraIn = RULES.extras.spawnEveryTicks;
@@ -188,7 +190,7 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
       scores = addScore(scores, s.slot, { deaths: 1 });
       if (killer >= 0) scores = addScore(scores, killer, { kills: 1 });
       events.push({ type: 'destroyed', slot: s.slot, killer });
-      if (decidesObjects) {
+      if (spawnsExtras) {
         for (const type of dropsOf(s)) objects.push(dropExtra(type, s.pos, nextId++));
       }
       ships[i] = { ...s, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, respawnIn: RULES.respawnTicks };

@@ -114,7 +114,7 @@ describe('Forwarder', () => {
     const events = packets.flatMap((p) => p.events.flatMap((e) => (e.type === 'relayed' ? e.packet.events : [])));
     expect(events).toEqual([{ type: 'sendText', text: 'two' }, { type: 'sendText', text: 'three' }]);
     // b's laser was outdated (c's still waits); b and c each pushed 'one' out of their full talk queue.
-    expect(f.eventDrops).toEqual({ outdated: 1, overflow: 2, foreign: 1 });
+    expect(f.eventDrops).toEqual({ outdated: 1, overflow: 2, foreign: 1, farPickup: 0 });
   });
 
   it('forgets a player who leaves: its token, and what the others still had of it', () => {

@@ -1,0 +1,50 @@
+/** The shapes a ClientGame (clientGame.ts) takes and gives: options, slot-table entries, a tick's outcome, notices for the view. */
+import type { MatchLimits } from './match';
+import type { MatchAnnouncement } from './matchSync';
+import type { ExtraAnswer, ExtraClaim } from './extraClaims';
+import type { GameObject, Vec3 } from './types';
+
+/** Something the view shows once (an explosion, a kill-feed line). */
+export type GameNotice = {
+  type: 'destroyed';
+  /** Whose ship. */
+  slot: number;
+  /** Who shot it down (NO_SLOT when unknown). */
+  killerSlot: number;
+  /** Where it was shown when it blew up (null if it was not on screen). */
+  pos: Vec3 | null;
+  /** It was our ship. */
+  local: boolean;
+};
+
+/** What one tick of our own game did that other players must hear of. */
+export interface TickOutcome {
+  /** Objects our ship created this tick (each kind sends its own creation event). */
+  created: GameObject[];
+  /** Our ship was destroyed this tick, by `killerSlot` (NO_SLOT if unknown). */
+  destroyed: { killerSlot: number } | null;
+  /** We are the match authority and the others must hear the match as it stands (scores, clock, phase). */
+  match?: MatchAnnouncement;
+  /** Extras of the match authority our ship took this tick: each claimed with a killObject naming us. */
+  claims?: ExtraClaim[];
+  /** As the match authority: which of our extras went to whom (answers to claims, and our own pickups). */
+  answers?: ExtraAnswer[];
+}
+
+/** One player of the slot table, as far as the game cares. */
+export interface GamePlayer {
+  slot: number;
+  joined: boolean;
+  local: boolean;
+  /** The player's name (the match authority keeps a leaver's score under it). */
+  name?: string;
+}
+
+export interface ClientGameOptions {
+  seed?: number;
+  /** The kill and time limits of the matches this game decides (offline, or as the match authority). */
+  match?: Partial<MatchLimits>;
+  /** Correction time of remote ships' smoothing (the `net_smooth` cvar). */
+  convergeMs?: number;
+}
+
