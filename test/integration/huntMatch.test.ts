@@ -1,6 +1,7 @@
 /**
  * Bots that fight play a whole match: four headless hunt bots (the built
- * out/main/bot.js, skill 5, kill limit 2) on a gameserver on loopback, and
+ * out/main/bot.js, skill 5, kill limit 2) on a gameserver on loopback (the
+ * server runs the match: --kill-limit 2), and
  * four in a peer-to-peer game on a virtual LAN of network namespaces, play
  * until a bot reaches the kill limit; each bot prints its scoreboard at the
  * match end as one JSON line, and the four agree.
@@ -44,7 +45,8 @@ async function playedToTheEnd(four: BotWatch[], label: string): Promise<void> {
 describe('hunt bots play a match to its kill limit', () => {
   it('four on a gameserver: every scoreboard agrees at the end', { timeout: 150_000 }, async () => {
     if (!existsSync(botEntry)) throw new Error(`${botEntry} is missing: run "npm run build" first (npm test does)`);
-    const server = await startServer(['gameserver', '--name', 'Arena', '--port', '0', '--udp-port', '0', '--http-port', '0']);
+    // The gameserver runs the match: its --kill-limit counts.
+    const server = await startServer(['gameserver', '--name', 'Arena', '--port', '0', '--udp-port', '0', '--http-port', '0', '--kill-limit', String(KILL_LIMIT)]);
     const four = ['hawk', 'kite', 'owl', 'wren'].map((name, i) => {
       const child = spawnTracked(process.execPath, [botEntry, ...HUNT, '--name', name, '--protocol', 'gameserver', '--server', `127.0.0.1:${server.tcp}`, '--port', '0', '--broadcast', '127.255.255.255', '--seed', String(i + 1)], {
         cwd: repoRoot,

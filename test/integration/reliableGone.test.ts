@@ -32,15 +32,15 @@ describe('a node that stops acknowledging', () => {
     const clock = new VirtualClock();
     const server = await startGameserver({ name: 'Acks', log, clock, port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
     servers.push(server);
-    const join = async (name: string) => {
-      const c = await GameClient.join({ tcpPort: server.ports.tcp ?? 0, name });
+    const join = async (name: string, answerReliable = true) => {
+      const c = await GameClient.join({ tcpPort: server.ports.tcp ?? 0, name, answerReliable });
       clients.push(c);
       c.hello();
       return c;
     };
     const talker = await join('talker');
     // A bare client: sends states, but knows nothing of acknowledgements.
-    const mute = await join('mute');
+    const mute = await join('mute', false);
     expect(await talker.tcp.next()).toMatch(/^add ip: .* name: mute in 1$/);
     await waitFor('the server to bind both', () => server.stats().clients.every((c) => c.udp !== null));
 

@@ -6,7 +6,7 @@
  */
 import dgram from 'node:dgram';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
-import { PacketType, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, PacketType, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
 import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
 import type { Vec3 } from '../../src/shared/sim/types';
 import { LineClient } from './lineClient';
@@ -37,6 +37,8 @@ export interface JoinOptions {
   host?: string;
   /** Answer the server's pings (default true). */
   answerPings?: boolean;
+  /** Acknowledge every reliable message at once, as a Starlane client does (default true; false: a client that knows nothing of them). */
+  answerReliable?: boolean;
   /**
    * Takes every datagram raw instead of decoding and keeping it (`received`
    * stays empty; pings are still decoded and answered): for load tests that
@@ -58,6 +60,7 @@ export class GameClient {
     readonly host: string,
     answerPings: boolean,
     raw?: (bytes: Uint8Array, at: number) => void,
+    answerReliable = true,
   ) {
     udp.on('message', (msg) => {
       const at = performance.now();
@@ -68,6 +71,11 @@ export class GameClient {
       const h = r.packet.header;
       if (!raw) this.received.push({ packet: r.packet, at, bytes: msg.length });
       if (answerPings && h.type === PacketType.Ping) this.sendRaw(this.packet({ type: PacketType.Pong, gameTime: h.gameTime }));
+      if (answerReliable) {
+        // The server's own messages ride outside, the players' inside their relayed packets.
+        const ids = r.packet.events.flatMap((e) => (e.type === 'reliable' ? [e.id] : e.type === 'relayed' ? e.packet.events.flatMap((x) => (x.type === 'reliable' ? [x.id] : [])) : []));
+        if (ids.length > 0) this.sendRaw(this.packet({ type: PacketType.Reliable, joined: false, events: [{ type: 'ack', ids: ids.slice(0, MAX_ACK_IDS) }] }));
+      }
     });
   }
 
@@ -86,7 +94,7 @@ export class GameClient {
       throw new Error(`join refused: ${line}`);
     }
     const welcome = [await tcp.next(), await tcp.next(), await tcp.next(), await tcp.next()];
-    return new GameClient(tcp, udp, accepted as JoinAccepted & { udp: number; token: number }, welcome, host, o.answerPings ?? true, o.raw);
+    return new GameClient(tcp, udp, accepted as JoinAccepted & { udp: number; token: number }, welcome, host, o.answerPings ?? true, o.raw, o.answerReliable ?? true);
   }
 
   get slot(): number {

@@ -27,8 +27,8 @@ export function useGameservers() {
     servers.push(s);
     return s;
   }
-  async function join(s: Gameserver, name: string): Promise<GameClient> {
-    const c = await GameClient.join({ tcpPort: s.ports.tcp ?? 0, name });
+  async function join(s: Gameserver, name: string, options: { answerReliable?: boolean } = {}): Promise<GameClient> {
+    const c = await GameClient.join({ tcpPort: s.ports.tcp ?? 0, name, ...options });
     clients.push(c);
     return c;
   }
@@ -36,10 +36,10 @@ export function useGameservers() {
    * Joins `names` in order and drains the client-list lines each one gets;
    * each says hello over UDP (a NodeAlive), so the server knows where to send.
    */
-  async function players(s: Gameserver, names: string[]): Promise<GameClient[]> {
+  async function players(s: Gameserver, names: string[], options: { answerReliable?: boolean } = {}): Promise<GameClient[]> {
     const out: GameClient[] = [];
     for (const name of names) {
-      const c = await join(s, name);
+      const c = await join(s, name, options);
       for (let i = 0; i < out.length; i++) await c.tcp.next();
       for (const earlier of out) await earlier.tcp.next();
       c.hello();

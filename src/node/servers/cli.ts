@@ -25,6 +25,8 @@ import { startStatusHttp, withProcessStatus, type StatusBody, type StatusHttp } 
 import type { RunningServer } from './types';
 import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, httpCaps, type ServerLimits } from './connectionLimits';
 import { DEFAULT_MASTER_PORT, DEFAULT_MAX_SERVERS, validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
+import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S } from '../../shared/game/match';
+import { RULES } from '../../shared/game/rules';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -331,6 +333,8 @@ interface GameOpts extends SlotOpts {
   udpRate: number;
   strangerRate: number;
   strikeLimit: number;
+  killLimit: number;
+  timeLimit: number;
 }
 
 withPlayerOptions(
@@ -351,6 +355,8 @@ withPlayerOptions(
   .option('--udp-rate <n>', 'datagrams per second one source (address and port) may send; more are dropped unread (bursts of twice this pass)', number(10, 100_000, 'datagrams per second'), 200)
   .option('--stranger-rate <n>', 'datagrams per second all sources without a seat may send together (discovery, time sync, joins, floods); more are dropped unread, joined players are served first', number(100, 1_000_000, 'datagrams per second'), 2000)
   .option('--strike-limit <n>', 'strikes for impossible data (speed, teleports, lasers, events a player may not send), fading over 10 s, that drop a player', int(1, 1000), 10)
+  .option('--kill-limit <n>', 'kills that win a match, 0 for none (the server keeps the score and runs the match)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
+  .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
   .action(async (o: GameOpts, cmd: Command) => {
     checkMasterOptions(o, cmd);
     const log = createLogger('starlane-gameserver', o.logLevel);
@@ -374,6 +380,8 @@ withPlayerOptions(
       udpRate: o.udpRate,
       strangerRate: o.strangerRate,
       strikeLimit: o.strikeLimit,
+      killLimit: o.killLimit,
+      timeLimitS: o.timeLimit,
       log,
       onPlayersChanged: (count, max) => link.registration?.update(count, max),
     });

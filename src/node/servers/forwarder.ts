@@ -7,7 +7,7 @@
  */
 import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../shared/wire/codec';
 import { ackSize } from '../../shared/net/linkLayer';
-import { PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../shared/wire/types';
+import { NO_SLOT, objectId, PacketType, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../shared/wire/types';
 import { ClientSeat } from './seat';
 import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
 import { CLAIM_SLACK } from '../../shared/game/extraClaims';
@@ -70,6 +70,8 @@ export class Forwarder {
   readonly clients = new Map<number, ClientSeat>();
   readonly byToken = new Map<number, ClientSeat>();
   readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0 };
+  /** Called with each player's announcement of its own ship's destruction (the match referee counts it). */
+  onOwnKill: ((victim: number, killer: number, now: number) => void) | null = null;
   /** The match authority's extras still lying in the arena (full object id → where), newest last, at most MAX_LIVE_EXTRAS. */
   private readonly liveExtras = new Map<number, Vec3>();
   private nextId = 1;
@@ -152,17 +154,27 @@ export class Forwarder {
           farPickups += 1;
           continue;
         }
-        if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) this.liveExtras.delete(ev.event.id);
+        // The server is the match authority: a player's matchState is not passed on.
+        if (ev.event.type === 'matchState') continue;
+        if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
+          this.liveExtras.delete(ev.event.id);
+          if (ev.event.id === objectId(s.slot, 0)) this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
+        }
         if (!claim && !ownedBy(ev.event, s.slot)) {
           this.eventDrops.foreign += 1;
           foreign += 1;
           continue;
         }
-        const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : ev.event.type === 'matchState' ? `match:${s.slot}` : undefined;
+        const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
         for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
       } else rest.push(ev);
     }
     return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign, farPickups };
+  }
+
+  /** A reliable message from the server itself to seat `s` (the match state): it travels in the Relay packets' outer event list. */
+  sayToSeat(s: ClientSeat, event: ReliableGameEvent, now: number): void {
+    s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? 'match:server' : undefined);
   }
 
   /** The authority announced extra `id` at `pos`. */
@@ -199,15 +211,20 @@ export class Forwarder {
     if (items.length === 0 && !linkDue) return [];
     // Reliable messages go first (resends and new ones, about a datagram's worth); acknowledgements ride in the first outer header.
     const reliable = c.link.take(now, RELIABLE_CHUNK, ackSize);
-    items.unshift(
-      ...reliable.messages.map((m): Item => {
-        const event: RemoteEvent = { type: 'reliable', id: m.id, event: m.message.event };
-        return { from: m.message.from, event, size: eventSize(event), stream: RELIABLE_STREAM };
-      }),
-    );
-    const acks: RemoteEvent[] = reliable.acks.length > 0 ? [{ type: 'ack', ids: reliable.acks }] : [];
-    if (items.length === 0) return acks.length > 0 ? [{ header: { ...header(), type: PacketType.Reliable }, events: acks }] : [];
-    const plan = planRelays(items, OUTER_HEADER + (acks.length > 0 ? ackSize(reliable.acks.length) : 0), c.budget);
+    // The server's own messages ride in the outer event list (they come from no player); the players' inside their relayed packets.
+    const own: RemoteEvent[] = [];
+    for (const m of reliable.messages) {
+      const event: RemoteEvent = { type: 'reliable', id: m.id, event: m.message.event };
+      if (m.message.from === NO_SLOT) own.push(event);
+      else items.push({ from: m.message.from, event, size: eventSize(event), stream: RELIABLE_STREAM });
+    }
+    // (Reliable items go first.)
+    items.unshift(...items.splice(items.length - (reliable.messages.length - own.length)));
+    const acks: RemoteEvent[] = [...(reliable.acks.length > 0 ? [{ type: 'ack' as const, ids: reliable.acks }] : []), ...own];
+    // A packet of acknowledgements alone is a Reliable one; with the server's own messages it is a Relay (their only home on the client).
+    const bare = own.length > 0 ? PacketType.Relay : PacketType.Reliable;
+    if (items.length === 0) return acks.length > 0 ? [{ header: { ...header(), type: bare }, events: acks }] : [];
+    const plan = planRelays(items, OUTER_HEADER + acks.reduce((n, e) => n + eventSize(e), 0), c.budget);
     const sent = new Set<PendingEvent>();
     items.forEach((item, i) => {
       if (!plan.placed[i]) return;
@@ -223,7 +240,7 @@ export class Forwarder {
     const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.clients.get(slot)?.header ?? null));
     const first = packets[0];
     if (first) first.events.unshift(...acks);
-    else if (acks.length > 0) packets.push({ header: { ...header(), type: PacketType.Reliable }, events: acks });
+    else if (acks.length > 0) packets.push({ header: { ...header(), type: bare }, events: acks });
     return packets;
   }
 }

@@ -31,6 +31,7 @@ import { unwrapAddress } from './lineServer';
 import { hostPort } from './playerAddress';
 import { ServerUdp } from './serverUdp';
 import { SourceGuard } from './strikes';
+import { MatchReferee } from './matchReferee';
 import { ServerTimeService } from './timeService';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 
@@ -79,6 +80,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     },
   });
   udp.onDatagram((msg, from) => datagrams.onDatagram(msg, from));
+  // The server is its game's match authority: scores from the kills players' games announce, limits from its options.
+  const referee = new MatchReferee({ killLimit: options.killLimit, timeLimitS: options.timeLimitS }, clock());
+  fwd.onOwnKill = (victim, killer, now) => referee.kill(victim, killer, now);
 
   let seats: Awaited<ReturnType<typeof startJoinServer>>;
   try {
@@ -93,10 +97,17 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         joined(player) {
           // It has a good token now: whatever it sent without one before no longer counts against it.
           sources.unblockAddress(player.address);
-          const s = fwd.add(player.slot, player.address, () => randomInt(0, 0x1_0000_0000), clock());
+          const now = clock();
+          const s = fwd.add(player.slot, player.address, () => randomInt(0, 0x1_0000_0000), now);
+          // The newcomer hears the match at once; everyone else at the next tick (the scores changed).
+          referee.join(player.slot, player.name);
+          fwd.sayToSeat(s, { type: 'matchState', ...referee.announcement(now) }, now);
           return { udp: udpPort, token: s.token };
         },
-        left: (player) => fwd.remove(player.slot),
+        left: (player) => {
+          fwd.remove(player.slot);
+          referee.leave(player.slot);
+        },
       },
     });
   } catch (err) {
@@ -130,6 +141,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.pingAt), events: [] });
       }
     }
+    referee.tick(now);
+    const said = referee.due(now);
+    if (said) for (const s of clients.values()) fwd.sayToSeat(s, { type: 'matchState', ...said }, now);
     datagrams.flushAll();
   }, 1000 / config.tickHz);
 

@@ -16,6 +16,10 @@ export interface GameserverOptions extends CommonServerOptions {
   udpPort?: number;
   /** Seats 0..maxPlayers-1, 1..MAX_WIRE_SLOTS (default 16). */
   maxPlayers?: number;
+  /** Kills that win a match, 0 = none (default RULES.match.killLimit); the server is its game's match authority. */
+  killLimit?: number;
+  /** Seconds a match lasts, 0 = none (default RULES.match.timeLimitS). */
+  timeLimitS?: number;
   /** Up to four message lines after every accepted join. */
   welcome?: string[];
   banFile?: string;

@@ -63,6 +63,8 @@ export class ClientGame {
   private readonly rejoins = new Rejoins();
   /** The kill and time limits of the matches this game decides. */
   private limits: Partial<MatchLimits>;
+  /** A gameserver runs this game's match (it has announced it). */
+  private serverRunsMatch = false;
   /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
   private authority: number | null = null;
   /** What the authority (us) last announced, and when (tick); null: announce at the next tick. */
@@ -102,8 +104,16 @@ export class ClientGame {
     const mine = this.currWorld.ships.find((s) => s.slot === this.local);
     return mine ? Math.ceil(mine.respawnIn / TICK_HZ) : 0;
   }
-  /** Whether this game decides the match (its end and the next one's start): offline, or as the lowest joined slot. */
+  /**
+   * Whether this game decides the match (its end and the next one's start):
+   * offline, or as the lowest joined slot — unless a gameserver runs the match
+   * (it has spoken: a matchState from no player's slot).
+   */
   get decidesMatch(): boolean {
+    return this.netSlot === null || (!this.serverRunsMatch && this.authority === this.netSlot);
+  }
+  /** Whether this game spawns the match's extras: offline, or as the lowest joined slot (a gameserver spawns none). */
+  private get spawnsExtras(): boolean {
     return this.netSlot === null || this.authority === this.netSlot;
   }
 
@@ -203,7 +213,7 @@ export class ClientGame {
     // Offline, this game is the whole match; online the match authority decides the shared objects.
     const decidesHitsOn = bots.length === 0 ? (slot: number) => slot === local : (slot: number) => slot === local || bots.includes(slot);
     // The match authority spawns the extras (extraClaims.ts); asteroids break only offline for now (their pieces are not sent).
-    const spawnsExtras = this.decidesMatch;
+    const spawnsExtras = this.spawnsExtras;
     const online = this.netSlot !== null;
     world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.decidesMatch, spawnsExtras, breaksAsteroids: !online, events });
     this.lastEvents = events;
@@ -293,6 +303,7 @@ export class ClientGame {
       // Another game, another match: a fresh scoreboard and clock (the authority's word replaces them if it is not us).
       this.currWorld = { ...this.currWorld, scores: [], match: createMatch(this.limits), objects: this.currWorld.objects.filter((o) => o.kind !== 'extra') };
       this.extraClaims.clear();
+      this.serverRunsMatch = false;
     }
     this.currWorld = { ...this.currWorld, ships };
     this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => ships.some((n) => n.slot === s.slot)) };
@@ -314,13 +325,15 @@ export class ClientGame {
   applyEvent(slot: number, ev: RemoteEvent, nowMs: number, ageMs: number): void {
     if (slot === this.netSlot) return;
     if (ev.type === 'matchState') {
-      if (slot === this.authority && !this.decidesMatch) this.currWorld = withAnnouncement(this.currWorld, ev, ageMs, this.local);
+      // A gameserver's word (from no player's slot) runs the match from then on; else the lowest joined slot's.
+      if (slot === NO_SLOT && this.netSlot !== null) this.serverRunsMatch = true;
+      if ((slot === NO_SLOT && this.serverRunsMatch) || (slot === this.authority && !this.decidesMatch)) this.currWorld = withAnnouncement(this.currWorld, ev, ageMs, this.local);
       return;
     }
     if (!('id' in ev)) return;
     if (objectOwner(ev.id) !== slot) {
       // The one object another player may name: one of our extras, claimed by the player who took it.
-      if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot && this.decidesMatch) {
+      if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot && this.spawnsExtras) {
         this.currWorld = this.extraClaims.onClaim(this.currWorld, slot, ev.id & 0xffff);
       }
       return;

@@ -22,7 +22,7 @@
 import { giveUpAfterMs, ReliableLink, type ReliableConfig } from './reliable';
 import { eventSize } from '../wire/codec';
 import { addrKey } from '../wire/addr';
-import { PacketType, RELIABLE_EVENT_TYPES, type AckEvent, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
+import { NO_SLOT, PacketType, RELIABLE_EVENT_TYPES, type AckEvent, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
 
 /** Bytes each regular game packet leaves free for acknowledgements and reliable messages (the game-code interface fills the rest). */
 export const LINK_RESERVE_BYTES = 96;
@@ -149,7 +149,8 @@ export class LinkLayer {
       return rest;
     };
     if (packet.header.type === PacketType.Relay) {
-      const events = strip(packet.events, () => null, packet.header).map((ev) =>
+      // Outside the relayed packets: the server's own messages (the match state), from no player's slot.
+      const events = strip(packet.events, () => NO_SLOT, packet.header).map((ev) =>
         ev.type === 'relayed' ? { ...ev, packet: { header: ev.packet.header, events: strip(ev.packet.events, () => ev.slot, ev.packet.header) } } : ev,
       );
       return { packet: { header: packet.header, events }, delivered };
