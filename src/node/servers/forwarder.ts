@@ -107,10 +107,11 @@ export class Forwarder {
    * is acknowledged and, the first time, queued on every other client's link
    * (a name, or a match state, supersedes the same player's older one still in flight). A
    * message the client may not send (another player's object) is dropped and
-   * counted as foreign. Returns the packet without envelopes, and how many
-   * messages were foreign.
+   * counted as foreign; one `refuse` returns true for (the rules guard's
+   * verdict) is acknowledged and dropped. Returns the packet without
+   * envelopes, and how many messages were foreign.
    */
-  takeLinkEvents(s: ClientSeat, packet: Packet, now: number): { packet: Packet; foreign: number } {
+  takeLinkEvents(s: ClientSeat, packet: Packet, now: number, refuse?: (event: RemoteEvent) => boolean): { packet: Packet; foreign: number } {
     let foreign = 0;
     const rest: RemoteEvent[] = [];
     for (const ev of packet.events) {
@@ -122,6 +123,7 @@ export class Forwarder {
           foreign += 1;
           continue;
         }
+        if (refuse?.(ev.event)) continue;
         const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : ev.event.type === 'matchState' ? `match:${s.slot}` : undefined;
         for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
       } else rest.push(ev);
