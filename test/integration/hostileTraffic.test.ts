@@ -133,14 +133,14 @@ describe('server hardening, close up', () => {
     cheat.sendRaw(cheat.packet({ state: { ...shipAt({ x: 0, y: 0, z: 0 }), vel: { x: 0, y: 0, z: -500 } } }));
     await honest.until(() => honest.relayed().some((r) => r.slot === cheat.slot), 10_000, 'the corrected state');
     const relayed = honest.relayed().find((r) => r.slot === cheat.slot)!.packet.header.state;
-    expect(relayed.vel.z).toBeCloseTo(-120, 3);
+    expect(relayed.vel.z).toBeCloseTo(-200, 3);
     for (let i = 0; i < 12 && !cheat.tcp.ended; i++) {
       cheat.sendRaw(cheat.packet({ state: { ...shipAt({ x: 0, y: 0, z: 0 }), vel: { x: 0, y: 0, z: -500 } } }));
       // One at a time: each is judged (a strike) before the next goes.
       await until(`strike ${i + 2}`, () => (s.stats().strikes.speed ?? 0) >= Math.min(10, i + 2) || cheat.tcp.ended);
     }
     await cheat.until(() => cheat.tcp.lines.includes('removing you'), 10_000, 'removing you');
-    expect(cheat.tcp.lines.find((l) => l.startsWith('removed: '))).toMatch(/^removed: dropped for bad data: 10 strikes within 10 s \(speed ×10; last: speed 500 > 120 units\/s\)$/);
+    expect(cheat.tcp.lines.find((l) => l.startsWith('removed: '))).toMatch(/^removed: dropped for bad data: 10 strikes within 10 s \(speed ×10; last: speed 500 > 200 units\/s\)$/);
     const warn = lines.find((l) => l.msg === 'player dropped for bad data');
     expect(warn).toMatchObject({ level: 40, slot: cheat.slot, address: '127.0.0.1', reason: expect.stringMatching(/10 strikes/) });
     expect(s.stats()).toMatchObject({ kicked: 1, strikes: { speed: 10 } });

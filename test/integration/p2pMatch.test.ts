@@ -1,7 +1,8 @@
 /**
  * The match over real games on loopback (hosts with real UDP sockets; a
  * peer-to-peer game, and a gameserver game through an in-process server): a
- * kill announced by the victim's game reaches every scoreboard; a player who
+ * kill — lasers one player's game fires, which hit in the victim's game —
+ * reaches every scoreboard; a player who
  * drops and rejoins under the same name keeps its score; a player joining
  * mid-match hears the match authority (the lowest joined slot) and sees the
  * same scores and time left as the others.
@@ -12,8 +13,7 @@ import { waitFor as until } from '../support/waitFor';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
 import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
-import { DESTROYED_DAMAGE, LASER_DAMAGE, SHIELD_MAX, type ClientGame } from '../../src/shared/game';
-import { objectId } from '../../src/shared/wire/types';
+import { FIRE_COOLDOWN_TICKS, LASER_SPEED, NOSE_OFFSET, type ClientGame } from '../../src/shared/game';
 import { tempDir } from '../support/testRun';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
@@ -60,11 +60,27 @@ function board(h: HostService): string {
 }
 const flying = (h: HostService): number => game(h).curr.ships.filter((s) => s.respawnIn === 0).length;
 
-/** Alpha's lasers, as bravo's game receives them, shoot bravo down: bravo's game decides, and says so. */
-function shootDown(victim: HostService, shooterSlot: number): void {
-  const target = game(victim).localShip!.pos;
-  for (let i = 0; i < Math.ceil((SHIELD_MAX + DESTROYED_DAMAGE) / LASER_DAMAGE) + 2; i++) {
-    victim.game!.driver.deliver({ kind: 'event', slot: shooterSlot, event: { type: 'createLaser', id: objectId(shooterSlot, 700 + i), pos: { x: target.x, y: target.y, z: target.z - 30 - 4 * i }, vel: { x: 0, y: 0, z: 300 }, ttl: 40 } });
+/**
+ * The shooter's game fires lasers from its ship's nose at the victim's ship,
+ * one per gun cooldown (as a player holding the trigger would), until the
+ * victim's game says its ship was destroyed. They travel the real way
+ * (through the server in a gameserver game, which sees them and so believes
+ * the kill); the victim's game decides the hits.
+ */
+async function shootDown(shooter: HostService, victim: HostService): Promise<void> {
+  const from = game(shooter).localShip!.pos;
+  const to = game(victim).localShip!.pos;
+  const d = { x: to.x - from.x, y: to.y - from.y, z: to.z - from.z };
+  const len = Math.hypot(d.x, d.y, d.z);
+  const dir = { x: d.x / len, y: d.y / len, z: d.z / len };
+  const driver = shooter.game!.driver;
+  for (let i = 0; !game(victim).dead; i++) {
+    if (i > 40) throw new Error('the victim survived 40 shots');
+    const pos = { x: from.x + dir.x * NOSE_OFFSET, y: from.y + dir.y * NOSE_OFFSET, z: from.z + dir.z * NOSE_OFFSET };
+    driver.events.createLaser(900 + i, pos, { x: dir.x * LASER_SPEED, y: dir.y * LASER_SPEED, z: dir.z * LASER_SPEED }, 40, driver.now());
+    // One shot per gun cooldown, counted in the shooter's own ticks.
+    const t = game(shooter).curr.tick + FIRE_COOLDOWN_TICKS;
+    await until('the gun to cool down', () => game(shooter).curr.tick >= t);
   }
 }
 
@@ -85,7 +101,7 @@ describe.each(['p2p', 'gameserver'] as const)('the match in a %s game', (protoco
     await bravo.command(`connect${target}`);
     await until('both see two ships', () => game(bravo).localSlot === 1 && flying(alpha) === 2 && flying(bravo) === 2);
 
-    shootDown(bravo, 0);
+    await shootDown(alpha, bravo);
     const afterKill = JSON.stringify([['alpha', 1, 0], ['bravo', 0, 1]]);
     await until('the kill on both scoreboards', () => board(alpha) === afterKill && board(bravo) === afterKill, 10_000);
 
@@ -107,5 +123,7 @@ describe.each(['p2p', 'gameserver'] as const)('the match in a %s game', (protoco
     // Time left agrees within a second (40 ticks) on every node: the same clock, aged by each packet.
     expect(Math.max(...left) - Math.min(...left)).toBeLessThanOrEqual(40);
     expect(game(charlie).curr.match.killLimit).toBe(game(alpha).curr.match.killLimit);
+    // Honest play: the gameserver struck nobody (its guard saw alpha's lasers near bravo, so it believed the kill).
+    if (protocol === 'gameserver') expect(servers[0]!.stats().strikes).toEqual({});
   });
 });

@@ -72,8 +72,10 @@ export class Forwarder {
   readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0 };
   /** Called with each player's announcement of its own ship's destruction (the match referee counts it). */
   onOwnKill: ((victim: number, killer: number, now: number) => void) | null = null;
-  /** The match authority's extras still lying in the arena (full object id → where), newest last, at most MAX_LIVE_EXTRAS. */
-  private readonly liveExtras = new Map<number, Vec3>();
+  /** The match authority's extras still lying in the arena (full object id → where and which type), newest last, at most MAX_LIVE_EXTRAS. */
+  private readonly liveExtras = new Map<number, { pos: Vec3; type: number }>();
+  /** Called when the authority gives extra of `type` to `winner` (the rules guard grants the ammunition it carries). */
+  onExtraTaken: ((winner: number, type: number) => void) | null = null;
   private nextId = 1;
 
   constructor(private readonly cfg: ForwarderConfig) {}
@@ -117,7 +119,7 @@ export class Forwarder {
         foreign += 1;
         continue;
       }
-      if (event.type === 'createExtra') this.extraLies(event.id, event.pos);
+      if (event.type === 'createExtra') this.extraLies(event.id, event.pos, event.kind);
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
@@ -135,10 +137,12 @@ export class Forwarder {
    * is acknowledged and, the first time, queued on every other client's link
    * (a name, or a match state, supersedes the same player's older one still in flight). A
    * message the client may not send (another player's object) is dropped and
-   * counted as foreign. Returns the packet without envelopes, and how many
-   * messages were foreign.
+   * counted as foreign; one `refuse` returns true for (the rules guard's
+   * verdict) is acknowledged and dropped; a claim of an extra from afar is
+   * dropped. Returns the packet without envelopes, how many messages were
+   * foreign and how many were claims from afar.
    */
-  takeLinkEvents(s: ClientSeat, packet: Packet, now: number): { packet: Packet; foreign: number; farPickups: number } {
+  takeLinkEvents(s: ClientSeat, packet: Packet, now: number, refuse?: (event: RemoteEvent) => boolean): { packet: Packet; foreign: number; farPickups: number } {
     let foreign = 0;
     let farPickups = 0;
     const rest: RemoteEvent[] = [];
@@ -146,7 +150,7 @@ export class Forwarder {
       if (ev.type === 'ack') s.link.onAcks(ev.ids, now);
       else if (ev.type === 'reliable') {
         if (!s.link.onMessage(ev.id, now)) continue;
-        const claim = claimOf(ev.event, s.slot) ? this.liveExtras.get((ev.event as { id: number }).id) : undefined;
+        const claim = claimOf(ev.event, s.slot) ? this.liveExtras.get((ev.event as { id: number }).id)?.pos : undefined;
         // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
         const at = packet.header.type === PacketType.GameState && packet.header.joined ? packet.header.state.pos : s.pos;
         if (claim && !near(at, claim)) {
@@ -157,14 +161,19 @@ export class Forwarder {
         // The server is the match authority: a player's matchState is not passed on.
         if (ev.event.type === 'matchState') continue;
         if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
+          // The authority's word on one of its extras: the winner's ammunition grows by what it carried.
+          const taken = this.liveExtras.get(ev.event.id);
+          if (taken && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.type);
           this.liveExtras.delete(ev.event.id);
-          if (ev.event.id === objectId(s.slot, 0)) this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
         }
         if (!claim && !ownedBy(ev.event, s.slot)) {
           this.eventDrops.foreign += 1;
           foreign += 1;
           continue;
         }
+        if (refuse?.(ev.event)) continue;
+        // Its own ship destroyed (a claim the rules guard let through): the match referee counts it.
+        if (ev.event.type === 'killObject' && ev.event.id === objectId(s.slot, 0)) this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
         const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
         for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
       } else rest.push(ev);
@@ -178,9 +187,9 @@ export class Forwarder {
   }
 
   /** The authority announced extra `id` at `pos`. */
-  private extraLies(id: number, pos: Vec3): void {
+  private extraLies(id: number, pos: Vec3, type: number): void {
     this.liveExtras.delete(id);
-    this.liveExtras.set(id, { x: pos.x, y: pos.y, z: pos.z });
+    this.liveExtras.set(id, { pos: { x: pos.x, y: pos.y, z: pos.z }, type });
     if (this.liveExtras.size > MAX_LIVE_EXTRAS) this.liveExtras.delete(this.liveExtras.keys().next().value as number);
   }
 

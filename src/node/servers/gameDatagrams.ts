@@ -13,7 +13,9 @@
  *   and slot, and (once bound) from its UDP port; stale and duplicate ids,
  *   undecodable bytes and unexpected types are dropped and counted;
  * - a seat's ship states and lasers are checked by its ClientGuard, mild
- *   violations corrected before relaying, every violation a strike;
+ *   violations corrected before relaying, every violation a strike; its
+ *   missiles, mines, EMPs, kill claims and the hits it ignores by the
+ *   RuleGuard (ruleGuard.ts), refused events dropped, a strike each;
  * - a source with no seat that keeps sending what cannot be accepted
  *   collects strikes and is blocked for a while.
  * It also sends: Relay datagrams (on arrival or on the tick), pongs, pings.
@@ -33,6 +35,8 @@ import { serverHeader } from './relay';
 import type { ClientSeat } from './seat';
 import type { ServerUdp, UdpEndpoint } from './serverUdp';
 import { ClientGuard, type SourceGuard } from './strikes';
+import { RuleGuard, type RuleViolation } from './ruleGuard';
+import { stateTime } from '../../shared/net/shipValidation';
 import type { ServerTimeService } from './timeService';
 
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
@@ -77,6 +81,8 @@ export class GameDatagrams {
   /** Joined clients' bound UDP endpoints (ip:port). */
   private readonly endpoints = new Map<string, ClientSeat>();
   private readonly guards = new WeakMap<ClientSeat, ClientGuard>();
+  /** The rules of the match: weapons, kill claims, hits ignored (per seat, and what the server saw of every projectile). */
+  readonly rules = new RuleGuard((slot) => this.parts.fwd.clients.has(slot));
   /** Tokens of sessions that ended lately → until when their datagrams are excused (see ENDED_TOKEN_GRACE_MS). */
   private readonly endedTokens = new Map<number, number>();
   /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
@@ -194,7 +200,15 @@ export class GameDatagrams {
     // Each of the client's datagrams is taken once, whatever kind and however old: a replay cannot keep a seat alive.
     if (s.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
-    const { packet, farPickups } = fwd.takeLinkEvents(s, decoded.packet, now);
+    const sentAt = stateTime(h.gameTime, now);
+    const claims: RuleViolation[] = [];
+    const pos = h.type === PacketType.GameState ? h.state.pos : undefined;
+    const { packet, farPickups } = fwd.takeLinkEvents(s, decoded.packet, now, (ev) => {
+      const v = this.rules.reliable(s, ev, sentAt, pos);
+      if (v) claims.push(v);
+      return v !== null;
+    });
+    if (claims.length > 0 && this.ruleStrikes(s, claims, now)) return;
     // Claims of extras from afar are dropped (the authority never hears them) and struck.
     if (farPickups > 0) {
       this.strike('far-pickup', farPickups);
@@ -224,11 +238,12 @@ export class GameDatagrams {
     s.counters.bytesIn += msg.length;
     if (verdict !== undefined) {
       // Impossible ship states and lasers are corrected in the packet before anyone sees them, and counted.
-      let guard = this.guards.get(s);
-      if (!guard) this.guards.set(s, (guard = new ClientGuard(SPAWN_POINTS, config.strikePolicy, now)));
+      const guard = this.guardOf(s, now);
       const checked = guard.check(packet, verdict === 'newest', now);
       for (const v of checked.violations) this.strike(v.kind, 1);
       if (checked.kick) return this.parts.kick(s, checked.kick);
+      // Weapons, kill claims and ignored hits: refused events leave the packet before it is forwarded.
+      if (this.ruleStrikes(s, this.rules.gameState(s, packet, verdict === 'newest', sentAt), now)) return;
       const foreign = fwd.onGameState(s, packet, verdict === 'newest', now);
       if (foreign > 0) {
         this.strike('foreign-event', foreign);
@@ -245,6 +260,25 @@ export class GameDatagrams {
       s.rttMs = now - s.pingAt;
       s.pingAt = null;
     }
+  }
+
+  private guardOf(s: ClientSeat, now: number): ClientGuard {
+    let guard = this.guards.get(s);
+    if (!guard) this.guards.set(s, (guard = new ClientGuard(SPAWN_POINTS, this.parts.config.strikePolicy, now)));
+    return guard;
+  }
+
+  /** Strikes for broken rules of the match; true when the seat was dropped for them. */
+  private ruleStrikes(s: ClientSeat, violations: RuleViolation[], now: number): boolean {
+    if (violations.length === 0) return false;
+    const guard = this.guardOf(s, now);
+    let kick: string | null = null;
+    for (const v of violations) {
+      this.strike(v.kind, 1);
+      kick ??= guard.strikes.add(v.kind, v.detail, now, v.severity === 'blatant');
+    }
+    if (kick) this.parts.kick(s, kick);
+    return kick !== null;
   }
 
   private strike(kind: string, n: number): void {

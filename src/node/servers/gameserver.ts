@@ -32,6 +32,8 @@ import { hostPort } from './playerAddress';
 import { ServerUdp } from './serverUdp';
 import { SourceGuard } from './strikes';
 import { MatchReferee } from './matchReferee';
+import { EXTRA_KINDS } from '../../shared/game/combat';
+import { RULES } from '../../shared/game/rules';
 import { ServerTimeService } from './timeService';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 
@@ -83,6 +85,12 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   // The server is its game's match authority: scores from the kills players' games announce, limits from its options.
   const referee = new MatchReferee({ killLimit: options.killLimit, timeLimitS: options.timeLimitS }, clock());
   fwd.onOwnKill = (victim, killer, now) => referee.kill(victim, killer, now);
+  // A missile or mine pack the authority gave a player: the rules guard lets it fire those too.
+  fwd.onExtraTaken = (winner, type) => {
+    const x = RULES.extras;
+    if (EXTRA_KINDS[type] === 'missiles') datagrams.rules.grantAmmo(winner, x.missilePack, 0);
+    else if (EXTRA_KINDS[type] === 'mines') datagrams.rules.grantAmmo(winner, 0, x.minePack);
+  };
 
   let seats: Awaited<ReturnType<typeof startJoinServer>>;
   try {

@@ -2,18 +2,24 @@
  * Is a client's ship believable? The server cannot see a client's simulation,
  * only the states and lasers it reports, so it checks them against what the
  * shared simulation (src/shared/sim) can produce at all:
- * - speed at most MAX_SPEED, turn rates at most the per-axis maxima, energy
- *   and damage within 0..100, a unit rotation;
+ * - speed at most AFTERBURNER_MAX_SPEED (the afterburner's cap, the most any
+ *   ship flies), turn rates at most the per-axis maxima, energy and damage
+ *   within 0..100, a unit rotation;
  * - positions that follow from the previous one: a ship may cover at most
- *   MAX_SPEED × the game time elapsed between the two states, plus a reserve
+ *   that speed × the game time elapsed between the two states, plus a reserve
  *   for rounding and clock error; anything farther is a teleport. Elapsed
  *   time is the sender's own, from the common game time stamped in each
  *   state's header ({@link stateTime}), not the gap between arrivals: a
  *   stall on either end (a frozen server, an uplink held and released)
  *   delivers seconds of honest flight in one burst, and those states are as
  *   far apart in game time as the ship flew;
- * - lasers at muzzle speed, born near the ship, with at most their full
- *   lifetime, and no faster than the gun's cooldown allows.
+ * - lasers at muzzle speed plus the ship's, born near the ship, with at most
+ *   their full lifetime, and no faster than the gun's cooldown allows. A shot
+ *   at laser level n is n bolts of the same tick (same velocity, side by side
+ *   RULES.laser.boltSpacing apart, see fireLasers): bolts that line up so
+ *   with the shot before them count as that shot, up to RULES.laser.maxLevel
+ *   of them (the server cannot see the level an extra gave; a level-1 cheat
+ *   firing three bolts a shot is the most this lets through).
  *
  * A violation a bug or rounding could explain (up to `blatantFactor` × the
  * limit) is `mild`: the value is corrected (clamped) and the caller counts a
@@ -25,7 +31,8 @@
  * {@link stateTime}; any monotonic clock in tests).
  */
 import { FIRE_COOLDOWN_TICKS, LASER_SPEED, LASER_TTL_TICKS, NOSE_OFFSET } from '../game/kinds/laser';
-import { ENERGY_MAX, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_SPEED, MAX_YAW_RATE } from '../game/kinds/ship';
+import { AFTERBURNER_MAX_SPEED, DESTROYED_DAMAGE, ENERGY_MAX, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_YAW_RATE } from '../game/kinds/ship';
+import { RULES } from '../game/rules';
 import { STEP_MS, STEP_S, type Vec3 } from '../sim/types';
 import type { ShipState } from '../wire/types';
 
@@ -50,6 +57,9 @@ export interface ShipLimits {
   /** Shots per second the gun's cooldown allows, and how many may arrive at once (queued, bundled). */
   shotsPerSecond: number;
   shotBurst: number;
+  /** Bolts one shot may be (the highest laser level), and their sideways spacing (units). */
+  boltsPerShot: number;
+  boltSpacing: number;
   /** How far ahead of the receiver's common game time a state's stamp may claim to be (clock-sync error), ms. */
   stampLeadMs: number;
   /** How far behind it a stamp may be (a stall up to the silence timeout), ms; older stamps count as this old. */
@@ -58,17 +68,20 @@ export interface ShipLimits {
 
 /** The simulation's own limits. */
 export const SHIP_LIMITS: Readonly<ShipLimits> = Object.freeze({
-  maxSpeed: MAX_SPEED,
+  // The afterburner's cap is the fastest any ship flies.
+  maxSpeed: AFTERBURNER_MAX_SPEED,
   maxAngularRate: Object.freeze({ x: MAX_PITCH_RATE, y: MAX_YAW_RATE, z: MAX_ROLL_RATE }),
   maxEnergy: ENERGY_MAX,
-  maxDamage: 100,
+  maxDamage: DESTROYED_DAMAGE,
   tolerance: 1.02,
   blatantFactor: 10,
   jitterSeconds: 2,
-  maxLaserSpeed: LASER_SPEED + MAX_SPEED,
+  maxLaserSpeed: LASER_SPEED + AFTERBURNER_MAX_SPEED,
   maxLaserTtl: LASER_TTL_TICKS,
   shotsPerSecond: 1000 / (FIRE_COOLDOWN_TICKS * STEP_MS),
   shotBurst: 24,
+  boltsPerShot: RULES.laser.maxLevel,
+  boltSpacing: RULES.laser.boltSpacing,
   stampLeadMs: 250,
   stampLagMs: 10_000,
 });
@@ -113,11 +126,13 @@ export interface ShipTrack {
   /** Shots it may still fire now (refills at shotsPerSecond, capped at shotBurst). */
   shots: number;
   shotsAt: number;
+  /** The last shot taken: its first bolt and how many bolts it has had (later bolts of the same shot cost nothing). */
+  lastShot: { pos: Vec3; vel: Vec3; bolts: number } | null;
 }
 
 /** A fresh track: nothing seen yet, full reserves. */
 export function newShipTrack(now: number, limits: ShipLimits = SHIP_LIMITS): ShipTrack {
-  return { state: null, at: now, reserve: limits.maxSpeed * limits.jitterSeconds, shots: limits.shotBurst, shotsAt: now };
+  return { state: null, at: now, reserve: limits.maxSpeed * limits.jitterSeconds, shots: limits.shotBurst, shotsAt: now, lastShot: null };
 }
 
 /** The corrected state (the input object itself when nothing changed) and what was wrong. */
@@ -252,14 +267,19 @@ export function checkLaser(laser: ReportedLaser, track: ShipTrack, now: number, 
   if (!finiteVec(laser.pos) || !finiteVec(laser.vel) || !Number.isFinite(laser.ttl)) {
     return { laser: null, violations: [{ kind: 'not-finite', severity: 'blatant', detail: 'a non-finite number in a laser' }] };
   }
-  // The gun: a token bucket refilled at the cooldown's pace.
+  // The gun: a token bucket refilled at the cooldown's pace; another bolt of the last shot costs nothing.
   track.shots = Math.min(limits.shotBurst, track.shots + (Math.max(0, now - track.shotsAt) / 1000) * limits.shotsPerSecond);
   track.shotsAt = Math.max(track.shotsAt, now);
-  if (track.shots < 1) {
-    violations.push({ kind: 'fire-rate', severity: 'mild', detail: `more than ${fmt(limits.shotsPerSecond)} shots/s` });
-    return { laser: null, violations };
+  const shot = track.lastShot;
+  if (shot && shot.bolts < limits.boltsPerShot && sameShot(laser, shot, limits)) shot.bolts += 1;
+  else {
+    if (track.shots < 1) {
+      violations.push({ kind: 'fire-rate', severity: 'mild', detail: `more than ${fmt(limits.shotsPerSecond)} shots/s` });
+      return { laser: null, violations };
+    }
+    track.shots -= 1;
+    track.lastShot = { pos: laser.pos, vel: laser.vel, bolts: 1 };
   }
-  track.shots -= 1;
   let { vel, ttl } = laser;
   const speed = len(vel);
   const speedVerdict = over(speed, limits.maxLaserSpeed, limits);
@@ -284,4 +304,21 @@ export function checkLaser(laser: ReportedLaser, track: ShipTrack, now: number, 
     }
   }
   return { laser: violations.length === 0 ? laser : { pos: laser.pos, vel, ttl }, violations };
+}
+
+/**
+ * Whether `laser` is another bolt of the shot whose first bolt is `shot`:
+ * the same velocity (f32 on the wire) and beside it, one to boltsPerShot − 1
+ * spacings across the line of flight (and at most a quarter second of flight
+ * along it: bolts of one tick may leave in consecutive datagrams, each moved
+ * on to its send time).
+ */
+function sameShot(laser: ReportedLaser, shot: { pos: Vec3; vel: Vec3 }, limits: ShipLimits): boolean {
+  const v = shot.vel;
+  const speed = len(v);
+  if (!(speed > 0) || Math.sqrt(distSq(laser.vel, v)) > 1e-3 * speed + 1e-3) return false;
+  const d = { x: laser.pos.x - shot.pos.x, y: laser.pos.y - shot.pos.y, z: laser.pos.z - shot.pos.z };
+  const along = (d.x * v.x + d.y * v.y + d.z * v.z) / speed;
+  const across = Math.sqrt(Math.max(0, d.x * d.x + d.y * d.y + d.z * d.z - along * along));
+  return Math.abs(along) <= speed * 0.25 + 1 && across >= 0.5 * limits.boltSpacing && across <= (limits.boltsPerShot - 1) * limits.boltSpacing * limits.tolerance + 0.1;
 }

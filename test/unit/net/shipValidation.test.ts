@@ -10,13 +10,17 @@ import { describe, expect, it } from 'vitest';
 import { checkLaser, checkShipState, newShipTrack, SHIP_LIMITS, type ShipTrack } from '../../../src/shared/net/shipValidation';
 import { floatStream, NO_INPUT, spawnPoint, STEP_MS } from '../../../src/shared/sim';
 import type { ShipInput, Vec3 } from '../../../src/shared/sim';
-import { createWorld, LASER_TTL_TICKS, MAX_PITCH_RATE, MAX_SPEED, stepWorld } from '../../../src/shared/game';
+import { createWorld, FIRE_COOLDOWN_TICKS, fireLasers, LASER_TTL_TICKS, MAX_PITCH_RATE, RULES, stepWorld } from '../../../src/shared/game';
 import type { World } from '../../../src/shared/game';
 import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type ShipState } from '../../../src/shared/wire/types';
 import { shipState } from '../../support/ships';
 
 const length = (v: Vec3) => Math.hypot(v.x, v.y, v.z);
+/** The cap a state is held to: the afterburner's, the most any ship flies. */
+const MAX_SPEED = SHIP_LIMITS.maxSpeed;
+/** A vector as f32 floats carry it on the wire. */
+const f32 = (v: Vec3): Vec3 => ({ x: Math.fround(v.x), y: Math.fround(v.y), z: Math.fround(v.z) });
 const state = shipState;
 const SPAWN = spawnPoint(3);
 
@@ -45,7 +49,7 @@ describe('honest ships', () => {
         const sent: { at: number; state: ShipState }[] = [];
         for (let tick = 1; tick <= 1200; tick++) {
           // A new random stick position every half second: full thrust, hard turns, reverse.
-          if (tick % 20 === 1) input = { thrust: rand() * 2 - 1, yaw: rand() * 2 - 1, pitch: rand() * 2 - 1, roll: rand() * 2 - 1, fire: false };
+          if (tick % 20 === 1) input = { thrust: rand() * 2 - 1, yaw: rand() * 2 - 1, pitch: rand() * 2 - 1, roll: rand() * 2 - 1, fire: false, afterburner: rand() < 0.5 };
           world = stepWorld(world, new Map([[0, input]]));
           const s = world.ships[0]!;
           if (tick % 2 === 0) sent.push({ at: tick * STEP_MS, state: overTheWire({ pos: s.pos, rot: s.rot, vel: s.vel, angVel: s.angVel, energy: s.energy, damage: s.damage }) });
@@ -81,6 +85,47 @@ describe('honest ships', () => {
     expect(checkLaser(fired, track, 10).violations).toEqual([]);
     const flown = { pos: { x: 0, y: 0, z: -8 - 650 * 0.5 }, vel: { x: 0, y: 0, z: -650 }, ttl: LASER_TTL_TICKS - 20 };
     expect(checkLaser(flown, track, 520).violations).toEqual([]);
+  });
+});
+
+describe('honest ships at full tilt', () => {
+  it('the limits are the rules: the afterburner top speed, muzzle plus ship speed, up to maxLevel bolts a shot', () => {
+    expect(SHIP_LIMITS.maxSpeed).toBe(RULES.afterburner.maxSpeed);
+    expect(SHIP_LIMITS.maxLaserSpeed).toBe(RULES.laser.speed + RULES.afterburner.maxSpeed);
+    expect(SHIP_LIMITS.boltsPerShot).toBe(RULES.laser.maxLevel);
+  });
+
+  it('a ship on the afterburner firing laser level 1, 2 and 3 at the cooldown pace, through the wire, is never corrected', () => {
+    for (const level of [1, 2, 3]) {
+      let world: World = createWorld(7, { ships: 1, asteroids: 0 });
+      const track = newShipTrack(0);
+      let id = 1;
+      for (let tick = 1; tick <= 800; tick++) {
+        world = stepWorld(world, new Map([[0, { ...NO_INPUT, thrust: 1, yaw: tick % 200 < 100 ? 0.3 : -0.2, afterburner: true }]]));
+        // Energy and laser level kept up (an energy field, an extra): only the gun's pace limits it.
+        const s = { ...world.ships[0]!, laserLevel: level, energy: 100 };
+        world = { ...world, ships: [s] };
+        const at = tick * STEP_MS;
+        if (tick % 2 === 0) expect(checkShipState(overTheWire({ pos: s.pos, rot: s.rot, vel: s.vel, angVel: s.angVel, energy: s.energy, damage: s.damage }), track, at, SPAWN).violations).toEqual([]);
+        if (tick % FIRE_COOLDOWN_TICKS !== 0) continue;
+        const bolts = fireLasers(s, id);
+        id += bolts.length;
+        expect(bolts).toHaveLength(level);
+        for (const b of bolts) expect(checkLaser({ pos: f32(b.pos), vel: f32(b.vel), ttl: b.ttl }, track, at).violations).toEqual([]);
+      }
+      expect(length(world.ships[0]!.vel)).toBeGreaterThan(RULES.afterburner.maxSpeed * 0.95);
+    }
+  });
+
+  it('bolts that do not line up as one shot (a copy on the same spot, a fourth bolt) each cost a shot', () => {
+    const gun = trackAt(state(), 0);
+    // 60 triples within 60 ms, bolts 3 units apart: 20 shots, within the burst.
+    const triples = Array.from({ length: 60 }, (_, i) => checkLaser({ pos: { x: (i % 3) * 3, y: 0, z: -8 }, vel: { x: 0, y: 0, z: -600 }, ttl: 40 }, gun, Math.floor(i / 3)));
+    expect(triples.filter((r) => r.laser === null)).toEqual([]);
+    const quads = trackAt(state(), 0);
+    const four: ReturnType<typeof checkLaser>[] = Array.from({ length: 4 * 20 }, (_, i) => checkLaser({ pos: { x: (i % 4) * 3, y: 0, z: -8 }, vel: { x: 0, y: 0, z: -600 }, ttl: 40 }, quads, Math.floor(i / 4)));
+    // Each fourth bolt (x 9: three spacings off) starts a shot of its own, and the next shot's first bolt (x 0) lines up with it.
+    expect(four.filter((r) => r.laser === null).length).toBeGreaterThan(0);
   });
 });
 

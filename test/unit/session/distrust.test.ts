@@ -11,7 +11,7 @@ import { GameSession } from '../../../src/node/protocol/gameSession';
 import type { CommandDef } from '../../../src/shared/console/registry';
 import { ManagedPeer } from '../../../src/shared/net/managedPeer';
 import type { ProtocolContext } from '../../../src/shared/net/protocol';
-import { MAX_SPEED } from '../../../src/shared/game/kinds/ship';
+import { AFTERBURNER_MAX_SPEED as MAX_SPEED } from '../../../src/shared/game/kinds/ship';
 import { encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type ShipState } from '../../../src/shared/wire/types';
 import { MemoryNet } from '../../support/memoryNet';

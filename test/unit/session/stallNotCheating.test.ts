@@ -192,7 +192,8 @@ describe('a stall is not cheating: a peer in a slotserver game', () => {
       const counts = watcher.session.plausibility.counts;
       console.log(`slotserver peer, uplink held ${stallMs} ms: ${uplink.released} datagrams released; ${seen() - before} states shown since; clamped ${counts.corrected}, hidden ${counts.ignored}`);
       expect(counts).toEqual({ corrected: 0, ignored: 0 });
-      jump.units = 4_000;
+      // Beyond blatantFactor × the travel reserve (10 × 200 units/s × 2 s): hidden, not merely clamped.
+      jump.units = 10_000;
       const hiddenBefore = counts.ignored;
       runUntil(clock, 'the teleport hidden', () => watcher.session.plausibility.counts.ignored > hiddenBefore);
     });

@@ -1,0 +1,139 @@
+/**
+ * What the gameserver makes of the projectiles it forwards (hitConfirm.ts),
+ * on a virtual clock: lasers, missiles and armed mines that pass through a
+ * ship's reported path are confirmed hits; a ship that reports itself
+ * unharmed through far more than it can survive is struck, again and again;
+ * an honest ship that dies of its hits, one the shots miss, and one that
+ * took its hits during the spawn grace never is. Kill claims hold only for
+ * killers that had a weapon near the victim since its previous death.
+ */
+import { describe, expect, it } from 'vitest';
+import { HitConfirm } from '../../../src/node/servers/hitConfirm';
+import { RULES } from '../../../src/shared/game';
+import type { Vec3 } from '../../../src/shared/sim';
+import { NO_SLOT, type RemoteEvent, type ShipState } from '../../../src/shared/wire/types';
+
+const at = (pos: Vec3, damage = 0): ShipState => ({ pos, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage });
+const laser = (pos: Vec3, vel: Vec3): RemoteEvent => ({ type: 'createLaser', id: 0x20001, pos, vel, ttl: RULES.laser.ttlTicks });
+const ORIGIN = { x: 0, y: 0, z: 0 };
+
+/**
+ * Victim slot 1 parked at `where(t)`, reporting `damage(t)`, states every 50 ms for `ms`;
+ * slot 2 fires a laser from 400 units away at the victim every 150 ms (the cooldown) from `fromMs` on, `offset` units wide of it.
+ */
+function barrage(ms: number, o: { where?: (t: number) => Vec3; damage?: (t: number) => number; offset?: number; fromMs?: number } = {}) {
+  const h = new HitConfirm();
+  const where = o.where ?? (() => ORIGIN);
+  let strikes = 0;
+  let firstStrikeAt: number | null = null;
+  for (let t = 0; t <= ms; t += 25) {
+    if (t >= (o.fromMs ?? 0) && t % 150 === 0) {
+      const w = where(t + 500);
+      h.projectile(2, laser({ x: w.x + (o.offset ?? 0), y: w.y, z: w.z - 400 }, { x: 0, y: 0, z: 800 }), t);
+    }
+    if (t % 50 === 0) {
+      const v = h.shipState(1, at(where(t), o.damage?.(t) ?? 0), t);
+      strikes += v.strikes;
+      if (v.strikes > 0) firstStrikeAt ??= t;
+    }
+  }
+  return { h, strikes, firstStrikeAt };
+}
+
+describe('hits a ship ignores', () => {
+  it('a parked ship that keeps reporting no damage under a steady barrage is struck once it is far past dead, and again for each lethal batch', () => {
+    const { h, strikes, firstStrikeAt } = barrage(40_000);
+    // One bolt every 150 ms at 12 damage: 80 damage/s against a shield recharging 10/s.
+    expect(h.confirmed).toBeGreaterThan(200);
+    expect(firstStrikeAt).not.toBeNull();
+    console.log(`parked under a laser barrage: ${h.confirmed} hits confirmed in 40 s, first ignores-hits strike at ${firstStrikeAt} ms, ${strikes} strikes`);
+    // Not before the spawn grace, the forgiven invulnerability window and a whole life's worth on top.
+    expect(firstStrikeAt!).toBeGreaterThan(RULES.extras.invulnerableTicks * 25);
+    expect(strikes).toBeGreaterThan(5);
+  });
+
+  it('a ship flying across the shots is hit only where its interpolated path meets them', () => {
+    // Flying along x at 100 units/s: each laser aimed where the ship will be 0.5 s later.
+    const hit = barrage(20_000, { where: (t) => ({ x: t / 10, y: 0, z: 0 }) });
+    expect(hit.h.confirmed).toBeGreaterThan(80);
+    const miss = barrage(20_000, { where: (t) => ({ x: t / 10, y: 0, z: 0 }), offset: 15 });
+    expect(miss.h.confirmed).toBe(0);
+    expect(miss.strikes).toBe(0);
+  });
+
+  it('an honest ship that dies (damage 100, its own death) and respawns is never struck', () => {
+    const h = new HitConfirm();
+    let strikes = 0;
+    for (let life = 0; life < 6; life++) {
+      const t0 = life * 20_000;
+      let damage = 0;
+      for (let t = t0; t < t0 + 20_000; t += 50) {
+        if (t % 150 === 0) h.projectile(2, laser({ x: 0, y: 0, z: -400 }, { x: 0, y: 0, z: 800 }), t);
+        const v = h.shipState(1, at(ORIGIN, damage), t);
+        strikes += v.strikes;
+        // It takes its hits: after the spawn grace, 80/s, shield first.
+        if (t - t0 > 6000) damage = Math.min(100, damage + 4);
+        if (damage >= 100) {
+          h.ownDeath(1, t);
+          break;
+        }
+      }
+    }
+    expect(strikes).toBe(0);
+  });
+
+  it('hits within the heaviest invulnerability-sized window are forgiven', () => {
+    const short = barrage(RULES.extras.invulnerableTicks * 25 + 6000);
+    expect(short.strikes).toBe(0);
+  });
+
+  it('an armed mine in the ship\'s way is a hit, an unarmed one is not; a missile locked on another ship is not counted against this one', () => {
+    const h = new HitConfirm();
+    h.shipState(1, at({ x: 0, y: 0, z: 0 }), 0);
+    h.projectile(2, { type: 'createObject', id: 0x20002, kind: 1, pos: { x: 10, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } }, 7000);
+    h.shipState(1, at({ x: 0, y: 0, z: 0 }), 7500);
+    expect(h.confirmed).toBe(0);
+    h.shipState(1, at({ x: 0, y: 0, z: 0 }), 7900);
+    h.shipState(1, at({ x: 0, y: 0, z: 0 }), 8100);
+    expect(h.confirmed).toBe(1);
+    h.projectile(2, { type: 'createMissile', id: 0x20003, pos: { x: 0, y: 0, z: -100 }, vel: { x: 0, y: 0, z: 200 }, targetSlot: 3, ttl: 240 }, 8100);
+    for (let t = 8150; t < 9500; t += 50) h.shipState(1, at(ORIGIN), t);
+    expect(h.confirmed).toBe(1);
+    h.projectile(2, { type: 'createMissile', id: 0x20004, pos: { x: 0, y: 0, z: -100 }, vel: { x: 0, y: 0, z: 200 }, targetSlot: NO_SLOT, ttl: 240 }, 9500);
+    for (let t = 9550; t < 11_000; t += 50) h.shipState(1, at(ORIGIN), t);
+    expect(h.confirmed).toBe(2);
+  });
+});
+
+describe('kill claims', () => {
+  it('a killer who fired near the victim since its last death may have killed it, however long ago; a friend who never fired may not', () => {
+    const h = new HitConfirm();
+    h.shipState(1, at(ORIGIN), 0);
+    expect(h.mayHaveKilled(1, 3, 100)).toBe(false);
+    expect(h.mayHaveKilled(1, NO_SLOT, 100)).toBe(true);
+    expect(h.mayHaveKilled(1, 1, 100)).toBe(true);
+    // Slot 2 shoots once past the victim (30 units wide), then 60 s pass (an asteroid finishes the ship off).
+    h.projectile(2, laser({ x: 30, y: 0, z: -300 }, { x: 0, y: 0, z: 800 }), 1000);
+    for (let t = 1050; t <= 61_000; t += 50) h.shipState(1, at(ORIGIN), t);
+    expect(h.mayHaveKilled(1, 2, 61_000)).toBe(true);
+    expect(h.mayHaveKilled(1, 3, 61_000)).toBe(false);
+    // A new life: the old shot no longer counts.
+    h.ownDeath(1, 61_000);
+    h.shipState(1, at({ x: 500, y: 0, z: 0 }), 64_000);
+    expect(h.mayHaveKilled(1, 2, 64_000)).toBe(false);
+    // A laser far off the victim's path is not near; an EMP around it is.
+    h.projectile(3, laser({ x: 900, y: 0, z: -300 }, { x: 0, y: 0, z: 800 }), 64_100);
+    h.projectile(2, { type: 'particleObject', id: 0x20009, kind: 2, pos: { x: 650, y: 0, z: 0 }, radius: 0, ttl: 25 }, 64_100);
+    for (let t = 64_150; t <= 65_000; t += 50) h.shipState(1, at({ x: 500, y: 0, z: 0 }), t);
+    expect(h.mayHaveKilled(1, 3, 65_000)).toBe(false);
+    expect(h.mayHaveKilled(1, 2, 65_000)).toBe(true);
+  });
+
+  it('the claim\'s own packet position counts: a laser that reached the victim just now', () => {
+    const h = new HitConfirm();
+    h.shipState(1, at({ x: 0, y: 0, z: 0 }), 0);
+    h.projectile(2, laser({ x: 200, y: 0, z: -200 }, { x: 0, y: 0, z: 800 }), 1000);
+    expect(h.mayHaveKilled(1, 2, 1100, { x: 200, y: 0, z: 0 })).toBe(true);
+    expect(h.mayHaveKilled(1, 2, 1100, { x: -200, y: 0, z: 0 })).toBe(false);
+  });
+});
