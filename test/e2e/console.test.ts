@@ -117,7 +117,7 @@ describe('the console a new player sees (headless Chromium through the browser s
 
     await openConsole(page);
     // The view settles on the frame after the console opens: wait for it, then it must be the last lines.
-    await waitFor('the view to open on the last lines of the backlog', async () => /sensitivity .*\n\]\s*$/.test(await consoleScreen(page)));
+    await waitFor('the view to open on the last lines of the backlog', async () => /timelimit .*\n\]\s*$/.test(await consoleScreen(page)));
     await type(page, 'name reloaded');
     await waitFor('the reply on screen, above the prompt', async () => /you are now known as reloaded\n\]\s*$/.test(await consoleScreen(page)));
     await page.screenshot({ path: join(artifacts, 'console-reloaded.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });

@@ -119,7 +119,7 @@ export class GameCodeInterface {
    * The game events for the next packet, within `budget` bytes: queued events
    * from the front, in order, while they fit (`sizeOf` measures each; the
    * session measures each event object once and reuses the size for every
-   * target), local object ids scoped by `ownerSlot`, lasers and missiles
+   * target), local object ids scoped by `ownerSlot`, lasers, missiles and mines
    * refreshed to their position at `now`. Stops at the first event that does
    * not fit, so order is kept; the rest wait for a later packet.
    */
@@ -164,7 +164,11 @@ export class GameCodeInterface {
 
 function finalise({ event, at, scoped }: Pending, slot: number, now: number): RemoteEvent {
   switch (event.type) {
-    case 'createObject':
+    case 'createObject': {
+      // A mine drifts: like lasers and missiles it goes out where it is at send time.
+      const s = Math.max(0, now - at) / 1000;
+      return { ...event, id: objectId(slot, event.id), pos: { x: event.pos.x + event.vel.x * s, y: event.pos.y + event.vel.y * s, z: event.pos.z + event.vel.z * s } };
+    }
     case 'createExtra':
     case 'particleObject':
     case 'killObject':
