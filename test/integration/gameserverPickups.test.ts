@@ -3,7 +3,8 @@
  * slot) may spawn them; a claim of one (a reliable killObject of the
  * authority's extra naming the claimer) is passed on when the claimer's ship
  * was near it, and a claim from afar is dropped — the authority never hears
- * it — and struck as `far-pickup`.
+ * it — and struck as `far-pickup`. A report that another player's mine went
+ * off under the sender's ship is held to the same rule.
  */
 import { describe, expect, it } from 'vitest';
 import { objectId, type RemoteEvent } from '../../src/shared/wire/types';
@@ -44,5 +45,19 @@ describe('extras through the gameserver', () => {
     expect(stats.strikes).toEqual({ 'foreign-event': 1, 'far-pickup': 1 });
     expect(stats.eventDrops.farPickup).toBe(1);
     expect(claimsAt(authority)).toEqual([{ type: 'killObject', id: objectId(0, 5), killerSlot: 1 }]);
+  });
+
+  it('a mine another player set off is reported from beside it and passed on; a report from afar is dropped and struck', async () => {
+    const s = await server();
+    const [layer, victim] = (await players(s, ['layer', 'victim'])) as [GameClient, GameClient];
+    const mine = (id: number, pos: typeof NEAR): RemoteEvent => ({ type: 'createObject', id: objectId(0, id), kind: 1, pos, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } });
+    layer.sendState({ x: 0, y: 0, z: 0 }, [mine(3, NEAR), mine(4, FAR)]);
+    await until('the mines reach the victim', () => victim.relayed().some((r) => r.packet.events.filter((e) => e.type === 'createObject').length === 2));
+    victim.sendState({ x: 505, y: 0, z: 0 }, [claim(0, 4, 1, 1), claim(0, 3, 1, 2)]);
+    await until('the close report at the layer', () => claimsAt(layer).length > 0);
+    const stats = s.stats();
+    console.log(`gameserver mine reports: strikes ${JSON.stringify(stats.strikes)}, event drops ${JSON.stringify(stats.eventDrops)}`);
+    expect(claimsAt(layer)).toEqual([{ type: 'killObject', id: objectId(0, 3), killerSlot: 1 }]);
+    expect(stats.strikes).toEqual({ 'far-pickup': 1 });
   });
 });

@@ -11,6 +11,7 @@ import { NO_SLOT, objectId, PacketType, type Packet, type PacketHeader, type Rel
 import { ClientSeat } from './seat';
 import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
 import { CLAIM_SLACK } from '../../shared/game/extraClaims';
+import { MINE_CODE, MINE_DRIFT } from '../../shared/game/kinds/mine';
 import { SHIP_RADIUS } from '../../shared/game/kinds/ship';
 import { RULES } from '../../shared/game/rules';
 import type { Vec3 } from '../../shared/sim/types';
@@ -47,14 +48,17 @@ const MAX_LIVE_EXTRAS = 64;
 /** A claimed extra must be this close to the claimer's last reported position (pickup reach plus the claim slack). */
 const PICKUP_REACH = RULES.extras.pickupRadius + SHIP_RADIUS + CLAIM_SLACK;
 
-/** A claim: a killObject of another player's object naming the sender as the one who took it (see extraClaims.ts). */
+/** A mine report must come from this close to where the mine was laid: its trigger reach, its drift to a stop, and the claim slack. */
+const MINE_REACH = RULES.mine.triggerRadius + SHIP_RADIUS + MINE_DRIFT + CLAIM_SLACK;
+
+/** A claim: a killObject of another player's object naming the sender as the one who took it or set it off (extraClaims.ts, kinds/mine.ts). */
 function claimOf(event: RemoteEvent, slot: number): boolean {
   return event.type === 'killObject' && event.killerSlot === slot && !ownedBy(event, slot);
 }
 
-/** Whether the claimer (last reported at `pos`) was within reach of the extra. */
-function near(pos: Vec3 | undefined, extra: Vec3): boolean {
-  return pos !== undefined && distanceSquared(pos, extra) <= PICKUP_REACH * PICKUP_REACH;
+/** Whether the claimer (last reported at `pos`) was within `reach` of the object. */
+function near(pos: Vec3 | undefined, object: Vec3, reach: number): boolean {
+  return pos !== undefined && distanceSquared(pos, object) <= reach * reach;
 }
 
 /** Bytes of reliable messages one flush takes from a client's link (what is not placed is resent later). */
@@ -74,6 +78,8 @@ export class Forwarder {
   onOwnKill: ((victim: number, killer: number, now: number) => void) | null = null;
   /** The match authority's extras still lying in the arena (full object id → where and which type), newest last, at most MAX_LIVE_EXTRAS. */
   private readonly liveExtras = new Map<number, { pos: Vec3; type: number }>();
+  /** Players' mines lying in wait (full object id → where laid), newest last, at most MAX_LIVE_EXTRAS. */
+  private readonly liveMines = new Map<number, Vec3>();
   /** Called when the authority gives extra of `type` to `winner` (the rules guard grants the ammunition it carries). */
   onExtraTaken: ((winner: number, type: number) => void) | null = null;
   private nextId = 1;
@@ -120,6 +126,11 @@ export class Forwarder {
         continue;
       }
       if (event.type === 'createExtra') this.extraLies(event.id, event.pos, event.kind);
+      if (event.type === 'createObject' && event.kind === MINE_CODE) {
+        this.liveMines.delete(event.id);
+        this.liveMines.set(event.id, { x: event.pos.x, y: event.pos.y, z: event.pos.z });
+        if (this.liveMines.size > MAX_LIVE_EXTRAS) this.liveMines.delete(this.liveMines.keys().next().value as number);
+      }
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
@@ -150,17 +161,22 @@ export class Forwarder {
       if (ev.type === 'ack') s.link.onAcks(ev.ids, now);
       else if (ev.type === 'reliable') {
         if (!s.link.onMessage(ev.id, now)) continue;
-        const claim = claimOf(ev.event, s.slot) ? this.liveExtras.get((ev.event as { id: number }).id)?.pos : undefined;
+        const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;
+        const extra = claimed === undefined ? undefined : this.liveExtras.get(claimed)?.pos;
+        const mine = claimed === undefined ? undefined : this.liveMines.get(claimed);
+        const claim = extra ?? mine;
         // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
         const at = packet.header.type === PacketType.GameState && packet.header.joined ? packet.header.state.pos : s.pos;
-        if (claim && !near(at, claim)) {
+        if (claim && !near(at, claim, extra ? PICKUP_REACH : MINE_REACH)) {
           this.eventDrops.farPickup += 1;
           farPickups += 1;
           continue;
         }
         // The server is the match authority: a player's matchState is not passed on.
         if (ev.event.type === 'matchState') continue;
+        if (mine && claimed !== undefined) this.liveMines.delete(claimed);
         if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
+          this.liveMines.delete(ev.event.id);
           // The authority's word on one of its extras: the winner's ammunition grows by what it carried.
           const taken = this.liveExtras.get(ev.event.id);
           if (taken && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.type);

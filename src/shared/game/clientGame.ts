@@ -228,9 +228,14 @@ export class ClientGame {
     }
     const claims: ExtraClaim[] = [];
     for (const e of events) {
-      if (e.type !== 'pickup' || e.slot !== local || !online) continue;
-      if (e.owner === MATCH_OWNER) this.extraClaims.tookOwn(e.id, local);
-      else claims.push(this.extraClaims.claimed(e.owner, e.id, e.extra));
+      if (!online) continue;
+      if (e.type === 'pickup' && e.slot === local) {
+        if (e.owner === MATCH_OWNER) this.extraClaims.tookOwn(e.id, local);
+        else claims.push(this.extraClaims.claimed(e.owner, e.id, e.extra));
+      } else if (e.type === 'hit' && e.slot === local && e.cause === 'mine' && e.id !== undefined && e.by !== local && e.by >= 0) {
+        // Another player's mine went off under our ship: everyone must see it gone.
+        claims.push({ owner: e.by, id: e.id & 0xffff });
+      }
     }
     const mine = world.ships.find((s) => s.slot === local);
     let destroyed: TickOutcome['destroyed'] = null;
@@ -335,6 +340,11 @@ export class ClientGame {
       // The one object another player may name: one of our extras, claimed by the player who took it.
       if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot && this.spawnsExtras) {
         this.currWorld = this.extraClaims.onClaim(this.currWorld, slot, ev.id & 0xffff);
+      } else if (ev.type === 'killObject' && ev.killerSlot === slot) {
+        // A mine that went off under the sender's ship (its game decided): gone here too.
+        const owner = objectOwner(ev.id);
+        const id = ev.id & 0xffff;
+        if (this.currWorld.objects.some((o) => o.kind === 'mine' && o.owner === owner && o.id === id)) this.removals.add(objectKey(owner, id));
       }
       return;
     }

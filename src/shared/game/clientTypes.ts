@@ -25,7 +25,7 @@ export interface TickOutcome {
   destroyed: { killerSlot: number } | null;
   /** We are the match authority and the others must hear the match as it stands (scores, clock, phase). */
   match?: MatchAnnouncement;
-  /** Extras of the match authority our ship took this tick: each claimed with a killObject naming us. */
+  /** Other players' objects our ship took or set off this tick (the authority's extras, their mines): each told with a killObject naming us. */
   claims?: ExtraClaim[];
   /** As the match authority: which of our extras went to whom (answers to claims, and our own pickups). */
   answers?: ExtraAnswer[];

@@ -8,8 +8,8 @@
 import type { ObjectKind, Score } from './types';
 
 export type WorldEvent =
-  /** A ship took damage: `shield` absorbed, `hull` got through (both 0 when invulnerable). */
-  | { type: 'hit'; slot: number; by: number; cause: ObjectKind | 'asteroid'; shield: number; hull: number }
+  /** A ship took damage: `shield` absorbed, `hull` got through (both 0 when invulnerable); `id` is the object that hit (of `by`), if any. */
+  | { type: 'hit'; slot: number; by: number; cause: ObjectKind | 'asteroid'; shield: number; hull: number; id?: number }
   /** A laser of `by` struck asteroid `id` (wearing it down). */
   | { type: 'chipped'; id: number; by: number }
   /** An EMP pulse of `by` reached the ship of `slot`. */

@@ -36,9 +36,9 @@ export interface StepContext {
   /**
    * The rules' one way to hurt a ship: `amount` damage to `ships[index]` by
    * `attacker` with object `cause` (shield first, then hull; see combat.ts),
-   * recorded as a `hit` event.
+   * recorded as a `hit` event (with the object's id when it is one).
    */
-  hit(index: number, amount: number, attacker: number, cause: ObjectKind | 'asteroid'): void;
+  hit(index: number, amount: number, attacker: number, cause: ObjectKind | 'asteroid', objectId?: number): void;
 }
 
 /** How the renderer draws an object: a shape it knows, the object's motion, and for some kinds a size or a type. */

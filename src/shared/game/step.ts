@@ -100,11 +100,11 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
     rng: world.rng,
     decidesHitsOn: decides,
     events,
-    hit(index, amount, attacker, cause) {
+    hit(index, amount, attacker, cause, objectId) {
       if (over) return;
       const r = applyDamage(ships[index]!, amount, attacker);
       ships[index] = r.ship;
-      events.push({ type: 'hit', slot: r.ship.slot, by: attacker, cause, shield: r.shield, hull: r.hull });
+      events.push({ type: 'hit', slot: r.ship.slot, by: attacker, cause, shield: r.shield, hull: r.hull, ...(objectId === undefined ? {} : { id: objectId }) });
     },
   };
 

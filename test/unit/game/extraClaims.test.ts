@@ -95,3 +95,27 @@ describe('extras between two client games', () => {
     expect(alpha.step(NO_INPUT, 75).answers).toEqual([{ id: extraEvent.id & 0xffff, winner: 1 }]);
   });
 });
+
+describe('a mine that goes off online', () => {
+  it('the victim\'s game reports it, and it vanishes from a third player\'s screen', () => {
+    const players3: GamePlayer[] = [0, 1, 2].map((slot) => ({ slot, joined: true, local: false }));
+    const as3 = (slot: number): GamePlayer[] => players3.map((p) => ({ ...p, local: p.slot === slot }));
+    const bravo = new ClientGame();
+    const charlie = new ClientGame();
+    bravo.applyPlayers(as3(1), 1);
+    charlie.applyPlayers(as3(2), 2);
+    // Alpha (slot 0) laid mine 5 where bravo's ship sits, long enough ago that it is armed.
+    const at = bravo.localShip!.pos;
+    const laid: RemoteEvent = { type: 'createObject', id: objectId(0, 5), kind: 1, pos: at, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } };
+    for (const g of [bravo, charlie]) g.applyEvent(0, laid, 0, 2000);
+    charlie.step(NO_INPUT, 0);
+    expect(charlie.curr.objects.some((o) => o.kind === 'mine' && o.owner === 0)).toBe(true);
+    const out = bravo.step(NO_INPUT, 0);
+    expect(bravo.curr.objects.some((o) => o.kind === 'mine')).toBe(false);
+    expect(out.claims).toEqual([{ owner: 0, id: 5 }]);
+    // Bravo's report reaches charlie: the mine is gone there too at its next tick.
+    charlie.applyEvent(1, { type: 'killObject', id: objectId(0, 5), killerSlot: 1 }, 25, 0);
+    charlie.step(NO_INPUT, 25);
+    expect(charlie.curr.objects.some((o) => o.kind === 'mine')).toBe(false);
+  });
+});

@@ -4,7 +4,9 @@
  * when a flying ship other than its layer's (this world deciding hits on it)
  * comes within RULES.mine.triggerRadius, doing RULES.mine.damage (credited to
  * the layer). A pilot never trips their own mines: dropping one while
- * standing still must not be suicide. It lies in wait for
+ * standing still must not be suicide. Online, the victim's game tells
+ * everyone the mine went off (a killObject of it naming the victim), so it
+ * vanishes from every screen. It lies in wait for
  * RULES.mine.ttlTicks. Created elsewhere by `createObject` with kind MINE_CODE.
  */
 import { STEP_MS, STEP_S } from '../../sim/types';
@@ -15,12 +17,14 @@ import type { Hasher } from '../hasher';
 import type { EntityKind, ObjectView, StepContext } from '../registry';
 import { RULES } from '../rules';
 import type { Mine, Ship } from '../types';
-import { SHIP_RADIUS, wireVec } from './ship';
+import { AFTERBURNER_MAX_SPEED, SHIP_RADIUS, wireVec } from './ship';
 
 /** The `kind` byte of a createObject event that creates a mine. */
 export const MINE_CODE = 1;
 /** Share of a mine's velocity kept per tick while it drifts to a stop. */
 export const MINE_DRAG = 0.95;
+/** Farthest a mine drifts from where it was laid: a ship's top speed × RULES.mine.dropVelocityFactor, summed over the drag's ticks. */
+export const MINE_DRIFT = (AFTERBURNER_MAX_SPEED * RULES.mine.dropVelocityFactor * STEP_S) / (1 - MINE_DRAG);
 /** Distance behind the ship's centre where a mine is dropped. */
 export const MINE_DROP_OFFSET = 10;
 
@@ -50,7 +54,7 @@ function stepMine(m: Mine, ctx: StepContext): Mine | null {
       const dy = s.pos.y - pos.y;
       const dz = s.pos.z - pos.z;
       if (dx * dx + dy * dy + dz * dz > reach * reach) continue;
-      ctx.hit(j, R.damage, m.owner, 'mine');
+      ctx.hit(j, R.damage, m.owner, 'mine', m.id);
       return null;
     }
   }
