@@ -27,6 +27,7 @@ import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
 import { ConsoleSequence } from '../../shared/host/consoleSequence';
 import { goldenRun } from '../../shared/game/goldenRun';
+import { MATCH_OVER } from '../../shared/game/types';
 
 declare global {
   interface Window {
@@ -70,7 +71,7 @@ async function boot(): Promise<void> {
   const clock = () => (now = performance.now());
 
   // Until the host's first tick arrives there is nothing to draw but stars.
-  const empty: WorldView = { tick: 0, localSlot: 0, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores: [], match: { phase: 0, secondsLeft: null, killLimit: 0, timeLimitS: 0, round: 0 }, lockedBy: [] };
+  const empty: WorldView = { tick: 0, localSlot: 0, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores: [], match: { phase: 0, secondsLeft: null, killLimit: 0, timeLimitS: 0, round: 0 }, lockedBy: [], bots: [] };
   let prevView = empty;
   let currView = empty;
   let viewAt = now;
@@ -79,8 +80,9 @@ async function boot(): Promise<void> {
   const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
   input.attach(view.canvas);
 
-  const nameOf = (slot: number): string | null => (slot === NO_SLOT ? null : players.nameOf(slot));
-  const shipName = (slot: number): string => players.nameOf(slot);
+  // A computer pilot of the offline game has no player entry: it is "bot <slot>".
+  const shipName = (slot: number): string => (currView.bots.includes(slot) ? `bot ${slot}` : players.nameOf(slot));
+  const nameOf = (slot: number): string | null => (slot === NO_SLOT ? null : shipName(slot));
   const players = new PlayerTable({
     chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
     playersChanged: () => hud.setPlayers(players.players, players.localSlot, players.status),
@@ -89,7 +91,7 @@ async function boot(): Promise<void> {
   for (const delivery of snapshot.net) players.handle(delivery);
   const onNotice = (n: GameNotice) => {
     if (n.pos) view.explode(n.pos, now);
-    hud.addFeed(killLine(n.local ? settings.playerName : players.nameOf(n.slot), nameOf(n.killerSlot)), now);
+    hud.addFeed(killLine(n.local ? settings.playerName : shipName(n.slot), nameOf(n.killerSlot)), now);
   };
 
   const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) =>
@@ -167,7 +169,7 @@ async function boot(): Promise<void> {
         rendered += 1;
         // The host's ticks arrive 25 ms apart: draw the way from the previous one to the newest.
         const alpha = Math.min(1, Math.max(0, (now - viewAt) / STEP_MS));
-        drawn = view.render(prevView, currView, alpha, (slot) => players.nameOf(slot), now);
+        drawn = view.render(prevView, currView, alpha, shipName, now);
         netGraph.draw();
         scoreboard.update(currView, input.held('scoreboard'), shipName);
       },
@@ -183,7 +185,8 @@ async function boot(): Promise<void> {
           status.setLock(currView.lockedBy, shipName);
           status.setTarget(targeting.slot, shipName);
           status.setMatch(currView.match);
-          hud.setDestroyed(currView.respawnSeconds);
+          // The match-end screen has the stage while it shows: no respawn countdown over it.
+          hud.setDestroyed(currView.match.phase === MATCH_OVER ? null : currView.respawnSeconds);
           hud.prune(now);
         }
       },

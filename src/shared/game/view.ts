@@ -55,6 +55,8 @@ export interface WorldView {
   match: MatchView;
   /** Slots whose homing missiles are locked on our ship (the lock warning), ascending. */
   lockedBy: number[];
+  /** Slots flown by computer pilots of this offline game (`bot add`), ascending. */
+  bots: number[];
 }
 
 export type { ObjectView } from './registry';
@@ -93,6 +95,7 @@ export function worldView(game: ClientGame): WorldView {
       timeLimitS: m.timeLimitTicks / TICK_HZ,
       round: m.round,
     },
+    bots: [...game.bots],
     lockedBy: [...new Set(w.objects.flatMap((o) => (o.kind === 'missile' && o.target === game.localSlot && o.owner !== game.localSlot ? [o.owner] : [])))].sort((a, b) => a - b),
   };
 }

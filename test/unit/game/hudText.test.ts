@@ -5,7 +5,7 @@ import { MATCH_OVER, MATCH_PLAYING } from '../../../src/shared/game/types';
 
 const match = (phase: number, secondsLeft: number | null, killLimit = 10) => ({ phase, secondsLeft, killLimit, timeLimitS: 600, round: 0 });
 const view = (scores: WorldView['scores'], localSlot = 0): WorldView => ({
-  tick: 0, localSlot, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores, match: match(MATCH_OVER, 7), lockedBy: [],
+  tick: 0, localSlot, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores, match: match(MATCH_OVER, 7), lockedBy: [], bots: [],
 });
 const names = (slot: number) => ['ann', 'bob', 'cy', 'dee'][slot] ?? `slot ${slot}`;
 
