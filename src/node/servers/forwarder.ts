@@ -43,8 +43,8 @@ export interface EventDrops {
 
 /** Bytes of the server's own header on a Relay: the fixed header and the client's token. */
 const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
-/** Most extras the server remembers the place of (the match spawns at most RULES.extras.max, plus drops). */
-const MAX_LIVE_EXTRAS = 64;
+/** Most claimable objects the server remembers the place of (extras: at most RULES.extras.max plus drops; mines: 8 a player). */
+const MAX_CLAIMABLE = 192;
 /** A claimed extra must be this close to the claimer's last reported position (pickup reach plus the claim slack). */
 const PICKUP_REACH = RULES.extras.pickupRadius + SHIP_RADIUS + CLAIM_SLACK;
 
@@ -76,10 +76,12 @@ export class Forwarder {
   readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0 };
   /** Called with each player's announcement of its own ship's destruction (the match referee counts it). */
   onOwnKill: ((victim: number, killer: number, now: number) => void) | null = null;
-  /** The match authority's extras still lying in the arena (full object id → where and which type), newest last, at most MAX_LIVE_EXTRAS. */
-  private readonly liveExtras = new Map<number, { pos: Vec3; type: number }>();
-  /** Players' mines lying in wait (full object id → where laid), newest last, at most MAX_LIVE_EXTRAS. */
-  private readonly liveMines = new Map<number, Vec3>();
+  /**
+   * What another player may claim (full object id → where it was announced,
+   * the reach a claim must come from, and an extra's type): the authority's
+   * extras and the players' mines, newest last, at most MAX_CLAIMABLE.
+   */
+  private readonly claimable = new Map<number, { pos: Vec3; reach: number; extraType?: number }>();
   /** Called when the authority gives extra of `type` to `winner` (the rules guard grants the ammunition it carries). */
   onExtraTaken: ((winner: number, type: number) => void) | null = null;
   private nextId = 1;
@@ -125,12 +127,8 @@ export class Forwarder {
         foreign += 1;
         continue;
       }
-      if (event.type === 'createExtra') this.extraLies(event.id, event.pos, event.kind);
-      if (event.type === 'createObject' && event.kind === MINE_CODE) {
-        this.liveMines.delete(event.id);
-        this.liveMines.set(event.id, { x: event.pos.x, y: event.pos.y, z: event.pos.z });
-        if (this.liveMines.size > MAX_LIVE_EXTRAS) this.liveMines.delete(this.liveMines.keys().next().value as number);
-      }
+      if (event.type === 'createExtra') this.claimableAt(event.id, event.pos, PICKUP_REACH, event.kind);
+      else if (event.type === 'createObject' && event.kind === MINE_CODE) this.claimableAt(event.id, event.pos, MINE_REACH);
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
@@ -162,25 +160,23 @@ export class Forwarder {
       else if (ev.type === 'reliable') {
         if (!s.link.onMessage(ev.id, now)) continue;
         const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;
-        const extra = claimed === undefined ? undefined : this.liveExtras.get(claimed)?.pos;
-        const mine = claimed === undefined ? undefined : this.liveMines.get(claimed);
-        const claim = extra ?? mine;
+        const claim = claimed === undefined ? undefined : this.claimable.get(claimed);
         // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
         const at = packet.header.type === PacketType.GameState && packet.header.joined ? packet.header.state.pos : s.pos;
-        if (claim && !near(at, claim, extra ? PICKUP_REACH : MINE_REACH)) {
+        if (claim && !near(at, claim.pos, claim.reach)) {
           this.eventDrops.farPickup += 1;
           farPickups += 1;
           continue;
         }
         // The server is the match authority: a player's matchState is not passed on.
         if (ev.event.type === 'matchState') continue;
-        if (mine && claimed !== undefined) this.liveMines.delete(claimed);
+        // A mine that went off is gone; an extra is gone when the authority says who got it.
+        if (claim && claimed !== undefined && claim.extraType === undefined) this.claimable.delete(claimed);
         if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
-          this.liveMines.delete(ev.event.id);
           // The authority's word on one of its extras: the winner's ammunition grows by what it carried.
-          const taken = this.liveExtras.get(ev.event.id);
-          if (taken && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.type);
-          this.liveExtras.delete(ev.event.id);
+          const taken = this.claimable.get(ev.event.id);
+          if (taken?.extraType !== undefined && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.extraType);
+          this.claimable.delete(ev.event.id);
         }
         if (!claim && !ownedBy(ev.event, s.slot)) {
           this.eventDrops.foreign += 1;
@@ -202,11 +198,11 @@ export class Forwarder {
     s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? 'match:server' : undefined);
   }
 
-  /** The authority announced extra `id` at `pos`. */
-  private extraLies(id: number, pos: Vec3, type: number): void {
-    this.liveExtras.delete(id);
-    this.liveExtras.set(id, { pos: { x: pos.x, y: pos.y, z: pos.z }, type });
-    if (this.liveExtras.size > MAX_LIVE_EXTRAS) this.liveExtras.delete(this.liveExtras.keys().next().value as number);
+  /** Object `id` (an extra of `extraType`, or a mine) was announced at `pos`: others may claim it from within `reach`. */
+  private claimableAt(id: number, pos: Vec3, reach: number, extraType?: number): void {
+    this.claimable.delete(id);
+    this.claimable.set(id, { pos: { x: pos.x, y: pos.y, z: pos.z }, reach, ...(extraType === undefined ? {} : { extraType }) });
+    if (this.claimable.size > MAX_CLAIMABLE) this.claimable.delete(this.claimable.keys().next().value as number);
   }
 
   /**

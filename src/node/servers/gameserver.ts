@@ -34,6 +34,7 @@ import { SourceGuard } from './strikes';
 import { MatchReferee } from './matchReferee';
 import { EXTRA_KINDS } from '../../shared/game/combat';
 import { RULES } from '../../shared/game/rules';
+import { MATCH_OVER } from '../../shared/game/types';
 import { ServerTimeService } from './timeService';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 
@@ -124,6 +125,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   }
 
   let lastPing = clock();
+  /** The round whose end was logged last. */
+  let loggedEnd = -1;
   const tick = timers.setInterval(() => {
     const now = clock();
     for (const s of [...clients.values()]) {
@@ -151,7 +154,13 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     }
     referee.tick(now);
     const said = referee.due(now);
-    if (said) for (const s of clients.values()) fwd.sayToSeat(s, { type: 'matchState', ...said }, now);
+    if (said) {
+      for (const s of clients.values()) fwd.sayToSeat(s, { type: 'matchState', ...said }, now);
+      if (said.phase === MATCH_OVER && said.round !== loggedEnd) {
+        loggedEnd = said.round;
+        log.info({ round: said.round, ranking: referee.lastRanking }, 'match over');
+      }
+    }
     datagrams.flushAll();
   }, 1000 / config.tickHz);
 

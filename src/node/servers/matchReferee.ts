@@ -9,7 +9,7 @@
  * player on each change of the scores or the phase (every game counts the
  * clock down itself between them). Pure: the caller gives the time.
  */
-import { createMatch, MAX_KILL_LIMIT, MAX_TIME_LIMIT_S, ranking, type MatchLimits } from '../../shared/game/match';
+import { createMatch, ranking, type MatchLimits } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
 import { TICK_HZ } from '../../shared/sim/types';
 import { MATCH_OVER, MATCH_PLAYING, type Score } from '../../shared/game/types';
@@ -27,13 +27,13 @@ export class MatchReferee {
   private readonly names = new Map<number, string>();
   private readonly departed = new Map<string, { kills: number; deaths: number }>();
   private dirty = false;
-  /** The ranking of the last match that ended (for the log and the status page). */
-  lastRanking: Score[] = [];
+  /** The ranking of the last match that ended, with the players' names (for the server's log). */
+  lastRanking: (Score & { name: string })[] = [];
 
   constructor(limits: Partial<MatchLimits>, now: number) {
     const m = createMatch(limits);
-    this.killLimit = Math.min(MAX_KILL_LIMIT, m.killLimit);
-    this.timeLimitS = Math.min(MAX_TIME_LIMIT_S, m.timeLimitTicks / TICK_HZ);
+    this.killLimit = m.killLimit;
+    this.timeLimitS = m.timeLimitTicks / TICK_HZ;
     this.endsAt = this.timeLimitS > 0 ? now + this.timeLimitS * 1000 : Infinity;
   }
 
@@ -73,7 +73,7 @@ export class MatchReferee {
     if (this.phase === MATCH_PLAYING) {
       const byKills = this.killLimit > 0 && [...this.scores.values()].some((s) => s.kills >= this.killLimit);
       if (byKills || now >= this.endsAt) {
-        this.lastRanking = ranking(this.scoreList());
+        this.lastRanking = ranking(this.scoreList()).map((s) => ({ ...s, name: this.names.get(s.slot) ?? `slot ${s.slot}` }));
         this.phase = MATCH_OVER;
         this.endsAt = now + RULES.match.restartS * 1000;
         this.dirty = true;

@@ -19,12 +19,12 @@ export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './c
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
-import { createShip, shipToState } from './kinds/ship';
+import { createShip, shipToState, withShip } from './kinds/ship';
 import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
 import { freeSpawnPoint } from './spawnPoint';
-import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
+import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Match, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 
@@ -68,7 +68,7 @@ export class ClientGame {
   /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
   private authority: number | null = null;
   /** What the authority (us) last announced, and when (tick); null: announce at the next tick. */
-  private announced: { key: string; tick: number } | null = null;
+  private announced: { scores: World['scores']; match: Omit<Match, 'ticksLeft'>; tick: number } | null = null;
 
   constructor(options: ClientGameOptions = {}) {
     this.limits = { ...options.match };
@@ -210,7 +210,7 @@ export class ClientGame {
     const inputs = new Map([[local, input]]);
     const bots = this.botSlots;
     for (const slot of bots) inputs.set(slot, botInputs?.get(slot) ?? NO_INPUT);
-    // Offline, this game is the whole match; online the match authority decides the shared objects.
+    // Our ship's fate, and offline the computer pilots', is this game's to decide.
     const decidesHitsOn = bots.length === 0 ? (slot: number) => slot === local : (slot: number) => slot === local || bots.includes(slot);
     // The match authority spawns the extras (extraClaims.ts); asteroids break only offline for now (their pieces are not sent).
     const spawnsExtras = this.spawnsExtras;
@@ -264,12 +264,13 @@ export class ClientGame {
   /** The match as we, its authority, must announce it now: on any change, and every MATCH_ANNOUNCE_TICKS. */
   private announcement(): MatchAnnouncement | undefined {
     const w = this.currWorld;
-    const said = announcementOf(w);
-    const key = JSON.stringify([said.round, said.phase, said.killLimit, said.timeLimitS, said.scores]);
+    const { ticksLeft: _, ...match } = w.match;
     const last = this.announced;
-    if (last && last.key === key && w.tick - last.tick < MATCH_ANNOUNCE_TICKS) return undefined;
-    this.announced = { key, tick: w.tick };
-    return said;
+    // The scores array is replaced whenever a score changes, so comparing it is enough (every tick, cheaply).
+    const same = last !== null && last.scores === w.scores && (Object.keys(match) as (keyof typeof match)[]).every((k) => last.match[k] === match[k]);
+    if (same && w.tick - last.tick < MATCH_ANNOUNCE_TICKS) return undefined;
+    this.announced = { scores: w.scores, match, tick: w.tick };
+    return announcementOf(w);
   }
 
   /**
@@ -327,8 +328,10 @@ export class ClientGame {
    * Only the owner may create or remove objects in its id range; duplicates of
    * a live object and objects beyond MAX_REMOTE_OBJECTS are ignored.
    */
-  applyEvent(slot: number, ev: RemoteEvent, nowMs: number, ageMs: number): void {
+  applyEvent(slot: number, ev: RemoteEvent, nowMs: number, rawAgeMs: number): void {
     if (slot === this.netSlot) return;
+    // The one place an event's age is checked: the kinds and the match take it as it is.
+    const ageMs = rawAgeMs > 0 && Number.isFinite(rawAgeMs) ? rawAgeMs : 0;
     if (ev.type === 'matchState') {
       // A gameserver's word (from no player's slot) runs the match from then on; else the lowest joined slot's.
       if (slot === NO_SLOT && this.netSlot !== null) this.serverRunsMatch = true;
@@ -385,11 +388,4 @@ export class ClientGame {
     removals.clear();
     return { ...world, objects: kept };
   }
-}
-
-/** `ships` with `ship` in its slot's place (slot order kept). */
-function withShip(ships: readonly Ship[], ship: Ship): Ship[] {
-  const out = ships.filter((s) => s.slot !== ship.slot);
-  out.push(ship);
-  return out.sort((a, b) => a.slot - b.slot);
 }

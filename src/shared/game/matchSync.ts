@@ -8,10 +8,10 @@
 import { STEP_MS, TICK_HZ } from '../sim/types';
 import { MAX_SCORE, MAX_WIRE_SLOTS, NO_SLOT, NO_TIME_LIMIT, type RemoteEvent } from '../wire/types';
 import { addScore } from './combat';
-import { createShip } from './kinds/ship';
+import { createShip, withShip } from './kinds/ship';
 import { RULES } from './rules';
 import { freeSpawnPoint } from './spawnPoint';
-import type { Ship, World } from './types';
+import type { World } from './types';
 
 /** The match as its authority announces it: a matchState event's fields. */
 export type MatchAnnouncement = Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>;
@@ -33,20 +33,19 @@ export function announcementOf(world: World): MatchAnnouncement {
 }
 
 /**
- * `world` after the authority's announcement `ev`, `ageMs` old: scores,
+ * `world` after the authority's announcement `ev`, `ageMs` old (finite, ≥ 0): scores,
  * phase and clock become the authority's (the clock aged by the packet). A new
  * round means a new match began: the ship of `local` starts fresh on a free
  * spawn point, invulnerable for a while, and its objects are gone.
  */
 export function withAnnouncement(world: World, ev: MatchAnnouncement, ageMs: number, local: number): World {
-  const age = ageMs > 0 && Number.isFinite(ageMs) ? Math.round(ageMs / STEP_MS) : 0;
-  const ticksLeft = ev.msLeft === NO_TIME_LIMIT ? -1 : Math.max(0, Math.round(ev.msLeft / STEP_MS) - age);
+  const ticksLeft = ev.msLeft === NO_TIME_LIMIT ? -1 : Math.max(0, Math.round((ev.msLeft - ageMs) / STEP_MS));
   const match = { killLimit: ev.killLimit, timeLimitTicks: ev.timeLimitS * TICK_HZ, phase: ev.phase, ticksLeft, round: ev.round };
   const scores = ev.scores.map((s) => ({ slot: s.slot, kills: s.kills, deaths: s.deaths })).sort((a, b) => a.slot - b.slot);
   let { ships, objects } = world;
   if (ev.round !== world.match.round) {
     const fresh = createShip(local, freeSpawnPoint(local, ships, world.asteroids), RULES.spawnInvulnerableTicks);
-    ships = [...ships.filter((s: Ship) => s.slot !== local), fresh].sort((a, b) => a.slot - b.slot);
+    ships = withShip(ships, fresh);
     // The old match's objects are gone: ours, and the extras (the authority spawns new ones).
     objects = objects.filter((o) => o.owner !== local && o.kind !== 'extra');
   }

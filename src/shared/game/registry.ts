@@ -69,8 +69,8 @@ export interface EntityKind<O extends GameObject> {
   send(o: O, events: GameCodeInterface, at: number): void;
   /**
    * The object an incoming creation event from `owner` describes, moved on by
-   * `ageMs` of game time; null when the event is implausible. `id` is the
-   * owner-local id of the object.
+   * `ageMs` of game time (finite and ≥ 0: ClientGame cleans it); null when
+   * the event is implausible. `id` is the owner-local id of the object.
    */
   fromEvent(ev: RemoteEvent, owner: number, id: number, ageMs: number): O | null;
   /** What the renderer needs to draw it. */

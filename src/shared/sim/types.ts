@@ -60,6 +60,10 @@ export const NO_TARGET = -1;
 export const STEP_MS = 25;
 /** Length of one simulation step in seconds (STEP_MS / 1000). */
 export const STEP_S = 0.025;
+/** Whole ticks in `ms` of game time, rounded (an incoming event's age in ticks). */
+export function ticksIn(ms: number): number {
+  return Math.round(ms / STEP_MS);
+}
 /** Simulation steps per second (1000 / STEP_MS). */
 export const TICK_HZ = 40;
 

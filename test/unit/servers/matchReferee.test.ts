@@ -19,7 +19,7 @@ describe('the gameserver match referee', () => {
     expect(r.due(300)).toMatchObject({ phase: 0, msLeft: NO_TIME_LIMIT, scores: [{ slot: 0, kills: 1, deaths: 1 }, { slot: 1, kills: 0, deaths: 1 }] });
     r.kill(1, 0, 400);
     expect(r.due(400)).toMatchObject({ phase: 1, msLeft: RULES.match.restartS * 1000 });
-    expect(r.lastRanking.map((s) => s.slot)).toEqual([0, 1]);
+    expect(r.lastRanking.map((s) => [s.slot, s.name])).toEqual([[0, 'ann'], [1, 'bob']]);
     r.kill(1, 0, 500); // nobody scores while the ranking shows
     expect(r.announcement(500).scores[0]).toEqual({ slot: 0, kills: 2, deaths: 1 });
     r.tick(400 + RULES.match.restartS * 1000);

@@ -6,7 +6,7 @@
  * elsewhere by `particleObject` with kind EMP_CODE.
  */
 import type { GameCodeInterface } from '../../net/gameCode';
-import { STEP_MS } from '../../sim/types';
+import { ticksIn } from '../../sim/types';
 import type { RemoteEvent } from '../../wire/types';
 import { drainShip } from '../combat';
 import type { Hasher } from '../hasher';
@@ -63,7 +63,7 @@ export const empKind: EntityKind<Emp> = {
   },
   fromEvent(ev: RemoteEvent, owner: number, id: number, ageMs: number): Emp | null {
     if (ev.type !== 'particleObject' || ev.kind !== EMP_CODE) return null;
-    const ticks = ageMs > 0 && Number.isFinite(ageMs) ? Math.round(ageMs / STEP_MS) : 0;
+    const ticks = ticksIn(ageMs);
     const radius = Math.min(E.maxRadius, Math.max(0, ev.radius) + ticks * E.growPerTick);
     if (radius >= E.maxRadius) return null;
     return { kind: 'emp', id, owner, pos: { ...ev.pos }, radius, reached: [] };

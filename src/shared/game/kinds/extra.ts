@@ -8,7 +8,7 @@
  * whose `kind` byte is the extra's type.
  */
 import type { GameCodeInterface } from '../../net/gameCode';
-import { STEP_MS } from '../../sim/types';
+import { ticksIn } from '../../sim/types';
 import type { RemoteEvent } from '../../wire/types';
 import { applyExtra, EXTRA_KINDS } from '../combat';
 import type { Hasher } from '../hasher';
@@ -52,7 +52,7 @@ export const extraKind: EntityKind<Extra> = {
   },
   fromEvent(ev: RemoteEvent, owner: number, id: number, ageMs: number): Extra | null {
     if (ev.type !== 'createExtra' || !(ev.kind >= 0 && ev.kind < EXTRA_KINDS.length)) return null;
-    const ticks = ageMs > 0 && Number.isFinite(ageMs) ? Math.round(ageMs / STEP_MS) : 0;
+    const ticks = ticksIn(ageMs);
     const ttl = X.ttlTicks - ticks;
     if (ttl < 1) return null;
     return { kind: 'extra', id, owner, type: ev.kind, pos: { ...ev.pos }, ttl };

@@ -7,7 +7,7 @@
  * (it breaks in the step, see asteroid.ts) and gives it a random spin kick.
  * Created on other nodes by the `createLaser` remote event.
  */
-import { STEP_MS, STEP_S, TICK_HZ } from '../../sim/types';
+import { STEP_S, TICK_HZ, ticksIn } from '../../sim/types';
 import { nextRange } from '../../sim/prng';
 import { addScaled, copyVec, forwardOf, rightOf } from '../../sim/vec';
 import type { GameCodeInterface } from '../../net/gameCode';
@@ -102,10 +102,9 @@ export const laserKind: EntityKind<Laser> = {
   },
   fromEvent(ev: RemoteEvent, owner: number, id: number, ageMs: number): Laser | null {
     if (ev.type !== 'createLaser' || !(ev.ttl >= 1)) return null;
-    const age = ageMs > 0 && Number.isFinite(ageMs) ? ageMs : 0;
-    const ttl = Math.min(MAX_REMOTE_LASER_TTL, Math.floor(ev.ttl)) - Math.round(age / STEP_MS);
+    const ttl = Math.min(MAX_REMOTE_LASER_TTL, Math.floor(ev.ttl)) - ticksIn(ageMs);
     if (ttl < 1) return null;
-    return { kind: 'laser', id, owner, pos: addScaled(ev.pos, ev.vel, age / 1000), vel: copyVec(ev.vel), ttl };
+    return { kind: 'laser', id, owner, pos: addScaled(ev.pos, ev.vel, ageMs / 1000), vel: copyVec(ev.vel), ttl };
   },
   view(l: Laser): ObjectView {
     return { kind: 'laser', id: l.id, owner: l.owner, pos: l.pos, vel: l.vel };

@@ -9,7 +9,7 @@
  * vanishes from every screen. It lies in wait for
  * RULES.mine.ttlTicks. Created elsewhere by `createObject` with kind MINE_CODE.
  */
-import { STEP_MS, STEP_S } from '../../sim/types';
+import { STEP_S, ticksIn } from '../../sim/types';
 import { addScaled, forwardOf, identityQuat, scale } from '../../sim/vec';
 import type { GameCodeInterface } from '../../net/gameCode';
 import type { RemoteEvent } from '../../wire/types';
@@ -81,7 +81,7 @@ export const mineKind: EntityKind<Mine> = {
   },
   fromEvent(ev: RemoteEvent, owner: number, id: number, ageMs: number): Mine | null {
     if (ev.type !== 'createObject' || ev.kind !== MINE_CODE) return null;
-    const ticks = ageMs > 0 && Number.isFinite(ageMs) ? Math.round(ageMs / STEP_MS) : 0;
+    const ticks = ticksIn(ageMs);
     const ttl = R.ttlTicks - ticks;
     if (ttl < 1) return null;
     return { kind: 'mine', id, owner, pos: { ...ev.pos }, vel: { ...ev.vel }, arm: Math.max(0, R.armTicks - ticks), ttl };

@@ -8,7 +8,7 @@
  * this world decides hits on. Created elsewhere by `createMissile`, whose
  * `targetSlot` carries the lock (so the target's game can warn its pilot).
  */
-import { NO_TARGET, STEP_MS, STEP_S, type CleanInput } from '../../sim/types';
+import { NO_TARGET, STEP_S, ticksIn, type CleanInput } from '../../sim/types';
 import { addScaled, dot, forwardOf, lengthSq, sub } from '../../sim/vec';
 import type { GameCodeInterface } from '../../net/gameCode';
 import { NO_SLOT, type RemoteEvent } from '../../wire/types';
@@ -115,11 +115,10 @@ export const missileKind: EntityKind<Missile> = {
   },
   fromEvent(ev: RemoteEvent, owner: number, id: number, ageMs: number): Missile | null {
     if (ev.type !== 'createMissile' || !(ev.ttl >= 1)) return null;
-    const age = ageMs > 0 && Number.isFinite(ageMs) ? ageMs : 0;
-    const ttl = Math.min(M.ttlTicks, Math.floor(ev.ttl)) - Math.round(age / STEP_MS);
+    const ttl = Math.min(M.ttlTicks, Math.floor(ev.ttl)) - ticksIn(ageMs);
     if (ttl < 1) return null;
     const target = ev.targetSlot === NO_SLOT ? NO_TARGET : ev.targetSlot;
-    return { kind: 'missile', id, owner, pos: addScaled(ev.pos, ev.vel, age / 1000), vel: { ...ev.vel }, target, ttl };
+    return { kind: 'missile', id, owner, pos: addScaled(ev.pos, ev.vel, ageMs / 1000), vel: { ...ev.vel }, target, ttl };
   },
   view(m: Missile): ObjectView {
     return { kind: 'missile', id: m.id, owner: m.owner, pos: m.pos, vel: m.vel, type: m.target };

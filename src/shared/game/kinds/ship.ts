@@ -197,6 +197,13 @@ export function stepShip(s: Ship, input: CleanInput): { ship: Ship; fired: Fired
   return { ship, fired };
 }
 
+/** `ships` with `ship` in its slot's place (slot order kept). */
+export function withShip(ships: readonly Ship[], ship: Ship): Ship[] {
+  const out = ships.filter((s) => s.slot !== ship.slot);
+  out.push(ship);
+  return out.sort((a, b) => a.slot - b.slot);
+}
+
 /** Feeds every field of `s` to the hash, in declaration order. */
 export function hashShip(h: Hasher, s: Ship): void {
   h.num(s.slot);
