@@ -38,6 +38,9 @@ import { MATCH_OVER } from '../../shared/game/types';
 import { ServerTimeService } from './timeService';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 
+/** A tick this late (ms) means the server itself was stopped: the silence check runs before the backlog is read. */
+const STALL_MS = 1000;
+
 export type { ClientStats, Gameserver, GameserverOptions, GameserverStats } from './gameserverOptions';
 
 /**
@@ -82,7 +85,15 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       seats.kick(s.slot, `dropped for bad data: ${reason}`, true);
     },
   });
-  udp.onDatagram((msg, from) => datagrams.onDatagram(msg, from));
+  // After a stall of the server itself (a tick overdue by a second or more), the seats silent for the
+  // timeout are judged before the backlog of datagrams is read: that backlog is not news.
+  let lastTickAt = clock();
+  let dropSilent: ((now: number) => void) | null = null;
+  udp.onDatagram((msg, from) => {
+    const now = clock();
+    if (now - lastTickAt >= STALL_MS) dropSilent?.(now);
+    datagrams.onDatagram(msg, from);
+  });
   // The server is its game's match authority: scores from the kills players' games announce, limits from its options.
   const referee = new MatchReferee({ killLimit: options.killLimit, timeLimitS: options.timeLimitS }, clock());
   fwd.onOwnKill = (victim, killer, now) => referee.kill(victim, killer, now);
@@ -127,19 +138,24 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   let lastPing = clock();
   /** The round whose end was logged last. */
   let loggedEnd = -1;
-  const tick = timers.setInterval(() => {
-    const now = clock();
+  dropSilent = (now) => {
+    lastTickAt = now;
     for (const s of [...clients.values()]) {
       // Only game datagrams with the seat's token keep it: a TCP line costs a squatter nothing and plays no game.
       if (now - s.lastHeard > timeoutMs) {
         log.info({ slot: s.slot, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');
         seats.kick(s.slot, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, true);
-      } else {
-        const unacked = s.link.check(now);
-        if (unacked) {
-          log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
-          seats.kick(s.slot, `stopped acknowledging reliable messages (${unacked})`, true);
-        }
+      }
+    }
+  };
+  const tick = timers.setInterval(() => {
+    const now = clock();
+    dropSilent?.(now);
+    for (const s of [...clients.values()]) {
+      const unacked = s.link.check(now);
+      if (unacked) {
+        log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
+        seats.kick(s.slot, `stopped acknowledging reliable messages (${unacked})`, true);
       }
     }
     datagrams.pruneEndpoints();
