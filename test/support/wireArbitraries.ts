@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, MAX_ANGULAR_RATE, MAX_COORD } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType } from '../../src/shared/wire/types';
 import type { AckEvent, Packet, PacketHeader, ReliableEvent, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
@@ -111,7 +111,13 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     killLimit: arbU16,
     timeLimitS: arbU32,
     msLeft: arbU32,
+    msPlayed: arbU32,
     scores: fc.uniqueArray(fc.record({ slot: arbSlot, kills: arbU16, deaths: arbU16 }), { maxLength: MAX_WIRE_SLOTS, selector: (s) => s.slot }),
+  }),
+  asteroidBreaks: fc.record({
+    type: fc.constant('asteroidBreaks'),
+    round: arbU16,
+    breaks: fc.uniqueArray(fc.record({ id: arbU32, tick: arbU32 }), { maxLength: MAX_BREAKS, selector: (b) => b.id }),
   }),
 };
 

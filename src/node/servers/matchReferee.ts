@@ -23,6 +23,8 @@ export class MatchReferee {
   private round = 0;
   /** When the match (playing) or the countdown (over) ends, ms; Infinity without a time limit. */
   private endsAt: number;
+  /** When this round began, ms (the arena's clock counts from it). */
+  private startedAt: number;
   private scores = new Map<number, { kills: number; deaths: number }>();
   private readonly names = new Map<number, string>();
   private readonly departed = new Map<string, { kills: number; deaths: number }>();
@@ -35,6 +37,17 @@ export class MatchReferee {
     this.killLimit = m.killLimit;
     this.timeLimitS = m.timeLimitTicks / TICK_HZ;
     this.endsAt = this.timeLimitS > 0 ? now + this.timeLimitS * 1000 : Infinity;
+    this.startedAt = now;
+  }
+
+  /** The round being played (or whose ranking is shown). */
+  get currentRound(): number {
+    return this.round;
+  }
+
+  /** Ms since this round began at `now` (its arena's clock). */
+  playedMs(now: number): number {
+    return Math.max(0, now - this.startedAt);
   }
 
   /** A player joined `slot` under `name`: a score they left earlier in this match comes back. */
@@ -82,6 +95,7 @@ export class MatchReferee {
       this.phase = MATCH_PLAYING;
       this.round = (this.round + 1) & 0xffff;
       this.endsAt = this.timeLimitS > 0 ? now + this.timeLimitS * 1000 : Infinity;
+      this.startedAt = now;
       this.scores = new Map();
       this.departed.clear();
       this.dirty = true;
@@ -104,6 +118,7 @@ export class MatchReferee {
       killLimit: this.killLimit,
       timeLimitS: this.timeLimitS,
       msLeft: left,
+      msPlayed: Math.min(0xffffffff, Math.round(this.playedMs(now))),
       scores: this.scoreList().map((s) => ({ slot: s.slot, kills: Math.min(MAX_SCORE, s.kills), deaths: Math.min(MAX_SCORE, s.deaths) })),
     };
   }

@@ -13,6 +13,7 @@ import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
 import { createMatch, type MatchLimits } from './match';
 import { announcementOf, MATCH_ANNOUNCE_TICKS, Rejoins, withAnnouncement, withKill, type MatchAnnouncement } from './matchSync';
 import { ExtraClaims, type ExtraClaim } from './extraClaims';
+import { ArenaLog } from './arena';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 
 export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
@@ -59,6 +60,10 @@ export class ClientGame {
   private lastEvents: WorldEvent[] = [];
   /** The extras' claims and answers between us and the match authority. */
   private readonly extraClaims = new ExtraClaims();
+  /** The asteroids' breaks this match: logged and announced as the authority, heard as a follower. */
+  private readonly arena = new ArenaLog();
+  /** A newcomer must hear every break of the match (we as the authority). */
+  private arenaNewcomer = false;
   /** Scores of players who left this match, kept by name (we as the match authority). */
   private readonly rejoins = new Rejoins();
   /** The kill and time limits of the matches this game decides. */
@@ -68,7 +73,7 @@ export class ClientGame {
   /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
   private authority: number | null = null;
   /** What the authority (us) last announced, and when (tick); null: announce at the next tick. */
-  private announced: { scores: World['scores']; match: Omit<Match, 'ticksLeft'>; tick: number } | null = null;
+  private announced: { scores: World['scores']; match: Omit<Match, 'ticksLeft' | 'playedTicks'>; tick: number } | null = null;
 
   constructor(options: ClientGameOptions = {}) {
     this.limits = { ...options.match };
@@ -112,9 +117,13 @@ export class ClientGame {
   get decidesMatch(): boolean {
     return this.netSlot === null || (!this.serverRunsMatch && this.authority === this.netSlot);
   }
-  /** Whether this game spawns the match's extras: offline, or as the lowest joined slot (a gameserver spawns none). */
-  private get spawnsExtras(): boolean {
-    return this.netSlot === null || this.authority === this.netSlot;
+  /**
+   * Whether this game owns the match's shared objects — spawns its extras and
+   * breaks its asteroids: offline, or as the lowest joined slot unless a
+   * gameserver runs the match (it owns them then).
+   */
+  private get ownsArena(): boolean {
+    return this.netSlot === null || (!this.serverRunsMatch && this.authority === this.netSlot);
   }
 
   /**
@@ -202,7 +211,7 @@ export class ClientGame {
    * `nowMs`; replicated objects that arrived since the last tick join first.
    */
   step(input: ShipInput, nowMs: number, botInputs?: ReadonlyMap<number, ShipInput>): TickOutcome {
-    let world = this.currWorld;
+    let world = this.arena.rebuilt(this.currWorld);
     if (this.incoming.length > 0 || this.removals.size > 0) world = this.applyReplicas(world);
     this.prevWorld = world;
     const local = this.local;
@@ -212,16 +221,19 @@ export class ClientGame {
     for (const slot of bots) inputs.set(slot, botInputs?.get(slot) ?? NO_INPUT);
     // Our ship's fate, and offline the computer pilots', is this game's to decide.
     const decidesHitsOn = bots.length === 0 ? (slot: number) => slot === local : (slot: number) => slot === local || bots.includes(slot);
-    // The match authority spawns the extras (extraClaims.ts); asteroids break only offline for now (their pieces are not sent).
-    const spawnsExtras = this.spawnsExtras;
+    // The owner of the arena spawns the extras (extraClaims.ts) and breaks the asteroids (arena.ts); a ship's drops are its own game's.
+    const ownsArena = this.ownsArena;
     const online = this.netSlot !== null;
-    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.decidesMatch, spawnsExtras, breaksAsteroids: !online, events });
+    const roundBefore = world.match.round;
+    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.decidesMatch, spawnsExtras: ownsArena, breaksAsteroids: ownsArena, events });
     this.lastEvents = events;
+    if (online && ownsArena) this.arena.record(world, roundBefore, events);
+    else if (online) world = this.arena.settle(world);
     const created: GameObject[] = [];
     // Checked every tick, not every frame: an object can be born and die between two packets.
-    // Ours, and as the match authority online the match's extras, go out as their creation events.
+    // Ours, and online the extras this game made (the arena's as its owner, our ship's drops), go out as their creation events.
     for (const o of world.objects) {
-      const reported = o.owner === local || (online && spawnsExtras && o.owner === MATCH_OWNER && o.kind === 'extra');
+      const reported = o.owner === local || (online && o.owner === MATCH_OWNER && o.kind === 'extra');
       if (!reported || o.id <= this.reportedId) continue;
       this.reportedId = o.id;
       created.push(o);
@@ -258,13 +270,20 @@ export class ClientGame {
     if (claims.length > 0) outcome.claims = claims;
     const answers = this.extraClaims.takeAnswers();
     if (answers.length > 0) outcome.answers = answers;
+    if (online && ownsArena) {
+      // A newcomer hears every break of the match; the others only the new ones.
+      const breaks = this.arenaNewcomer ? this.arena.all(world.match.round) : this.arena.takeFresh();
+      if (this.arenaNewcomer) this.arena.takeFresh();
+      this.arenaNewcomer = false;
+      if (breaks.length > 0) outcome.breaks = breaks.map((b) => ({ round: world.match.round, breaks: b }));
+    }
     return outcome;
   }
 
   /** The match as we, its authority, must announce it now: on any change, and every MATCH_ANNOUNCE_TICKS. */
   private announcement(): MatchAnnouncement | undefined {
     const w = this.currWorld;
-    const { ticksLeft: _, ...match } = w.match;
+    const { ticksLeft: _, playedTicks: __, ...match } = w.match;
     const last = this.announced;
     // The scores array is replaced whenever a score changes, so comparing it is enough (every tick, cheaply).
     const same = last !== null && last.scores === w.scores && (Object.keys(match) as (keyof typeof match)[]).every((k) => last.match[k] === match[k]);
@@ -288,7 +307,10 @@ export class ClientGame {
     const authority = net === null || joined.length === 0 ? null : Math.min(...joined);
     // A new authority, or a newcomer the authority must tell the match: announce at the next tick.
     const newcomer = joined.some((slot) => slot !== net && !this.shown.has(slot));
-    if (authority !== this.authority || newcomer) this.announced = null;
+    if (authority !== this.authority || newcomer) {
+      this.announced = null;
+      this.arenaNewcomer = true;
+    }
     this.authority = authority;
     // The authority keeps the score of a player who leaves, to give back if they rejoin under that name.
     if (net !== null && authority === net) this.currWorld = this.rejoins.apply(this.currWorld, players);
@@ -306,9 +328,11 @@ export class ClientGame {
       else if (mine) ships = withShip(ships, { ...mine, slot: this.local });
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
-      // Another game, another match: a fresh scoreboard and clock (the authority's word replaces them if it is not us).
-      this.currWorld = { ...this.currWorld, scores: [], match: createMatch(this.limits), objects: this.currWorld.objects.filter((o) => o.kind !== 'extra') };
+      // Another game, another match: a fresh scoreboard, clock and arena (the authority's word replaces them if it is not us).
+      const w = this.currWorld;
+      this.currWorld = { ...w, scores: [], match: createMatch(this.limits), asteroids: w.field.slice(), objects: w.objects.filter((o) => o.kind !== 'extra') };
       this.extraClaims.clear();
+      this.arena.clear();
       this.serverRunsMatch = false;
     }
     this.currWorld = { ...this.currWorld, ships };
@@ -332,16 +356,24 @@ export class ClientGame {
     if (slot === this.netSlot) return;
     // The one place an event's age is checked: the kinds and the match take it as it is.
     const ageMs = rawAgeMs > 0 && Number.isFinite(rawAgeMs) ? rawAgeMs : 0;
+    // A gameserver's word (from no player's slot) runs the match from then on; else the lowest joined slot's.
+    const fromAuthority = (slot === NO_SLOT && this.serverRunsMatch) || (slot === this.authority && !this.decidesMatch);
     if (ev.type === 'matchState') {
-      // A gameserver's word (from no player's slot) runs the match from then on; else the lowest joined slot's.
-      if (slot === NO_SLOT && this.netSlot !== null) this.serverRunsMatch = true;
-      if ((slot === NO_SLOT && this.serverRunsMatch) || (slot === this.authority && !this.decidesMatch)) this.currWorld = withAnnouncement(this.currWorld, ev, ageMs, this.local);
+      if (slot === NO_SLOT && this.netSlot !== null && !this.serverRunsMatch) this.serverTakesOver();
+      if (slot === NO_SLOT || fromAuthority) {
+        const before = this.currWorld.match;
+        this.currWorld = this.arena.announced(withAnnouncement(this.currWorld, ev, ageMs, this.local), before.round, before.playedTicks);
+      }
+      return;
+    }
+    if (ev.type === 'asteroidBreaks') {
+      if (fromAuthority && !this.ownsArena) this.currWorld = this.arena.heard(this.currWorld, ev.round, ev.breaks);
       return;
     }
     if (!('id' in ev)) return;
     if (objectOwner(ev.id) !== slot) {
       // The one object another player may name: one of our extras, claimed by the player who took it.
-      if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot && this.spawnsExtras) {
+      if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot) {
         this.currWorld = this.extraClaims.onClaim(this.currWorld, slot, ev.id & 0xffff);
       } else if (ev.type === 'killObject' && ev.killerSlot === slot) {
         // A mine that went off under the sender's ship (its game decided): gone here too.
@@ -360,8 +392,8 @@ export class ClientGame {
         this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false });
       } else {
         this.removals.add(objectKey(slot, id));
-        // The authority's word on an extra we claimed: ours, or taken back.
-        if (slot === this.authority) this.currWorld = this.extraClaims.onAnswer(this.currWorld, slot, id, ev.killerSlot, this.local);
+        // The owner's word on an extra we claimed (the arena's or a dropped one): ours, or taken back.
+        this.currWorld = this.extraClaims.onAnswer(this.currWorld, slot, id, ev.killerSlot, this.local);
       }
       return;
     }
@@ -378,6 +410,17 @@ export class ClientGame {
     if (!object) return;
     this.removals.delete(key);
     this.incoming.push(object);
+  }
+
+  /**
+   * A gameserver spoke: it runs the match and owns the arena from now on.
+   * Extras we may have spawned as the lowest slot before we heard it leave
+   * (the server's replace them; its first word comes as we join).
+   */
+  private serverTakesOver(): void {
+    this.serverRunsMatch = true;
+    const w = this.currWorld;
+    this.currWorld = { ...w, objects: w.objects.filter((o) => o.kind !== 'extra' || o.owner !== MATCH_OWNER) };
   }
 
   private applyReplicas(world: World): World {

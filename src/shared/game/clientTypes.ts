@@ -3,6 +3,7 @@ import type { MatchLimits } from './match';
 import type { MatchAnnouncement } from './matchSync';
 import type { ExtraAnswer, ExtraClaim } from './extraClaims';
 import type { GameObject, Vec3 } from './types';
+import type { BreakEntry } from '../wire/types';
 
 /** Something the view shows once (an explosion, a kill-feed line). */
 export type GameNotice = {
@@ -29,6 +30,8 @@ export interface TickOutcome {
   claims?: ExtraClaim[];
   /** As the match authority: which of our extras went to whom (answers to claims, and our own pickups). */
   answers?: ExtraAnswer[];
+  /** The asteroid breaks to announce (we own the arena), one asteroidBreaks event each. */
+  breaks?: { round: number; breaks: BreakEntry[] }[];
 }
 
 /** One player of the slot table, as far as the game cares. */

@@ -100,6 +100,7 @@ export class GameDriver implements ProtocolGame {
     if (outcome.match) this.events.matchState(outcome.match, at);
     for (const c of outcome.claims ?? []) this.events.killObject(objectId(c.owner, c.id), game.localSlot, at);
     for (const a of outcome.answers ?? []) this.events.killObject(objectId(game.localSlot, a.id), a.winner, at);
+    for (const b of outcome.breaks ?? []) this.events.asteroidBreaks(b.round, b.breaks, at);
     const state = game.localState();
     if (state) this.lastState = state;
     this.counters.ticks++;

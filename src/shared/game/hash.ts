@@ -12,7 +12,7 @@ import { hashShip } from './kinds/ship';
 import { kindOf } from './registry';
 import type { World } from './types';
 
-/** 16 hex digits: FNV-1a 64 of `world` (tick, rng, nextId, extraIn, ships, objects by kind, asteroids, scores, match). Pure. */
+/** 16 hex digits: FNV-1a 64 of `world` (tick, rng, nextId, extraIn, ships, objects by kind, asteroids, the field they start from, scores, match). Pure. */
 export function hashWorld(world: World): string {
   const h = new Hasher();
   h.num(world.tick);
@@ -28,6 +28,8 @@ export function hashWorld(world: World): string {
   }
   h.num(world.asteroids.length);
   for (const a of world.asteroids) hashAsteroid(h, a);
+  h.num(world.field.length);
+  for (const a of world.field) hashAsteroid(h, a);
   h.num(world.scores.length);
   for (const s of world.scores) {
     h.num(s.slot);
@@ -40,5 +42,6 @@ export function hashWorld(world: World): string {
   h.num(m.phase);
   h.num(m.ticksLeft);
   h.num(m.round);
+  h.num(m.playedTicks);
   return h.hex();
 }

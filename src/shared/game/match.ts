@@ -29,7 +29,7 @@ const limit = (v: number, max: number, fallback: number): number => (Number.isIn
 export function createMatch(limits: Partial<MatchLimits> = {}, round = 0): Match {
   const killLimit = limit(limits.killLimit ?? RULES.match.killLimit, MAX_KILL_LIMIT, RULES.match.killLimit);
   const timeLimitTicks = limit(limits.timeLimitS ?? RULES.match.timeLimitS, MAX_TIME_LIMIT_S, RULES.match.timeLimitS) * TICK_HZ;
-  return { killLimit, timeLimitTicks, phase: MATCH_PLAYING, ticksLeft: timeLimitTicks > 0 ? timeLimitTicks : -1, round };
+  return { killLimit, timeLimitTicks, phase: MATCH_PLAYING, ticksLeft: timeLimitTicks > 0 ? timeLimitTicks : -1, round, playedTicks: 0 };
 }
 
 /** The scores best first: most kills, then fewest deaths, then lowest slot. */
@@ -49,27 +49,31 @@ export function ranking(scores: readonly Score[]): Score[] {
 export function stepMatch(world: World, decides: boolean, events: WorldEvent[]): World {
   const m = world.match;
   const ticksLeft = m.ticksLeft > 0 ? m.ticksLeft - 1 : m.ticksLeft;
-  if (!decides) return ticksLeft === m.ticksLeft ? world : { ...world, match: { ...m, ticksLeft } };
+  const playedTicks = m.playedTicks + 1;
+  if (!decides) return { ...world, match: { ...m, ticksLeft, playedTicks } };
   if (m.phase === MATCH_PLAYING) {
     const byKills = m.killLimit > 0 && world.scores.some((s) => s.kills >= m.killLimit);
     if (byKills || ticksLeft === 0) {
       events.push({ type: 'match-over', ranking: ranking(world.scores) });
-      return { ...world, match: { ...m, phase: MATCH_OVER, ticksLeft: RULES.match.restartS * TICK_HZ } };
+      return { ...world, match: { ...m, phase: MATCH_OVER, ticksLeft: RULES.match.restartS * TICK_HZ, playedTicks } };
     }
-    return { ...world, match: { ...m, ticksLeft } };
+    return { ...world, match: { ...m, ticksLeft, playedTicks } };
   }
-  if (ticksLeft > 0) return { ...world, match: { ...m, ticksLeft } };
+  if (ticksLeft > 0) return { ...world, match: { ...m, ticksLeft, playedTicks } };
   const next = createMatch({ killLimit: m.killLimit, timeLimitS: m.timeLimitTicks / TICK_HZ }, m.round + 1);
+  // A fresh arena: the asteroids as the field began.
+  const asteroids = world.field.slice();
   const ships = world.ships.map((s) => s);
   for (let i = 0; i < ships.length; i++) {
     const slot = ships[i]!.slot;
     // Placed one by one, each clear of those placed before it.
-    ships[i] = createShip(slot, freeSpawnPoint(slot, ships.slice(0, i), world.asteroids), RULES.spawnInvulnerableTicks);
+    ships[i] = createShip(slot, freeSpawnPoint(slot, ships.slice(0, i), asteroids), RULES.spawnInvulnerableTicks);
   }
   events.push({ type: 'match-start', round: next.round });
   return {
     ...world,
     ships,
+    asteroids,
     objects: world.objects.filter((o) => o.kind === 'field'),
     scores: world.scores.map((s) => ({ slot: s.slot, kills: 0, deaths: 0 })),
     match: next,

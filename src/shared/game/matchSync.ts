@@ -28,19 +28,22 @@ export function announcementOf(world: World): MatchAnnouncement {
     killLimit: m.killLimit,
     timeLimitS: m.timeLimitTicks / TICK_HZ,
     msLeft: m.ticksLeft < 0 ? NO_TIME_LIMIT : m.ticksLeft * STEP_MS,
+    msPlayed: Math.min(0xffffffff, m.playedTicks * STEP_MS),
     scores: world.scores.filter((s) => s.slot < MAX_WIRE_SLOTS).map((s) => ({ slot: s.slot, kills: Math.min(MAX_SCORE, s.kills), deaths: Math.min(MAX_SCORE, s.deaths) })),
   };
 }
 
 /**
  * `world` after the authority's announcement `ev`, `ageMs` old (finite, ≥ 0): scores,
- * phase and clock become the authority's (the clock aged by the packet). A new
+ * phase and clocks become the authority's (aged by the packet; the arena's
+ * asteroids follow in arena.ts). A new
  * round means a new match began: the ship of `local` starts fresh on a free
  * spawn point, invulnerable for a while, and its objects are gone.
  */
 export function withAnnouncement(world: World, ev: MatchAnnouncement, ageMs: number, local: number): World {
   const ticksLeft = ev.msLeft === NO_TIME_LIMIT ? -1 : Math.max(0, Math.round((ev.msLeft - ageMs) / STEP_MS));
-  const match = { killLimit: ev.killLimit, timeLimitTicks: ev.timeLimitS * TICK_HZ, phase: ev.phase, ticksLeft, round: ev.round };
+  const playedTicks = Math.max(0, Math.round((ev.msPlayed + ageMs) / STEP_MS));
+  const match = { killLimit: ev.killLimit, timeLimitTicks: ev.timeLimitS * TICK_HZ, phase: ev.phase, ticksLeft, round: ev.round, playedTicks };
   const scores = ev.scores.map((s) => ({ slot: s.slot, kills: s.kills, deaths: s.deaths })).sort((a, b) => a.slot - b.slot);
   let { ships, objects } = world;
   if (ev.round !== world.match.round) {

@@ -156,11 +156,9 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
         kept.push(a);
         continue;
       }
-      const r = breakAsteroid(a, nextId, ctx.rng);
-      ctx.rng = r.rng;
-      nextId += r.pieces.length;
-      kept.push(...r.pieces);
-      events.push({ type: 'broken', id: a.id, pieces: r.pieces.map((p) => p.id) });
+      const pieces = breakAsteroid(a);
+      kept.push(...pieces);
+      events.push({ type: 'broken', id: a.id, pieces: pieces.map((p) => p.id) });
     }
     asteroids = kept;
   }
@@ -190,14 +188,13 @@ export function stepWorld(world: World, inputs: Inputs = NO_INPUTS, options: Ste
       scores = addScore(scores, s.slot, { deaths: 1 });
       if (killer >= 0) scores = addScore(scores, killer, { kills: 1 });
       events.push({ type: 'destroyed', slot: s.slot, killer });
-      if (spawnsExtras) {
-        for (const type of dropsOf(s)) objects.push(dropExtra(type, s.pos, nextId++));
-      }
+      // The world that decides a ship's death drops what it carried (online: the victim's game, which owns the drops).
+      for (const type of dropsOf(s)) objects.push(dropExtra(type, s.pos, nextId++));
       ships[i] = { ...s, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, respawnIn: RULES.respawnTicks };
     }
   }
 
-  const stepped: World = { tick: world.tick + 1, rng: ctx.rng, nextId, extraIn, ships, objects, asteroids, scores, match: world.match };
+  const stepped: World = { tick: world.tick + 1, rng: ctx.rng, nextId, extraIn, ships, objects, asteroids, field: world.field, scores, match: world.match };
   return stepMatch(stepped, decidesMatch, events);
 }
 

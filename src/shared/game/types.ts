@@ -150,7 +150,10 @@ export const MATCH_OVER = 1;
  * The match: its limits (a kill limit and a time limit in ticks; 0 = none),
  * its phase, the ticks left in it (the time limit's countdown while playing,
  * or the countdown to the next match when over; -1 while playing without a
- * time limit), and the number of matches played before this one.
+ * time limit), the number of matches played before this one, and the ticks
+ * since this one began (its arena's clock: the asteroids start again from
+ * `World.field` with each match, so every node that knows the ticks played
+ * and the breaks knows the asteroids — arena.ts).
  */
 export interface Match {
   killLimit: number;
@@ -158,6 +161,7 @@ export interface Match {
   phase: number;
   ticksLeft: number;
   round: number;
+  playedTicks: number;
 }
 
 /**
@@ -166,6 +170,8 @@ export interface Match {
  * this world creates. `ships` are in ascending slot order, one per slot;
  * `scores` likewise, one per slot that ever had a ship. `extraIn` counts the
  * ticks to the next extra spawn. `match` is the match being played.
+ * `field` is the asteroid field every match starts from (made once by
+ * createWorld from the seed, never changed).
  */
 export interface World {
   tick: number;
@@ -175,6 +181,7 @@ export interface World {
   ships: Ship[];
   objects: GameObject[];
   asteroids: Asteroid[];
+  readonly field: readonly Asteroid[];
   scores: Score[];
   match: Match;
 }

@@ -7,6 +7,7 @@ import { nextRange, seedRng } from '../sim/prng';
 import { spawnPoints } from '../sim/spawn';
 import { identityQuat, quatNormalise } from '../sim/vec';
 import { createShip } from './kinds/ship';
+import { asteroidId, ROOT } from './kinds/asteroid';
 import { createMatch, type MatchLimits } from './match';
 import { RULES } from './rules';
 import { MATCH_OWNER, type Asteroid, type EnergyField, type Ship, type Vec3, type World } from './types';
@@ -64,7 +65,7 @@ function count(v: number | undefined, fallback: number, max: number): number {
  * Create the initial world for `seed` (any number; see `seedRng`).
  * Ships take slots 0…n-1, each at its slot's spawn point (sim/spawn.ts), each
  * with a zero score; energy fields (owned by the match) get ids 1…fields, at
- * FIELD_SPOTS; asteroids get the ids after them, a radius in [6, 30), a random orientation, a slow
+ * FIELD_SPOTS; asteroids get ids by their index (kinds/asteroid.ts, asteroidId), a radius in [6, 30), a random orientation, a slow
  * drift and spin, and a centre inside a sphere of `radius` with their surface
  * at least ASTEROID_CLEARANCE from every ship, spawn point and field centre. The radius is raised if needed
  * so that this is always possible. `tick` starts at 0; `rng` holds the PRNG
@@ -131,8 +132,8 @@ export function createWorld(seed: number, options: CreateWorldOptions = {}): Wor
     }
     const vel = { x: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT), y: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT), z: draw(-ASTEROID_MAX_DRIFT, ASTEROID_MAX_DRIFT) };
     const spin = { x: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), y: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN), z: draw(-ASTEROID_MAX_SPIN, ASTEROID_MAX_SPIN) };
-    asteroids.push({ id: nextId++, pos, vel, rot, spin, radius, wear: 0 });
+    asteroids.push({ id: asteroidId(i, ROOT), pos, vel, rot, spin, radius, wear: 0 });
   }
   const scores = ships.map((s) => ({ slot: s.slot, kills: 0, deaths: 0 }));
-  return { tick: 0, rng, nextId, extraIn: RULES.extras.spawnEveryTicks, ships, objects: fields, asteroids, scores, match: createMatch(options.match) };
+  return { tick: 0, rng, nextId, extraIn: RULES.extras.spawnEveryTicks, ships, objects: fields, asteroids, field: Object.freeze(asteroids.slice()), scores, match: createMatch(options.match) };
 }

@@ -9,7 +9,7 @@ import type { Vec3, Quat } from '../sim/types';
 import { STEP_MS } from '../sim/types';
 import { MAX_DATAGRAM_BYTES } from './packetApi';
 import { eventSize, headerSize, TERMINATOR_SIZE, WireEncodeError } from '../wire/codec';
-import { NO_SLOT, objectId, objectOwner, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
+import { NO_SLOT, objectId, objectOwner, type BreakEntry, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
 
 /** Most events kept waiting; beyond it the oldest non-critical ones are dropped and counted (a stuck link must not grow memory). */
 export const MAX_PENDING_EVENTS = 256;
@@ -95,6 +95,11 @@ export class GameCodeInterface {
   matchState(state: Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>, now: number): void {
     this.queue = this.queue.filter((p) => p.event.type !== 'matchState');
     this.push({ type: 'matchState', ...state }, now, false);
+  }
+
+  /** The arena owner's word on asteroids that broke in match `round` (sent reliably). */
+  asteroidBreaks(round: number, breaks: BreakEntry[], now: number): void {
+    this.push({ type: 'asteroidBreaks', round, breaks }, now, false);
   }
 
   particleObject(localId: number, kind: number, pos: Vec3, radius: number, ttl: number, now: number): void {

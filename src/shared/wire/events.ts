@@ -3,7 +3,7 @@
  * Type codes 1..10 are the ten game events of the 1998 design in the order of
  * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12
  * `reliable` and 13 `ack` (reliable messages, src/shared/net/reliable.ts),
- * 14 `matchState` (wire v5); 0 ends the list.
+ * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6); 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
@@ -30,8 +30,8 @@ import { chatText, playerName, wireAddr } from './strings';
 import { fail, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
-import { MAX_ACK_IDS, MAX_QUEUE, MAX_SLOTS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES } from './types';
-import type { AckEvent, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_QUEUE, MAX_SLOTS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES } from './types';
+import type { AckEvent, BreakEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -58,6 +58,7 @@ export const EVENT_CODES = {
   playerList: 9,
   connectQueue: 10,
   matchState: 14,
+  asteroidBreaks: 15,
 } as const satisfies Record<RemoteEventType, number>;
 
 /** The event-list terminator in place of a type code. */
@@ -76,6 +77,16 @@ type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
 
 const playerEntry = struct<PlayerEntry>({ slot, joined: flagBit, addr: wireAddr, name: playerName });
 const scoreEntry = struct<ScoreEntry>({ slot, kills: u16, deaths: u16 });
+const breakEntry = struct<BreakEntry>({ id: u32, tick: u32 });
+
+function duplicateBreak(breaks: readonly BreakEntry[]): string | null {
+  const seen = new Set<number>();
+  for (const b of breaks) {
+    if (seen.has(b.id)) return `asteroid ${b.id} breaks twice`;
+    seen.add(b.id);
+  }
+  return null;
+}
 
 function duplicateScore(scores: readonly ScoreEntry[]): string | null {
   const seen = new Set<number>();
@@ -115,8 +126,10 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
     killLimit: u16,
     timeLimitS: u32,
     msLeft: u32,
+    msPlayed: u32,
     scores: refine(list(scoreEntry, MAX_WIRE_SLOTS), duplicateScore, 'bad-list'),
   }),
+  asteroidBreaks: struct({ round: u16, breaks: refine(list(breakEntry, MAX_BREAKS), duplicateBreak, 'bad-list') }),
 };
 
 const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];

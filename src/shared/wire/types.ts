@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 5;
+export const WIRE_VERSION = 6;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -141,9 +141,9 @@ export interface RelayedEvent {
 }
 
 /** Game events that may travel as reliable messages (see src/shared/net/reliable.ts). */
-export type ReliableGameEvent = Extract<GameEvent, { type: 'killObject' | 'sendText' | 'playerName' | 'matchState' }>;
-/** The game event types that are sent reliably. */
-export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['killObject', 'sendText', 'playerName', 'matchState'];
+export type ReliableGameEvent = Extract<GameEvent, { type: 'createExtra' | 'killObject' | 'sendText' | 'playerName' | 'matchState' | 'asteroidBreaks' }>;
+/** The game event types that are sent reliably (extras since wire v6: a lost one would be missing from a screen for its whole life). */
+export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['createExtra', 'killObject', 'sendText', 'playerName', 'matchState', 'asteroidBreaks'];
 
 /** A reliable message: a game event with the sender's 16-bit message id for this link; the receiver acknowledges the id. */
 export interface ReliableEvent {
@@ -168,16 +168,28 @@ export interface ScoreEntry {
   deaths: number;
 }
 
+/** One asteroid break in an asteroidBreaks event: asteroid `id` broke at tick `tick` of its match. */
+export interface BreakEntry {
+  id: number;
+  tick: number;
+}
+
+/** Most breaks one asteroidBreaks event carries (8 bytes each). */
+export const MAX_BREAKS = 48;
+
 /** `matchState.msLeft` of a match without a time limit. */
 export const NO_TIME_LIMIT = 0xffffffff;
 /** Largest kill or death count a matchState carries (u16). */
 export const MAX_SCORE = 0xffff;
 
 /**
- * The ten remote events of the 1998 design, and `matchState` (wire v5), the
- * match authority's word on the match: its limits, phase (0 playing, 1 over),
- * the time left in ms (of the match, or to the next one when over;
- * NO_TIME_LIMIT without a time limit), the round, and every player's score.
+ * The ten remote events of the 1998 design; `matchState` (wire v5; msPlayed
+ * since v6), the match authority's word on the match: its limits, phase (0
+ * playing, 1 over), the time left in ms (of the match, or to the next one when
+ * over; NO_TIME_LIMIT without a time limit), the round, the ms since the round
+ * began (the arena's clock), and every player's score; and `asteroidBreaks`
+ * (wire v6), the authority's word on which asteroids broke at which tick of
+ * match `round` (src/shared/game/arena.ts).
  */
 export type GameEvent =
   | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
@@ -190,7 +202,8 @@ export type GameEvent =
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
   | { type: 'playerList'; players: PlayerEntry[] }
   | { type: 'connectQueue'; addrs: WireAddr[] }
-  | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; scores: ScoreEntry[] };
+  | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; scores: ScoreEntry[] }
+  | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] };
 
 /**
  * Everything an event list may hold: the ten game events, `relayed` (only in

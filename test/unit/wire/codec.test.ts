@@ -32,7 +32,7 @@ describe('wire layout (golden bytes)', () => {
     expect(packetSize({ header: HEADER, events: [] })).toBe(HEADER_SIZE + 1);
   });
 
-  it('event type codes are 1..10 in the order of the 1998 events, and matchState is 14 (after the envelopes 11..13)', () => {
+  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13) and asteroidBreaks 15', () => {
     expect(Object.entries(EVENT_CODES)).toEqual([
       ['createObject', 1],
       ['createLaser', 2],
@@ -45,6 +45,7 @@ describe('wire layout (golden bytes)', () => {
       ['playerList', 9],
       ['connectQueue', 10],
       ['matchState', 14],
+      ['asteroidBreaks', 15],
     ]);
   });
 

@@ -4,13 +4,31 @@
  * (collideShip); lasers wear it down until it breaks in two smaller pieces,
  * and the smallest vanish (breakAsteroid). Scenery of the match.
  */
-import { nextRange } from '../../sim/prng';
+import { nextRange, seedRng } from '../../sim/prng';
 import { STEP_S } from '../../sim/types';
 import { addScaled, copyVec, dot, integrateRotation, lengthSq } from '../../sim/vec';
 import type { Hasher } from '../hasher';
 import { RULES } from '../rules';
 import type { Asteroid, Ship, Vec3 } from '../types';
 import { SHIP_RADIUS } from './ship';
+
+/**
+ * Asteroid ids name their place in the field, the same on every node: the
+ * index of the asteroid the field began with, plus ROOTS × its place in that
+ * asteroid's tree of pieces (heap order: the original is ROOT, the pieces of
+ * `h` are 2h and 2h + 1). So a break announced by id means the same pieces
+ * everywhere (arena.ts).
+ */
+export const ROOTS = 1024;
+/** Heap place of an asteroid the field began with. */
+export const ROOT = 1;
+/** Pieces deeper than this many breaks vanish whatever their size (ids stay below 2^31). */
+const MAX_HEAP = 1 << 20;
+
+/** Id of the asteroid at heap place `heap` of the tree of the field's asteroid `index` (< ROOTS). */
+export function asteroidId(index: number, heap: number): number {
+  return heap * ROOTS + index;
+}
 
 /** Asteroids drifting beyond this distance from the origin have their outward velocity reflected. */
 export const ASTEROID_BOUND = 2000;
@@ -63,13 +81,17 @@ export function isBroken(a: Asteroid): boolean {
 
 /**
  * The pieces of broken asteroid `a`: two of RULES.asteroid.pieceFactor its
- * radius flying apart along a random direction (from the PRNG state `rng`), or
- * none when they would be smaller than RULES.asteroid.minPieceRadius. New ids
- * from `nextId`. Returns the pieces and the PRNG state after the draws.
+ * radius flying apart along a random direction, or none when they would be
+ * smaller than RULES.asteroid.minPieceRadius. A function of `a` alone — the
+ * direction is drawn from a PRNG seeded with its id, the pieces' ids are its
+ * children's — so every node that breaks the same asteroid gets the same pieces.
  */
-export function breakAsteroid(a: Asteroid, nextId: number, rng: number): { pieces: Asteroid[]; rng: number } {
+export function breakAsteroid(a: Asteroid): Asteroid[] {
   const radius = a.radius * A.pieceFactor;
-  if (radius < A.minPieceRadius) return { pieces: [], rng };
+  const index = a.id % ROOTS;
+  const heap = (a.id - index) / ROOTS;
+  if (radius < A.minPieceRadius || heap >= MAX_HEAP) return [];
+  let rng = seedRng(a.id);
   const draw = (): number => {
     const [v, next] = nextRange(rng, -1, 1);
     rng = next;
@@ -94,7 +116,7 @@ export function breakAsteroid(a: Asteroid, nextId: number, rng: number): { piece
     radius,
     wear: 0,
   });
-  return { pieces: [piece(1, nextId), piece(-1, nextId + 1)], rng };
+  return [piece(1, asteroidId(index, heap * 2)), piece(-1, asteroidId(index, heap * 2 + 1))];
 }
 
 /** Feeds every field of `a` to the hash, in declaration order. */
