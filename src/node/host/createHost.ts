@@ -85,6 +85,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     sendFrequency: () => cvars?.sendfreq.value ?? 20,
     autoJoin: () => cvars?.autojoin.value ?? true,
     convergeMs: () => cvars?.smooth.value ?? DEFAULT_CONVERGE_MS,
+    // Read at every tick, after the subsystems exist (the game starts below).
+    pings: () => (subsystems.protocol.bound() !== null && typeof subsystems.protocol.table.playerPings === 'function' ? subsystems.protocol.table.playerPings() : []),
     emit: (event) => host?.emit(event),
   });
   // The link conditioner reads this object for every datagram; the net_fake* cvars rewrite it in place.

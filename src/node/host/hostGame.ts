@@ -1,13 +1,14 @@
 /**
  * The game as the host runs it: the GameDriver (ClientGame + one clock with
  * the network) steered by the renderer's inputs, sending each tick's world
- * to the pages as a `world` event, and the network's slot tables and chat as
+ * (with the protocol's per-player round trips for the scoreboard) to the
+ * pages as a `world` event, and the network's slot tables and chat as
  * `net` events — remembered as a {@link NetPicture} for pages that attach
  * later. The pages only draw; a hidden, minimised or closed window stalls
  * neither the game nor the network.
  */
 import type { HostEvent } from '../../shared/host/contract';
-import type { NetDelivery } from '../../shared/net/gameLink';
+import type { NetDelivery, PlayerPing } from '../../shared/net/gameLink';
 import { NetPicture } from '../../shared/net/netPicture';
 import { ClientGame, GameDriver, sanitiseInput, worldView } from '../../shared/game';
 import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
@@ -23,6 +24,8 @@ export interface HostGameOptions {
   autoJoin(): boolean;
   /** Correction time of remote ships' smoothing (the `net_smooth` cvar), read every tick. */
   convergeMs(): number;
+  /** The bound protocol's per-player round trips (Protocol.playerPings), read every tick for the world view; absent: none. */
+  pings?(): PlayerPing[];
   /** Sends an event to every page. */
   emit(event: HostEvent): void;
   clock?: Clock;
@@ -51,7 +54,7 @@ export class HostGame {
       onDeliver: (d) => this.delivered(d),
       onTick: (game, notices) => {
         game.convergeMs = options.convergeMs();
-        options.emit({ kind: 'world', view: worldView(game), notices });
+        options.emit({ kind: 'world', view: worldView(game, this.pings()), notices });
       },
     });
   }
@@ -88,6 +91,15 @@ export class HostGame {
   watch(watcher: (d: NetDelivery) => void): () => void {
     this.watchers.add(watcher);
     return () => this.watchers.delete(watcher);
+  }
+
+  /** The protocol's round trips; a protocol bug must not stop the game, the scoreboard then shows none. */
+  private pings(): PlayerPing[] {
+    try {
+      return this.options.pings?.() ?? [];
+    } catch {
+      return [];
+    }
   }
 
   private delivered(d: NetDelivery): void {

@@ -7,6 +7,7 @@
  * the game or the wire.
  */
 import { randomInt } from 'node:crypto';
+import type { PlayerPing } from '../../shared/net/gameLink';
 import type { NodeAddress } from '../../shared/net/packetApi';
 import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
 import { VersionNotices } from '../../shared/net/versionNotices';
@@ -112,6 +113,11 @@ export class GameSession<M extends Membership> {
 
   linkStats(): LinkStats {
     return this.pipeline.linkStats();
+  }
+
+  /** Each player's round trip for the scoreboard (see Protocol.playerPings); the server is the one watched. */
+  playerPings(): PlayerPing[] {
+    return this.pipeline.playerPings(this.watchedServer());
   }
 
   /** The server being watched now (connected, and the protocol names one), else null. */

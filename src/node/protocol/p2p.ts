@@ -4,6 +4,7 @@
  * the shared GameSession sends and receives the game; this adapter adds LAN
  * broadcast, the timer, the console commands and the p2p notices.
  */
+import type { PlayerPing } from '../../shared/net/gameLink';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
@@ -76,6 +77,10 @@ export class P2pProtocol implements Protocol {
 
   linkStats(): LinkStats {
     return this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
+  }
+
+  playerPings(): PlayerPing[] {
+    return this.session?.playerPings() ?? [];
   }
 
   status(): string {

@@ -7,6 +7,7 @@
  *   session token from the join reply), which relays the others' to us.
  */
 import { platform, arch } from 'node:os';
+import type { PlayerPing } from '../../shared/net/gameLink';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
 import { NO_SLOT } from '../../shared/wire/types';
@@ -135,6 +136,10 @@ export class ServerClientProtocol implements Protocol {
 
   linkStats(): LinkStats {
     return this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
+  }
+
+  playerPings(): PlayerPing[] {
+    return this.session?.playerPings() ?? [];
   }
 
   connection(): { host?: string; port?: number } | null {

@@ -71,7 +71,7 @@ async function boot(): Promise<void> {
   const clock = () => (now = performance.now());
 
   // Until the host's first tick arrives there is nothing to draw but stars.
-  const empty: WorldView = { tick: 0, localSlot: 0, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores: [], match: { phase: 0, secondsLeft: null, killLimit: 0, timeLimitS: 0, round: 0 }, lockedBy: [], bots: [] };
+  const empty: WorldView = { tick: 0, localSlot: 0, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores: [], match: { phase: 0, secondsLeft: null, killLimit: 0, timeLimitS: 0, round: 0 }, lockedBy: [], bots: [], pings: [] };
   let prevView = empty;
   let currView = empty;
   let viewAt = now;

@@ -7,6 +7,7 @@ import type { ClientGame } from './clientGame';
 import { kindOf, type ObjectView } from './registry';
 import { TICK_HZ } from '../sim/types';
 import { MATCH_PLAYING, type Quat, type Score, type Vec3 } from './types';
+import type { PlayerPing } from '../net/gameLink';
 
 export interface ShipView {
   slot: number;
@@ -57,12 +58,22 @@ export interface WorldView {
   lockedBy: number[];
   /** Slots flown by computer pilots of this offline game (`bot add`), ascending. */
   bots: number[];
+  /**
+   * The players' round trips as this host knows them now, ascending slot,
+   * whole ms; a slot without a figure is absent (the rule: `Protocol.playerPings`
+   * in net/protocol.ts — offline, and so for bots, there are none).
+   */
+  pings: PlayerPing[];
 }
 
 export type { ObjectView } from './registry';
 
-/** The view of `game`'s current world. Shares nothing mutable with the game (its worlds are never mutated). */
-export function worldView(game: ClientGame): WorldView {
+/**
+ * The view of `game`'s current world, with the network's `pings` (the game
+ * has none of its own). Shares nothing mutable with the game (its worlds are
+ * never mutated).
+ */
+export function worldView(game: ClientGame, pings: readonly PlayerPing[] = []): WorldView {
   const w = game.curr;
   const m = w.match;
   return {
@@ -96,6 +107,7 @@ export function worldView(game: ClientGame): WorldView {
       round: m.round,
     },
     bots: [...game.bots],
+    pings: pings.map((p) => ({ slot: p.slot, ms: p.ms })).sort((a, b) => a.slot - b.slot),
     lockedBy: [...new Set(w.objects.flatMap((o) => (o.kind === 'missile' && o.target === game.localSlot && o.owner !== game.localSlot ? [o.owner] : [])))].sort((a, b) => a - b),
   };
 }

@@ -16,6 +16,17 @@ export interface NetPlayer {
   address: string;
 }
 
+/**
+ * One player's round trip as the scoreboard shows it, whole ms (which round
+ * trip that is: `Protocol.playerPings` in protocol.ts).
+ * Not part of the `players` delivery, which is sent only when the slot table
+ * changes: the host puts the current figures into every world view.
+ */
+export interface PlayerPing {
+  slot: number;
+  ms: number;
+}
+
 /** What the network hands to the game view. */
 export type NetDelivery =
   /** The slot table changed (or the connection state did). */

@@ -8,7 +8,7 @@ import type { PacketApi } from './packetApi';
 import type { CommandDef } from '../console/registry';
 import type { ShipState } from '../wire/types';
 import type { GameCodeInterface } from './gameCode';
-import type { NetDelivery } from './gameLink';
+import type { NetDelivery, PlayerPing } from './gameLink';
 
 /**
  * The game as a protocol sees it: the local ship to put in headers, the
@@ -108,6 +108,16 @@ export interface Protocol {
    * null fields are not measured (yet). Protocols without peers omit it.
    */
   linkStats?(): LinkStats;
+  /**
+   * Each player's round trip as far as this node knows it, for the
+   * scoreboard (players without a figure are left out; empty when not in a
+   * game). Our own slot: our round trip to the server in a gameserver or
+   * slotserver game (its time port), none peer to peer (we have no link to
+   * ourselves). Another player: our round trip to that peer when we send to
+   * it directly (p2p and slotserver games), none through a gameserver (only
+   * the server knows it). Protocols without peers (offline, its bots) omit it.
+   */
+  playerPings?(): PlayerPing[];
 }
 
 /** What the net graph plots besides traffic (which the packet API wrapper counts). */

@@ -20,7 +20,7 @@ import { LossMeter } from '../net/lossMeter';
 import type { NodeAddress, PacketApi } from '../net/packetApi';
 import { PingTable } from '../net/pingTable';
 import type { LinkStats, ProtocolGame } from '../net/protocol';
-import type { NetPlayer } from '../net/gameLink';
+import type { NetPlayer, PlayerPing } from '../net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../net/gameCode';
 import { sendDecision, type SendMemory } from '../net/sendPolicy';
 import { NEUTRAL_STATE } from '../p2p/packets';
@@ -328,6 +328,41 @@ export class SessionPipeline<M extends Membership> {
       const rtt = key === null ? undefined : this.pings.get(key);
       return { slot: p.slot, name: p.name, address: this.addresses.text(p.addr), pingMs: mine ? undefined : (rtt ?? null), joined: p.joined, mine };
     });
+  }
+
+  /**
+   * Each player's round trip for the scoreboard, whole ms (the rule is
+   * `Protocol.playerPings`'s; empty when not connected). `server` is the node
+   * the client's game hangs on — a gameserver, a slotserver's time port —
+   * or null peer to peer. Our own slot: the Ping/Pong round trip to the
+   * server when it answers Pings (a gameserver), else the time-sync round
+   * trip when the clock synchronises with it (a slotserver's time port
+   * answers only time sync). Another player: the Ping/Pong round trip, only
+   * for players we ping ourselves — every other member peer to peer and at a
+   * slotserver, nobody but the server through a gameserver. Players without
+   * a figure yet (no Pong) are left out.
+   */
+  playerPings(server: WireAddr | null): PlayerPing[] {
+    const member = this.member;
+    const mine = member.slot();
+    if (member.state !== 'connected' || mine === null) return [];
+    const pinged = new Set(this.targets().map((addr) => this.addresses.identity(addr)));
+    const out: PlayerPing[] = [];
+    for (const p of member.players()) {
+      const id = this.addresses.identity(p.addr);
+      const ms = p.slot === mine ? (server === null ? undefined : this.roundTripTo(server)) : pinged.has(id) ? this.pings.get(id) : undefined;
+      if (ms !== undefined) out.push({ slot: p.slot, ms: Math.round(ms) });
+    }
+    return out;
+  }
+
+  /** Our round trip to `server`: Ping/Pong when measured, else the time sync's when the clock synchronises with it. */
+  private roundTripTo(server: WireAddr): number | undefined {
+    const id = this.addresses.identity(server);
+    const pinged = this.pings.get(id);
+    if (pinged !== undefined) return pinged;
+    const clock = this.clock.status();
+    return clock.kind === 'sync' && this.addresses.identity(clock.source) === id && Number.isFinite(clock.rttMs) ? clock.rttMs : undefined;
   }
 
   /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */

@@ -4,8 +4,8 @@ import type { WorldView } from '../../../src/shared/game/view';
 import { MATCH_OVER, MATCH_PLAYING } from '../../../src/shared/game/types';
 
 const match = (phase: number, secondsLeft: number | null, killLimit = 10) => ({ phase, secondsLeft, killLimit, timeLimitS: 600, round: 0 });
-const view = (scores: WorldView['scores'], localSlot = 0): WorldView => ({
-  tick: 0, localSlot, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores, match: match(MATCH_OVER, 7), lockedBy: [], bots: [],
+const view = (scores: WorldView['scores'], localSlot = 0, more: Partial<WorldView> = {}): WorldView => ({
+  tick: 0, localSlot, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores, match: match(MATCH_OVER, 7), lockedBy: [], bots: [], pings: [], ...more,
 });
 const names = (slot: number) => ['ann', 'bob', 'cy', 'dee'][slot] ?? `slot ${slot}`;
 
@@ -27,6 +27,24 @@ describe('HUD words', () => {
       [4, 'you', 2, 1, null],
     ]);
     expect(rows.filter((r) => r.local).map((r) => r.slot)).toEqual([3]);
+  });
+
+  it("shows the round trip the host reported for each row, '-' (null) for rows it reported none for", () => {
+    const scores = [0, 1, 2, 3].map((slot) => ({ slot, kills: 3 - slot, deaths: 0 }));
+    const ping = (v: WorldView) => Object.fromEntries(scoreRows(v, names).map((r) => [r.name, r.pingMs]));
+    // A gameserver game: the host knows only our round trip to the server.
+    expect(ping(view(scores, 1, { pings: [{ slot: 1, ms: 23 }] }))).toEqual({ ann: null, you: 23, cy: null, dee: null });
+    // Peer to peer: our round trip to each peer, none for ourselves.
+    expect(ping(view(scores, 0, { pings: [{ slot: 1, ms: 4 }, { slot: 3, ms: 61 }] }))).toEqual({ you: null, bob: 4, cy: null, dee: 61 });
+    // Offline with bots: no figures at all.
+    expect(ping(view(scores, 0, { bots: [1, 2, 3] }))).toEqual({ you: null, bob: null, cy: null, dee: null });
+  });
+
+  it('reads a malformed ping entry from the host as unknown, not as a number', () => {
+    const scores = [0, 1, 2, 3].map((slot) => ({ slot, kills: 3 - slot, deaths: 0 }));
+    const pings = [{ slot: 0, ms: -1 }, { slot: 1, ms: Number.NaN }, { slot: 2, ms: '12' }, { slot: 3, ms: Number.POSITIVE_INFINITY }] as unknown as WorldView['pings'];
+    expect(scoreRows(view(scores, 0, { pings }), names).map((r) => r.pingMs)).toEqual([null, null, null, null]);
+    expect(scoreRows(view(scores, 0, { pings: undefined as unknown as WorldView['pings'] }), names).map((r) => r.pingMs)).toEqual([null, null, null, null]);
   });
 
   it('names the winner, ourselves, or a draw', () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { HostGame, INPUT_STALE_MS } from '../../../src/node/host/hostGame';
 import type { HostEvent } from '../../../src/shared/host/contract';
-import type { NetDelivery } from '../../../src/shared/net/gameLink';
+import type { NetDelivery, PlayerPing } from '../../../src/shared/net/gameLink';
 import { NO_INPUT, STEP_MS } from '../../../src/shared/sim';
 import type { WorldView } from '../../../src/shared/game';
 import { shipState } from '../../support/ships';
 import { VirtualClock } from '../../support/virtualClock';
 
-function game() {
+function game(pings?: () => PlayerPing[]) {
   const events: HostEvent[] = [];
   const clock = new VirtualClock();
   const g = new HostGame({
@@ -17,6 +17,7 @@ function game() {
     convergeMs: () => 200,
     emit: (e) => void events.push(e),
     clock,
+    ...(pings ? { pings } : {}),
   });
   const views = (): WorldView[] => events.flatMap((e) => (e.kind === 'world' ? [e.view] : []));
   return { game: g, events, clock, views };
@@ -66,5 +67,24 @@ describe('HostGame and the pages it serves', () => {
     g.driver.deliver({ kind: 'chat', slot: 1, from: 'bravo', text: 'hi' });
     expect(events.map((e) => (e.kind === 'net' ? e.delivery.kind : e.kind))).toEqual(['players', 'chat']);
     expect(g.pageAttached()).toEqual([players]);
+  });
+
+  it("puts the protocol's current round trips into every world view, and none when reading them fails", () => {
+    let pings: PlayerPing[] = [{ slot: 2, ms: 31 }, { slot: 1, ms: 4 }];
+    const { game: g, clock, views } = game(() => {
+      if (pings.length === 0) throw new Error('protocol bug');
+      return pings;
+    });
+    g.start();
+    clock.advance(STEP_MS);
+    expect(views().at(-1)!.pings).toEqual([{ slot: 1, ms: 4 }, { slot: 2, ms: 31 }]);
+    pings = [{ slot: 1, ms: 9 }];
+    clock.advance(STEP_MS);
+    expect(views().at(-1)!.pings).toEqual([{ slot: 1, ms: 9 }]);
+    pings = [];
+    clock.advance(2 * STEP_MS);
+    expect(views().map((v) => v.tick)).toEqual([1, 2, 3, 4]);
+    expect(views().at(-1)!.pings).toEqual([]);
+    g.stop();
   });
 });

@@ -31,15 +31,38 @@ export interface ScoreRow {
   local: boolean;
 }
 
-/** The rows of the scoreboard, best first; our own row is named "you". */
-export function scoreRows(view: WorldView, nameOf: (slot: number) => string, pingOf: (slot: number) => number | null = () => null): ScoreRow[] {
+/**
+ * The round trip the host reported for `slot` in `view`, or null: none
+ * reported, or not a finite number ≥ 0 (the view comes from the host process;
+ * a malformed entry reads as unknown rather than as a number).
+ */
+export function pingOf(view: WorldView, slot: number): number | null {
+  const pings: unknown = view.pings;
+  if (!Array.isArray(pings)) return null;
+  for (const p of pings as unknown[]) {
+    if (typeof p !== 'object' || p === null || (p as { slot?: unknown }).slot !== slot) continue;
+    const ms = (p as { ms?: unknown }).ms;
+    return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : null;
+  }
+  return null;
+}
+
+/**
+ * The rows of the scoreboard, best first; our own row is named "you". The
+ * ping column is whatever round trip the host put in the view for that slot
+ * (null, shown as '-', when it has none): our own row, our round trip to the
+ * server in a gameserver or slotserver game (none offline or peer to peer);
+ * another player's, our round trip to that peer in p2p and slotserver games
+ * (none through a gameserver, where only the server knows it); bots, none.
+ */
+export function scoreRows(view: WorldView, nameOf: (slot: number) => string): ScoreRow[] {
   return ranking(view.scores).map((s, i) => ({
     rank: i + 1,
     slot: s.slot,
     name: s.slot === view.localSlot ? 'you' : nameOf(s.slot),
     kills: s.kills,
     deaths: s.deaths,
-    pingMs: pingOf(s.slot),
+    pingMs: pingOf(view, s.slot),
     local: s.slot === view.localSlot,
   }));
 }

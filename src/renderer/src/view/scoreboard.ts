@@ -2,9 +2,15 @@
  * The scoreboard (shown while its key is held) and the match-end screen
  * (while the match is over): the ranking — most kills, then fewest deaths,
  * then lowest slot (match.ts `ranking`) — with names, kills, deaths and ping.
- * The page has no per-player ping (the host sends none), so that column
- * shows '-'. Rows are rebuilt only when their content changes; names go in
- * through textContent (they come from peers).
+ * The ping is the round trip in ms the host puts in every world view
+ * (`WorldView.pings`, refreshed as the protocol measures it, about once a
+ * second), '-' where it has none: our own row shows our round trip to the
+ * server in a gameserver or slotserver game ('-' offline and peer to peer,
+ * where we have no link to ourselves); another player's row shows our round
+ * trip to that peer in p2p and slotserver games ('-' in a gameserver game:
+ * our packets go to the server, and only it knows theirs); bots '-'. See
+ * `scoreRows` (hudText.ts). Rows are rebuilt only when their content
+ * changes; names go in through textContent (they come from peers).
  */
 import type { WorldView } from '../../../shared/game/view';
 import { MATCH_OVER } from '../../../shared/game/types';

@@ -1,0 +1,55 @@
+/**
+ * The scoreboard's ping column end to end on the host side: two full hosts
+ * in a p2p game over real UDP on loopback; each host's world views (what
+ * the page draws the scoreboard from) carry its round trip to the other
+ * player, none for itself, and follow the link when it gets slower.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorldView } from '../../src/shared/game/view';
+import { startTestHost, until, type TestHost } from '../support/testHost';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+
+const hosts: TestHost[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.host.dispose()));
+});
+
+/** The newest world view the host sent its pages. */
+const latestView = (h: TestHost): WorldView | undefined => {
+  for (let i = h.events.length - 1; i >= 0; i--) {
+    const e = h.events[i];
+    if (e?.kind === 'world') return e.view;
+  }
+  return undefined;
+};
+const pingFor = (h: TestHost, slot: number) => latestView(h)?.pings.find((p) => p.slot === slot)?.ms;
+
+describe('scoreboard ping in a p2p game', () => {
+  it("each host's world views carry its round trip to the other player, none for itself, and follow a slower link", async () => {
+    const port = await freeUdpPorts(P2P_PORT_SPAN);
+    for (const name of ['alpha', 'bravo']) hosts.push(await startTestHost(name, { protocol: 'p2p', clientPort: port }));
+    const [a, b] = hosts as [TestHost, TestHost];
+    await a.run('connect');
+    await until('alpha alone in its game', () => /connected to the peer-to-peer game as slot 0/.test(a.text()));
+    await b.run('connect');
+    await until('bravo in slot 1', () => /connected to the peer-to-peer game as slot 1/.test(b.text()));
+
+    // Pings go out once a second: the first Pong puts the figure in the next world view.
+    const toAlpha = await until("bravo's round trip to alpha in its world view", () => pingFor(b, 0));
+    const toBravo = await until("alpha's round trip to bravo in its world view", () => pingFor(a, 1));
+    for (const ms of [toAlpha, toBravo]) {
+      expect(Number.isInteger(ms)).toBe(true);
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(ms).toBeLessThan(100);
+    }
+    // No link to ourselves peer to peer: our own rows have no figure.
+    expect(latestView(b)?.localSlot).toBe(1);
+    expect(pingFor(b, 1)).toBeUndefined();
+    expect(pingFor(a, 0)).toBeUndefined();
+
+    // 100 ms added to every datagram bravo sends and receives: both figures climb past 100 ms within seconds.
+    await b.run('net_fakelag 100');
+    await until('bravo sees the slower link to alpha', () => (pingFor(b, 0) ?? 0) > 100, 15_000);
+    await until('alpha sees the slower link to bravo', () => (pingFor(a, 1) ?? 0) > 100, 15_000);
+  });
+});
