@@ -3,7 +3,9 @@
  * random and mutated datagrams at every UDP port, malformed, oversized and
  * binary lines and requests at every TCP and HTTP port, half-open
  * connections, and cheating clients that the gameserver should drop
- * (test/support/hostile.ts does the work).
+ * (test/support/hostile.ts does the work); then, when it started the servers
+ * itself, cheaters with the rules of a match on a gameserver of their own
+ * (--rule-cheaters, below).
  *
  * Aim it at running servers with --udp/--tcp/--http/--gameserver, or give no
  * targets and it starts a masterserver, a slotserver and a gameserver
@@ -29,7 +31,23 @@
  *   and the kernel's drop share (test/support/hostileManySources.ts);
  * --unread: --unread-lines (500,000) players lines to a masterserver, never
  *   reading a reply; the connection is closed and RSS grows < 20 MB
- *   (test/support/hostileUnread.ts).
+ *   (test/support/hostileUnread.ts);
+ * --rule-cheaters: cheaters with the rules of a match — missiles without
+ *   ammunition, mines at 10× the rate, a kill credited to a friend who never
+ *   fired, hits ignored, extras picked up from afar — on a gameserver where
+ *   honest players play (one fires lasers, one its start ammunition of
+ *   missiles and mines at the cooldowns and picks up an extra beside it):
+ *   per cheat, its events the honest player got (target: what the rules
+ *   allow), its strikes by reason and whether it was dropped (the mine layer
+ *   must be); per honest player, its strikes (target 0) and what of its
+ *   bolts, states, missiles, mines and pickups got through
+ *   (test/support/hostileRules.ts, which test/integration/hostileWeapons.test.ts
+ *   runs too). Unlike the other sections it is also part of the default run:
+ *   with no targets, no --bots and no section chosen, it follows the default
+ *   attack and the connection flood (its own gameserver, once the three are
+ *   stopped); --no-rule-cheaters leaves it out. With --json its figures are
+ *   JSON lines ({"t":"rule-player"} per player, then {"t":"rule-cheaters"}).
+ *   A missed target makes the bench exit with status 1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -40,6 +58,7 @@ import { runTcpFlood } from '../test/support/hostileTcp';
 import { describeForger, runForger } from '../test/support/hostileForger';
 import { describeManySources, runManySources } from '../test/support/hostileManySources';
 import { describeUnread, runUnread } from '../test/support/hostileUnread';
+import { describeRuleCheaters, PICKUPS_AND_ARMS_SERVER_ARGS, ruleFigures, ruleTargetsMet, runRuleCheaters } from '../test/support/hostileRules';
 import { startServer as startTracked, stopServers } from '../test/support/serverProcess';
 import { cleanUpFile } from '../test/support/testRun';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
@@ -92,6 +111,8 @@ const program = new Command('bench-hostile')
   .option('--flood-datagrams <n>', 'datagrams of the many-source flood', count(1, 100_000_000), 200_000)
   .option('--unread', 'section: players lines to a masterserver, replies never read (target: closed, RSS +<20 MB)', false)
   .option('--unread-lines <n>', 'players lines the unread-reply attack sends', count(1, 100_000_000), 500_000)
+  .option('--rule-cheaters', 'section: cheaters with the rules of a match (missiles, mines, kill claims, ignored hits, far pickups) beside honest players (targets: each stopped and struck, honest players keep everything and get no strike); also run after the default attack', undefined)
+  .option('--no-rule-cheaters', 'leave the rule cheaters out of the default run')
   .showHelpAfterError();
 
 interface Opts {
@@ -116,18 +137,43 @@ interface Opts {
   floodDatagrams: number;
   unread: boolean;
   unreadLines: number;
+  /** true: the section alone (with any others chosen); false: not in the default run; undefined: in the default run. */
+  ruleCheaters?: boolean;
 }
 
-/** The --forger, --many-sources and --unread sections, each against a server of its own. */
+const GAME_ARGS = ['gameserver', '--name', 'hostile-game', '--port', '0', '--udp-port', '0', '--http-port', '0'];
+
+/** The rule cheaters against a gameserver of their own: prints the figures (JSON lines with --json); a missed target sets exit status 1. */
+async function runRuleSection(json: boolean): Promise<void> {
+  const w = (s: string) => process.stdout.write(`${s}\n`);
+  try {
+    const r = await runRuleCheaters(await startTracked([...GAME_ARGS, ...PICKUPS_AND_ARMS_SERVER_ARGS]), { pickupsAndArms: true });
+    const met = ruleTargetsMet(r);
+    if (json) {
+      for (const p of ruleFigures(r)) w(JSON.stringify({ t: 'rule-player', ...p }));
+      w(JSON.stringify({ t: 'rule-cheaters', strikes: r.final.strikes, kicked: r.final.kicked, statesSent: r.statesSent, timeouts: r.timeouts, met }));
+    } else w(describeRuleCheaters(r));
+    if (!met) {
+      process.stderr.write('bench-hostile: the rule cheaters missed a target\n');
+      process.exitCode = 1;
+    }
+  } finally {
+    stopServers();
+  }
+}
+
+/** The --forger, --many-sources, --unread and --rule-cheaters sections, each against a server of its own. */
 async function runSections(o: Opts): Promise<void> {
   const w = (s: string) => process.stdout.write(`${s}\n`);
-  const game = ['gameserver', '--name', 'hostile-game', '--port', '0', '--udp-port', '0', '--http-port', '0'];
+  const game = GAME_ARGS;
   try {
     if (o.forger) w(describeForger(await runForger(await startTracked(game), { rate: o.forgerRate, seconds: o.forgerSeconds })));
     stopServers();
     if (o.manySources) w(describeManySources(await runManySources(await startTracked(game), { sockets: o.floodSockets, datagrams: o.floodDatagrams })));
     stopServers();
     if (o.unread) w(describeUnread(await runUnread(await startTracked(['masterserver', '--name', 'hostile-master', '--port', '0', '--http-port', '0']), o.unreadLines)));
+    stopServers();
+    if (o.ruleCheaters === true) await runRuleSection(o.json);
   } finally {
     stopServers();
     await cleanUpFile();
@@ -181,8 +227,8 @@ function printReport(r: HostileReport): void {
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<Opts>();
-  if (o.forger || o.manySources || o.unread) {
-    if (o.udp || o.tcp || o.http || o.gameserver || o.bots !== undefined) throw new Error('--forger, --many-sources and --unread start their own servers: give no targets and no --bots with them');
+  if (o.forger || o.manySources || o.unread || o.ruleCheaters === true) {
+    if (o.udp || o.tcp || o.http || o.gameserver || o.bots !== undefined) throw new Error('--forger, --many-sources, --unread and --rule-cheaters start their own servers: give no targets and no --bots with them');
     return runSections(o);
   }
   if (o.bots !== undefined) {
@@ -247,6 +293,16 @@ async function main(): Promise<void> {
       process.stdout.write(`${s.kind}: alive=${s.child.exitCode === null} rss ${mb(mem(b).rss)} → ${mb(mem(a).rss)}, heap ${mb(mem(b).heapUsed)} → ${mb(mem(a).heapUsed)}${extra}\n`);
     });
     for (const s of spawned) s.child.kill('SIGTERM');
+    // The rule cheaters, on a gameserver of their own (the attack's strikes and blocks would muddle their figures).
+    if (o.ruleCheaters !== false) {
+      const gone = (s: Spawned) => new Promise((r) => (s.child.exitCode !== null || s.child.signalCode !== null ? r(null) : s.child.once('exit', r)));
+      await Promise.race([Promise.all(spawned.map(gone)), new Promise((r) => setTimeout(r, 5000))]);
+      try {
+        await runRuleSection(o.json);
+      } finally {
+        await cleanUpFile();
+      }
+    }
   }
 }
 

@@ -1,0 +1,405 @@
+/**
+ * Cheating with the rules of a match, against a real gameserver process
+ * (out/main/server.js): scripted cheaters play alongside honest scripted
+ * players, and the server's rule guard (src/node/servers/ruleGuard.ts,
+ * weaponGuard.ts, hitConfirm.ts; far pickups in forwarder.ts) must stop each
+ * one — its events not forwarded to the honest player — and strike it, while
+ * the honest players collect no strike:
+ * (a) missiles without ammunition: more than RULES.missile.startAmmo in one life;
+ * (b) mines at ten times the allowed rate;
+ * (c) a kill it did not make: its own death credited to a friend who never fired;
+ * (d) hits it ignores: parked while an honest shooter's laser bolts (level 3,
+ *     at the gun's cooldown) fly straight through it, reporting damage 0;
+ * and with `pickupsAndArms` (the bench's run; the integration test runs
+ * without, so its game is the one it always asserted on):
+ * (e) extras picked up from afar: claims of the authority's extras from a
+ *     ship nowhere near them;
+ * plus an armed honest player who fires its start ammunition of missiles and
+ * mines at the cooldowns and picks up an extra beside it, all of which must
+ * get through.
+ *
+ * Shared by test/integration/hostileWeapons.test.ts (which asserts on the
+ * result) and `npm run bench:hostile -- --rule-cheaters` (which prints the
+ * figures against their targets, {@link ruleFigures}). Attackers are paced
+ * in real time (their rate is the attack); every check waits for what the
+ * server reports, never for a fixed time. A wait that runs out is recorded in
+ * `timeouts` (the figures are still taken) so the bench can report a miss;
+ * the test asserts there is none.
+ */
+import { RULES } from '../../src/shared/game/rules';
+import { STEP_MS, type Vec3 } from '../../src/shared/sim/types';
+import { NO_SLOT, objectId, PacketType, type RemoteEvent } from '../../src/shared/wire/types';
+import { GameClient } from './gameClient';
+import type { ServerProcess } from './serverProcess';
+import { waitFor } from './waitFor';
+
+export interface RuleCheatOptions {
+  /** Also (e) the far-pickup cheater and the armed honest player (default false): start the gameserver with {@link PICKUPS_AND_ARMS_SERVER_ARGS}. */
+  pickupsAndArms?: boolean;
+}
+
+/** With pickupsAndArms nine players join from 127.0.0.1, one more than a gameserver seats from one address by default. */
+export const PICKUPS_AND_ARMS_SERVER_ARGS: readonly string[] = ['--max-per-address', '9'];
+
+/** The gameserver's status JSON, the parts read here. */
+export interface RuleStatus {
+  strikes: Record<string, number>;
+  kicked: number;
+  players: { name: string; slot: number; strikes: number }[];
+}
+
+/** What one cheater or honest player sent and what became of it. */
+export interface RulePlayer {
+  name: string;
+  /** Events of its cheat (or honest use) sent, and how many of them the honest observer received. */
+  sent: number;
+  received: number;
+  /** Its `removed: …` line from the server, if it was dropped. */
+  removed?: string;
+}
+
+export interface RuleCheatResult {
+  /** The server's status after the last cheat was struck. */
+  final: RuleStatus;
+  /** Waits that ran out (none in a good run). */
+  timeouts: string[];
+  /** (a)–(d), and (e) with pickupsAndArms. */
+  missiles: RulePlayer;
+  mines: RulePlayer;
+  claim: RulePlayer;
+  parked: RulePlayer;
+  pickup?: RulePlayer;
+  /** The honest players' names (the observer, the shooter, the friend; the armed one with pickupsAndArms). */
+  honestNames: string[];
+  /** Bolts the shooter fired (`sent`) and the observer got; states likewise. */
+  bolts: { sent: number; received: number };
+  shooterStates: { sent: number; received: number };
+  /** The armed honest player's missiles, mines and pickup claims (pickupsAndArms). */
+  armed?: { missiles: { sent: number; received: number }; mines: { sent: number; received: number }; pickups: { sent: number; received: number } };
+  /** States each player sent. */
+  statesSent: Record<string, number>;
+}
+
+const status = async (http: number): Promise<RuleStatus> => (await (await fetch(`http://127.0.0.1:${http}/status.json`, { signal: AbortSignal.timeout(5000) })).json()) as RuleStatus;
+
+/** Every event `c` was relayed from `slot`, reliable messages unwrapped. */
+function eventsFrom(c: GameClient, slot: number): RemoteEvent[] {
+  const out: RemoteEvent[] = [];
+  for (const r of c.relayed()) if (r.slot === slot) for (const e of r.packet.events) out.push(e.type === 'reliable' ? e.event : e);
+  return out;
+}
+const statesFrom = (c: GameClient, slot: number) => c.relayed().filter((r) => r.slot === slot && r.packet.header.type === PacketType.GameState).length;
+const removedLine = (c: GameClient) => c.tcp.lines.find((l) => l.startsWith('removed: '));
+
+/** Runs the cheaters and honest players on gameserver `server` (a process with an HTTP status port); every client is closed when it returns. */
+export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions = {}): Promise<RuleCheatResult> {
+  const http = server.http;
+  if (http === undefined) throw new Error('rule cheaters: the gameserver needs an HTTP status port (--http-port)');
+  const clients: GameClient[] = [];
+  const timers: ReturnType<typeof setInterval>[] = [];
+  const timeouts: string[] = [];
+  /** A wait whose running out is a figure (recorded), not an error. */
+  const soft = async <T>(what: string, check: () => T | false | null | undefined | Promise<T | false | null | undefined>, ms: number, pollMs?: number): Promise<T | undefined> =>
+    waitFor(what, check, ms, pollMs).catch((err: unknown) => {
+      timeouts.push((err as Error).message);
+      return undefined;
+    });
+  /** Sends `c`'s state at `pos` every 50 ms (20 Hz, a player's rate), with whatever `events()` has queued; counts what it sent. */
+  const fly = (c: GameClient, pos: Vec3, events: () => RemoteEvent[] = () => []): { sent: number } => {
+    const n = { sent: 0 };
+    timers.push(
+      setInterval(() => {
+        c.sendState(pos, events());
+        n.sent += 1;
+      }, 50),
+    );
+    return n;
+  };
+  /** The attacker pacing itself: waits `ms` of real time. */
+  const pace = async (what: string, ms: number, pollMs: number) => {
+    const due = performance.now() + ms;
+    await waitFor(what, () => performance.now() >= due, 5000, pollMs);
+  };
+  try {
+    const join = async (name: string) => {
+      const c = await GameClient.join({ tcpPort: server.tcp, name });
+      clients.push(c);
+      c.hello();
+      return c;
+    };
+    const honest = await join('honest');
+    const shooter = await join('honest-shooter');
+    const friend = await join('honest-friend');
+    const missiler = await join('cheat-missiles');
+    const miner = await join('cheat-mines');
+    const claimer = await join('cheat-claim');
+    const parked = await join('cheat-parked');
+    const armed = o.pickupsAndArms ? await join('honest-armed') : undefined;
+    const picker = o.pickupsAndArms ? await join('cheat-pickup') : undefined;
+    const at = {
+      honest: { x: 0, y: 0, z: 0 },
+      shooter: { x: 300, y: 0, z: -400 },
+      friend: { x: -300, y: 0, z: 0 },
+      missiler: { x: 0, y: 200, z: 0 },
+      miner: { x: 0, y: -200, z: 0 },
+      claimer: { x: -300, y: 200, z: 0 },
+      parked: { x: 300, y: 0, z: 0 },
+      // Clear of every path: its missiles fly on along −Z, away from everyone, and nobody's weapon comes near it.
+      armed: { x: 0, y: 0, z: -600 },
+      picker: { x: -300, y: -200, z: 0 },
+    };
+    // The shooter fires a level-3 shot (three bolts, boltSpacing apart) at the parked cheater every cooldown and a bit.
+    let shots = 0;
+    let shooting = false;
+    const bolts = (): RemoteEvent[] => {
+      if (!shooting) return [];
+      shots += 1;
+      return [-1, 0, 1].map((k, i) => ({ type: 'createLaser', id: objectId(shooter.slot, (shots * 3 + i) & 0xffff), pos: { x: at.shooter.x + k * RULES.laser.boltSpacing, y: 0, z: at.shooter.z + 8 }, vel: { x: 0, y: 0, z: 700 }, ttl: RULES.laser.ttlTicks }));
+    };
+    const flights: Record<string, { sent: number }> = {
+      honest: fly(honest, at.honest),
+      friend: fly(friend, at.friend),
+      missiler: fly(missiler, at.missiler),
+      miner: fly(miner, at.miner),
+      claimer: fly(claimer, at.claimer),
+      parked: fly(parked, at.parked),
+    };
+    if (armed && picker) {
+      flights.armed = fly(armed, at.armed);
+      flights.picker = fly(picker, at.picker);
+    }
+    // Shots every 200 ms (the cooldown is 150 ms): every fourth state of a 50 ms stream.
+    let tick = 0;
+    const shooterFlight = fly(shooter, at.shooter, () => (tick++ % 4 === 0 ? bolts() : []));
+    const others = [shooter, friend, missiler, miner, claimer, parked, ...(armed && picker ? [armed, picker] : [])];
+    await waitFor('the honest player to hear every other', () => others.every((c) => statesFrom(honest, c.slot) > 0), 20_000);
+    shooting = true;
+
+    // (e) and the armed honest player, alongside (a)–(c): the authority (the first to join, the lowest slot) lays
+    // extras beside the armed player; it claims one from there, the picker claims the others from afar.
+    const extraIds = [300, 301, 302, 303];
+    const armedSent = { missiles: 0, mines: 0, pickups: 0 };
+    let pickerSent = 0;
+    const sideShow: Promise<void> = (async () => {
+      if (!armed || !picker) return;
+      if (others.some((c) => c.slot < honest.slot)) throw new Error('rule cheaters: the observer is not the match authority (lowest slot)');
+      honest.sendState(at.honest, extraIds.map((id) => ({ type: 'createExtra', id: objectId(honest.slot, id), kind: 0, pos: { x: at.armed.x + 5, y: 0, z: at.armed.z } })));
+      const extrasAt = (c: GameClient) => eventsFrom(c, honest.slot).filter((e) => e.type === 'createExtra').length >= extraIds.length;
+      await soft('the extras to reach the armed player and the picker', () => extrasAt(armed) && extrasAt(picker), 10_000);
+      const claim = (c: GameClient, extra: number, n: number): RemoteEvent => ({ type: 'reliable', id: n, event: { type: 'killObject', id: objectId(honest.slot, extra), killerSlot: c.slot } });
+      armed.sendState(at.armed, [claim(armed, extraIds[0] as number, 1)]);
+      armedSent.pickups += 1;
+      for (const [i, id] of extraIds.slice(1).entries()) {
+        picker.sendState(at.picker, [claim(picker, id, i + 1)]);
+        pickerSent += 1;
+        await pace('the next far claim (the attacker pacing itself)', 100, 10);
+      }
+      // The armed player's start ammunition, each a cooldown and a bit after the last: everything the rules allow.
+      for (let k = 0; k < RULES.missile.startAmmo; k++) {
+        if (k > 0) await pace('the launcher cooldown (an honest player waiting for it)', RULES.missile.cooldownTicks * STEP_MS + 100, 10);
+        armed.sendState(at.armed, [{ type: 'createMissile', id: objectId(armed.slot, 100 + k), pos: { x: at.armed.x, y: at.armed.y, z: at.armed.z - 8 }, vel: { x: 0, y: 0, z: -300 }, targetSlot: NO_SLOT, ttl: RULES.missile.ttlTicks }]);
+        armedSent.missiles += 1;
+      }
+      for (let k = 0; k < RULES.mine.startAmmo; k++) {
+        await pace('the mine cooldown (an honest player waiting for it)', RULES.mine.cooldownTicks * STEP_MS + 100, 10);
+        armed.sendState(at.armed, [{ type: 'createObject', id: objectId(armed.slot, 200 + k), kind: 1, pos: { x: at.armed.x, y: at.armed.y, z: at.armed.z + 10 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } }]);
+        armedSent.mines += 1;
+      }
+    })();
+    // Awaited after the strikes; until then a failure must not go unhandled.
+    sideShow.catch(() => undefined);
+
+    // (a) Three missiles at once (the life's ammunition), then three more, each after the launcher's cooldown.
+    const missile = (k: number): RemoteEvent => ({ type: 'createMissile', id: objectId(missiler.slot, 100 + k), pos: { x: 0, y: 200, z: -8 }, vel: { x: 0, y: 0, z: -300 }, targetSlot: NO_SLOT, ttl: RULES.missile.ttlTicks });
+    missiler.sendState(at.missiler, [missile(0), missile(1), missile(2)]);
+    for (let k = 3; k < 6; k++) {
+      await pace('the launcher cooldown (the attacker pacing itself)', RULES.missile.cooldownTicks * STEP_MS + 100, 10);
+      missiler.sendState(at.missiler, [missile(k)]);
+    }
+    // (b) Twenty mines, one every 25 ms: ten times RULES.mine.cooldownTicks allows.
+    let minesSent = 0;
+    for (let k = 0; k < 20 && !miner.tcp.ended; k++) {
+      miner.sendState(at.miner, [{ type: 'createObject', id: objectId(miner.slot, 200 + k), kind: 1, pos: { x: 0, y: -200, z: 10 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } }]);
+      minesSent += 1;
+      await pace('the next mine (the attacker pacing itself)', (RULES.mine.cooldownTicks * STEP_MS) / 10, 5);
+    }
+    // (c) Its own death, credited to a friend who never fired, as a reliable message.
+    claimer.sendRaw(claimer.packet({ type: PacketType.Reliable, events: [{ type: 'reliable', id: 1, event: { type: 'killObject', id: objectId(claimer.slot, 0), killerSlot: friend.slot } }] }));
+
+    await soft('the missile, mine and kill-claim strikes', async () => {
+      const s = await status(http);
+      const far = !picker || (s.strikes['far-pickup'] ?? 0) >= extraIds.length - 1;
+      return (s.strikes['missile-ammo'] ?? 0) >= 3 && (s.strikes['mine-rate'] ?? 0) + (s.strikes['mine-ammo'] ?? 0) >= 10 && (s.strikes['false-kill-claim'] ?? 0) >= 1 && far;
+    }, 20_000);
+    // (d) The barrage goes on until the parked cheater has been struck for ignoring it twice (the first after the
+    // spawn grace, the forgiven invulnerability window and a lethal batch beyond shield, hull, recharge and margin).
+    const final =
+      (await soft('two ignores-hits strikes', async () => {
+        const s = await status(http);
+        return (s.strikes['ignores-hits'] ?? 0) >= 2 ? s : null;
+      }, 90_000, 250)) ?? (await status(http));
+    shooting = false;
+    await sideShow;
+
+    const from = (c: GameClient, type: RemoteEvent['type']) => eventsFrom(honest, c.slot).filter((e) => e.type === type).length;
+    let armedFigures: RuleCheatResult['armed'];
+    if (armed) {
+      const got = () => ({ missiles: from(armed, 'createMissile'), mines: from(armed, 'createObject'), pickups: from(armed, 'killObject') });
+      await soft('the armed player\'s missiles, mines and pickup at the observer', () => {
+        const g = got();
+        return g.missiles >= armedSent.missiles && g.mines >= armedSent.mines && g.pickups >= armedSent.pickups;
+      }, 5000);
+      const g = got();
+      armedFigures = { missiles: { sent: armedSent.missiles, received: g.missiles }, mines: { sent: armedSent.mines, received: g.mines }, pickups: { sent: armedSent.pickups, received: g.pickups } };
+    }
+    const result: RuleCheatResult = {
+      final,
+      timeouts,
+      missiles: { name: 'cheat-missiles', sent: 6, received: from(missiler, 'createMissile') },
+      mines: { name: 'cheat-mines', sent: minesSent, received: from(miner, 'createObject') },
+      claim: { name: 'cheat-claim', sent: 1, received: from(claimer, 'killObject') },
+      parked: { name: 'cheat-parked', sent: 0, received: 0 },
+      ...(picker ? { pickup: { name: 'cheat-pickup', sent: pickerSent, received: from(picker, 'killObject') } } : {}),
+      honestNames: ['honest', 'honest-shooter', 'honest-friend', ...(armed ? ['honest-armed'] : [])],
+      bolts: { sent: shots * 3, received: from(shooter, 'createLaser') },
+      shooterStates: { sent: shooterFlight.sent, received: statesFrom(honest, shooter.slot) },
+      ...(armedFigures ? { armed: armedFigures } : {}),
+      statesSent: Object.fromEntries(Object.entries(flights).map(([k, v]) => [k, v.sent])),
+    };
+    // The mine layer ran out of strikes: wait for its `removed:` line.
+    await soft('the mine layer told it is removed', () => removedLine(miner) !== undefined, 10_000);
+    const cheaters: [RulePlayer, GameClient][] = [[result.missiles, missiler], [result.mines, miner], [result.claim, claimer], [result.parked, parked], ...(result.pickup && picker ? [[result.pickup, picker] as [RulePlayer, GameClient]] : [])];
+    for (const [p, c] of cheaters) {
+      const why = removedLine(c);
+      if (why !== undefined) p.removed = why;
+    }
+    return result;
+  } finally {
+    for (const t of timers.splice(0)) clearInterval(t);
+    for (const c of clients.splice(0)) c.close();
+  }
+}
+
+/** The targets the bench holds the figures against (the integration test asserts the same). */
+export const RULE_TARGETS = {
+  /** The honest shooter's bolts at the observer: more than this share of those fired, bar its last four shots (still in flight). */
+  bolts: 0.9,
+  /** The honest shooter's states at the observer. */
+  states: 0.9,
+} as const;
+
+/** One figure against its target (`met` undefined: for information, no target). */
+export interface RuleFigure {
+  figure: string;
+  value: number | string;
+  /** Out of how many (events sent), where that is the measure. */
+  of?: number;
+  /** What stands behind the value (a share, the parts of a sum, a reason). */
+  note?: string;
+  target?: string;
+  met?: boolean;
+}
+
+/** The figures of one player (a cheat, or an honest player). */
+export interface RulePlayerFigures {
+  player: string;
+  role: 'cheat' | 'honest';
+  what: string;
+  figures: RuleFigure[];
+}
+
+/** Every figure of a run, per player, each against its target where it has one. */
+export function ruleFigures(r: RuleCheatResult): RulePlayerFigures[] {
+  const k = (kind: string) => r.final.strikes[kind] ?? 0;
+  const atLeast = (figure: string, value: number, min: number): RuleFigure => ({ figure, value, target: `≥ ${min}`, met: value >= min });
+  const exactly = (figure: string, value: number, want: number, of?: number): RuleFigure => ({ figure, value, ...(of === undefined ? {} : { of }), target: `= ${want}`, met: value === want });
+  const seatOf = (name: string) => r.final.players.find((p) => p.name === name);
+  /** Whether it was dropped; a target only where the strikes should add up to the limit. */
+  const dropped = (p: RulePlayer, expected?: { reason: RegExp; words: string }): RuleFigure => {
+    const seat = seatOf(p.name);
+    const value = p.removed !== undefined ? 'yes' : 'no';
+    const note = p.removed ?? (seat ? `seated, ${seat.strikes} strike${seat.strikes === 1 ? '' : 's'}` : undefined);
+    const f: RuleFigure = { figure: 'dropped', value, ...(note === undefined ? {} : { note }) };
+    return expected ? { ...f, target: `yes, ${expected.words}`, met: p.removed !== undefined && expected.reason.test(p.removed) } : f;
+  };
+  const out: RulePlayerFigures[] = [
+    {
+      player: r.missiles.name,
+      role: 'cheat',
+      what: 'missiles without ammunition',
+      figures: [exactly('missiles forwarded', r.missiles.received, RULES.missile.startAmmo, r.missiles.sent), atLeast('missile-ammo strikes', k('missile-ammo'), 3), dropped(r.missiles)],
+    },
+    {
+      player: r.mines.name,
+      role: 'cheat',
+      what: 'mines at 10× the rate',
+      figures: [
+        exactly('mines forwarded', r.mines.received, RULES.mine.startAmmo, r.mines.sent),
+        { ...atLeast('mine-rate + mine-ammo strikes', k('mine-rate') + k('mine-ammo'), 10), note: `${k('mine-rate')} + ${k('mine-ammo')}` },
+        dropped(r.mines, { reason: /strikes within .*mine-/, words: 'for its mine- strikes' }),
+      ],
+    },
+    {
+      player: r.claim.name,
+      role: 'cheat',
+      what: 'a kill credited to a friend who never fired',
+      figures: [exactly('kill claims forwarded', r.claim.received, 0, r.claim.sent), exactly('false-kill-claim strikes', k('false-kill-claim'), 1), dropped(r.claim)],
+    },
+    {
+      player: r.parked.name,
+      role: 'cheat',
+      what: `hits ignored (${r.bolts.sent} bolts fired through it, damage 0 reported)`,
+      figures: [atLeast('ignores-hits strikes', k('ignores-hits'), 2), dropped(r.parked)],
+    },
+  ];
+  if (r.pickup) {
+    out.push({
+      player: r.pickup.name,
+      role: 'cheat',
+      what: 'extras picked up from afar',
+      figures: [exactly('pickup claims forwarded', r.pickup.received, 0, r.pickup.sent), atLeast('far-pickup strikes', k('far-pickup'), r.pickup.sent), dropped(r.pickup)],
+    });
+  }
+  for (const name of r.honestNames) {
+    const seat = seatOf(name);
+    const figures: RuleFigure[] = [
+      seat ? exactly('strikes', seat.strikes, 0) : { figure: 'strikes', value: 'unknown (not seated)', target: '= 0', met: false },
+      { figure: 'seated', value: seat ? 'yes' : 'no', target: 'yes', met: seat !== undefined },
+    ];
+    let what = 'watches';
+    if (name === 'honest-shooter') {
+      what = 'fires level-3 lasers at the parked cheater';
+      const boltsFloor = RULE_TARGETS.bolts * (r.bolts.sent - 3 * 4);
+      const share = r.shooterStates.sent > 0 ? r.shooterStates.received / r.shooterStates.sent : 0;
+      figures.push(
+        { figure: 'bolts forwarded', value: r.bolts.received, of: r.bolts.sent, target: `> ${boltsFloor.toFixed(1)} (${100 * RULE_TARGETS.bolts} % of those before its last 4 shots)`, met: r.bolts.received > boltsFloor },
+        { figure: 'states forwarded', value: r.shooterStates.received, of: r.shooterStates.sent, note: `${(100 * share).toFixed(1)} %`, target: `> ${100 * RULE_TARGETS.states} %`, met: share > RULE_TARGETS.states },
+      );
+    } else if (name === 'honest-friend') what = 'named as the killer by the claim cheat, never fires';
+    else if (name === 'honest') what = r.pickup ? 'watches; as the match authority it lays the extras' : 'watches';
+    else if (name === 'honest-armed' && r.armed) {
+      what = 'fires its start ammunition at the cooldowns, picks up an extra beside it';
+      const all = (figure: string, x: { sent: number; received: number }) => exactly(`${figure} forwarded`, x.received, x.sent, x.sent);
+      figures.push(all('missiles', r.armed.missiles), all('mines', r.armed.mines), all('pickup claims', r.armed.pickups));
+    }
+    out.push({ player: name, role: 'honest', what, figures });
+  }
+  return out;
+}
+
+/** Whether every figure with a target met it and no wait ran out. */
+export const ruleTargetsMet = (r: RuleCheatResult): boolean => r.timeouts.length === 0 && ruleFigures(r).every((p) => p.figures.every((f) => f.met !== false));
+
+/** The figures, one line a player, each against its target, for the bench and the test's log. */
+export function describeRuleCheaters(r: RuleCheatResult): string {
+  const mark = (f: RuleFigure) =>
+    `${f.figure} ${f.value}${f.of === undefined ? '' : ` of ${f.of}`}${f.note === undefined ? '' : ` (${f.note})`}${f.target === undefined ? '' : ` (target ${f.target}: ${f.met ? 'met' : 'MISSED'})`}`;
+  const dropKinds = Object.entries(r.final.strikes).filter(([kind]) => /^(missile|mine|emp)-|false-kill-claim|far-pickup/.test(kind));
+  return [
+    `rule cheaters: strikes by kind ${JSON.stringify(r.final.strikes)}; players dropped ${r.final.kicked}; events dropped for the rules ${dropKinds.reduce((n, [, v]) => n + v, 0)}`,
+    ...ruleFigures(r).map((p) => `  ${p.role === 'cheat' ? 'cheater' : 'honest'} ${p.player} — ${p.what}: ${p.figures.map(mark).join('; ')}`),
+    `  states sent: ${JSON.stringify(r.statesSent)}`,
+    ...r.timeouts.map((t) => `  MISSED: ${t}`),
+    `  rule cheaters' targets: ${ruleTargetsMet(r) ? 'all met' : 'MISSED'}`,
+  ].join('\n');
+}
