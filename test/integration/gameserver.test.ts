@@ -245,7 +245,15 @@ describe('gameserver sessions', () => {
     // Virtual time: the default 10 s timeout passes in 100 ms steps, each after alive's node-alive has arrived.
     const clock = new VirtualClock();
     const s = await server({ clock });
-    const [quiet, alive] = await players(s, ['quiet', 'alive']);
+    // Quiet sends nothing at all, not even the acknowledgements of the server's reliable messages (the match, the extras).
+    const quiet = await join(s, 'quiet', { answerReliable: false });
+    const alive = await join(s, 'alive');
+    // Each hears of the other; each says hello once (quiet's last word).
+    await alive.tcp.next();
+    await quiet.tcp.next();
+    quiet.hello();
+    alive.hello();
+    await until('both bound', () => s.stats().clients.every((c) => c.udp !== null));
     let removed = false;
     // It is told why before `removing you`.
     void quiet!.tcp.next(60_000).then((line) => (removed = line === 'removed: no game datagram for 10 s'));

@@ -7,7 +7,7 @@
  */
 import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../shared/wire/codec';
 import { ackSize } from '../../shared/net/linkLayer';
-import { NO_SLOT, objectId, PacketType, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../shared/wire/types';
+import { NO_SLOT, objectId, objectOwner, PacketType, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../shared/wire/types';
 import { ClientSeat } from './seat';
 import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
 import { CLAIM_SLACK } from '../../shared/game/extraClaims';
@@ -61,6 +61,11 @@ function near(pos: Vec3 | undefined, object: Vec3, reach: number): boolean {
   return pos !== undefined && distanceSquared(pos, object) <= reach * reach;
 }
 
+/** A destroyed ship's game may drop extras (reliable createExtra of its own) this long after its death announcement, ms. */
+const DROP_WINDOW_MS = 2000;
+/** Most extras one death may drop (a ship drops at most missiles, mines and its laser upgrade: combat.ts dropsOf). */
+const DROPS_PER_DEATH = 3;
+
 /** Bytes of reliable messages one flush takes from a client's link (what is not placed is resent later). */
 const RELIABLE_CHUNK = 360;
 /** Stream of reliable items in the relay plan (after the event tiers and states). */
@@ -84,6 +89,12 @@ export class Forwarder {
   private readonly claimable = new Map<number, { pos: Vec3; reach: number; extraType?: number }>();
   /** Called when the authority gives extra of `type` to `winner` (the rules guard grants the ammunition it carries). */
   onExtraTaken: ((winner: number, type: number) => void) | null = null;
+  /** Called with each laser a player fires (the server's arena simulates it). */
+  onLaser: ((slot: number, event: RemoteEvent) => void) | null = null;
+  /** Called with a claim of one of the server's own extras (wire id `id`) by `slot`, from near it; the server answers everyone. */
+  onServerClaim: ((slot: number, id: number, now: number) => void) | null = null;
+  /** Players whose ship was just destroyed: until when, and how many extras, their game may still drop. */
+  private readonly drops = new Map<number, { until: number; left: number }>();
   private nextId = 1;
 
   constructor(private readonly cfg: ForwarderConfig) {}
@@ -105,6 +116,7 @@ export class Forwarder {
     if (!s) return;
     this.clients.delete(slot);
     this.byToken.delete(s.token);
+    this.drops.delete(slot);
     for (const c of this.clients.values()) {
       c.outbox.remove((p) => p.from === s.slot);
       c.sent.delete(s.id);
@@ -120,15 +132,14 @@ export class Forwarder {
     let foreign = 0;
     for (const event of packet.events) {
       const tier = tierOf(event);
-      // Extras are the match authority's (the lowest seated slot) to spawn.
-      const notTheirs = event.type === 'createExtra' && s.slot !== Math.min(...this.clients.keys());
-      if (tier === null || !ownedBy(event, s.slot) || notTheirs) {
+      // The server owns the arena: a player's extras (its ship's drops) come only as reliable messages.
+      if (tier === null || !ownedBy(event, s.slot) || event.type === 'createExtra') {
         this.eventDrops.foreign += 1;
         foreign += 1;
         continue;
       }
-      if (event.type === 'createExtra') this.claimableAt(event.id, event.pos, PICKUP_REACH, event.kind);
-      else if (event.type === 'createObject' && event.kind === MINE_CODE) this.claimableAt(event.id, event.pos, MINE_REACH);
+      if (event.type === 'createObject' && event.kind === MINE_CODE) this.claimableAt(event.id, event.pos, MINE_REACH);
+      else if (event.type === 'createLaser') this.onLaser?.(s.slot, event);
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
@@ -168,8 +179,24 @@ export class Forwarder {
           farPickups += 1;
           continue;
         }
-        // The server is the match authority: a player's matchState is not passed on.
-        if (ev.event.type === 'matchState') continue;
+        // The server is the match authority and owns the arena: a player's word on either is not passed on.
+        if (ev.event.type === 'matchState' || ev.event.type === 'asteroidBreaks') continue;
+        // A claim of one of the server's own extras: the server decides it and tells everyone.
+        if (claimed !== undefined && objectOwner(claimed) === NO_SLOT) {
+          this.onServerClaim?.(s.slot, claimed, now);
+          continue;
+        }
+        // A player's extra can only be a drop of its ship just destroyed, where it was.
+        if (ev.event.type === 'createExtra') {
+          const allowance = this.drops.get(s.slot);
+          if (!allowance || now > allowance.until || allowance.left <= 0 || !near(at, ev.event.pos, PICKUP_REACH)) {
+            this.eventDrops.foreign += 1;
+            foreign += 1;
+            continue;
+          }
+          allowance.left -= 1;
+          this.claimableAt(ev.event.id, ev.event.pos, PICKUP_REACH, ev.event.kind);
+        }
         // A mine that went off is gone; an extra is gone when the authority says who got it.
         if (claim && claimed !== undefined && claim.extraType === undefined) this.claimable.delete(claimed);
         if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
@@ -185,12 +212,25 @@ export class Forwarder {
         }
         if (refuse?.(ev.event)) continue;
         // Its own ship destroyed (a claim the rules guard let through): the match referee counts it.
-        if (ev.event.type === 'killObject' && ev.event.id === objectId(s.slot, 0)) this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
+        if (ev.event.type === 'killObject' && ev.event.id === objectId(s.slot, 0)) {
+          this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
+          this.drops.set(s.slot, { until: now + DROP_WINDOW_MS, left: DROPS_PER_DEATH });
+        }
         const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
         for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
       } else rest.push(ev);
     }
     return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign, farPickups };
+  }
+
+  /** The server's own extra of wire id `id` and `type` lies at `pos`: players may claim it from within the pickup reach. */
+  serverExtra(id: number, pos: Vec3, type: number): void {
+    this.claimableAt(id, pos, PICKUP_REACH, type);
+  }
+
+  /** The server's own extra of wire id `id` is gone (taken or expired). */
+  forget(id: number): void {
+    this.claimable.delete(id);
   }
 
   /** A reliable message from the server itself to seat `s` (the match state): it travels in the Relay packets' outer event list. */

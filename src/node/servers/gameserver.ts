@@ -20,7 +20,7 @@
 import { randomInt } from 'node:crypto';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { systemClock } from '../../shared/time/clock';
-import { PacketType } from '../../shared/wire/types';
+import { PacketType, type ReliableGameEvent } from '../../shared/wire/types';
 import { APP_VERSION } from '../version';
 import { DiscoveryResponder } from './discoveryResponder';
 import { Forwarder } from './forwarder';
@@ -32,6 +32,7 @@ import { hostPort } from './playerAddress';
 import { ServerUdp } from './serverUdp';
 import { SourceGuard } from './strikes';
 import { MatchReferee } from './matchReferee';
+import { ArenaOwner } from './arenaOwner';
 import { EXTRA_KINDS } from '../../shared/game/combat';
 import { RULES } from '../../shared/game/rules';
 import { MATCH_OVER } from '../../shared/game/types';
@@ -103,6 +104,22 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     if (EXTRA_KINDS[type] === 'missiles') datagrams.rules.grantAmmo(winner, x.missilePack, 0);
     else if (EXTRA_KINDS[type] === 'mines') datagrams.rules.grantAmmo(winner, 0, x.minePack);
   };
+  // The server owns the arena too: asteroids, energy fields and extras (arenaOwner.ts), on the referee's clock.
+  const arena = new ArenaOwner(referee.currentRound);
+  /** Tells every player what the arena did (new extras, extras gone, breaks), keeping the claimable extras in step. */
+  const sayArena = (events: ReliableGameEvent[], now: number): void => {
+    for (const ev of events) {
+      if (ev.type === 'createExtra') fwd.serverExtra(ev.id, ev.pos, ev.kind);
+      else if (ev.type === 'killObject') fwd.forget(ev.id);
+      for (const s of clients.values()) fwd.sayToSeat(s, ev, now);
+    }
+  };
+  fwd.onLaser = (slot, ev) => arena.laser(slot, ev);
+  fwd.onServerClaim = (slot, id, now) => {
+    const r = arena.claim(slot, id);
+    if (r.won !== undefined) fwd.onExtraTaken?.(slot, r.won);
+    sayArena([r.answer], now);
+  };
 
   let seats: Awaited<ReturnType<typeof startJoinServer>>;
   try {
@@ -122,6 +139,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           // The newcomer hears the match at once; everyone else at the next tick (the scores changed).
           referee.join(player.slot, player.name);
           fwd.sayToSeat(s, { type: 'matchState', ...referee.announcement(now) }, now);
+          for (const ev of arena.forNewcomer()) fwd.sayToSeat(s, ev, now);
           return { udp: udpPort, token: s.token };
         },
         left: (player) => {
@@ -169,6 +187,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       }
     }
     referee.tick(now);
+    sayArena(arena.advance(referee.currentRound, referee.playedMs(now)), now);
     const said = referee.due(now);
     if (said) {
       for (const s of clients.values()) fwd.sayToSeat(s, { type: 'matchState', ...said }, now);
