@@ -97,7 +97,7 @@ export class ArenaOwner {
       this.announced.delete(id);
       out.push({ type: 'killObject', id: objectId(NO_SLOT, id), killerSlot: NO_SLOT });
     }
-    for (const breaks of this.log.takeFresh()) out.push({ type: 'asteroidBreaks', round: this.world.match.round, breaks });
+    for (const breaks of this.log.take(this.world.match.round)) out.push({ type: 'asteroidBreaks', round: this.world.match.round, breaks });
     return out;
   }
 

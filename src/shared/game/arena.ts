@@ -64,9 +64,9 @@ export class ArenaLog {
     for (const e of events) if (e.type === 'broken') this.add({ id: e.id, tick: m.playedTicks }, true);
   }
 
-  /** Authority: the breaks to announce now (since the last call), at most MAX_BREAKS per event. */
-  takeFresh(): BreakEntry[][] {
-    const out = chunks(this.fresh);
+  /** Authority: the breaks of `round` to announce now — those since the last call, or every one (`all`: for a newcomer) — at most MAX_BREAKS per event. */
+  take(round: number, all = false): BreakEntry[][] {
+    const out = all ? this.all(round) : round === this.round ? chunks(this.fresh) : [];
     this.fresh = [];
     return out;
   }

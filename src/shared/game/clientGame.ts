@@ -11,7 +11,8 @@
  */
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
 import { createMatch, type MatchLimits } from './match';
-import { announcementOf, MATCH_ANNOUNCE_TICKS, Rejoins, withAnnouncement, withKill, type MatchAnnouncement } from './matchSync';
+import { Rejoins, withAnnouncement, withKill } from './matchSync';
+import { AuthorityVoice } from './authorityVoice';
 import { ExtraClaims, type ExtraClaim } from './extraClaims';
 import { ArenaLog } from './arena';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
@@ -24,8 +25,8 @@ import { createShip, shipToState, withShip } from './kinds/ship';
 import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
-import { freeSpawnPoint } from './spawnPoint';
-import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Match, type Ship, type World } from './types';
+import { freeSpawnPoint, withSpawnedShip } from './spawnPoint';
+import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 
@@ -62,8 +63,8 @@ export class ClientGame {
   private readonly extraClaims = new ExtraClaims();
   /** The asteroids' breaks this match: logged and announced as the authority, heard as a follower. */
   private readonly arena = new ArenaLog();
-  /** A newcomer must hear every break of the match (we as the authority). */
-  private arenaNewcomer = false;
+  /** What we say as the match authority: the match and the breaks. */
+  private readonly voice = new AuthorityVoice();
   /** Scores of players who left this match, kept by name (we as the match authority). */
   private readonly rejoins = new Rejoins();
   /** The kill and time limits of the matches this game decides. */
@@ -72,8 +73,6 @@ export class ClientGame {
   private serverRunsMatch = false;
   /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
   private authority: number | null = null;
-  /** What the authority (us) last announced, and when (tick); null: announce at the next tick. */
-  private announced: { scores: World['scores']; match: Omit<Match, 'ticksLeft' | 'playedTicks'>; tick: number } | null = null;
 
   constructor(options: ClientGameOptions = {}) {
     this.limits = { ...options.match };
@@ -110,20 +109,18 @@ export class ClientGame {
     return mine ? Math.ceil(mine.respawnIn / TICK_HZ) : 0;
   }
   /**
-   * Whether this game decides the match (its end and the next one's start):
-   * offline, or as the lowest joined slot — unless a gameserver runs the match
-   * (it has spoken: a matchState from no player's slot).
+   * Whether this game decides the match (its end and the next one's start)
+   * and owns its arena (spawns the extras, breaks the asteroids): offline, or
+   * as the lowest joined slot — unless a gameserver runs the match (it has
+   * spoken: a matchState from no player's slot), which then owns both.
    */
   get decidesMatch(): boolean {
     return this.netSlot === null || (!this.serverRunsMatch && this.authority === this.netSlot);
   }
-  /**
-   * Whether this game owns the match's shared objects — spawns its extras and
-   * breaks its asteroids: offline, or as the lowest joined slot unless a
-   * gameserver runs the match (it owns them then).
-   */
-  private get ownsArena(): boolean {
-    return this.netSlot === null || (!this.serverRunsMatch && this.authority === this.netSlot);
+
+  /** Whether `slot` speaks for the match to us: the gameserver (no player's slot) once it runs the match, else the lowest joined slot when that is not us. */
+  private speaksForMatch(slot: number): boolean {
+    return slot === NO_SLOT ? this.serverRunsMatch : slot === this.authority && !this.decidesMatch;
   }
 
   /**
@@ -166,10 +163,7 @@ export class ClientGame {
     let slot = 0;
     while (taken.has(slot)) slot++;
     if (slot >= MAX_SLOTS) return null;
-    const w = this.currWorld;
-    const ship = createShip(slot, freeSpawnPoint(slot, w.ships, w.asteroids), RULES.spawnInvulnerableTicks);
-    const scores = w.scores.some((x) => x.slot === slot) ? w.scores : [...w.scores, { slot, kills: 0, deaths: 0 }].sort((a, b) => a.slot - b.slot);
-    this.currWorld = { ...w, ships: withShip(w.ships, ship), scores };
+    this.currWorld = withSpawnedShip(this.currWorld, slot);
     this.botSlots = [...this.botSlots, slot].sort((a, b) => a - b);
     return slot;
   }
@@ -221,13 +215,13 @@ export class ClientGame {
     for (const slot of bots) inputs.set(slot, botInputs?.get(slot) ?? NO_INPUT);
     // Our ship's fate, and offline the computer pilots', is this game's to decide.
     const decidesHitsOn = bots.length === 0 ? (slot: number) => slot === local : (slot: number) => slot === local || bots.includes(slot);
-    // The owner of the arena spawns the extras (extraClaims.ts) and breaks the asteroids (arena.ts); a ship's drops are its own game's.
-    const ownsArena = this.ownsArena;
+    // The match's decider owns the arena: it spawns the extras (extraClaims.ts) and breaks the asteroids (arena.ts); a ship's drops are its own game's.
+    const decides = this.decidesMatch;
     const online = this.netSlot !== null;
     const roundBefore = world.match.round;
-    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: this.decidesMatch, spawnsExtras: ownsArena, breaksAsteroids: ownsArena, events });
+    world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: decides, spawnsExtras: decides, breaksAsteroids: decides, events });
     this.lastEvents = events;
-    if (online && ownsArena) this.arena.record(world, roundBefore, events);
+    if (online && decides) this.arena.record(world, roundBefore, events);
     else if (online) world = this.arena.settle(world);
     const created: GameObject[] = [];
     // Checked every tick, not every frame: an object can be born and die between two packets.
@@ -265,31 +259,16 @@ export class ClientGame {
     }
     this.currWorld = { ...world, ships };
     const outcome: TickOutcome = { created, destroyed };
-    const match = online && this.decidesMatch ? this.announcement() : undefined;
-    if (match) outcome.match = match;
+    if (online && decides) {
+      const match = this.voice.match(this.currWorld);
+      if (match) outcome.match = match;
+      const breaks = this.voice.breaks(this.arena, world.match.round);
+      if (breaks.length > 0) outcome.breaks = breaks;
+    }
     if (claims.length > 0) outcome.claims = claims;
     const answers = this.extraClaims.takeAnswers();
     if (answers.length > 0) outcome.answers = answers;
-    if (online && ownsArena) {
-      // A newcomer hears every break of the match; the others only the new ones.
-      const breaks = this.arenaNewcomer ? this.arena.all(world.match.round) : this.arena.takeFresh();
-      if (this.arenaNewcomer) this.arena.takeFresh();
-      this.arenaNewcomer = false;
-      if (breaks.length > 0) outcome.breaks = breaks.map((b) => ({ round: world.match.round, breaks: b }));
-    }
     return outcome;
-  }
-
-  /** The match as we, its authority, must announce it now: on any change, and every MATCH_ANNOUNCE_TICKS. */
-  private announcement(): MatchAnnouncement | undefined {
-    const w = this.currWorld;
-    const { ticksLeft: _, playedTicks: __, ...match } = w.match;
-    const last = this.announced;
-    // The scores array is replaced whenever a score changes, so comparing it is enough (every tick, cheaply).
-    const same = last !== null && last.scores === w.scores && (Object.keys(match) as (keyof typeof match)[]).every((k) => last.match[k] === match[k]);
-    if (same && w.tick - last.tick < MATCH_ANNOUNCE_TICKS) return undefined;
-    this.announced = { scores: w.scores, match, tick: w.tick };
-    return announcementOf(w);
   }
 
   /**
@@ -307,10 +286,7 @@ export class ClientGame {
     const authority = net === null || joined.length === 0 ? null : Math.min(...joined);
     // A new authority, or a newcomer the authority must tell the match: announce at the next tick.
     const newcomer = joined.some((slot) => slot !== net && !this.shown.has(slot));
-    if (authority !== this.authority || newcomer) {
-      this.announced = null;
-      this.arenaNewcomer = true;
-    }
+    if (authority !== this.authority || newcomer) this.voice.speakUp();
     this.authority = authority;
     // The authority keeps the score of a player who leaves, to give back if they rejoin under that name.
     if (net !== null && authority === net) this.currWorld = this.rejoins.apply(this.currWorld, players);
@@ -356,18 +332,17 @@ export class ClientGame {
     if (slot === this.netSlot) return;
     // The one place an event's age is checked: the kinds and the match take it as it is.
     const ageMs = rawAgeMs > 0 && Number.isFinite(rawAgeMs) ? rawAgeMs : 0;
-    // A gameserver's word (from no player's slot) runs the match from then on; else the lowest joined slot's.
-    const fromAuthority = (slot === NO_SLOT && this.serverRunsMatch) || (slot === this.authority && !this.decidesMatch);
     if (ev.type === 'matchState') {
+      // A gameserver's word (from no player's slot) runs the match from then on; else the lowest joined slot's.
       if (slot === NO_SLOT && this.netSlot !== null && !this.serverRunsMatch) this.serverTakesOver();
-      if (slot === NO_SLOT || fromAuthority) {
+      if (this.speaksForMatch(slot)) {
         const before = this.currWorld.match;
         this.currWorld = this.arena.announced(withAnnouncement(this.currWorld, ev, ageMs, this.local), before.round, before.playedTicks);
       }
       return;
     }
     if (ev.type === 'asteroidBreaks') {
-      if (fromAuthority && !this.ownsArena) this.currWorld = this.arena.heard(this.currWorld, ev.round, ev.breaks);
+      if (this.speaksForMatch(slot)) this.currWorld = this.arena.heard(this.currWorld, ev.round, ev.breaks);
       return;
     }
     if (!('id' in ev)) return;

@@ -1,13 +1,15 @@
 /**
- * Extras between client games of the Parsec protocols. The match authority
- * (the lowest joined slot) spawns them and sends each as a createExtra; a
- * player whose ship flies through one takes it on its own screen at once and
- * claims it (a reliable killObject of the authority's extra naming itself as
- * the "killer"). The authority answers every claim, and tells everyone, with
- * a killObject of that extra naming who got it: the first claim wins; a claim
- * for an extra already taken, or from a ship nowhere near it, is refused, and
- * the refused claimer undoes its pickup. The authority's own pickups are
- * told the same way.
+ * Extras between client games of the Parsec protocols. The arena's owner
+ * (the lowest joined slot when no gameserver runs the match; the gameserver's
+ * own side is src/node/servers/arenaOwner.ts) spawns them, and a destroyed
+ * ship's game drops what it carried; each goes out as a createExtra of its
+ * owner (the "authority" below for that extra). A player whose ship flies
+ * through one takes it on its own screen at once and claims it (a reliable
+ * killObject of the owner's extra naming itself as the "killer"). The owner
+ * answers every claim, and tells everyone, with a killObject of that extra
+ * naming who got it: the first claim wins; a claim for an extra already
+ * taken, or from a ship nowhere near it, is refused, and the refused claimer
+ * undoes its pickup. The owner's own pickups are told the same way.
  */
 import { NO_SLOT } from '../wire/types';
 import { undoExtra } from './combat';

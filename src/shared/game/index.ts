@@ -13,6 +13,7 @@ export * from './combat';
 export * from './match';
 export * from './matchSync';
 export * from './extraClaims';
+export * from './authorityVoice';
 export * from './arena';
 export * from './spawnPoint';
 export * from './events';

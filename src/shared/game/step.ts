@@ -52,7 +52,7 @@ export interface StepOptions {
    * the victim decides.
    */
   decidesHitsOn?: (slot: number) => boolean;
-  /** Whether this world spawns the match's extras (and drops a destroyed ship's). Default true. */
+  /** Whether this world spawns the match's extras. Default true. (A ship's drops come from the world that decides its death.) */
   spawnsExtras?: boolean;
   /** Whether this world breaks worn asteroids. Default true. */
   breaksAsteroids?: boolean;
