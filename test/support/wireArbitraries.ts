@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, MAX_ANGULAR_RATE, MAX_COORD } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
 import type { AckEvent, Packet, PacketHeader, ReliableEvent, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
@@ -51,14 +51,18 @@ export const arbShipState: fc.Arbitrary<ShipState> = fc.record({
 
 export const arbPacketType = fc.constantFrom(...Object.values(PacketType));
 
-export const arbHeader: fc.Arbitrary<PacketHeader> = fc.record({
-  type: arbPacketType,
-  senderSlot: arbSlotOrNone,
-  messageId: arbU32,
-  gameTime: arbU32,
-  joined: fc.boolean(),
-  state: arbShipState,
-});
+export const arbHeader: fc.Arbitrary<PacketHeader> = fc
+  .record({
+    type: arbPacketType,
+    senderSlot: arbSlotOrNone,
+    messageId: arbU32,
+    gameTime: arbU32,
+    joined: fc.boolean(),
+    state: arbShipState,
+    lockstep: fc.boolean(),
+  })
+  // A lockstep game's datagrams carry the flag (wire v7); the others have no such key.
+  .map(({ lockstep, ...h }) => (lockstep ? { ...h, lockstep: true as const } : h));
 
 /** A serialised node address: [4][4 bytes][port] or [6][16 bytes][port]. */
 export const arbWireAddr: fc.Arbitrary<WireAddr> = fc.oneof(
@@ -81,6 +85,10 @@ export const arbText: fc.Arbitrary<string> = fc
   .filter((s) => utf8Length(s) <= MAX_TEXT_BYTES && !hasControl(s));
 
 export const arbPlayerEntry: fc.Arbitrary<PlayerEntry> = fc.record({ slot: arbSlot, addr: arbWireAddr, name: arbName, joined: fc.boolean() });
+
+const arbAxis = fc.integer({ min: -127, max: 127 });
+/** A quantised lockstep input. */
+export const arbFrameInput = fc.record({ thrust: arbAxis, yaw: arbAxis, pitch: arbAxis, roll: arbAxis, buttons: fc.integer({ min: 0, max: 31 }), target: arbSlotOrNone });
 
 /** One arbitrary per remote event type. */
 export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEvent, { type: K }>> } = {
@@ -119,6 +127,30 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     round: arbU16,
     breaks: fc.uniqueArray(fc.record({ id: arbU32, tick: arbU32 }), { maxLength: MAX_BREAKS, selector: (b) => b.id }),
   }),
+  lockstepFrame: fc.record({
+    type: fc.constant('lockstepFrame'),
+    frame: arbU32,
+    epoch: arbU16,
+    lead: arbU8,
+    waitingOn: fc.integer({ min: 0, max: (1 << MAX_WIRE_SLOTS) - 1 }),
+    needState: fc.boolean(),
+    checkFrame: arbU32,
+    checkHash: fc.uint8Array({ minLength: 8, maxLength: 8 }).map((b) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('')),
+    first: arbU32,
+    inputs: fc.array(arbFrameInput, { maxLength: MAX_FRAME_INPUTS }),
+  }),
+  lockstepState: fc
+    .integer({ min: 1, max: MAX_STATE_CHUNKS })
+    .chain((count) =>
+      fc.record({
+        type: fc.constant('lockstepState'),
+        epoch: arbU16,
+        frame: arbU32,
+        index: fc.integer({ min: 0, max: count - 1 }),
+        count: fc.constant(count),
+        data: fc.uint8Array({ minLength: 1, maxLength: STATE_CHUNK_BYTES }),
+      }),
+    ),
 };
 
 export const arbRemoteEvent: fc.Arbitrary<RemoteEvent> = fc.oneof(...Object.values(arbEventOf));

@@ -3,7 +3,8 @@
  * Type codes 1..10 are the ten game events of the 1998 design in the order of
  * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12
  * `reliable` and 13 `ack` (reliable messages, src/shared/net/reliable.ts),
- * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6); 0 ends the list.
+ * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepFrame`
+ * and 17 `lockstepState` (wire v7); 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
@@ -27,11 +28,11 @@ import {
 } from './fields';
 import type { Codec } from './fields';
 import { chatText, playerName, wireAddr } from './strings';
-import { fail, WireEncodeError } from './stream';
+import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_QUEUE, MAX_SLOTS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES } from './types';
-import type { AckEvent, BreakEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES } from './types';
+import type { AckEvent, BreakEntry, FrameInput, LockstepStateEvent, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -59,6 +60,8 @@ export const EVENT_CODES = {
   connectQueue: 10,
   matchState: 14,
   asteroidBreaks: 15,
+  lockstepFrame: 16,
+  lockstepState: 17,
 } as const satisfies Record<RemoteEventType, number>;
 
 /** The event-list terminator in place of a type code. */
@@ -97,6 +100,49 @@ function duplicateScore(scores: readonly ScoreEntry[]): string | null {
   return null;
 }
 
+/** A quantised axis: a signed byte −127..127 (−128 is refused, so the range is symmetric). */
+const axis: Codec<number> = {
+  write(s, v) {
+    if (!Number.isInteger(v) || v < -127 || v > 127) refuse(`${String(v)} is not an integer from -127 to 127`);
+    s.u8(v & 0xff);
+  },
+  read(r) {
+    const b = r.u8();
+    if (b === 0x80) fail('out-of-range');
+    return b > 127 ? b - 256 : b;
+  },
+};
+const buttons = refine(u8, (v) => (v > 31 ? `buttons ${v} set bits above the five buttons` : null), 'out-of-range');
+const frameInput = struct<FrameInput>({ thrust: axis, yaw: axis, pitch: axis, roll: axis, buttons, target: slotOrNone });
+const slotMask = refine(u16, (v) => (v >= 1 << MAX_WIRE_SLOTS ? `mask ${v} names slots above ${MAX_WIRE_SLOTS - 1}` : null), 'out-of-range');
+/** A 64-bit world hash as 16 lower-case hex digits, 8 bytes on the wire. */
+const hash64: Codec<string> = {
+  write(s, v) {
+    if (typeof v !== 'string' || !/^[0-9a-f]{16}$/.test(v)) refuse(`${String(v)} is not 16 lower-case hex digits`);
+    s.u32(parseInt(v.slice(0, 8), 16));
+    s.u32(parseInt(v.slice(8), 16));
+  },
+  read(r) {
+    return r.u32().toString(16).padStart(8, '0') + r.u32().toString(16).padStart(8, '0');
+  },
+};
+/** A state chunk's bytes: u16 length (1..STATE_CHUNK_BYTES), then the bytes. */
+const chunkBytes: Codec<Uint8Array> = {
+  write(s, v) {
+    if (!(v instanceof Uint8Array) || v.length === 0 || v.length > STATE_CHUNK_BYTES) refuse(`a state chunk must have 1..${STATE_CHUNK_BYTES} bytes`);
+    s.u16(v.length);
+    s.bytes(v);
+  },
+  read(r) {
+    const n = r.u16();
+    if (n === 0 || n > STATE_CHUNK_BYTES) fail('bad-length');
+    return r.bytes(n);
+  },
+};
+function badChunkIndex(c: Omit<LockstepStateEvent, 'type'>): string | null {
+  return c.count === 0 || c.count > MAX_STATE_CHUNKS || c.index >= c.count ? `chunk ${c.index} of ${c.count} (1..${MAX_STATE_CHUNKS} chunks)` : null;
+}
+
 const matchPhase = refine(u8, (v) => (v > 1 ? `phase ${v} is neither 0 (playing) nor 1 (over)` : null), 'out-of-range');
 
 function duplicateSlot(players: readonly PlayerEntry[]): string | null {
@@ -130,6 +176,18 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
     scores: refine(list(scoreEntry, MAX_WIRE_SLOTS), duplicateScore, 'bad-list'),
   }),
   asteroidBreaks: struct({ round: u16, breaks: refine(list(breakEntry, MAX_BREAKS), duplicateBreak, 'bad-list') }),
+  lockstepFrame: struct({
+    frame: u32,
+    epoch: u16,
+    lead: u8,
+    waitingOn: slotMask,
+    needState: flagBit,
+    checkFrame: u32,
+    checkHash: hash64,
+    first: u32,
+    inputs: list(frameInput, MAX_FRAME_INPUTS),
+  }),
+  lockstepState: refine(struct({ epoch: u16, frame: u32, index: u8, count: u8, data: chunkBytes }), badChunkIndex, 'out-of-range'),
 };
 
 const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];

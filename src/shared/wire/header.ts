@@ -19,8 +19,10 @@ export const TOKEN_SIZE = 4;
 
 /** Flags byte: bit 0 = the sender is joined. */
 export const FLAG_JOINED = 0x01;
-/** Flags byte: bit 1 = a u32 session token follows the ship state. Bits 2..7 must be 0 (`bad-flags`). */
+/** Flags byte: bit 1 = a u32 session token follows the ship state. */
 export const FLAG_TOKEN = 0x02;
+/** Flags byte: bit 2 = the datagram belongs to a lockstep game (wire v7), so p2p and lockstep games never mix. Bits 3..7 must be 0 (`bad-flags`). */
+export const FLAG_LOCKSTEP = 0x04;
 /** Where the flags byte sits: after magic u16, version u8, type u8 and sender slot u8. */
 const FLAGS_OFFSET = 5;
 
@@ -59,7 +61,7 @@ export const packetHeader: Codec<PacketHeader> = {
     s.u8(WIRE_VERSION);
     writeField('type', () => packetType.write(s, h.type));
     writeField('senderSlot', () => slotOrNone.write(s, h.senderSlot));
-    s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0));
+    s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0) | (h.lockstep === true ? FLAG_LOCKSTEP : 0));
     counters.write(s, h);
     writeField('state', () => shipState.write(s, h.state));
     if (hasToken) writeField('token', () => u32.write(s, h.token as number));
@@ -70,11 +72,12 @@ export const packetHeader: Codec<PacketHeader> = {
     const type = packetType.read(r);
     const senderSlot = slotOrNone.read(r);
     const flags = r.u8();
-    if ((flags & ~(FLAG_JOINED | FLAG_TOKEN)) !== 0) fail('bad-flags');
+    if ((flags & ~(FLAG_JOINED | FLAG_TOKEN | FLAG_LOCKSTEP)) !== 0) fail('bad-flags');
     const { messageId, gameTime } = counters.read(r);
     const state = shipState.read(r);
     const header: PacketHeader = { type, senderSlot, messageId, gameTime, joined: (flags & FLAG_JOINED) !== 0, state };
     if ((flags & FLAG_TOKEN) !== 0) header.token = r.u32();
+    if ((flags & FLAG_LOCKSTEP) !== 0) header.lockstep = true;
     return header;
   },
 };

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 6;
+export const WIRE_VERSION = 7;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -95,6 +95,8 @@ export interface PacketHeader {
    * every datagram they send to a gameserver; nobody else sends one.
    */
   token?: number;
+  /** The datagram belongs to a lockstep game (flags bit 2, wire v7); absent otherwise. */
+  lockstep?: true;
 }
 
 /**
@@ -177,6 +179,61 @@ export interface BreakEntry {
 /** Most breaks one asteroidBreaks event carries (8 bytes each). */
 export const MAX_BREAKS = 48;
 
+/**
+ * One pilot's input for one lockstep frame, quantised (src/shared/lockstep/input.ts):
+ * thrust and the three turn axes as integers −127..127 (value × 127), the
+ * buttons as bits (1 fire, 2 afterburner, 4 missile, 8 mine, 16 emp) and the
+ * targeted slot (NO_SLOT for none). 6 bytes.
+ */
+export interface FrameInput {
+  thrust: number;
+  yaw: number;
+  pitch: number;
+  roll: number;
+  buttons: number;
+  target: number;
+}
+
+/** Most inputs one lockstepFrame carries (6 bytes each). */
+export const MAX_FRAME_INPUTS = 32;
+/** `lockstepFrame.frame` of a node that has no world yet (it waits for a state transfer), and `checkFrame` when no hash is reported. */
+export const NO_FRAME = 0xffffffff;
+/** Most chunks one lockstep state transfer is split into, and most bytes a chunk carries. */
+export const MAX_STATE_CHUNKS = 64;
+export const STATE_CHUNK_BYTES = 400;
+
+/**
+ * A lockstep frame packet's content (wire v7; src/shared/lockstep): the
+ * sender's current frame (the next it will step; NO_FRAME without a world),
+ * the state transfer it last adopted (`epoch`), its input lead in frames, the
+ * slots whose input it lacks for its current frame (bit per slot), whether it
+ * waits for a state transfer (its world differs from the lowest slot's), the
+ * hash of its world at its newest check frame (every 40th; NO_FRAME: none
+ * yet), and its inputs for the frames `first`, `first + 1`, ….
+ */
+export interface LockstepFrameEvent {
+  type: 'lockstepFrame';
+  frame: number;
+  epoch: number;
+  lead: number;
+  waitingOn: number;
+  needState: boolean;
+  checkFrame: number;
+  checkHash: string;
+  first: number;
+  inputs: FrameInput[];
+}
+
+/** One chunk of a lockstep state transfer (wire v7): chunk `index` of `count` of transfer `epoch`, whose world stands at frame `frame`. */
+export interface LockstepStateEvent {
+  type: 'lockstepState';
+  epoch: number;
+  frame: number;
+  index: number;
+  count: number;
+  data: Uint8Array;
+}
+
 /** `matchState.msLeft` of a match without a time limit. */
 export const NO_TIME_LIMIT = 0xffffffff;
 /** Largest kill or death count a matchState carries (u16). */
@@ -203,7 +260,9 @@ export type GameEvent =
   | { type: 'playerList'; players: PlayerEntry[] }
   | { type: 'connectQueue'; addrs: WireAddr[] }
   | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; scores: ScoreEntry[] }
-  | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] };
+  | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] }
+  | LockstepFrameEvent
+  | LockstepStateEvent;
 
 /**
  * Everything an event list may hold: the ten game events, `relayed` (only in

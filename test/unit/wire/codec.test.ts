@@ -32,7 +32,7 @@ describe('wire layout (golden bytes)', () => {
     expect(packetSize({ header: HEADER, events: [] })).toBe(HEADER_SIZE + 1);
   });
 
-  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13) and asteroidBreaks 15', () => {
+  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepFrame 16 and lockstepState 17', () => {
     expect(Object.entries(EVENT_CODES)).toEqual([
       ['createObject', 1],
       ['createLaser', 2],
@@ -46,6 +46,8 @@ describe('wire layout (golden bytes)', () => {
       ['connectQueue', 10],
       ['matchState', 14],
       ['asteroidBreaks', 15],
+      ['lockstepFrame', 16],
+      ['lockstepState', 17],
     ]);
   });
 

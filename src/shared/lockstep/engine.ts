@@ -1,0 +1,514 @@
+/**
+ * LockstepEngine: one peer of Maelstrom's frame-locked game (the seed
+ * `maelstrom-networking.txt`), pure and deterministic: time comes in as
+ * arguments, packets go out through `send`, what a player should read
+ * through `notify`. Every peer steps the same world with every pilot's
+ * quantised input for each frame, and steps frame F only when it has all of
+ * them. A pilot's input is sent `lead` frames ahead of the frame it applies
+ * to, in a frame packet per frame to every peer.
+ *
+ * The seed's run-wait scheme, generalised to an input lead: each frame
+ * packet says which peers' input its sender is waiting for. A peer that is
+ * stalled and hears a packet from a peer already past its frame (the seed's
+ * "packet for the next frame") resends its own at once, naming what it
+ * waits for; the named peer answers at once with its inputs from that frame
+ * (the seed's cached packet) — so one lost packet costs a round trip, not a
+ * timeout. Frame packets also repeat the inputs peers may still lack, and
+ * are sent again after a timeout when nothing moves.
+ *
+ * Membership (who is in the world) follows the p2p slot table; the lowest
+ * slot of the world (the leader) adds newcomers and removes leavers, and
+ * answers a desync, by a state transfer to everyone (stateTransfer.ts).
+ */
+import type { WorldEvent } from '../game/events';
+import type { MatchLimits } from '../game/match';
+import { stepWorld } from '../game/step';
+import type { ShipInput, World } from '../game/types';
+import { createWorld } from '../game/world';
+import { withSpawnedShip } from '../game/spawnPoint';
+import { STEP_MS } from '../sim/types';
+import { MAX_FRAME_INPUTS, NO_FRAME, type LockstepFrameEvent, type LockstepStateEvent, type RemoteEvent } from '../wire/types';
+import { autoLead, HASH_EVERY, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS, WAIT_SHOWN_MS } from './config';
+import { FrameChecks, type Mismatch } from './frameChecks';
+import { frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from './input';
+import { InputLog } from './inputLog';
+import { PLAIN_PACKER, readTransfer, TransferAssembly, transferChunks, type StatePacker } from './stateTransfer';
+
+const NO_HASH = '0000000000000000';
+/** Frames of inputs kept below the current frame (a state transfer may take the game back this far). */
+const KEEP_BELOW = 128;
+
+export interface LockstepOptions {
+  /** Seeds a world this peer starts alone. */
+  seed: number;
+  /** Kill and time limits of a world this peer starts. */
+  matchLimits?(): Partial<MatchLimits>;
+  /** The largest round trip to the peers in ms, or null until measured. */
+  rttMs(): number | null;
+  /** The `input_lead` setting: frames, or 0 for automatic (from the round trip). */
+  lead(): number;
+  /** Sends events to the peer in `slot` (one datagram). */
+  send(slot: number, events: RemoteEvent[]): void;
+  notify(notice: LockstepNotice): void;
+  packer?: StatePacker;
+  /** For comparison only: a plain stop-and-wait (no repeated inputs, no immediate resends; a lost input waits for a timeout). */
+  plainStopAndWait?: boolean;
+}
+
+export type LockstepNotice =
+  | { kind: 'started'; frame: number }
+  | { kind: 'adopted'; from: number; frame: number; epoch: number; bytes: number; chunks: number; cause: 'join' | 'roster' | 'resync'; firstDiff: number | null }
+  | { kind: 'transfer-sent'; frame: number; epoch: number; bytes: number; chunks: number; cause: 'roster' | 'resync' }
+  | { kind: 'waiting'; slots: number[]; forState: boolean; seconds: number }
+  | { kind: 'desync'; slot: number; frame: number }
+  | { kind: 'frame-hash'; frame: number; hash: string; epoch: number }
+  | { kind: 'refused-state'; from: number; reason: string };
+
+/** One frame this peer stepped: the world before and after, and what happened. */
+export interface SteppedFrame {
+  before: World;
+  world: World;
+  events: WorldEvent[];
+}
+
+/** What `players` and `netgraph` show. */
+export interface LockstepStats {
+  frame: number | null;
+  epoch: number;
+  lead: number;
+  /** Host ticks in which no frame could be stepped. */
+  framesWaited: number;
+  /** Frame packets sent again (timeouts and run-wait answers). */
+  resends: number;
+  /** World-hash mismatches seen. */
+  desyncs: number;
+  /** State transfers taken after a desync. */
+  corrected: number;
+  framesStepped: number;
+  /** Slots whose input we are waiting for now. */
+  waitingOn: number[];
+}
+
+interface PeerView {
+  frame: number | null;
+  epoch: number;
+  waitingOn: number;
+  needState: boolean;
+  lead: number;
+  /** When we last answered this peer at once. */
+  answeredAt: number;
+}
+
+interface Outgoing {
+  epoch: number;
+  chunks: LockstepStateEvent[];
+  sentAt: Map<number, number>;
+}
+
+export class LockstepEngine {
+  private self: number | null = null;
+  /** Joined slots of the slot table, ourselves included, ascending. */
+  private joined: number[] = [];
+  private worldNow: World | null = null;
+  private epoch = 0;
+  /** Our world differs from the leader's: we step no further until its state arrives. */
+  private frozen = false;
+  private readonly log = new InputLog();
+  private ownNewest = -1;
+  private readonly peers = new Map<number, PeerView>();
+  private readonly checks = new FrameChecks();
+  private readonly assemblies = new Map<number, TransferAssembly>();
+  private outgoing: Outgoing | null = null;
+  private resyncWanted = false;
+  private stallSince: number | null = null;
+  private stallShown = -1;
+  private lastSentAt = -Infinity;
+  private noWorldSince: number | null = null;
+  private readonly counters = { framesWaited: 0, resends: 0, desyncs: 0, corrected: 0, framesStepped: 0 };
+  private readonly packer: StatePacker;
+
+  constructor(private readonly options: LockstepOptions) {
+    this.packer = options.packer ?? PLAIN_PACKER;
+  }
+
+  /** The shared world, or null before we have one. */
+  get world(): World | null {
+    return this.worldNow;
+  }
+
+  /** Our slot while in a game. */
+  get slot(): number | null {
+    return this.self;
+  }
+
+  /** Whether the engine runs the game now (joined, with a world). */
+  get active(): boolean {
+    return this.worldNow !== null && this.self !== null && this.joined.includes(this.self);
+  }
+
+  /** The input lead in use: the setting, or the automatic one. */
+  get lead(): number {
+    const set = this.options.lead();
+    return set > 0 ? Math.min(MAX_LEAD, Math.floor(set)) : autoLead(this.options.rttMs(), STEP_MS);
+  }
+
+  stats(): LockstepStats {
+    return { frame: this.worldNow?.tick ?? null, epoch: this.epoch, lead: this.lead, ...this.counters, waitingOn: this.stalledOn() };
+  }
+
+  /**
+   * The slot table changed: our slot (null: not in a game) and the joined
+   * slots. A new slot is a new game: everything of the old one goes.
+   */
+  setMembers(self: number | null, joined: readonly number[], now: number): void {
+    if (self !== this.self) this.reset();
+    this.self = self;
+    this.joined = [...joined].sort((a, b) => a - b);
+    for (const slot of [...this.peers.keys()]) {
+      if (!this.joined.includes(slot)) {
+        this.peers.delete(slot);
+        this.assemblies.delete(slot);
+        this.checks.forget(slot);
+      }
+    }
+    if (self !== null && this.worldNow === null && this.noWorldSince === null) this.noWorldSince = now;
+  }
+
+  /** Leaves the game: the world and everything heard go. */
+  reset(): void {
+    this.worldNow = null;
+    this.epoch = 0;
+    this.frozen = false;
+    this.log.clear();
+    this.ownNewest = -1;
+    this.peers.clear();
+    this.checks.clear();
+    this.assemblies.clear();
+    this.outgoing = null;
+    this.resyncWanted = false;
+    this.stallSince = null;
+    this.stallShown = -1;
+    this.noWorldSince = null;
+    this.joined = [];
+  }
+
+  /** For tests: changes our world without the others (a corrupted state the hash check must find). */
+  corrupt(change: (w: World) => World): void {
+    if (this.worldNow) this.worldNow = change(this.worldNow);
+  }
+
+  /** One host tick (every 25 ms) with our pilot's input: queues it, steps every frame it can, sends. */
+  tick(input: ShipInput, now: number): SteppedFrame[] {
+    const self = this.self;
+    if (self === null || !this.joined.includes(self)) return [];
+    if (!this.worldNow) this.startAloneIfDue(self, now);
+    const world = this.worldNow;
+    if (!world) {
+      if (now - this.lastSentAt >= resendTimeout(this.options.rttMs())) this.sendAll(now, this.neededFrom());
+      return [];
+    }
+    if (this.leader() === self) this.lead_(world, now);
+    const produced = this.produce(quantiseInput(input));
+    const stepped = this.stepDue();
+    this.watchStall(stepped.length > 0, now);
+    if (stepped.length > 0 || produced) this.sendAll(now, this.plain ? this.ownNewest : this.neededFrom());
+    else if (now - this.lastSentAt >= resendTimeout(this.options.rttMs())) {
+      this.counters.resends++;
+      this.sendAll(now, this.neededFrom());
+    }
+    this.log.forgetBelow((this.worldNow?.tick ?? 0) - KEEP_BELOW);
+    return stepped;
+  }
+
+  /** A lockstep event from the member in `slot`. */
+  receive(slot: number, ev: LockstepFrameEvent | LockstepStateEvent, now: number): void {
+    if (slot === this.self || this.self === null || !this.joined.includes(slot)) return;
+    if (ev.type === 'lockstepFrame') this.onFrame(slot, ev, now);
+    else this.onChunk(slot, ev, now);
+  }
+
+  private get plain(): boolean {
+    return this.options.plainStopAndWait === true;
+  }
+
+  /** The lowest slot of the world that is still in the table: it decides who is in the world. */
+  private leader(): number | null {
+    const world = this.worldNow;
+    if (!world) return null;
+    let low: number | null = null;
+    for (const s of world.ships) if (this.joined.includes(s.slot) && (low === null || s.slot < low)) low = s.slot;
+    return low;
+  }
+
+  /** Without a world: the lowest joined slot that hears of no world starts one (at once when alone). */
+  private startAloneIfDue(self: number, now: number): void {
+    if (this.joined[0] !== self) return;
+    for (const p of this.peers.values()) if (p.frame !== null) return;
+    const alone = this.joined.length === 1;
+    if (!alone && (this.noWorldSince === null || now - this.noWorldSince < START_ALONE_MS)) return;
+    const fresh = createWorld(this.options.seed, { ships: 1, match: this.options.matchLimits?.() ?? {} });
+    this.worldNow = withSpawnedShip({ ...fresh, ships: [], scores: [] }, self);
+    this.epoch = 1;
+    this.options.notify({ kind: 'started', frame: 0 });
+  }
+
+  /** The leader's duties: the world's roster follows the table; a desync or a peer's request brings a new transfer; transfers not taken go again. */
+  private lead_(world: World, now: number): void {
+    const roster = world.ships.map((s) => s.slot);
+    const gone = roster.filter((s) => !this.joined.includes(s));
+    const come = this.joined.filter((s) => !roster.includes(s));
+    if (gone.length > 0 || come.length > 0) {
+      let w: World = { ...world, ships: world.ships.filter((s) => !gone.includes(s.slot)), scores: world.scores.filter((x) => !gone.includes(x.slot)) };
+      for (const s of come) w = withSpawnedShip(w, s);
+      for (const s of gone) this.log.forgetSlot(s);
+      this.transfer(w, 'roster', now);
+      return;
+    }
+    const asked = [...this.peers.values()].some((p) => p.needState && p.epoch === this.epoch);
+    if ((this.resyncWanted || asked) && !this.recentlySent(now)) {
+      this.transfer(world, 'resync', now);
+      return;
+    }
+    const out = this.outgoing;
+    if (!out) return;
+    const every = Math.max(MIN_TRANSFER_RESEND_MS, resendTimeout(this.options.rttMs()));
+    for (const slot of this.joined) {
+      if (slot === this.self || this.peers.get(slot)?.epoch === out.epoch) continue;
+      if (now - (out.sentAt.get(slot) ?? -Infinity) < every) continue;
+      this.sendChunks(slot, out, now);
+    }
+  }
+
+  private recentlySent(now: number): boolean {
+    const out = this.outgoing;
+    if (!out || out.epoch !== this.epoch) return false;
+    const every = Math.max(MIN_TRANSFER_RESEND_MS, resendTimeout(this.options.rttMs()));
+    for (const at of out.sentAt.values()) if (now - at < every) return true;
+    return false;
+  }
+
+  /** As the leader: `world` becomes everyone's, as a new epoch, at our frame. */
+  private transfer(world: World, cause: 'roster' | 'resync', now: number): void {
+    const recent = this.checks.recent();
+    const epoch = (this.epoch + 1) & 0xffff;
+    const chunks = transferChunks({ world, hashesFrom: recent.from, hashes: recent.hashes }, epoch, this.packer);
+    this.resyncWanted = false;
+    if (!chunks) {
+      this.options.notify({ kind: 'refused-state', from: this.self ?? 0, reason: 'the world is too large to transfer' });
+      return;
+    }
+    this.epoch = epoch;
+    this.worldNow = world;
+    this.frozen = false;
+    this.checks.clear();
+    this.outgoing = { epoch, chunks, sentAt: new Map() };
+    const bytes = chunks.reduce((n, c) => n + c.data.length, 0);
+    this.options.notify({ kind: 'transfer-sent', frame: world.tick, epoch, bytes, chunks: chunks.length, cause });
+    for (const slot of this.joined) if (slot !== this.self) this.sendChunks(slot, this.outgoing, now);
+  }
+
+  private sendChunks(slot: number, out: Outgoing, now: number): void {
+    out.sentAt.set(slot, now);
+    for (const c of out.chunks) this.options.send(slot, [c]);
+  }
+
+  /** Queues our input for every frame up to our frame + lead not yet given one. Returns whether any was queued. */
+  private produce(input: ReturnType<typeof quantiseInput>): boolean {
+    const world = this.worldNow;
+    const self = this.self;
+    if (!world || self === null) return false;
+    const upTo = world.tick + this.lead;
+    let produced = false;
+    while (this.ownNewest < upTo) {
+      this.ownNewest++;
+      if (this.log.set(self, this.ownNewest, input, world.tick)) produced = true;
+    }
+    return produced;
+  }
+
+  /** Steps every frame whose inputs are all here: one per tick, up to MAX_CATCH_UP while peers are ahead of us. */
+  private stepDue(): SteppedFrame[] {
+    const out: SteppedFrame[] = [];
+    let world = this.worldNow;
+    if (!world || this.frozen) return out;
+    let ahead = 0;
+    for (const p of this.peers.values()) if (p.frame !== null && p.epoch === this.epoch) ahead = Math.max(ahead, p.frame - world.tick);
+    const max = ahead > 1 ? MAX_CATCH_UP : 1;
+    while (out.length < max && !this.frozen) {
+      const roster = world.ships.map((s) => s.slot);
+      if (this.log.missing(world.tick, roster).length > 0) break;
+      const inputs = new Map<number, ShipInput>();
+      for (const slot of roster) inputs.set(slot, frameInputToShip(this.log.get(slot, world.tick) ?? NEUTRAL_FRAME_INPUT));
+      const events: WorldEvent[] = [];
+      const before = world;
+      world = stepWorld(world, inputs, { events });
+      this.worldNow = world;
+      this.counters.framesStepped++;
+      out.push({ before, world, events });
+      const check = this.checks.record(world);
+      if (check) {
+        this.options.notify({ kind: 'frame-hash', frame: check.frame, hash: check.hash, epoch: this.epoch });
+        for (const slot of this.joined) this.compare(slot, null);
+      }
+      for (const m of this.checks.settle()) this.mismatch(m);
+      // Our own input for the frame after the lead is produced by the next tick; a catch-up step runs only on inputs already queued.
+    }
+    return out;
+  }
+
+  /** Notes a stall: the player reads whom we wait for after WAIT_SHOWN_MS, then every whole second. */
+  private watchStall(moved: boolean, now: number): void {
+    if (moved) {
+      this.stallSince = null;
+      this.stallShown = -1;
+      return;
+    }
+    this.counters.framesWaited++;
+    if (this.stallSince === null) this.stallSince = now;
+    const waited = now - this.stallSince;
+    if (waited < WAIT_SHOWN_MS) return;
+    const seconds = Math.floor(waited / 1000);
+    if (seconds <= this.stallShown) return;
+    this.stallShown = seconds;
+    const leader = this.leader();
+    const slots = this.frozen ? (leader === null ? [] : [leader]) : this.stalledOn();
+    if (slots.length > 0) this.options.notify({ kind: 'waiting', slots, forState: this.frozen, seconds });
+  }
+
+  /** The slots whose input for our frame we lack. */
+  private stalledOn(): number[] {
+    const world = this.worldNow;
+    if (!world) return [];
+    return this.log.missing(world.tick, world.ships.map((s) => s.slot)).filter((s) => s !== this.self);
+  }
+
+  /** The lowest frame a peer may still need our inputs from: the lowest frame any of them reported (ours when none has). */
+  private neededFrom(): number {
+    let low = this.worldNow?.tick ?? this.ownNewest + 1;
+    for (const slot of this.joined) {
+      const p = this.peers.get(slot);
+      if (slot !== this.self && p?.frame !== null && p !== undefined) low = Math.min(low, p.frame);
+    }
+    return Math.max(low, this.ownNewest - MAX_FRAME_INPUTS + 1, 0);
+  }
+
+  private frameEvent(from: number): LockstepFrameEvent {
+    const world = this.worldNow;
+    let waitingOn = 0;
+    for (const s of this.stalledOn()) waitingOn |= 1 << s;
+    const check = this.checks.latest;
+    const first = Math.max(0, Math.min(from, this.ownNewest + 1));
+    return {
+      type: 'lockstepFrame',
+      frame: world ? world.tick >>> 0 : NO_FRAME,
+      epoch: this.epoch,
+      lead: this.lead,
+      waitingOn,
+      needState: this.frozen,
+      checkFrame: check ? check.frame >>> 0 : NO_FRAME,
+      checkHash: check ? check.hash : NO_HASH,
+      first: first >>> 0,
+      inputs: this.self === null ? [] : this.log.run(this.self, first, MAX_FRAME_INPUTS),
+    };
+  }
+
+  private sendAll(now: number, from: number): void {
+    this.lastSentAt = now;
+    const ev = this.frameEvent(from);
+    for (const slot of this.joined) if (slot !== this.self) this.options.send(slot, [ev]);
+  }
+
+  private onFrame(slot: number, ev: LockstepFrameEvent, now: number): void {
+    const peer = this.peers.get(slot) ?? { frame: null, epoch: 0, waitingOn: 0, needState: false, lead: 0, answeredAt: -Infinity };
+    this.peers.set(slot, peer);
+    peer.frame = ev.frame === NO_FRAME ? null : ev.frame;
+    peer.epoch = ev.epoch;
+    peer.waitingOn = ev.waitingOn;
+    peer.needState = ev.needState;
+    peer.lead = ev.lead;
+    const current = this.worldNow?.tick ?? peer.frame ?? 0;
+    ev.inputs.forEach((input, i) => this.log.set(slot, ev.first + i, input, current));
+    if (ev.checkFrame !== NO_FRAME && ev.epoch === this.epoch && peer.frame !== null) this.compare(slot, { frame: ev.checkFrame, hash: ev.checkHash });
+    const world = this.worldNow;
+    const self = this.self;
+    if (!world || self === null || this.plain) return;
+    const every = resendTimeout(this.options.rttMs()) / 2;
+    if (now - peer.answeredAt < every) return;
+    // The peer waits for our input for its frame: answer with our inputs from there, at once (the seed's cached packet).
+    const wantsOurs = (ev.waitingOn & (1 << self)) !== 0 && peer.frame !== null && this.log.get(self, peer.frame) !== undefined;
+    // We wait for its input and it is already past our frame (the seed's "packet for the next frame"): say so at once.
+    const passedUs = peer.frame !== null && peer.frame > world.tick && this.stalledOn().includes(slot);
+    if (!wantsOurs && !passedUs) return;
+    peer.answeredAt = now;
+    this.counters.resends++;
+    this.options.send(slot, [this.frameEvent(wantsOurs && peer.frame !== null ? peer.frame : this.neededFrom())]);
+  }
+
+  /** Compares a peer's check (or, with null, its pending one) with ours. */
+  private compare(slot: number, check: { frame: number; hash: string } | null): void {
+    if (slot === this.self) return;
+    if (check) {
+      const m = this.checks.heard(slot, check);
+      if (m) this.mismatch(m);
+    }
+  }
+
+  private mismatch(m: Mismatch): void {
+    this.counters.desyncs++;
+    this.options.notify({ kind: 'desync', slot: m.slot, frame: m.frame });
+    const leader = this.leader();
+    if (leader === this.self) this.resyncWanted = true;
+    // The leader's world is the reference: differing from it, we stop and ask for its state.
+    else if (m.slot === leader) this.frozen = true;
+  }
+
+  private onChunk(slot: number, c: LockstepStateEvent, now: number): void {
+    let assembly = this.assemblies.get(slot);
+    if (!assembly) {
+      assembly = new TransferAssembly();
+      this.assemblies.set(slot, assembly);
+    }
+    const done = assembly.add(c);
+    if (!done) return;
+    if (!this.mayAdopt(slot, done.epoch)) return;
+    const read = readTransfer(done.packed, done.frame, this.packer);
+    if (!read.ok) {
+      this.options.notify({ kind: 'refused-state', from: slot, reason: read.reason });
+      return;
+    }
+    const before = this.worldNow;
+    const firstDiff = before ? this.checks.firstDifference(read.content.hashesFrom, read.content.hashes) : null;
+    const world = read.content.world;
+    const cause = !before ? 'join' : sameRoster(before, world) ? 'resync' : 'roster';
+    if (before) for (const s of before.ships) if (!world.ships.some((x) => x.slot === s.slot)) this.log.forgetSlot(s.slot);
+    if (cause === 'resync' || this.frozen) this.counters.corrected++;
+    this.worldNow = world;
+    this.epoch = done.epoch;
+    this.frozen = false;
+    this.resyncWanted = false;
+    this.outgoing = null;
+    this.checks.clear();
+    this.log.reopenFrom(world.tick);
+    this.ownNewest = Math.max(this.ownNewest, world.tick - 1);
+    this.noWorldSince = null;
+    this.stallSince = null;
+    this.stallShown = -1;
+    this.options.notify({ kind: 'adopted', from: slot, frame: world.tick, epoch: done.epoch, bytes: read.bytes, chunks: c.count, cause, firstDiff });
+    this.sendAll(now, this.neededFrom());
+  }
+
+  /** A complete transfer is taken without a world, from a slot below our leader, or from our leader as a newer epoch. */
+  private mayAdopt(slot: number, epoch: number): boolean {
+    const leader = this.leader();
+    if (!this.worldNow || leader === null) return true;
+    if (slot < leader) return true;
+    return slot === leader && epoch !== this.epoch && ((epoch - this.epoch) & 0xffff) < 0x8000;
+  }
+}
+
+function sameRoster(a: World, b: World): boolean {
+  return a.ships.length === b.ships.length && a.ships.every((s) => b.ships.some((x) => x.slot === s.slot));
+}
+
+/** Frames between two hash checks (re-exported for the adapters' texts). */
+export { HASH_EVERY };
