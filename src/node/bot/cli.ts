@@ -20,6 +20,7 @@ import { createPilot, PILOTS, type Pilot } from '../../shared/game/pilot';
 import { DEFAULT_SKILL, MAX_SKILL, MIN_SKILL } from '../../shared/game/pilots/skill';
 import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S, ranking } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
+import { MAX_LEAD } from '../../shared/lockstep/config';
 import { MATCH_OVER, MATCH_PLAYING } from '../../shared/game/types';
 import { systemClock } from '../../shared/time/clock';
 
@@ -42,7 +43,7 @@ const program = new Command('starlane-bot')
   .version(APP_VERSION)
   .option('-n, --name <name>', 'player name (default: bot-<4 random hex digits>, so several bots can share a server)')
   .addOption(new Option('--packetapi <api>', 'packet API').choices(['udp', 'udp6']).default('udp'))
-  .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p', 'slotserver', 'gameserver']).default('p2p'))
+  .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p', 'slotserver', 'gameserver', 'lockstep']).default('p2p'))
   .option('--server <host:port>', 'the slot- or gameserver to join (with --protocol slotserver|gameserver; default: the first one answering on the LAN)', (v: string) => {
     if (!parseTarget(v)) throw new InvalidArgumentError('must be host[:port]');
     return v;
@@ -54,6 +55,7 @@ const program = new Command('starlane-bot')
   .option('--lan-interfaces <names>', 'comma-separated interfaces for IPv6 discovery ("none" for none)')
   .option('--max-players <n>', 'slots of a game this bot starts', int(2, 8), 4)
   .option('--sendfreq <hz>', 'game packets per second', int(5, 60), 20)
+  .option('--input-lead <frames>', `lockstep: frames the pilot's input is sent ahead, 0 = from the round trip`, int(0, MAX_LEAD), 0)
   .addOption(new Option('--pilot <pilot>', 'scripted flying: circle (a climbing turn, bursts of fire), idle (no input), hunt (a computer opponent: hunts the nearest enemy, collects extras, refuels at energy fields)').choices([...PILOTS]).default('circle'))
   .option('--skill <1-5>', `skill of --pilot hunt: 1 reacts slowly, aims poorly and fires lasers only; 3 leads its shots and fires missiles too; 5 reacts at once, aims tight and uses every weapon (mines, EMP, afterburner)`, int(MIN_SKILL, MAX_SKILL), DEFAULT_SKILL)
   .option('--say <text>', 'send this chat line once connected')
@@ -61,7 +63,7 @@ const program = new Command('starlane-bot')
   .option('--seed <n>', 'simulation seed', int(0, 0xffffffff), 1)
   .option('--kill-limit <n>', 'kills that win a match, 0 for none (used when this bot is the match authority: the lowest joined slot)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
   .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none (when this bot is the match authority)', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
-  .option('--json', 'print events as JSON lines; at the end of each match one line {"event":"match-end","scores":[{"name","kills","deaths"},…]} (best first)', false)
+  .option('--json', 'print events as JSON lines; at the end of each match one line {"event":"match-end","scores":[{"name","kills","deaths"},…]} (best first); in a lockstep game every 40 frames {"event":"frame-hash","frame":…,"hash":"…","epoch":…}', false)
   .option('--fake-lag <ms>', 'testing: extra delay on every datagram sent and received (round trips grow by twice this)', int(0, MAX_FAKE_LAG_MS), 0)
   .option('--fake-jitter <ms>', 'testing: random ± variation of that delay, per datagram', int(0, MAX_FAKE_JITTER_MS), 0)
   .option('--fake-loss <pct>', 'testing: % of datagrams dropped, each direction', percent, 0)
@@ -82,6 +84,7 @@ interface Opts {
   lanInterfaces?: string;
   maxPlayers: number;
   sendfreq: number;
+  inputLead: number;
   pilot: Pilot;
   skill: number;
   killLimit: number;
@@ -174,6 +177,8 @@ async function main(): Promise<void> {
     lanInterfaces: lan,
     game,
     p2pConfig: () => ({ maxPlayers: o.maxPlayers }),
+    lockstep: () => ({ lead: o.inputLead, matchLimits: { killLimit: o.killLimit, timeLimitS: o.timeLimit } }),
+    frameHash: ({ frame, hash, epoch }) => emit({ event: 'frame-hash', frame, hash, epoch }, `frame ${frame}: world hash ${hash} (epoch ${epoch})`),
     print: (line) => out.print(line),
     log: (line) => process.stderr.write(`starlane-bot: ${line}\n`),
     addCommand: (def) => consoleCore.addCommand(def),
@@ -193,7 +198,7 @@ async function main(): Promise<void> {
   emit({ t: 'ready', name: name.name, port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${name.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
   // Without --server a server protocol's connect finds one by LAN discovery.
-  const connecting = subsystems.protocol.table.connect?.(o.protocol === 'p2p' ? undefined : o.server || undefined) ?? null;
+  const connecting = subsystems.protocol.table.connect?.(o.protocol === 'p2p' || o.protocol === 'lockstep' ? undefined : o.server || undefined) ?? null;
   if (connecting !== null) out.print(connecting);
 
   report = setInterval(() => {

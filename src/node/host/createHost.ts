@@ -95,6 +95,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     game: game.driver,
     linkConditions: () => link,
     p2pConfig: () => ({ maxPlayers: cvars?.maxplayers.value ?? 4 }),
+    lockstep: () => ({ lead: cvars?.inputLead.value ?? 0, matchLimits: game.game.matchLimits }),
     clientPort: options.clientPort,
     broadcastAddress: options.broadcastAddress,
     lanInterfaces: options.lanInterfaces,

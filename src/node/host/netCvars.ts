@@ -1,3 +1,4 @@
+import { MAX_LEAD, SEED_LEAD } from '../../shared/lockstep/config';
 import type { Cvar } from '../../shared/console/cvar';
 import { MAX_SEND_HZ, MIN_SEND_HZ } from '../../shared/net/sendPolicy';
 import type { HostService } from './hostService';
@@ -14,13 +15,16 @@ export interface NetCvars {
   fakedup: Cvar<'float'>;
   fakereorder: Cvar<'float'>;
   netgraph: Cvar<'bool'>;
+  inputLead: Cvar<'int'>;
 }
 
 /**
  * The network cvars every host has (archived, so they are remembered):
  * `sendfreq` packets/s, `cl_autojoin` join once connected, `net_smooth`
  * ms to converge a remote ship to a correction (read by the renderer),
- * `net_maxplayers` slots of a peer-to-peer game (used at the next connect).
+ * `net_maxplayers` slots of a peer-to-peer game (used at the next connect),
+ * `input_lead` frames a lockstep pilot's input is sent ahead (0: from the
+ * round trip).
  */
 export function registerNetCvars(host: HostService): NetCvars {
   return {
@@ -50,6 +54,15 @@ export function registerNetCvars(host: HostService): NetCvars {
       min: 2,
       max: 8,
       help: 'player slots of a peer-to-peer game you start (from the next connect)',
+      flags: { archive: true },
+    }),
+    inputLead: host.addCvar({
+      name: 'input_lead',
+      type: 'int',
+      default: 0,
+      min: 0,
+      max: MAX_LEAD,
+      help: `lockstep: frames (25 ms each) your input is sent ahead of the frame it applies to; 0 = from the round trip (at least ${SEED_LEAD}, the seed's)`,
       flags: { archive: true },
     }),
     ...registerLinkCvars(host),

@@ -84,6 +84,7 @@ export class NetGraphSampler {
       inPacketsPerS: rate('packetsIn'),
       outPacketsPerS: rate('packetsOut'),
       fake: this.source.fake(),
+      sync: typeof link?.sync === 'string' ? link.sync : '',
     };
   }
 }

@@ -46,6 +46,10 @@ export interface GameSessionOptions<M extends Membership> {
   timers?: Clock;
   /** Take datagrams only from nodes that proved their address (p2p and slotserver games; see addressProof.ts). */
   proveAddresses?: boolean;
+  /** A lockstep game: flagged datagrams, no ship states (SessionParts.lockstep). */
+  lockstep?: boolean;
+  /** Lines the `players` listing adds after the slot table (a lockstep game's frame figures). */
+  extraPlayerLines?: () => string[];
 }
 
 export class GameSession<M extends Membership> {
@@ -69,6 +73,7 @@ export class GameSession<M extends Membership> {
       notify: (n) => this.onNotice(n),
       status: options.status,
       ...(options.proveAddresses ? { proveAddresses: sessionCookies() } : {}),
+      ...(options.lockstep ? { lockstep: true } : {}),
     });
   }
 
@@ -156,6 +161,7 @@ export class GameSession<M extends Membership> {
     if (pipeline.member.state !== 'connected') return ['not connected'];
     const lines = [`slot  name              address                  ping    state`];
     for (const p of pipeline.playerRows()) lines.push(playerLine(p));
+    lines.push(...(this.options.extraPlayerLines?.() ?? []));
     const clock = pipeline.clock.status();
     lines.push(clockStatusLine(clock, 'source' in clock ? pipeline.describe(clock.source) : ''));
     const c = pipeline.links.counters();

@@ -8,7 +8,8 @@ import type { PlayerPing } from '../../shared/net/gameLink';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
-import { GameSession } from './gameSession';
+import { GameSession, type GameSessionOptions } from './gameSession';
+import type { Packet } from '../../shared/wire/types';
 import { resolveConnectTarget } from './serverPick';
 
 export const P2P_PROTOCOL = 'p2p';
@@ -16,16 +17,33 @@ export const P2P_PROTOCOL = 'p2p';
 const TICK_MS = 10;
 
 export class P2pProtocol implements Protocol {
-  readonly name = P2P_PROTOCOL;
-  private peer: P2pPeer | null = null;
-  private session: GameSession<P2pPeer> | null = null;
+  readonly name: string = P2P_PROTOCOL;
+  protected peer: P2pPeer | null = null;
+  protected session: GameSession<P2pPeer> | null = null;
   private stop: (() => void) | null = null;
 
   /** `config` is read at each init and at each connect, so a changed setting (net_maxplayers) applies to the next game. */
   constructor(
-    private readonly ctx: ProtocolContext,
+    protected readonly ctx: ProtocolContext,
     private readonly config: () => Partial<P2pConfig> = () => ({}),
   ) {}
+
+  /** What a lockstep game changes in the session (see LockstepProtocol); nothing here. */
+  protected sessionKind(): Pick<GameSessionOptions<P2pPeer>, 'lockstep' | 'extraPlayerLines'> & { p2p?: Partial<P2pConfig> } {
+    return {};
+  }
+
+  /** A game state from a member: its ship state and events to the game. */
+  protected gameState(slot: number, packet: Packet): void {
+    this.session?.pipeline.onGameState(slot, packet);
+  }
+
+  /** The slot table changed (after the game view heard it). */
+  protected tableChanged(): void {}
+
+  /** The session is up (after init) or about to go (before kill). */
+  protected started(): void {}
+  protected stopping(): void {}
 
   /** Received datagrams the codec refused, by reason (empty before init). */
   get drops(): Record<string, number> {
@@ -35,9 +53,12 @@ export class P2pProtocol implements Protocol {
   async init(): Promise<void> {
     if (this.peer) return;
     const game = this.ctx.game;
+    const kind = this.sessionKind();
     const session = new GameSession(this.ctx, {
       status: () => this.status(),
       proveAddresses: true,
+      ...(kind.lockstep ? { lockstep: true } : {}),
+      ...(kind.extraPlayerLines ? { extraPlayerLines: kind.extraPlayerLines } : {}),
       member: (transport) =>
         new P2pPeer(
           this.ctx.packetApi.encodeNode(this.ctx.packetApi.localNode()),
@@ -49,15 +70,22 @@ export class P2pProtocol implements Protocol {
             proven: (addr) => transport.proven(addr),
           },
           (notice) => this.onNotice(notice),
-          this.config(),
+          this.peerConfig(),
         ),
     });
     this.session = session;
     this.peer = session.member;
     this.stop = session.start({ connect: (target) => this.connect(target), disconnect: () => this.disconnect() }, undefined, TICK_MS);
+    this.started();
+  }
+
+  /** The settings' p2p config with what this kind of game adds. */
+  private peerConfig(): Partial<P2pConfig> {
+    return { ...this.config(), ...this.sessionKind().p2p };
   }
 
   async kill(): Promise<void> {
+    if (this.peer) this.stopping();
     const peer = this.peer;
     if (peer && peer.state !== 'idle') {
       if (peer.state === 'connected') this.ctx.print('leaving the peer-to-peer game');
@@ -113,14 +141,14 @@ export class P2pProtocol implements Protocol {
     if (peer.state === 'connected') return `already connected as slot ${peer.slot()}`;
     if (peer.state === 'connecting' || peer.state === 'slave') return 'already looking for a game';
     try {
-      peer.connect(this.ctx.game.now(), this.config());
+      peer.connect(this.ctx.game.now(), this.peerConfig());
     } catch (err) {
       return `connect: ${err instanceof Error ? err.message : String(err)}`;
     }
     return 'looking for a peer-to-peer game on the LAN…';
   }
 
-  private disconnect(): string {
+  protected disconnect(): string {
     const peer = this.peer;
     if (!peer || peer.state === 'idle') return 'not connected';
     peer.disconnect(this.ctx.game.now());
@@ -165,7 +193,7 @@ export class P2pProtocol implements Protocol {
         session.deliverPlayers();
         break;
       case 'game-state':
-        session.onGameState(n.slot, n.packet);
+        this.gameState(n.slot, n.packet);
         break;
       case 'renamed':
         this.ctx.print(`${n.holder.name} (slot ${n.holder.slot}) already has the name ${n.wanted} in this game: you play as ${n.name} here (type name <new name> to choose another)`);
@@ -178,5 +206,6 @@ export class P2pProtocol implements Protocol {
         session.deliverPlayers();
         break;
     }
+    if (n.kind !== 'game-state') this.tableChanged();
   }
 }

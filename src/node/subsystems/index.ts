@@ -14,6 +14,7 @@ import { UDP_PACKET_API, UdpPacketApi } from '../packet/udp';
 import { UDP6_PACKET_API, Udp6PacketApi } from '../packet/udp6';
 import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
 import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
+import { LOCKSTEP_PROTOCOL, LockstepProtocol, type LockstepSettings } from '../protocol/lockstep';
 import { GAMESERVER_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
 import type { P2pConfig } from '../../shared/p2p';
 import { ConditionedPacketApi, type Traffic } from '../../shared/net/conditionedPacketApi';
@@ -29,7 +30,7 @@ export type NetKindName = typeof PACKET_API_KIND | typeof PROTOCOL_KIND;
 /** Packet API implementation names, default first (for console completion). */
 export const PACKET_API_NAMES = [UDP_PACKET_API, UDP6_PACKET_API] as const;
 /** Protocol implementation names, default first. */
-export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL, SLOTSERVER_PROTOCOL, GAMESERVER_PROTOCOL] as const;
+export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL, SLOTSERVER_PROTOCOL, GAMESERVER_PROTOCOL, LOCKSTEP_PROTOCOL] as const;
 
 export interface SubsystemOptions {
   /** Port the packet API asks for at each (re)bind; a function is read every time. Default {@link DEFAULT_CLIENT_PORT}. */
@@ -53,6 +54,9 @@ export interface SubsystemOptions {
   connectionEnded?: ProtocolContext['connectionEnded'];
   /** Peer-to-peer settings, read each time p2p starts and each time it connects (e.g. maxPlayers from a cvar). */
   p2pConfig?: (() => Partial<P2pConfig>) | undefined;
+  /** Lockstep games' settings (input lead, limits of a match this node starts). */
+  lockstep?: (() => LockstepSettings) | undefined;
+  frameHash?: ProtocolContext['frameHash'];
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
   log?: ((line: string) => void) | undefined;
   /** Fake network conditions for the link conditioner, read per datagram (the net_fake* cvars, the bot's --fake-*). Default: none. */
@@ -144,6 +148,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     ...(options.pickServer ? { pickServer: options.pickServer } : {}),
     ...(options.switchTo ? { switchTo: options.switchTo } : {}),
     ...(options.connectionEnded ? { connectionEnded: options.connectionEnded } : {}),
+    ...(options.frameHash ? { frameHash: options.frameHash } : {}),
     game: options.game ?? createIdleGame(() => performance.now()),
     discoveryPort: typeof options.clientPort === 'function' ? options.clientPort() : (options.clientPort || DEFAULT_CLIENT_PORT),
     lan: {
@@ -156,6 +161,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig),
     [SLOTSERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, SLOTSERVER_PROTOCOL),
     [GAMESERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, GAMESERVER_PROTOCOL),
+    [LOCKSTEP_PROTOCOL]: (ctx) => new LockstepProtocol(ctx, options.p2pConfig, options.lockstep),
   };
   const protocol = new SubsystemKind<Protocol, typeof PROTOCOL_KIND>(
     PROTOCOL_KIND,

@@ -16,6 +16,7 @@ import { AuthorityVoice } from './authorityVoice';
 import { ExtraClaims, type ExtraClaim } from './extraClaims';
 import { ArenaLog } from './arena';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
+import type { SteppedFrame } from './frameSync';
 
 export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
@@ -140,6 +141,11 @@ export class ClientGame {
     const ticksLeft = m.phase !== MATCH_PLAYING ? m.ticksLeft : next.timeLimitTicks > 0 ? Math.max(1, next.timeLimitTicks - played) : -1;
     this.currWorld = { ...w, match: { ...m, killLimit: next.killLimit, timeLimitTicks: next.timeLimitTicks, ticksLeft } };
     return true;
+  }
+
+  /** The kill and time limits of the matches this game decides (the `killlimit` and `timelimit` cvars). */
+  get matchLimits(): Partial<MatchLimits> {
+    return { ...this.limits };
   }
 
   /** Slots of the computer pilots in this offline game (`bot add`), ascending. */
@@ -269,6 +275,29 @@ export class ClientGame {
     const answers = this.extraClaims.takeAnswers();
     if (answers.length > 0) outcome.answers = answers;
     return outcome;
+  }
+
+  /**
+   * A protocol that runs the simulation (lockstep) stepped the shared world:
+   * it is shown as it is, every ship included, with its explosions as
+   * notices. Our slot is `slot`; nothing of it is reported as Parsec events.
+   */
+  showSynced(frames: readonly SteppedFrame[], slot: number): void {
+    const last = frames[frames.length - 1];
+    if (!last) return;
+    this.prevWorld = last.before;
+    this.currWorld = last.world;
+    this.local = slot;
+    this.netSlot = slot;
+    this.reportedId = last.world.nextId - 1;
+    this.lastEvents = frames.flatMap((f) => f.events);
+    for (const f of frames) {
+      for (const e of f.events) {
+        if (e.type !== 'destroyed') continue;
+        const ship = f.before.ships.find((s) => s.slot === e.slot);
+        this.notices.push({ type: 'destroyed', slot: e.slot, killerSlot: e.killer === NO_ATTACKER ? NO_SLOT : e.killer, pos: ship ? ship.pos : null, local: e.slot === slot });
+      }
+    }
   }
 
   /**

@@ -16,6 +16,7 @@ import { objectId, type ShipState } from '../wire/types';
 import { ClientGame, type GameNotice } from './clientGame';
 import { DESTROYED_DAMAGE } from './kinds/ship';
 import { kindOf } from './registry';
+import type { FrameSync } from './frameSync';
 
 /** Most ticks run in one wake-up after a stall (1 s); time beyond it is dropped, not replayed. */
 export const MAX_CATCH_UP_TICKS = 40;
@@ -45,6 +46,8 @@ export class GameDriver implements ProtocolGame {
   /** Host time at which the next tick is due. */
   private due = 0;
   private lastState: ShipState | null = null;
+  /** The protocol's frame sync (lockstep), when it runs the simulation. */
+  private sync: FrameSync | null = null;
   /** Ticks run, and ticks dropped after stalls (for `stats`). */
   readonly counters = { ticks: 0, dropped: 0 };
 
@@ -91,9 +94,21 @@ export class GameDriver implements ProtocolGame {
     }
   }
 
+  attachSync(sync: FrameSync | null): void {
+    this.sync = sync;
+  }
+
   /** One tick whose world stands for host time `at`. */
   private tick(at: number): void {
     const game = this.game;
+    const synced = this.sync?.tick(this.options.input(game), at) ?? null;
+    if (synced) {
+      // The shared world stepped (or waited): shown as it is; nothing of ours goes out as Parsec events.
+      if (synced.frames.length > 0) game.showSynced(synced.frames, synced.slot);
+      this.counters.ticks++;
+      this.options.onTick?.(game, game.takeNotices());
+      return;
+    }
     const outcome = game.step(this.options.input(game), at, game.bots.length > 0 ? this.options.botInputs?.(game) : undefined);
     for (const o of outcome.created) kindOf(o).send(o, this.events, at);
     if (outcome.destroyed) this.events.killOwnShip(outcome.destroyed.killerSlot, at);

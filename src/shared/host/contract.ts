@@ -98,6 +98,8 @@ export interface NetGraphSample {
   outPacketsPerS: number;
   /** The link conditioner's settings in words, '' when the link is not conditioned. */
   fake: string;
+  /** A lockstep game's figures in one line (input lead, frames waited, resends, desyncs), '' otherwise. */
+  sync: string;
 }
 
 /** Main → renderer notifications, delivered in batches. */

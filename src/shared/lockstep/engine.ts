@@ -21,6 +21,7 @@
  * answers a desync, by a state transfer to everyone (stateTransfer.ts).
  */
 import type { WorldEvent } from '../game/events';
+import type { SteppedFrame } from '../game/frameSync';
 import type { MatchLimits } from '../game/match';
 import { stepWorld } from '../game/step';
 import type { ShipInput, World } from '../game/types';
@@ -64,12 +65,7 @@ export type LockstepNotice =
   | { kind: 'frame-hash'; frame: number; hash: string; epoch: number }
   | { kind: 'refused-state'; from: number; reason: string };
 
-/** One frame this peer stepped: the world before and after, and what happened. */
-export interface SteppedFrame {
-  before: World;
-  world: World;
-  events: WorldEvent[];
-}
+export type { SteppedFrame } from '../game/frameSync';
 
 /** What `players` and `netgraph` show. */
 export interface LockstepStats {

@@ -9,6 +9,7 @@ import type { CommandDef } from '../console/registry';
 import type { ShipState } from '../wire/types';
 import type { GameCodeInterface } from './gameCode';
 import type { NetDelivery, PlayerPing } from './gameLink';
+import type { FrameSync } from '../game/frameSync';
 
 /**
  * The game as a protocol sees it: the local ship to put in headers, the
@@ -31,6 +32,12 @@ export interface ProtocolGame {
   autoJoin(): boolean;
   /** Host time in ms (monotonic); the only clock a protocol reads. */
   now(): number;
+  /**
+   * A protocol that runs the simulation itself (lockstep) attaches its frame
+   * sync while it is bound, and detaches it (null) when killed. Games that
+   * cannot show a shared world (a test's idle game) omit it.
+   */
+  attachSync?(sync: FrameSync | null): void;
 }
 
 /**
@@ -74,6 +81,13 @@ export interface ProtocolContext {
    * the console line; a headless bot exits on it.
    */
   connectionEnded?(outcome: 'failed' | 'lost', reason: string): void;
+  /**
+   * A lockstep game reached a hash check frame (every 40th): the world's
+   * hash there and the epoch (state transfers so far) it belongs to. The
+   * headless bot prints it with --json, so players can be compared from
+   * outside.
+   */
+  frameHash?(report: { frame: number; hash: string; epoch: number }): void;
 }
 
 /**
@@ -128,6 +142,8 @@ export interface LinkStats {
   jitterMs: number | null;
   /** Received game packets missing from the senders' message-id sequences over the last few seconds, in %, or null. */
   lossPct: number | null;
+  /** A protocol that runs the simulation (lockstep): its figures in one line (frame, input lead, frames waited, resends, desyncs). */
+  sync?: string;
 }
 
 /** Creates a protocol bound to a context; registered per name in the protocol subsystem kind. */

@@ -35,6 +35,13 @@ export interface P2pConfig {
   aliveIntervalMs: number;
   /** A peer not heard from for this long is removed ('timeout') and its slot freed. */
   aliveTimeoutMs: number;
+  /**
+   * Whether a GameState overtaken by a newer one from the same sender still
+   * reaches the game (a 'game-state' notice). Parsec games drop it (a newer
+   * ship state replaces it); lockstep games keep it (its inputs and state
+   * chunks are still needed).
+   */
+  keepOvertakenGameStates: boolean;
 }
 
 /** Extra listening time in the default start-up window after the last broadcast is due. */
@@ -51,6 +58,7 @@ export const DEFAULT_P2P_CONFIG: P2pConfig = Object.freeze({
   replyWaitIntervalMs: 60,
   aliveIntervalMs: 500,
   aliveTimeoutMs: 3000,
+  keepOvertakenGameStates: false,
 });
 
 function check(ok: boolean, what: string): void {

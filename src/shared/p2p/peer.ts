@@ -149,7 +149,8 @@ export class P2pPeer {
     if (verdict === 'duplicate') return;
     const fresh = verdict === 'fresh';
     // State a newer packet supersedes is only taken from the newest; a Disconnect older than something newer ended an earlier session.
-    if (!fresh && (h.type === PacketType.GameState || h.type === PacketType.NodeAlive || h.type === PacketType.Disconnect)) return;
+    const overtakenKept = h.type === PacketType.GameState && core.cfg.keepOvertakenGameStates;
+    if (!fresh && !overtakenKept && (h.type === PacketType.GameState || h.type === PacketType.NodeAlive || h.type === PacketType.Disconnect)) return;
     if (!fresh && h.type === PacketType.ConnectRequest) core.filter.restart(key, h.messageId, now);
     const name = nameOf(packet);
     if (name !== null) core.names.set(key, name);
@@ -197,6 +198,14 @@ export class P2pPeer {
     };
     core.sendToMembers(packet);
     core.lastToAllAt = now;
+  }
+
+  /** Sends a GameState to the member in `slot` only (as sendGameState); ignored unless connected and `slot` is another member's. */
+  sendGameStateTo(slot: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
+    const core = this.core;
+    const to = core.table.atSlot(slot);
+    if (core.state !== 'connected' || core.mySlot === null || !to || to.key === core.selfKey) return;
+    core.send(to.addr, { header: { ...header, type: PacketType.GameState, senderSlot: core.mySlot, messageId: core.takeId(), joined: core.joined }, events });
   }
 
   /** Our slot while connected, else null. */

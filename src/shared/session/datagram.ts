@@ -31,6 +31,11 @@ export const wireDatagramCodec: DatagramCodec = {
   encode: encodeMeasured,
 };
 
+/** `codec` with every datagram marked as a lockstep game's (header flag bit 2; the flag adds no byte). */
+export function lockstepDatagramCodec(codec: DatagramCodec): DatagramCodec {
+  return { ...codec, encode: (packet, size) => codec.encode({ header: { ...packet.header, lockstep: true }, events: packet.events }, size) };
+}
+
 /**
  * Event sizes measured once per event object. Game events go to every target
  * in the same objects, so a p2p game state to five peers measures its events

@@ -36,6 +36,14 @@ export interface SessionParts<M extends Membership> {
    * slotserver games; a gameserver's session token does this job there.
    */
   proveAddresses?: CookieMac;
+  /**
+   * A lockstep game (wire v7): every datagram sent carries the lockstep flag,
+   * datagrams without it are dropped (counted in `otherGameKind`) — and the
+   * other way round without it, so p2p and lockstep games on one LAN never
+   * mix — and the session sends no ship states: the protocol sends its
+   * frame packets itself.
+   */
+  lockstep?: boolean;
 }
 
 /** Why an action that needs a connection did not run. */

@@ -30,7 +30,7 @@ import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type Rel
 import { AddressBook } from './addressBook';
 import { AddressProof } from './addressProof';
 import { decodeChallenge, isChallengeDatagram } from './challengeWire';
-import { GAME_EVENT_BUDGET, wireDatagramCodec } from './datagram';
+import { GAME_EVENT_BUDGET, lockstepDatagramCodec, wireDatagramCodec } from './datagram';
 import type { Membership } from './membership';
 import { PeerPlausibility } from './plausibility';
 import { SessionSender } from './sender';
@@ -49,6 +49,8 @@ export class SessionPipeline<M extends Membership> {
   readonly drops = new DropCounters();
   /** Received datagrams from a sender this packet API cannot name (never from its own socket; counted, not thrown). */
   unknownSenders = 0;
+  /** Received datagrams of the other kind of game (a p2p datagram in a lockstep session or the other way round): dropped. */
+  otherGameKind = 0;
   readonly member: M;
   /** Reliable messages (kills, chat, names) per linked node. */
   readonly links: LinkLayer;
@@ -84,7 +86,8 @@ export class SessionPipeline<M extends Membership> {
     this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff, {}, keyOf);
     this.sequence = new SequenceNumbers(parts.wallSeconds ?? (() => Math.floor(Date.now() / 1000)));
     this.proof = parts.proveAddresses ? new AddressProof(parts.proveAddresses) : null;
-    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.codec ?? wireDatagramCodec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.sequence, this.proof);
+    const codec = parts.codec ?? wireDatagramCodec;
+    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.lockstep ? lockstepDatagramCodec(codec) : codec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.sequence, this.proof);
     this.clock = new SessionClock({
       report: (report) => notify({ kind: 'clock', report, who: 'source' in report && report.source ? this.describe(report.source) : 'the game' }),
       send: (to, bytes, node) => this.sender.sendBytes(to, bytes, node),
@@ -118,6 +121,10 @@ export class SessionPipeline<M extends Membership> {
       return;
     }
     const { header } = decoded.packet;
+    if ((header.lockstep === true) !== (this.parts.lockstep === true)) {
+      this.otherGameKind += 1;
+      return;
+    }
     // Proof of address first: a datagram without our cookie for its source is nobody's word (a forgery, or a broadcast).
     if (this.proof) {
       if (inactive) return;
@@ -185,7 +192,7 @@ export class SessionPipeline<M extends Membership> {
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
     if (this.pings.due(now)) this.pingPeers(now);
-    this.sendGameStateIfDue(slot, now);
+    if (!this.parts.lockstep) this.sendGameStateIfDue(slot, now);
     for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot, now), events: [] });
   }
 

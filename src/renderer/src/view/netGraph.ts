@@ -4,13 +4,13 @@ import type { NetGraphSample } from '../../../shared/host/contract';
 export const NETGRAPH_CAPACITY = 100;
 /** Overlay size in CSS pixels (styles.css gives #netgraph the same size). */
 const WIDTH = 320;
-const HEIGHT = 176;
+const HEIGHT = 189;
 const PAD = 6;
 const LINE = 13;
 /** Latency panel (ping and jitter lines, loss bars) and traffic panel (bytes/s and packets/s), in CSS px. */
-const LAT_TOP = 62;
+const LAT_TOP = 75;
 const LAT_H = 58;
-const TRAFFIC_TOP = 126;
+const TRAFFIC_TOP = 139;
 const TRAFFIC_H = 44;
 /** Loss at which a loss bar fills the latency panel, %. Small losses matter, so the scale is short. */
 const LOSS_FULL_PCT = 25;
@@ -73,7 +73,7 @@ export class NetGraph {
   private visible = false;
   private dirty = false;
   private scale = { ms: 50, bytes: 1000, packets: 10 };
-  private text = { link: '', in: '', out: '', fake: '', msScale: '', trafficScale: '' };
+  private text = { link: '', in: '', out: '', fake: '', sync: '', msScale: '', trafficScale: '' };
   private pixelRatio = 0;
 
   constructor(parent: HTMLElement) {
@@ -97,7 +97,7 @@ export class NetGraph {
     if (on) {
       this.head = 0;
       this.count = 0;
-      this.text = { link: 'waiting for samples…', in: '', out: '', fake: '', msScale: '', trafficScale: '' };
+      this.text = { link: 'waiting for samples…', in: '', out: '', fake: '', sync: '', msScale: '', trafficScale: '' };
       delete this.element.dataset.values;
       this.resize();
       this.dirty = true;
@@ -130,11 +130,13 @@ export class NetGraph {
     };
     const loss = s.loss[i] ?? Number.NaN;
     const fake = typeof sample.fake === 'string' ? sample.fake.slice(0, 80) : '';
+    const sync = typeof sample.sync === 'string' ? sample.sync.slice(0, 120) : '';
     this.text = {
       link: `ping ${ms(s.ping[i] ?? Number.NaN)}  jitter ${ms(s.jitter[i] ?? Number.NaN)}  loss ${Number.isNaN(loss) ? '—' : `${loss.toFixed(1)}%`}`,
       in: `in  ${rateText(s.inBytes[i] ?? 0)}  ${(s.inPackets[i] ?? 0).toFixed(0)} pkt/s`,
       out: `out ${rateText(s.outBytes[i] ?? 0)}  ${(s.outPackets[i] ?? 0).toFixed(0)} pkt/s`,
       fake: fake ? `fake link: ${fake}` : '',
+      sync: sync ? `lockstep ${sync}` : '',
       msScale: `${this.scale.ms} ms`,
       trafficScale: `${rateText(this.scale.bytes)} · ${this.scale.packets} pkt/s`,
     };
@@ -147,7 +149,8 @@ export class NetGraph {
       inPacketsPerS: s.inPackets[i],
       outPacketsPerS: s.outPackets[i],
       fake,
-      text: [this.text.link, this.text.in, this.text.out, this.text.fake].filter((t) => t !== '').join('\n'),
+      sync,
+      text: [this.text.link, this.text.in, this.text.out, this.text.fake, this.text.sync].filter((t) => t !== '').join('\n'),
     });
     this.dirty = true;
   }
@@ -169,6 +172,10 @@ export class NetGraph {
     if (this.text.fake) {
       g.fillStyle = COLOURS.fake;
       g.fillText(this.text.fake, PAD, PAD + 3 * LINE);
+    }
+    if (this.text.sync) {
+      g.fillStyle = COLOURS.text;
+      g.fillText(this.text.sync, PAD, PAD + 4 * LINE);
     }
 
     this.frame(LAT_TOP, LAT_H, this.text.msScale);
