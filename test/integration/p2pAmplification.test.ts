@@ -1,5 +1,5 @@
 /**
- * A p2p game is no reflector, on the wire: two complete hosts play on
+ * A p2p game — and a lockstep game, on the same membership — is no reflector, on the wire: two complete hosts play on
  * loopback, and a stranger at another address (127.0.0.50, a new source port
  * per message so no ration hides a reply) sends every kind of datagram a p2p
  * node understands, with forged claims and connect queues naming sixteen
@@ -26,8 +26,8 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((h) => h.dispose()));
 });
 
-async function host(name: string, port: number) {
-  const t = await startTestHost(name, { protocol: 'p2p', clientPort: port });
+async function host(name: string, port: number, protocol: string) {
+  const t = await startTestHost(name, { protocol, clientPort: port });
   started.push(t.host);
   return { h: t.host, text: t.text, players: () => t.deliveries('players').at(-1)?.players ?? [] };
 }
@@ -44,16 +44,23 @@ async function listener(address: string) {
 
 const wireAddr = (ip: string, port: number) => Uint8Array.from([4, ...ip.split('.').map(Number), port >> 8, port & 0xff]);
 const STATE = { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 };
-const packet = (type: Type, senderSlot: number, events: RemoteEvent[], token?: number): Packet => ({
-  header: { type, senderSlot, messageId: 0x7fff_0000, gameTime: 1000, joined: true, state: STATE, ...(token === undefined ? {} : { token }) },
-  events,
-});
+const frame: RemoteEvent = { type: 'lockstepFrame', frame: 100, epoch: 1, lead: 2, waitingOn: 0xffff, needState: true, checkFrame: 80, checkHash: '0123456789abcdef', first: 0, inputs: [] };
+const chunk: RemoteEvent = { type: 'lockstepState', epoch: 9, frame: 100, index: 0, count: 1, data: new Uint8Array(300) };
 
-describe('a p2p game is no reflector', () => {
+describe.each([
+  ['p2p', false],
+  ['lockstep', true],
+])('a %s game is no reflector', (protocol, lockstep) => {
+  /** A datagram as a node of this kind of game sends it (lockstep: header flag bit 2). */
+  const packet = (type: Type, senderSlot: number, events: RemoteEvent[], token?: number): Packet => ({
+    header: { type, senderSlot, messageId: 0x7fff_0000, gameTime: 1000, joined: true, state: STATE, ...(token === undefined ? {} : { token }), ...(lockstep ? { lockstep: true as const } : {}) },
+    events,
+  });
+
   it('answers no datagram of a stranger with more bytes than it sent, sends nothing to addresses named in it, and keeps its table', async () => {
     const port = await freeUdpPorts(P2P_PORT_SPAN);
-    const alpha = await host('alpha', port);
-    const bravo = await host('bravo', port);
+    const alpha = await host('alpha', port, protocol);
+    const bravo = await host('bravo', port, protocol);
     await alpha.h.command('connect');
     await until('alpha alone in its game', () => /connected to the peer-to-peer game as slot 0/.test(alpha.text()));
     await bravo.h.command('connect');
@@ -71,6 +78,8 @@ describe('a p2p game is no reflector', () => {
       ['NodeAlive claiming slot 0', encodePacket(packet(PacketType.NodeAlive, 0, [{ type: 'playerName', name: 'mallory' }]))],
       ['NodeAlive claiming slot 1 with a guessed token', encodePacket(packet(PacketType.NodeAlive, 1, [], 0x1234_5678))],
       ['GameState', encodePacket(packet(PacketType.GameState, 2, [{ type: 'sendText', text: 'hello' }]))],
+      ['GameState: a lockstep frame waiting on everyone, asking for state', encodePacket(packet(PacketType.GameState, 1, [frame]))],
+      ['GameState: a lockstep state chunk', encodePacket(packet(PacketType.GameState, 0, [chunk]))],
       ['SubdueSlave', encodePacket(packet(PacketType.SubdueSlave, NO_SLOT, []))],
       ['GameFull', encodePacket(packet(PacketType.GameFull, 0, [{ type: 'connectQueue', addrs: queue }]))],
       ['Disconnect', encodePacket(packet(PacketType.Disconnect, 1, []))],
@@ -100,7 +109,7 @@ describe('a p2p game is no reflector', () => {
       expect(attacker.got.length, kind).toBeLessThanOrEqual(1);
       expect(third, kind).toBe(0);
     }
-    console.log(`amplification of a p2p node (alpha) per message kind:\n${rows.join('\n')}`);
+    console.log(`amplification of a ${protocol} node (alpha) per message kind:\n${rows.join('\n')}`);
     expect(table()).toEqual(before);
     expect(bravo.players()).toHaveLength(2);
     expect(alpha.text()).not.toMatch(/mallory|ghost|disconnected|timed out/);
