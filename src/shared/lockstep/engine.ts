@@ -22,84 +22,26 @@
  */
 import type { WorldEvent } from '../game/events';
 import type { SteppedFrame } from '../game/frameSync';
-import type { MatchLimits } from '../game/match';
 import { stepWorld } from '../game/step';
 import type { ShipInput, World } from '../game/types';
 import { createWorld } from '../game/world';
 import { withSpawnedShip } from '../game/spawnPoint';
 import { STEP_MS } from '../sim/types';
-import { MAX_FRAME_INPUTS, NO_FRAME, type LockstepFrameEvent, type LockstepStateEvent, type RemoteEvent } from '../wire/types';
+import { MAX_FRAME_INPUTS, NO_FRAME, type LockstepFrameEvent, type LockstepStateEvent } from '../wire/types';
 import { autoLead, HASH_EVERY, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS, WAIT_SHOWN_MS } from './config';
 import { FrameChecks, type Mismatch } from './frameChecks';
 import { frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from './input';
 import { InputLog } from './inputLog';
-import { PLAIN_PACKER, readTransfer, TransferAssembly, transferChunks, type StatePacker } from './stateTransfer';
+import { PLAIN_PACKER } from './stateTransfer';
+import { Transfers } from './transfers';
+import type { LockstepOptions, LockstepStats, PeerView } from './engineTypes';
+
+export type { LockstepNotice, LockstepOptions, LockstepStats } from './engineTypes';
+export type { SteppedFrame } from '../game/frameSync';
 
 const NO_HASH = '0000000000000000';
 /** Frames of inputs kept below the current frame (a state transfer may take the game back this far). */
 const KEEP_BELOW = 128;
-
-export interface LockstepOptions {
-  /** Seeds a world this peer starts alone. */
-  seed: number;
-  /** Kill and time limits of a world this peer starts. */
-  matchLimits?(): Partial<MatchLimits>;
-  /** The largest round trip to the peers in ms, or null until measured. */
-  rttMs(): number | null;
-  /** The `input_lead` setting: frames, or 0 for automatic (from the round trip). */
-  lead(): number;
-  /** Sends events to the peer in `slot` (one datagram). */
-  send(slot: number, events: RemoteEvent[]): void;
-  notify(notice: LockstepNotice): void;
-  packer?: StatePacker;
-  /** For comparison only: a plain stop-and-wait (no repeated inputs, no immediate resends; a lost input waits for a timeout). */
-  plainStopAndWait?: boolean;
-}
-
-export type LockstepNotice =
-  | { kind: 'started'; frame: number }
-  | { kind: 'adopted'; from: number; frame: number; epoch: number; bytes: number; chunks: number; cause: 'join' | 'roster' | 'resync'; firstDiff: number | null }
-  | { kind: 'transfer-sent'; frame: number; epoch: number; bytes: number; chunks: number; cause: 'roster' | 'resync' }
-  | { kind: 'waiting'; slots: number[]; forState: boolean; seconds: number }
-  | { kind: 'desync'; slot: number; frame: number }
-  | { kind: 'frame-hash'; frame: number; hash: string; epoch: number }
-  | { kind: 'refused-state'; from: number; reason: string };
-
-export type { SteppedFrame } from '../game/frameSync';
-
-/** What `players` and `netgraph` show. */
-export interface LockstepStats {
-  frame: number | null;
-  epoch: number;
-  lead: number;
-  /** Host ticks in which no frame could be stepped. */
-  framesWaited: number;
-  /** Frame packets sent again (timeouts and run-wait answers). */
-  resends: number;
-  /** World-hash mismatches seen. */
-  desyncs: number;
-  /** State transfers taken after a desync. */
-  corrected: number;
-  framesStepped: number;
-  /** Slots whose input we are waiting for now. */
-  waitingOn: number[];
-}
-
-interface PeerView {
-  frame: number | null;
-  epoch: number;
-  waitingOn: number;
-  needState: boolean;
-  lead: number;
-  /** When we last answered this peer at once. */
-  answeredAt: number;
-}
-
-interface Outgoing {
-  epoch: number;
-  chunks: LockstepStateEvent[];
-  sentAt: Map<number, number>;
-}
 
 export class LockstepEngine {
   private self: number | null = null;
@@ -113,18 +55,16 @@ export class LockstepEngine {
   private ownNewest = -1;
   private readonly peers = new Map<number, PeerView>();
   private readonly checks = new FrameChecks();
-  private readonly assemblies = new Map<number, TransferAssembly>();
-  private outgoing: Outgoing | null = null;
+  private readonly transfers: Transfers;
   private resyncWanted = false;
   private stallSince: number | null = null;
   private stallShown = -1;
   private lastSentAt = -Infinity;
   private noWorldSince: number | null = null;
   private readonly counters = { framesWaited: 0, resends: 0, desyncs: 0, corrected: 0, framesStepped: 0 };
-  private readonly packer: StatePacker;
 
   constructor(private readonly options: LockstepOptions) {
-    this.packer = options.packer ?? PLAIN_PACKER;
+    this.transfers = new Transfers(options.packer ?? PLAIN_PACKER, (slot, chunk) => options.send(slot, [chunk]));
   }
 
   /** The shared world, or null before we have one. */
@@ -163,7 +103,7 @@ export class LockstepEngine {
     for (const slot of [...this.peers.keys()]) {
       if (!this.joined.includes(slot)) {
         this.peers.delete(slot);
-        this.assemblies.delete(slot);
+        this.transfers.forget(slot);
         this.checks.forget(slot);
       }
     }
@@ -179,8 +119,7 @@ export class LockstepEngine {
     this.ownNewest = -1;
     this.peers.clear();
     this.checks.clear();
-    this.assemblies.clear();
-    this.outgoing = null;
+    this.transfers.clear();
     this.resyncWanted = false;
     this.stallSince = null;
     this.stallShown = -1;
@@ -265,31 +204,27 @@ export class LockstepEngine {
       this.transfer(world, 'resync', now);
       return;
     }
-    const out = this.outgoing;
-    if (!out) return;
-    const every = Math.max(MIN_TRANSFER_RESEND_MS, resendTimeout(this.options.rttMs()));
-    for (const slot of this.joined) {
-      if (slot === this.self || this.peers.get(slot)?.epoch === out.epoch) continue;
-      if (now - (out.sentAt.get(slot) ?? -Infinity) < every) continue;
-      this.sendChunks(slot, out, now);
-    }
+    const sending = this.transfers.sending;
+    if (sending === null) return;
+    const behind = this.joined.filter((slot) => slot !== this.self && this.peers.get(slot)?.epoch !== sending);
+    this.transfers.resend(behind, this.transferEvery(), now);
+  }
+
+  /** How often a transfer goes again to a member that has not taken it. */
+  private transferEvery(): number {
+    return Math.max(MIN_TRANSFER_RESEND_MS, resendTimeout(this.options.rttMs()));
   }
 
   private recentlySent(now: number): boolean {
-    const out = this.outgoing;
-    if (!out || out.epoch !== this.epoch) return false;
-    const every = Math.max(MIN_TRANSFER_RESEND_MS, resendTimeout(this.options.rttMs()));
-    for (const at of out.sentAt.values()) if (now - at < every) return true;
-    return false;
+    return this.transfers.sentWithin(this.epoch, this.transferEvery(), now);
   }
 
   /** As the leader: `world` becomes everyone's, as a new epoch, at our frame. */
   private transfer(world: World, cause: 'roster' | 'resync', now: number): void {
-    const recent = this.checks.recent();
     const epoch = (this.epoch + 1) & 0xffff;
-    const chunks = transferChunks({ world, hashesFrom: recent.from, hashes: recent.hashes }, epoch, this.packer);
     this.resyncWanted = false;
-    if (!chunks) {
+    const sent = this.transfers.start(world, this.checks.recent(), epoch, this.joined.filter((s) => s !== this.self), now);
+    if (!sent) {
       this.options.notify({ kind: 'refused-state', from: this.self ?? 0, reason: 'the world is too large to transfer' });
       return;
     }
@@ -297,15 +232,7 @@ export class LockstepEngine {
     this.worldNow = world;
     this.frozen = false;
     this.checks.clear();
-    this.outgoing = { epoch, chunks, sentAt: new Map() };
-    const bytes = chunks.reduce((n, c) => n + c.data.length, 0);
-    this.options.notify({ kind: 'transfer-sent', frame: world.tick, epoch, bytes, chunks: chunks.length, cause });
-    for (const slot of this.joined) if (slot !== this.self) this.sendChunks(slot, this.outgoing, now);
-  }
-
-  private sendChunks(slot: number, out: Outgoing, now: number): void {
-    out.sentAt.set(slot, now);
-    for (const c of out.chunks) this.options.send(slot, [c]);
+    this.options.notify({ kind: 'transfer-sent', frame: world.tick, epoch, ...sent, cause });
   }
 
   /** Queues our input for every frame up to our frame + lead not yet given one. Returns whether any was queued. */
@@ -459,15 +386,9 @@ export class LockstepEngine {
   }
 
   private onChunk(slot: number, c: LockstepStateEvent, now: number): void {
-    let assembly = this.assemblies.get(slot);
-    if (!assembly) {
-      assembly = new TransferAssembly();
-      this.assemblies.set(slot, assembly);
-    }
-    const done = assembly.add(c);
+    const done = this.transfers.receive(slot, c, (epoch) => this.mayAdopt(slot, epoch));
     if (!done) return;
-    if (!this.mayAdopt(slot, done.epoch)) return;
-    const read = readTransfer(done.packed, done.frame, this.packer);
+    const read = done.read;
     if (!read.ok) {
       this.options.notify({ kind: 'refused-state', from: slot, reason: read.reason });
       return;
@@ -482,14 +403,14 @@ export class LockstepEngine {
     this.epoch = done.epoch;
     this.frozen = false;
     this.resyncWanted = false;
-    this.outgoing = null;
+    this.transfers.stopSending();
     this.checks.clear();
     this.log.reopenFrom(world.tick);
     this.ownNewest = Math.max(this.ownNewest, world.tick - 1);
     this.noWorldSince = null;
     this.stallSince = null;
     this.stallShown = -1;
-    this.options.notify({ kind: 'adopted', from: slot, frame: world.tick, epoch: done.epoch, bytes: read.bytes, chunks: c.count, cause, firstDiff });
+    this.options.notify({ kind: 'adopted', from: slot, frame: world.tick, epoch: done.epoch, bytes: read.bytes, chunks: done.chunks, cause, firstDiff });
     this.sendAll(now, this.neededFrom());
   }
 

@@ -1,0 +1,60 @@
+/** The shapes a LockstepEngine (engine.ts) takes and gives: its options, its notices for the console, its figures. */
+import type { MatchLimits } from '../game/match';
+import type { RemoteEvent } from '../wire/types';
+import type { StatePacker } from './stateTransfer';
+
+export interface LockstepOptions {
+  /** Seeds a world this peer starts alone. */
+  seed: number;
+  /** Kill and time limits of a world this peer starts. */
+  matchLimits?(): Partial<MatchLimits>;
+  /** The largest round trip to the peers in ms, or null until measured. */
+  rttMs(): number | null;
+  /** The `input_lead` setting: frames, or 0 for automatic (from the round trip). */
+  lead(): number;
+  /** Sends events to the peer in `slot` (one datagram). */
+  send(slot: number, events: RemoteEvent[]): void;
+  notify(notice: LockstepNotice): void;
+  packer?: StatePacker;
+  /** For comparison only: a plain stop-and-wait (no repeated inputs, no immediate resends; a lost input waits for a timeout). */
+  plainStopAndWait?: boolean;
+}
+
+export type LockstepNotice =
+  | { kind: 'started'; frame: number }
+  | { kind: 'adopted'; from: number; frame: number; epoch: number; bytes: number; chunks: number; cause: 'join' | 'roster' | 'resync'; firstDiff: number | null }
+  | { kind: 'transfer-sent'; frame: number; epoch: number; bytes: number; chunks: number; cause: 'roster' | 'resync' }
+  | { kind: 'waiting'; slots: number[]; forState: boolean; seconds: number }
+  | { kind: 'desync'; slot: number; frame: number }
+  | { kind: 'frame-hash'; frame: number; hash: string; epoch: number }
+  | { kind: 'refused-state'; from: number; reason: string };
+
+
+/** What `players` and `netgraph` show. */
+export interface LockstepStats {
+  frame: number | null;
+  epoch: number;
+  lead: number;
+  /** Host ticks in which no frame could be stepped. */
+  framesWaited: number;
+  /** Frame packets sent again (timeouts and run-wait answers). */
+  resends: number;
+  /** World-hash mismatches seen. */
+  desyncs: number;
+  /** State transfers taken after a desync. */
+  corrected: number;
+  framesStepped: number;
+  /** Slots whose input we are waiting for now. */
+  waitingOn: number[];
+}
+
+/** What a peer's newest frame packet said, and when we last answered it at once. */
+export interface PeerView {
+  frame: number | null;
+  epoch: number;
+  waitingOn: number;
+  needState: boolean;
+  lead: number;
+  /** When we last answered this peer at once. */
+  answeredAt: number;
+}
