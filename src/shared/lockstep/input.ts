@@ -21,7 +21,8 @@ export const NEUTRAL_FRAME_INPUT: Readonly<FrameInput> = Object.freeze({ thrust:
 
 function step(v: number): number {
   const q = Math.round(Math.abs(v) * AXIS_STEPS);
-  return v < 0 ? -q : q;
+  // Never −0: the wire has no −0, and the local game must step exactly what the peers decode.
+  return v < 0 && q !== 0 ? -q : q;
 }
 
 /** `input` as it travels: sanitised first (anything malformed is neutral), then quantised. */
