@@ -170,6 +170,7 @@ export class GameSession<M extends Membership> {
     if (corrected + ignored > 0) lines.push(`implausible ship states from other players: ${corrected} clamped, ${ignored} not shown`);
     const { replayed, tooOld } = pipeline.replays;
     if (replayed + tooOld > 0) lines.push(`replayed datagrams dropped: ${replayed} already seen, ${tooOld} older than the replay window`);
+    if (pipeline.otherGameKind > 0) lines.push(`datagrams of the other kind of game dropped (p2p and lockstep games never mix): ${pipeline.otherGameKind}`);
     const proof = pipeline.proof?.counts;
     if (proof && proof.unproven > 0) lines.push(`datagrams without our cookie dropped: ${proof.unproven} (forged, broadcast or from a restarted node); challenges sent ${proof.challengesSent}, ${proof.challengesRationed} held back`);
     return lines;
