@@ -36,6 +36,7 @@ describe('lockstep and p2p games on one LAN', () => {
     expect(peer1.text()).not.toMatch(/lock1|lock2/);
     // peer1 heard lock2's broadcasts (lock2 connected after it) and dropped them, and says so.
     await peer1.host.command('players');
+    await until('the players listing', () => /slot\s+name/.test(peer1.text()));
     expect(peer1.text()).toMatch(/datagrams of the other kind of game dropped \(p2p and lockstep games never mix\): [1-9]/);
   });
 });
