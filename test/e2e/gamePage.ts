@@ -3,6 +3,9 @@
  * game's own clock (its simulation ticks) to wait on instead of time.
  */
 import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { startWebShell } from '../support/webShellProcess';
 
 /** Plain text of the page's console, scroll-back included. */
 export const consoleText = (page: Page): Promise<string> => page.evaluate(() => window.__starlane?.consoleText() ?? '');
@@ -35,4 +38,30 @@ export async function openGamePage(browser: Browser, url: string, problems: stri
   await page.goto(url);
   await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
   return page;
+}
+
+/** Two players on one machine: two browser shells on one UDP port range (so LAN discovery finds both) and a page on each, in one Chromium. */
+export interface TwoPlayers {
+  alpha: Page;
+  bravo: Page;
+  /** Page errors and console errors of either page. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export async function twoPlayersOnLoopback(viewport = { width: 800, height: 500 }): Promise<TwoPlayers> {
+  const port = String(await freeUdpPorts(P2P_PORT_SPAN));
+  const shells = [await startWebShell(['--client-port', port]), await startWebShell(['--client-port', port])];
+  const browser = await launchChromium();
+  const problems: string[] = [];
+  const [alpha, bravo] = (await Promise.all(shells.map((shell) => openGamePage(browser, shell.url, problems, viewport)))) as [Page, Page];
+  return {
+    alpha,
+    bravo,
+    problems,
+    close: async () => {
+      await browser.close();
+      await Promise.all(shells.map((s) => s.stop()));
+    },
+  };
 }

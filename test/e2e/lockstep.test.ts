@@ -6,12 +6,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGamePage, type, waitConsole } from './gamePage';
-import { launchChromium } from '../support/browser';
-import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
-import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { twoPlayersOnLoopback, type, waitConsole, type TwoPlayers } from './gamePage';
+import { repoRoot } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -31,23 +29,19 @@ async function waitMovedFrom(page: Page, name: string, from: Vec, dist: number, 
 }
 
 describe('two players in a lockstep game in headless Chromium', () => {
-  const shells: WebShellProcess[] = [];
-  let browser: Browser;
   let alpha: Page;
   let bravo: Page;
-  const problems: string[] = [];
+  let players: TwoPlayers | undefined;
+  let problems: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const port = String(await freeUdpPorts(P2P_PORT_SPAN));
-    shells.push(await startWebShell(['--client-port', port]), await startWebShell(['--client-port', port]));
-    browser = await launchChromium();
-    [alpha, bravo] = (await Promise.all(shells.map((shell) => openGamePage(browser, shell.url, problems, { width: 800, height: 500 })))) as [Page, Page];
+    players = await twoPlayersOnLoopback();
+    ({ alpha, bravo, problems } = players);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all(shells.map((s) => s.stop()));
+    await players?.close();
   });
 
   it('alpha starts a lockstep game on the LAN and bravo joins it with alpha\'s state', async () => {

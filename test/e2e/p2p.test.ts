@@ -4,33 +4,27 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleText, openGamePage, type, waitConsole } from './gamePage';
-import { launchChromium } from '../support/browser';
-import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
-import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { consoleText, twoPlayersOnLoopback, type, waitConsole, type TwoPlayers } from './gamePage';
+import { repoRoot } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
 describe('two players peer-to-peer in headless Chromium', () => {
-  const shells: WebShellProcess[] = [];
-  let browser: Browser;
   let alpha: Page;
   let bravo: Page;
-  const problems: string[] = [];
+  let players: TwoPlayers | undefined;
+  let problems: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    const port = String(await freeUdpPorts(P2P_PORT_SPAN));
-    shells.push(await startWebShell(['--client-port', port]), await startWebShell(['--client-port', port]));
-    browser = await launchChromium();
-    [alpha, bravo] = (await Promise.all(shells.map((shell) => openGamePage(browser, shell.url, problems, { width: 800, height: 500 })))) as [Page, Page];
+    players = await twoPlayersOnLoopback();
+    ({ alpha, bravo, problems } = players);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all(shells.map((s) => s.stop()));
+    await players?.close();
   });
 
   it('both connect and see each other in the player table', async () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostService } from '../../src/node/host/hostService';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
-import { startTestHost, until } from '../support/testHost';
+import { startTestHost, until, type TestHost } from '../support/testHost';
 
 const started: HostService[] = [];
 afterEach(async () => {
@@ -16,7 +16,7 @@ afterEach(async () => {
 describe('lockstep and p2p games on one LAN', () => {
   it('each host finds only a game of its own kind', { timeout: 30_000 }, async () => {
     const port = await freeUdpPorts(P2P_PORT_SPAN);
-    const hosts = [];
+    const hosts: TestHost[] = [];
     for (const [name, protocol] of [['lock1', 'lockstep'], ['peer1', 'p2p'], ['lock2', 'lockstep'], ['peer2', 'p2p']] as const) {
       const t = await startTestHost(name, { protocol, clientPort: port });
       started.push(t.host);
@@ -25,9 +25,9 @@ describe('lockstep and p2p games on one LAN', () => {
       // Each connects once the previous one is in a game, so the start-ups do not race.
       await until(`${name} in a game`, () => /connected to the peer-to-peer game as slot/.test(t.text()));
     }
-    const names = (t: (typeof hosts)[0]) => (t.deliveries('players').at(-1)?.players ?? []).map((p) => p.name).sort();
+    const names = (t: TestHost) => (t.deliveries('players').at(-1)?.players ?? []).map((p) => p.name).sort();
     await until('two games of two', () => hosts.every((t) => names(t).length === 2));
-    const [lock1, peer1, lock2, peer2] = hosts as [(typeof hosts)[0], (typeof hosts)[0], (typeof hosts)[0], (typeof hosts)[0]];
+    const [lock1, peer1, lock2, peer2] = hosts as [TestHost, TestHost, TestHost, TestHost];
     expect(names(lock1)).toEqual(['lock1', 'lock2']);
     expect(names(lock2)).toEqual(['lock1', 'lock2']);
     expect(names(peer1)).toEqual(['peer1', 'peer2']);
