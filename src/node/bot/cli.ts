@@ -21,6 +21,7 @@ import { DEFAULT_SKILL, MAX_SKILL, MIN_SKILL } from '../../shared/game/pilots/sk
 import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S, ranking } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
 import { MAX_LEAD } from '../../shared/lockstep/config';
+import { LOCKSTEP_PROTOCOL, type LockstepProtocol } from '../protocol/lockstep';
 import { MATCH_OVER, MATCH_PLAYING } from '../../shared/game/types';
 import { systemClock } from '../../shared/time/clock';
 
@@ -202,8 +203,17 @@ async function main(): Promise<void> {
   if (connecting !== null) out.print(connecting);
 
   report = setInterval(() => {
-    emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);
+    emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut, ...lockstepStats() }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);
   }, 1000);
+  /** In a lockstep game: the engine's figures and the largest round trip to a peer (what the automatic input lead follows), for bench/lockstep.ts. */
+  function lockstepStats(): { lockstep?: Record<string, unknown> } {
+    const protocol = subsystems.protocol.table;
+    const s = protocol.name === LOCKSTEP_PROTOCOL ? (protocol as LockstepProtocol).stats : null;
+    if (!s || s.frame === null) return {};
+    const pings = protocol.playerPings?.() ?? [];
+    const rttMs = pings.length === 0 ? null : Math.max(...pings.map((p) => p.ms));
+    return { lockstep: { frame: s.frame, epoch: s.epoch, lead: s.lead, framesStepped: s.framesStepped, framesWaited: s.framesWaited, resends: s.resends, desyncs: s.desyncs, corrected: s.corrected, rttMs } };
+  }
   /** Stops cleanly; with `failure` (the reason) it says so on stderr (and as a JSON line) and exits EXIT_NO_GAME. */
   async function stop(why: string, failure?: string): Promise<void> {
     if (stopping) return;
