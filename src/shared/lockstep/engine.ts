@@ -52,6 +52,8 @@ export class LockstepEngine {
   /** Our world differs from the leader's: we step no further until its state arrives. */
   private frozen = false;
   private readonly log = new InputLog();
+  /** When each of our inputs first went out, by frame (the recent ones). */
+  private readonly firstSent = new Map<number, number>();
   private ownNewest = -1;
   private readonly peers = new Map<number, PeerView>();
   private readonly checks = new FrameChecks();
@@ -116,6 +118,7 @@ export class LockstepEngine {
     this.epoch = 0;
     this.frozen = false;
     this.log.clear();
+    this.firstSent.clear();
     this.ownNewest = -1;
     this.peers.clear();
     this.checks.clear();
@@ -151,7 +154,9 @@ export class LockstepEngine {
       this.counters.resends++;
       this.sendAll(now, this.neededFrom());
     }
-    this.log.forgetBelow((this.worldNow?.tick ?? 0) - KEEP_BELOW);
+    const keepFrom = (this.worldNow?.tick ?? 0) - KEEP_BELOW;
+    this.log.forgetBelow(keepFrom);
+    for (const f of this.firstSent.keys()) if (f < keepFrom) this.firstSent.delete(f);
     return stepped;
   }
 
@@ -338,6 +343,7 @@ export class LockstepEngine {
   private sendAll(now: number, from: number): void {
     this.lastSentAt = now;
     const ev = this.frameEvent(from);
+    for (let i = 0; i < ev.inputs.length; i++) if (!this.firstSent.has(ev.first + i)) this.firstSent.set(ev.first + i, now);
     for (const slot of this.joined) if (slot !== this.self) this.options.send(slot, [ev]);
   }
 
@@ -358,7 +364,9 @@ export class LockstepEngine {
     const every = resendTimeout(this.options.rttMs()) / 2;
     if (now - peer.answeredAt < every) return;
     // The peer waits for our input for its frame: answer with our inputs from there, at once (the seed's cached packet).
-    const wantsOurs = (ev.waitingOn & (1 << self)) !== 0 && peer.frame !== null && this.log.get(self, peer.frame) !== undefined;
+    // Only once that input went out a round trip ago: sooner, it is still on its way, and an answer would only repeat it.
+    const sentAt = peer.frame === null ? undefined : this.firstSent.get(peer.frame);
+    const wantsOurs = (ev.waitingOn & (1 << self)) !== 0 && sentAt !== undefined && now - sentAt >= (this.options.rttMs() ?? 0);
     // We wait for its input and it is already past our frame (the seed's "packet for the next frame"): say so at once.
     const passedUs = peer.frame !== null && peer.frame > world.tick && this.stalledOn().includes(slot);
     if (!wantsOurs && !passedUs) return;
