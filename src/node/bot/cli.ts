@@ -21,7 +21,6 @@ import { DEFAULT_SKILL, MAX_SKILL, MIN_SKILL } from '../../shared/game/pilots/sk
 import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S, ranking } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
 import { MAX_LEAD } from '../../shared/lockstep/config';
-import { LOCKSTEP_PROTOCOL, type LockstepProtocol } from '../protocol/lockstep';
 import { MATCH_OVER, MATCH_PLAYING } from '../../shared/game/types';
 import { systemClock } from '../../shared/time/clock';
 
@@ -208,7 +207,7 @@ async function main(): Promise<void> {
   /** In a lockstep game: the engine's figures and the largest round trip to a peer (what the automatic input lead follows), for bench/lockstep.ts. */
   function lockstepStats(): { lockstep?: Record<string, unknown> } {
     const protocol = subsystems.protocol.table;
-    const s = protocol.name === LOCKSTEP_PROTOCOL ? (protocol as LockstepProtocol).stats : null;
+    const s = protocol.syncStats?.() ?? null;
     if (!s || s.frame === null) return {};
     const pings = protocol.playerPings?.() ?? [];
     const rttMs = pings.length === 0 ? null : Math.max(...pings.map((p) => p.ms));

@@ -44,7 +44,7 @@ export class LockstepProtocol extends P2pProtocol {
   }
 
   /** The engine's figures (null before init). */
-  get stats(): LockstepStats | null {
+  syncStats(): LockstepStats | null {
     return this.engine?.stats() ?? null;
   }
 
@@ -101,9 +101,9 @@ export class LockstepProtocol extends P2pProtocol {
     return { frames, slot };
   }
 
+  /** The kill feed, as Parsec games print it (a frame stepped again after a state transfer may repeat a line). */
   private killLine(victim: number, killer: number): void {
-    const name = (slot: number) => this.session?.pipeline.nameOf(slot) ?? `slot ${slot}`;
-    this.ctx.print(killer < 0 || killer === NO_SLOT || killer === victim ? `${name(victim)} was destroyed` : `${name(victim)} was shot down by ${name(killer)}`);
+    this.ctx.print(killer < 0 || killer === NO_SLOT || killer === victim ? `${this.nameOf(victim)} was destroyed` : `${this.nameOf(victim)} was shot down by ${this.nameOf(killer)}`);
   }
 
   /** The largest round trip to the other players (the lead and the resend timeout follow it), null before any is measured. */

@@ -74,16 +74,6 @@ export class LockstepEngine {
     return this.worldNow;
   }
 
-  /** Our slot while in a game. */
-  get slot(): number | null {
-    return this.self;
-  }
-
-  /** Whether the engine runs the game now (joined, with a world). */
-  get active(): boolean {
-    return this.worldNow !== null && this.self !== null && this.joined.includes(this.self);
-  }
-
   /** The input lead in use: the setting, or the automatic one. */
   get lead(): number {
     const set = this.options.lead();

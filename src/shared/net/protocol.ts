@@ -10,6 +10,7 @@ import type { ShipState } from '../wire/types';
 import type { GameCodeInterface } from './gameCode';
 import type { NetDelivery, PlayerPing } from './gameLink';
 import type { FrameSync } from '../game/frameSync';
+import type { LockstepStats } from '../lockstep/engineTypes';
 
 /**
  * The game as a protocol sees it: the local ship to put in headers, the
@@ -132,6 +133,8 @@ export interface Protocol {
    * the server knows it). Protocols without peers (offline, its bots) omit it.
    */
   playerPings?(): PlayerPing[];
+  /** A protocol that runs the simulation (lockstep): its frame figures (frame, input lead, frames waited, resends, desyncs), null before it has them. Others omit it. */
+  syncStats?(): LockstepStats | null;
 }
 
 /** What the net graph plots besides traffic (which the packet API wrapper counts). */
