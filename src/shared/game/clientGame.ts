@@ -10,13 +10,13 @@
  * stepWorld is told to decide hits on our slot only.
  */
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
-import { createMatch, type MatchLimits } from './match';
+import { createMatch, withLimits, type MatchLimits } from './match';
 import { Rejoins, withAnnouncement, withKill } from './matchSync';
 import { AuthorityVoice } from './authorityVoice';
-import { ExtraClaims, type ExtraClaim } from './extraClaims';
+import { ExtraClaims } from './extraClaims';
 import { ArenaLog } from './arena';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
-import type { SteppedFrame } from './frameSync';
+import { explosions, type SteppedFrame } from './frameSync';
 
 export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
@@ -26,8 +26,8 @@ import { createShip, shipToState, withShip } from './kinds/ship';
 import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
-import { freeSpawnPoint, withSpawnedShip } from './spawnPoint';
-import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
+import { freeSpawnPoint, withoutPilot, withSpawnedShip } from './spawnPoint';
+import { MATCH_OWNER, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 
@@ -134,12 +134,7 @@ export class ClientGame {
   setMatchLimits(limits: Partial<MatchLimits>): boolean {
     this.limits = { ...this.limits, ...limits };
     if (!this.decidesMatch) return false;
-    const w = this.currWorld;
-    const m = w.match;
-    const next = createMatch(this.limits, m.round);
-    const played = m.timeLimitTicks > 0 && m.ticksLeft >= 0 ? m.timeLimitTicks - m.ticksLeft : 0;
-    const ticksLeft = m.phase !== MATCH_PLAYING ? m.ticksLeft : next.timeLimitTicks > 0 ? Math.max(1, next.timeLimitTicks - played) : -1;
-    this.currWorld = { ...w, match: { ...m, killLimit: next.killLimit, timeLimitTicks: next.timeLimitTicks, ticksLeft } };
+    this.currWorld = { ...this.currWorld, match: withLimits(this.currWorld.match, this.limits) };
     return true;
   }
 
@@ -179,8 +174,7 @@ export class ClientGame {
     const which = slot ?? this.botSlots[this.botSlots.length - 1];
     if (which === undefined || !this.botSlots.includes(which)) return null;
     this.botSlots = this.botSlots.filter((s) => s !== which);
-    const w = this.currWorld;
-    this.currWorld = { ...w, ships: w.ships.filter((s) => s.slot !== which), scores: w.scores.filter((x) => x.slot !== which) };
+    this.currWorld = withoutPilot(this.currWorld, which);
     this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => s.slot !== which) };
     return which;
   }
@@ -238,17 +232,7 @@ export class ClientGame {
       this.reportedId = o.id;
       created.push(o);
     }
-    const claims: ExtraClaim[] = [];
-    for (const e of events) {
-      if (!online) continue;
-      if (e.type === 'pickup' && e.slot === local) {
-        if (e.owner === MATCH_OWNER) this.extraClaims.tookOwn(e.id, local);
-        else claims.push(this.extraClaims.claimed(e.owner, e.id, e.extra));
-      } else if (e.type === 'hit' && e.slot === local && e.cause === 'mine' && e.id !== undefined && e.by !== local && e.by >= 0) {
-        // Another player's mine went off under our ship: everyone must see it gone.
-        claims.push({ owner: e.by, id: e.id & 0xffff });
-      }
-    }
+    const claims = online ? this.extraClaims.fromTick(events, local) : [];
     const mine = world.ships.find((s) => s.slot === local);
     let destroyed: TickOutcome['destroyed'] = null;
     for (const e of events) {
@@ -291,13 +275,7 @@ export class ClientGame {
     this.netSlot = slot;
     this.reportedId = last.world.nextId - 1;
     this.lastEvents = frames.flatMap((f) => f.events);
-    for (const f of frames) {
-      for (const e of f.events) {
-        if (e.type !== 'destroyed') continue;
-        const ship = f.before.ships.find((s) => s.slot === e.slot);
-        this.notices.push({ type: 'destroyed', slot: e.slot, killerSlot: e.killer === NO_ATTACKER ? NO_SLOT : e.killer, pos: ship ? ship.pos : null, local: e.slot === slot });
-      }
-    }
+    this.notices.push(...explosions(frames, slot));
   }
 
   /**

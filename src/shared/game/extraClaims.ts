@@ -16,6 +16,7 @@ import { undoExtra } from './combat';
 import { SHIP_RADIUS } from './kinds/ship';
 import { RULES } from './rules';
 import { MATCH_OWNER, type Extra, type World } from './types';
+import type { WorldEvent } from './events';
 
 /** How far (units) beyond the pickup reach the authority still believes a claim: the claimer's ship as the authority sees it lags its own. */
 export const CLAIM_SLACK = 80;
@@ -49,6 +50,24 @@ export class ExtraClaims {
     const out = this.answers;
     this.answers = [];
     return out;
+  }
+
+  /**
+   * What our ship did this tick that others must hear of: extras it took
+   * (ours are settled at once, others' claimed) and other players' mines
+   * that went off under it (everyone must see them gone).
+   */
+  fromTick(events: readonly WorldEvent[], local: number): ExtraClaim[] {
+    const claims: ExtraClaim[] = [];
+    for (const e of events) {
+      if (e.type === 'pickup' && e.slot === local) {
+        if (e.owner === MATCH_OWNER) this.tookOwn(e.id, local);
+        else claims.push(this.claimed(e.owner, e.id, e.extra));
+      } else if (e.type === 'hit' && e.slot === local && e.cause === 'mine' && e.id !== undefined && e.by !== local && e.by >= 0) {
+        claims.push({ owner: e.by, id: e.id & 0xffff });
+      }
+    }
+    return claims;
   }
 
   /** Authority: our own ship (slot `local`) took extra `id`: everyone must hear it is gone. */

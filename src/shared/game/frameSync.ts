@@ -8,8 +8,10 @@
  * steps as usual.
  */
 import type { ShipInput } from '../sim/types';
+import { NO_SLOT } from '../wire/types';
+import type { GameNotice } from './clientTypes';
 import type { WorldEvent } from './events';
-import type { World } from './types';
+import { NO_ATTACKER, type World } from './types';
 
 /** One frame of the shared world: before and after the step, and what happened. */
 export interface SteppedFrame {
@@ -21,4 +23,17 @@ export interface SteppedFrame {
 export interface FrameSync {
   /** One host tick with our pilot's input: the frames stepped, or null when the shared world does not run the game now. */
   tick(input: ShipInput, at: number): { frames: SteppedFrame[]; slot: number } | null;
+}
+
+/** The ships destroyed in `frames`, as the view's notices (`slot` is ours). */
+export function explosions(frames: readonly SteppedFrame[], slot: number): GameNotice[] {
+  const out: GameNotice[] = [];
+  for (const f of frames) {
+    for (const e of f.events) {
+      if (e.type !== 'destroyed') continue;
+      const ship = f.before.ships.find((s) => s.slot === e.slot);
+      out.push({ type: 'destroyed', slot: e.slot, killerSlot: e.killer === NO_ATTACKER ? NO_SLOT : e.killer, pos: ship ? ship.pos : null, local: e.slot === slot });
+    }
+  }
+  return out;
 }

@@ -79,3 +79,15 @@ export function stepMatch(world: World, decides: boolean, events: WorldEvent[]):
     match: next,
   };
 }
+
+/**
+ * `m` under new kill and time limits, taking effect at once: the time
+ * already played counts against a new time limit (at least a tick is left);
+ * between two matches the countdown to the next stands.
+ */
+export function withLimits(m: Match, limits: Partial<MatchLimits>): Match {
+  const next = createMatch(limits, m.round);
+  const played = m.timeLimitTicks > 0 && m.ticksLeft >= 0 ? m.timeLimitTicks - m.ticksLeft : 0;
+  const ticksLeft = m.phase !== MATCH_PLAYING ? m.ticksLeft : next.timeLimitTicks > 0 ? Math.max(1, next.timeLimitTicks - played) : -1;
+  return { ...m, killLimit: next.killLimit, timeLimitTicks: next.timeLimitTicks, ticksLeft };
+}

@@ -18,3 +18,8 @@ export function withSpawnedShip(w: World, slot: number): World {
   const scores = w.scores.some((x) => x.slot === slot) ? w.scores : [...w.scores, { slot, kills: 0, deaths: 0 }].sort((a, b) => a.slot - b.slot);
   return { ...w, ships: withShip(w.ships, ship), scores };
 }
+
+/** `w` without the ship and the score line of `slot` (a pilot leaving). */
+export function withoutPilot(w: World, slot: number): World {
+  return { ...w, ships: w.ships.filter((s) => s.slot !== slot), scores: w.scores.filter((x) => x.slot !== slot) };
+}

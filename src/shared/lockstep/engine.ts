@@ -25,7 +25,7 @@ import type { SteppedFrame } from '../game/frameSync';
 import { stepWorld } from '../game/step';
 import type { ShipInput, World } from '../game/types';
 import { createWorld } from '../game/world';
-import { withSpawnedShip } from '../game/spawnPoint';
+import { withoutPilot, withSpawnedShip } from '../game/spawnPoint';
 import { STEP_MS } from '../sim/types';
 import { MAX_FRAME_INPUTS, NO_FRAME, type LockstepFrameEvent, type LockstepStateEvent } from '../wire/types';
 import { autoLead, HASH_EVERY, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS, WAIT_SHOWN_MS } from './config';
@@ -188,9 +188,12 @@ export class LockstepEngine {
     const gone = roster.filter((s) => !this.joined.includes(s));
     const come = this.joined.filter((s) => !roster.includes(s));
     if (gone.length > 0 || come.length > 0) {
-      let w: World = { ...world, ships: world.ships.filter((s) => !gone.includes(s.slot)), scores: world.scores.filter((x) => !gone.includes(x.slot)) };
+      let w = world;
+      for (const s of gone) {
+        w = withoutPilot(w, s);
+        this.log.forgetSlot(s);
+      }
       for (const s of come) w = withSpawnedShip(w, s);
-      for (const s of gone) this.log.forgetSlot(s);
       this.transfer(w, 'roster', now);
       return;
     }
