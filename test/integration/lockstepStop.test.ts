@@ -47,6 +47,8 @@ describe('a lockstep peer that stops', () => {
     const stoppedAt = Date.now();
     for (const b of [ace, bee]) await b.until('waiting for cat', () => b.prints().some((p) => /^waiting for cat \(0 s\)$/.test(p)), 5_000);
     const shownAfter = Date.now() - stoppedAt;
+    // The HUD's status line (delivered with the slot table) says it too.
+    await ace.until('the status line shows the wait', () => ace.records.some((r) => r.t === 'players' && /— waiting for cat \(\d s\)$/.test(String(r.status))), 5_000);
     for (const b of [ace, bee]) await b.until('cat dropped', () => b.prints().some((p) => /lost connection to cat \(slot \d timed out\)/.test(p)), 10_000);
     const droppedAfter = Date.now() - stoppedAt;
     const before = [ace, bee].map(lastFrame);
@@ -59,7 +61,8 @@ describe('a lockstep peer that stops', () => {
     for (const b of [ace, bee]) for (const h of frameHashes(b)) seen.set(`${h.epoch}:${h.frame}`, (seen.get(`${h.epoch}:${h.frame}`) ?? new Set()).add(h.hash));
     expect([...seen.entries()].filter(([, v]) => v.size > 1).map(([k]) => k)).toEqual([]);
     for (const b of [ace, bee]) expect(b.prints().filter((p) => /desync/.test(p))).toEqual([]);
-    // The last frames were played without cat: their players are ace and bee.
+    // The last frames were played without cat: their players are ace and bee, and nobody is waited for.
     for (const b of [ace, bee]) expect(b.players()?.players.map((p) => p.name).sort()).toEqual(['ace', 'bee']);
+    for (const b of [ace, bee]) expect(b.players()?.status).not.toMatch(/waiting/);
   });
 });

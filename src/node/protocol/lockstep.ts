@@ -34,6 +34,8 @@ export interface LockstepSettings {
 export class LockstepProtocol extends P2pProtocol {
   override readonly name = LOCKSTEP_PROTOCOL;
   private engine: LockstepEngine | null = null;
+  /** Whom we wait for, while a stall is shown (the HUD's status line shows it too). */
+  private waitLine: string | null = null;
 
   constructor(
     ctx: ProtocolContext,
@@ -41,6 +43,11 @@ export class LockstepProtocol extends P2pProtocol {
     private readonly settings: () => LockstepSettings = () => ({ lead: 0 }),
   ) {
     super(ctx, config);
+  }
+
+  override status(): string {
+    const base = super.status();
+    return this.waitLine ? `${base} — ${this.waitLine}` : base;
   }
 
   /** The engine's figures (null before init). */
@@ -67,6 +74,7 @@ export class LockstepProtocol extends P2pProtocol {
   }
 
   protected override stopping(): void {
+    this.waitLine = null;
     this.ctx.game.attachSync?.(null);
     this.engine?.reset();
     this.engine = null;
@@ -113,6 +121,12 @@ export class LockstepProtocol extends P2pProtocol {
     return pings.length === 0 ? null : Math.max(...pings.map((p) => p.ms));
   }
 
+  /** The stall on the HUD's status line (with the slot table), or no longer. */
+  private showWait(line: string | null): void {
+    this.waitLine = line;
+    this.session?.pipeline.deliverPlayers();
+  }
+
   private statLines(): string[] {
     const s = this.engine?.stats();
     if (!s) return [];
@@ -142,8 +156,12 @@ export class LockstepProtocol extends P2pProtocol {
         return;
       case 'waiting': {
         const who = n.slots.map((slot) => this.nameOf(slot)).join(', ');
-        return print(n.forState ? `waiting for ${who}'s state (${n.seconds} s)` : `waiting for ${who} (${n.seconds} s)`);
+        const line = n.forState ? `waiting for ${who}'s state (${n.seconds} s)` : `waiting for ${who} (${n.seconds} s)`;
+        this.showWait(line);
+        return print(line);
       }
+      case 'resumed':
+        return this.showWait(null);
       case 'desync':
         return print(`desync: our world differs from ${this.nameOf(n.slot)}'s at frame ${n.frame}`);
       case 'frame-hash':

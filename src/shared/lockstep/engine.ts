@@ -279,11 +279,7 @@ export class LockstepEngine {
 
   /** Notes a stall: the player reads whom we wait for after WAIT_SHOWN_MS, then every whole second. */
   private watchStall(moved: boolean, now: number): void {
-    if (moved) {
-      this.stallSince = null;
-      this.stallShown = -1;
-      return;
-    }
+    if (moved) return this.endStall(now);
     this.counters.framesWaited++;
     if (this.stallSince === null) this.stallSince = now;
     const waited = now - this.stallSince;
@@ -294,6 +290,13 @@ export class LockstepEngine {
     const leader = this.leader();
     const slots = this.frozen ? (leader === null ? [] : [leader]) : this.stalledOn();
     if (slots.length > 0) this.options.notify({ kind: 'waiting', slots, forState: this.frozen, seconds });
+  }
+
+  /** A stall is over (frames move, or a state transfer was taken): a shown one is said to be over. */
+  private endStall(now: number): void {
+    if (this.stallShown >= 0 && this.stallSince !== null) this.options.notify({ kind: 'resumed', afterMs: now - this.stallSince });
+    this.stallSince = null;
+    this.stallShown = -1;
   }
 
   /** The slots whose input for our frame we lack. */
@@ -409,8 +412,7 @@ export class LockstepEngine {
     this.log.reopenFrom(world.tick);
     this.ownNewest = Math.max(this.ownNewest, world.tick - 1);
     this.noWorldSince = null;
-    this.stallSince = null;
-    this.stallShown = -1;
+    this.endStall(now);
     this.options.notify({ kind: 'adopted', from: slot, frame: world.tick, epoch: done.epoch, bytes: read.bytes, chunks: done.chunks, cause, firstDiff });
     this.sendAll(now, this.neededFrom());
   }

@@ -25,6 +25,8 @@ export type LockstepNotice =
   | { kind: 'adopted'; from: number; frame: number; epoch: number; bytes: number; chunks: number; cause: 'join' | 'roster' | 'resync'; firstDiff: number | null }
   | { kind: 'transfer-sent'; frame: number; epoch: number; bytes: number; chunks: number; cause: 'roster' | 'resync' }
   | { kind: 'waiting'; slots: number[]; forState: boolean; seconds: number }
+  /** Frames move again after a stall that was shown. */
+  | { kind: 'resumed'; afterMs: number }
   | { kind: 'desync'; slot: number; frame: number }
   | { kind: 'frame-hash'; frame: number; hash: string; epoch: number }
   | { kind: 'refused-state'; from: number; reason: string };
