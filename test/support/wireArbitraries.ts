@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, MAX_ANGULAR_RATE, MAX_COORD } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
 import type { AckEvent, Packet, PacketHeader, ReliableEvent, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
@@ -151,6 +151,31 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
         data: fc.uint8Array({ minLength: 1, maxLength: STATE_CHUNK_BYTES }),
       }),
     ),
+  controlChange: fc.record({ type: fc.constant('controlChange'), frame: arbU32, input: arbFrameInput }),
+  gameMoves: fc.record({
+    type: fc.constant('gameMoves'),
+    serverFrame: arbU32,
+    controlLead: arbU8,
+    stamp: arbU32,
+    start: arbU32,
+    moves: fc.array(fc.record({ frame: arbU32, kind: fc.integer({ min: 0, max: 2 }), slot: arbSlot, input: arbFrameInput }), { maxLength: MAX_MOVES }),
+  }),
+  movesAck: fc.record({ type: fc.constant('movesAck'), clientFrame: arbU32, next: arbU32, stamp: arbU32 }),
+  stateDiff: fc
+    .integer({ min: 1, max: MAX_STATE_CHUNKS })
+    .chain((count) =>
+      fc.record({
+        type: fc.constant('stateDiff'),
+        base: arbU32,
+        frame: arbU32,
+        index: fc.integer({ min: 0, max: count - 1 }),
+        count: fc.constant(count),
+        data: fc.uint8Array({ minLength: 1, maxLength: STATE_CHUNK_BYTES }),
+      }),
+    ),
+  stateAck: fc.record({ type: fc.constant('stateAck'), frame: arbU32, corrected: fc.boolean() }),
+  lateControl: fc.record({ type: fc.constant('lateControl'), serverFrame: arbU32, late: arbU16, errors: arbU32 }),
+  netgameWelcome: fc.record({ type: fc.constant('netgameWelcome'), slot: arbSlot, serverFrame: arbU32, start: arbU32, controlLead: arbU8, serverLead: arbU8 }),
 };
 
 export const arbRemoteEvent: fc.Arbitrary<RemoteEvent> = fc.oneof(...Object.values(arbEventOf));

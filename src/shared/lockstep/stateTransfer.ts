@@ -45,32 +45,43 @@ export function transferChunks(content: TransferContent, epoch: number, packer: 
   view.setUint8(4, hashes.length);
   hashes.forEach((h, i) => view.setUint32(5 + i * 4, h >>> 0));
   payload.set(world, 5 + hashes.length * 4);
-  const packed = packer.pack(payload);
-  const count = Math.max(1, Math.ceil(packed.length / STATE_CHUNK_BYTES));
-  if (count > MAX_STATE_CHUNKS) return null;
+  const parts = splitChunks(packer.pack(payload));
   const frame = content.world.tick >>> 0;
-  const chunks: LockstepStateEvent[] = [];
-  for (let index = 0; index < count; index++) {
-    chunks.push({ type: 'lockstepState', epoch, frame, index, count, data: packed.subarray(index * STATE_CHUNK_BYTES, (index + 1) * STATE_CHUNK_BYTES) });
-  }
-  return chunks;
+  return parts && parts.map((data, index) => ({ type: 'lockstepState', epoch, frame, index, count: parts.length, data }));
 }
 
-/** A transfer being received from one sender: chunks of one epoch, replaced by a newer epoch's first chunk. */
+/** `bytes` in pieces of at most STATE_CHUNK_BYTES (at least one), or null when that takes more than MAX_STATE_CHUNKS. */
+export function splitChunks(bytes: Uint8Array): Uint8Array[] | null {
+  const count = Math.max(1, Math.ceil(bytes.length / STATE_CHUNK_BYTES));
+  if (count > MAX_STATE_CHUNKS) return null;
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) out.push(bytes.subarray(i * STATE_CHUNK_BYTES, (i + 1) * STATE_CHUNK_BYTES));
+  return out;
+}
+
+/** One received chunk of something split by splitChunks: which whole it belongs to (`key` and `frame`), its place, its bytes. */
+export interface Chunk {
+  key: number;
+  frame: number;
+  index: number;
+  count: number;
+  data: Uint8Array;
+}
+
+/** Chunks being received from one sender: those of one whole (key and frame), replaced by another's first chunk. */
 export class TransferAssembly {
-  private epoch = -1;
+  private key = -1;
   private frame = 0;
   private parts: (Uint8Array | undefined)[] = [];
   private have = 0;
 
   /**
-   * Adds a chunk; returns the transfer's packed bytes once every chunk of its
-   * epoch is in, else null. Chunks of another frame or count under the same
-   * epoch start it again (a sender restarted its numbering).
+   * Adds a chunk; returns the whole's bytes once every chunk of it is in,
+   * else null. A chunk of another key, frame or count starts a new whole.
    */
-  add(c: LockstepStateEvent): { epoch: number; frame: number; packed: Uint8Array } | null {
-    if (c.epoch !== this.epoch || c.frame !== this.frame || c.count !== this.parts.length) {
-      this.epoch = c.epoch;
+  add(c: Chunk): { key: number; frame: number; packed: Uint8Array } | null {
+    if (c.key !== this.key || c.frame !== this.frame || c.count !== this.parts.length) {
+      this.key = c.key;
       this.frame = c.frame;
       this.parts = new Array<Uint8Array | undefined>(c.count).fill(undefined);
       this.have = 0;
@@ -86,9 +97,9 @@ export class TransferAssembly {
       packed.set(p as Uint8Array, at);
       at += (p as Uint8Array).length;
     }
-    const done = { epoch: this.epoch, frame: this.frame, packed };
+    const done = { key: this.key, frame: this.frame, packed };
     this.parts = [];
-    this.epoch = -1;
+    this.key = -1;
     return done;
   }
 }

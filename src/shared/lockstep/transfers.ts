@@ -69,9 +69,9 @@ export class Transfers {
       assembly = new TransferAssembly();
       this.assemblies.set(slot, assembly);
     }
-    const done = assembly.add(chunk);
-    if (!done || !wanted(done.epoch)) return null;
-    return { epoch: done.epoch, chunks: chunk.count, read: readTransfer(done.packed, done.frame, this.packer) };
+    const done = assembly.add({ key: chunk.epoch, frame: chunk.frame, index: chunk.index, count: chunk.count, data: chunk.data });
+    if (!done || !wanted(done.key)) return null;
+    return { epoch: done.key, chunks: chunk.count, read: readTransfer(done.packed, done.frame, this.packer) };
   }
 
   /** We took another's transfer: ours is over. */

@@ -4,7 +4,8 @@
  * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12
  * `reliable` and 13 `ack` (reliable messages, src/shared/net/reliable.ts),
  * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepFrame`
- * and 17 `lockstepState` (wire v7); 0 ends the list.
+ * and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8);
+ * 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
@@ -31,8 +32,8 @@ import { chatText, playerName, wireAddr } from './strings';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES } from './types';
-import type { AckEvent, BreakEntry, FrameInput, LockstepStateEvent, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES } from './types';
+import type { AckEvent, BreakEntry, FrameInput, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -62,6 +63,13 @@ export const EVENT_CODES = {
   asteroidBreaks: 15,
   lockstepFrame: 16,
   lockstepState: 17,
+  controlChange: 18,
+  gameMoves: 19,
+  movesAck: 20,
+  stateDiff: 21,
+  stateAck: 22,
+  lateControl: 23,
+  netgameWelcome: 24,
 } as const satisfies Record<RemoteEventType, number>;
 
 /** The event-list terminator in place of a type code. */
@@ -143,6 +151,12 @@ function badChunkIndex(c: Omit<LockstepStateEvent, 'type'>): string | null {
   return c.count === 0 || c.count > MAX_STATE_CHUNKS || c.index >= c.count ? `chunk ${c.index} of ${c.count} (1..${MAX_STATE_CHUNKS} chunks)` : null;
 }
 
+const moveKind = refine(u8, (v) => (v > 2 ? `move kind ${v} is none of 0 (input), 1 (join), 2 (leave)` : null), 'out-of-range');
+const moveEntry = struct<MoveEntry>({ frame: u32, kind: moveKind, slot, input: frameInput });
+function badDiffChunk(c: { index: number; count: number }): string | null {
+  return c.count === 0 || c.count > MAX_STATE_CHUNKS || c.index >= c.count ? `chunk ${c.index} of ${c.count} (1..${MAX_STATE_CHUNKS} chunks)` : null;
+}
+
 const matchPhase = refine(u8, (v) => (v > 1 ? `phase ${v} is neither 0 (playing) nor 1 (over)` : null), 'out-of-range');
 
 function duplicateSlot(players: readonly PlayerEntry[]): string | null {
@@ -188,6 +202,13 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
     inputs: list(frameInput, MAX_FRAME_INPUTS),
   }),
   lockstepState: refine(struct({ epoch: u16, frame: u32, index: u8, count: u8, data: chunkBytes }), badChunkIndex, 'out-of-range'),
+  controlChange: struct({ frame: u32, input: frameInput }),
+  gameMoves: struct({ serverFrame: u32, controlLead: u8, stamp: u32, start: u32, moves: list(moveEntry, MAX_MOVES) }),
+  movesAck: struct({ clientFrame: u32, next: u32, stamp: u32 }),
+  stateDiff: refine(struct({ base: u32, frame: u32, index: u8, count: u8, data: chunkBytes }), badDiffChunk, 'out-of-range'),
+  stateAck: struct({ frame: u32, corrected: flagBit }),
+  lateControl: struct({ serverFrame: u32, late: u16, errors: u32 }),
+  netgameWelcome: struct({ slot, serverFrame: u32, start: u32, controlLead: u8, serverLead: u8 }),
 };
 
 const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 7;
+export const WIRE_VERSION = 8;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -234,6 +234,38 @@ export interface LockstepStateEvent {
   data: Uint8Array;
 }
 
+/** One entry of a netgame's game-moves array (src/shared/netgame/gameMoves.ts): at `frame`, `slot`'s controls become `input` (kind 0), its ship joins (1) or leaves (2). 12 bytes. */
+export interface MoveEntry {
+  frame: number;
+  kind: number;
+  slot: number;
+  input: FrameInput;
+}
+
+/** Most moves one gameMoves event carries. */
+export const MAX_MOVES = 32;
+
+/**
+ * Purple Martians' netgame messages (wire v8; src/shared/netgame), with the
+ * seed's names: `controlChange` (cdat) a client's new controls for a future
+ * frame; `gameMoves` (sdat) the server's frame, the client's control lead and
+ * moves of the master array from entry `start`; `movesAck` (sdak) the
+ * client's frame and the next entry it needs; `stateDiff` (stdf) one chunk
+ * of the server's state at `frame` as a difference from the state at `base`
+ * (NO_FRAME: the whole state); `stateAck` (stak) the client has the state
+ * at `frame`; `lateControl` (serr) a control change came `late` frames too
+ * late and was dropped; `netgameWelcome` (SJON) a client's slot and where
+ * it starts.
+ */
+export type NetgameEvent =
+  | { type: 'controlChange'; frame: number; input: FrameInput }
+  | { type: 'gameMoves'; serverFrame: number; controlLead: number; stamp: number; start: number; moves: MoveEntry[] }
+  | { type: 'movesAck'; clientFrame: number; next: number; stamp: number }
+  | { type: 'stateDiff'; base: number; frame: number; index: number; count: number; data: Uint8Array }
+  | { type: 'stateAck'; frame: number; corrected: boolean }
+  | { type: 'lateControl'; serverFrame: number; late: number; errors: number }
+  | { type: 'netgameWelcome'; slot: number; serverFrame: number; start: number; controlLead: number; serverLead: number };
+
 /** `matchState.msLeft` of a match without a time limit. */
 export const NO_TIME_LIMIT = 0xffffffff;
 /** Largest kill or death count a matchState carries (u16). */
@@ -262,7 +294,8 @@ export type GameEvent =
   | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; scores: ScoreEntry[] }
   | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] }
   | LockstepFrameEvent
-  | LockstepStateEvent;
+  | LockstepStateEvent
+  | NetgameEvent;
 
 /**
  * Everything an event list may hold: the ten game events, `relayed` (only in

@@ -43,7 +43,7 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['out-of-range', 'a negative radius', datagram(ev(8, [...be32(1), 0, ...f32(0), ...f32(0), ...f32(0), ...f32(-1), ...be16(1)]))],
     ['bad-quat', 'an all-zero rotation', patched(good, AT.rot, new Array<number>(8).fill(0))],
     ['bad-quat', 'a rotation of length 2', patched(good, AT.rot, [...be16(32767), ...be16(32767), ...be16(32767), ...be16(32767)])],
-    ['unknown-event', 'event type 18', datagram(ev(18, [0]))],
+    ['unknown-event', 'event type 25', datagram(ev(25, [0]))],
     ['out-of-range', 'matchState phase 2', datagram(ev(14, [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))],
     ['unknown-event', 'event type 255', datagram(ev(255, []))],
     ['bad-length', 'a payload one byte longer than its fields', datagram(ev(5, [...be32(1), 0xff, 0]))],

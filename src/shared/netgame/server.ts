@@ -1,0 +1,233 @@
+/**
+ * NetgameServer: the server of Purple Martians' input sync (the seed
+ * `purple-martians-netgame.txt`), pure: time comes in as arguments, events go
+ * out through `send`. It holds the master game-moves array and the master
+ * state, steps it every frame (40 a second) on its own clock, and every
+ * frame sends each client the moves it has not acknowledged with the
+ * server's frame (`gameMoves`, which the client's timer chases); every
+ * `diffEvery` frames it sends each client its state as a difference from
+ * the last one that client acknowledged (`stateDiff`), which corrects any
+ * drift.
+ *
+ * Control changes (`controlChange`) come tagged with a future frame: the
+ * client's frame plus its control lead, which the server adapts to each
+ * client's round trip (at least `baseLead`, the seed's 3; at most
+ * MAX_CONTROL_LEAD), so they arrive before their frame. A late one is
+ * dropped, counted and reported to its client (`lateControl`). The server's
+ * own pilot (a player hosting the game) goes through the same lead.
+ */
+import type { WorldEvent } from '../game/events';
+import type { MatchLimits } from '../game/match';
+import { createWorld } from '../game/world';
+import { PLAIN_PACKER, type StatePacker } from '../lockstep/stateTransfer';
+import { NO_FRAME, type FrameInput, type NetgameEvent, type RemoteEvent } from '../wire/types';
+import { GameMoves, MoveKind, type GameMove } from './gameMoves';
+import { encodeNetState, stepNetState, type NetState } from './netState';
+import { diffChunks } from './stateDiff';
+import { controlLeadFor, JOIN_DELAY_FRAMES, MAX_CHANGES_PER_S, MAX_FRAMES_AHEAD, SENT_STATES_KEPT } from './config';
+
+export interface NetgameServerOptions {
+  seed: number;
+  matchLimits?: Partial<MatchLimits>;
+  /** Sends events to the client in `slot` (one datagram each call). */
+  send(slot: number, events: RemoteEvent[]): void;
+  packer?: StatePacker;
+  /** Frames clients run behind the server (the seed's server_lead_frames, default 1). */
+  serverLead?: number;
+  /** The smallest control lead (the seed's control_lead_frames, default 3). */
+  baseLead?: number;
+  /** Frames between two state differences to each client (default 20: twice a second). */
+  diffEvery?: number;
+}
+
+/** What the server knows of one client. */
+export interface NetClient {
+  slot: number;
+  /** The next entry of the moves array the client needs. */
+  next: number;
+  /** The client's frame (its last acknowledgement). */
+  frame: number | null;
+  /** Smoothed round trip in ms, and its mean deviation. */
+  rttMs: number | null;
+  rttDevMs: number;
+  /** Its control lead in frames. */
+  lead: number;
+  /** Control changes taken, dropped as late, refused (too far ahead or too many). */
+  changes: number;
+  late: number;
+  refused: number;
+  /** The state the client acknowledged last: the base of its next difference. */
+  base: { frame: number; bytes: Uint8Array } | null;
+  /** Bytes of the last difference sent (packed) and its datagrams. */
+  lastDiff: { raw: number; packed: number; chunks: number } | null;
+  /** When the welcome last went (it goes again until the client acknowledges). */
+  welcomedAt: number;
+  /** Rate budget of control changes (tokens). */
+  budget: number;
+  budgetAt: number;
+}
+
+export class NetgameServer {
+  private stateNow: NetState;
+  readonly moves = new GameMoves();
+  readonly clients = new Map<number, NetClient>();
+  private readonly sentStates = new Map<number, Uint8Array>();
+  private readonly packer: StatePacker;
+  readonly serverLead: number;
+  readonly baseLead: number;
+  private readonly diffEvery: number;
+  /** What the last frame did (for a hosting player's view). */
+  lastEvents: WorldEvent[] = [];
+
+  constructor(private readonly options: NetgameServerOptions) {
+    const fresh = createWorld(options.seed, { ships: 1, match: options.matchLimits ?? {} });
+    this.stateNow = { world: { ...fresh, ships: [], scores: [] }, controls: new Map() };
+    this.packer = options.packer ?? PLAIN_PACKER;
+    this.serverLead = options.serverLead ?? 1;
+    this.baseLead = options.baseLead ?? 3;
+    this.diffEvery = options.diffEvery ?? 20;
+  }
+
+  get state(): NetState {
+    return this.stateNow;
+  }
+
+  /** The frame the server steps next. */
+  get frame(): number {
+    return this.stateNow.world.tick;
+  }
+
+  /**
+   * A player joins (a client, or the hosting player with `remote` false): its
+   * ship enters JOIN_DELAY_FRAMES from now. A client is sent its welcome and
+   * the whole state at once.
+   */
+  join(slot: number, now: number, remote = true): void {
+    const frame = this.frame;
+    this.moves.add({ frame: frame + JOIN_DELAY_FRAMES, kind: MoveKind.Join, slot, input: NEUTRAL });
+    if (!remote) return;
+    const start = this.firstEntryFrom(frame);
+    const client: NetClient = { slot, next: start, frame: null, rttMs: null, rttDevMs: 0, lead: controlLeadFor(UNMEASURED_RTT_MS, this.serverLead, this.baseLead), welcomedAt: now, changes: 0, late: 0, refused: 0, base: null, lastDiff: null, budget: MAX_CHANGES_PER_S, budgetAt: now };
+    this.clients.set(slot, client);
+    this.welcome(client, now);
+  }
+
+  /** The welcome and the whole state: sent at the join, and again while the client has acknowledged nothing (either may be lost). */
+  private welcome(client: NetClient, now: number): void {
+    client.welcomedAt = now;
+    client.next = this.firstEntryFrom(this.frame);
+    this.options.send(client.slot, [{ type: 'netgameWelcome', slot: client.slot, serverFrame: this.frame, start: client.next, controlLead: client.lead, serverLead: this.serverLead }]);
+    this.sendDiff(client, this.stateBytes());
+  }
+
+  /** A player leaves: its ship goes JOIN_DELAY_FRAMES from now. */
+  leave(slot: number): void {
+    this.clients.delete(slot);
+    this.moves.add({ frame: this.frame + JOIN_DELAY_FRAMES, kind: MoveKind.Leave, slot, input: NEUTRAL });
+  }
+
+  /** The hosting player's own controls changed: entered like a client's, with the same lead (so it is fair). */
+  localControl(slot: number, input: FrameInput): void {
+    this.moves.add({ frame: this.frame + this.baseLead, kind: MoveKind.Input, slot, input });
+  }
+
+  /** One server frame (every 25 ms): the moves of the frame applied, the world stepped, the clients told. */
+  tick(now: number): void {
+    const frame = this.frame;
+    const events: WorldEvent[] = [];
+    this.stateNow = stepNetState(this.stateNow, this.moves.forFrame(frame), events);
+    this.lastEvents = events;
+    const bytes = this.frame % this.diffEvery === 0 ? this.stateBytes() : null;
+    for (const client of this.clients.values()) {
+      if (client.frame === null && now - client.welcomedAt >= WELCOME_AGAIN_MS) this.welcome(client, now);
+      const moves = this.moves.from(client.next, MAX_MOVES_SENT);
+      this.options.send(client.slot, [{ type: 'gameMoves', serverFrame: this.frame, controlLead: client.lead, stamp: now >>> 0, start: client.next, moves }]);
+      if (bytes) this.sendDiff(client, bytes);
+    }
+    this.prune();
+  }
+
+  /** A netgame event from the client in `slot`. */
+  receive(slot: number, ev: NetgameEvent, now: number): void {
+    const client = this.clients.get(slot);
+    if (!client) return;
+    if (ev.type === 'controlChange') this.onControl(client, ev.frame, ev.input, now);
+    else if (ev.type === 'movesAck') this.onAck(client, ev.clientFrame, ev.next, ev.stamp, now);
+    else if (ev.type === 'stateAck') {
+      const bytes = this.sentStates.get(ev.frame);
+      if (bytes && (!client.base || ev.frame > client.base.frame)) client.base = { frame: ev.frame, bytes };
+    }
+  }
+
+  private onControl(client: NetClient, frame: number, input: FrameInput, now: number): void {
+    // A plausible rate: MAX_CHANGES_PER_S a second, in a bucket of as many.
+    client.budget = Math.min(MAX_CHANGES_PER_S, client.budget + ((now - client.budgetAt) / 1000) * MAX_CHANGES_PER_S);
+    client.budgetAt = now;
+    if (client.budget < 1 || frame > this.frame + MAX_FRAMES_AHEAD) {
+      client.refused++;
+      return;
+    }
+    client.budget -= 1;
+    if (frame < this.frame) {
+      client.late++;
+      this.options.send(client.slot, [{ type: 'lateControl', serverFrame: this.frame, late: Math.min(0xffff, this.frame - frame), errors: client.late }]);
+      return;
+    }
+    client.changes++;
+    this.moves.add({ frame, kind: MoveKind.Input, slot: client.slot, input });
+  }
+
+  private onAck(client: NetClient, clientFrame: number, next: number, stamp: number, now: number): void {
+    client.next = Math.max(client.next, Math.min(next, this.moves.end));
+    client.frame = clientFrame;
+    const rtt = now - stamp;
+    if (rtt >= 0 && rtt < 10_000) {
+      if (client.rttMs === null) client.rttMs = rtt;
+      else {
+        client.rttDevMs += (Math.abs(rtt - client.rttMs) - client.rttDevMs) / 8;
+        client.rttMs += (rtt - client.rttMs) / 8;
+      }
+      client.lead = controlLeadFor(client.rttMs + 2 * client.rttDevMs, this.serverLead, this.baseLead);
+    }
+  }
+
+  private stateBytes(): Uint8Array {
+    const bytes = encodeNetState(this.stateNow);
+    this.sentStates.set(this.frame, bytes);
+    return bytes;
+  }
+
+  private sendDiff(client: NetClient, bytes: Uint8Array): void {
+    const base = client.base;
+    const parts = diffChunks(base?.bytes ?? null, bytes, this.packer);
+    if (!parts) return;
+    client.lastDiff = { raw: parts.raw, packed: parts.packed, chunks: parts.chunks.length };
+    const frame = this.frame;
+    parts.chunks.forEach((data, index) => this.options.send(client.slot, [{ type: 'stateDiff', base: base ? base.frame : NO_FRAME, frame, index, count: parts.chunks.length, data }]));
+  }
+
+  /** The first entry a client starting at `frame` needs (later entries for earlier frames it ignores). */
+  private firstEntryFrom(frame: number): number {
+    const held = this.moves.from(this.moves.start, this.moves.end - this.moves.start);
+    const i = held.findIndex((m) => m.frame >= frame);
+    return i < 0 ? this.moves.end : this.moves.start + i;
+  }
+
+  private prune(): void {
+    let keep = this.firstEntryFrom(this.frame);
+    for (const c of this.clients.values()) keep = Math.min(keep, c.next);
+    this.moves.forgetBefore(keep);
+    const bases = new Set([...this.clients.values()].flatMap((c) => (c.base ? [c.base.frame] : [])));
+    for (const f of this.sentStates.keys()) if (f < this.frame - SENT_STATES_KEPT * this.diffEvery && !bases.has(f)) this.sentStates.delete(f);
+  }
+}
+
+/** The round trip assumed until a client's is measured: its first control changes then come early rather than late. */
+const UNMEASURED_RTT_MS = 250;
+/** A welcome not acknowledged goes again after this long. */
+const WELCOME_AGAIN_MS = 250;
+const NEUTRAL: FrameInput = Object.freeze({ thrust: 0, yaw: 0, pitch: 0, roll: 0, buttons: 0, target: 255 });
+/** Most moves one gameMoves event carries. */
+const MAX_MOVES_SENT = 32;
+
+export type { GameMove };
