@@ -17,7 +17,7 @@ import { MoveKind, type GameMove } from './gameMoves';
 
 export interface NetState {
   world: World;
-  /** Each player's controls, by slot (players in the world only). */
+  /** Each player's controls, by slot (players in the world, and players about to join who gave controls already). */
   controls: ReadonlyMap<number, FrameInput>;
 }
 
@@ -27,10 +27,11 @@ export function stepNetState(state: NetState, moves: readonly GameMove[], events
   const controls = new Map(state.controls);
   for (const m of moves) {
     const present = world.ships.some((s) => s.slot === m.slot);
-    if (m.kind === MoveKind.Input && present) controls.set(m.slot, m.input);
+    // Controls given before the ship enters count from its first frame (a player's first change may come before its join).
+    if (m.kind === MoveKind.Input) controls.set(m.slot, m.input);
     else if (m.kind === MoveKind.Join && !present) {
       world = withSpawnedShip(world, m.slot);
-      controls.set(m.slot, NEUTRAL_FRAME_INPUT);
+      if (!controls.has(m.slot)) controls.set(m.slot, NEUTRAL_FRAME_INPUT);
     } else if (m.kind === MoveKind.Leave && present) {
       world = withoutPilot(world, m.slot);
       controls.delete(m.slot);
