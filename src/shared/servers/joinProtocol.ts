@@ -62,6 +62,10 @@ export const GAMESERVER_PORT = 6581;
 export const GAMESERVER_UDP_PORT = 6522;
 /** Slotserver UDP port: LAN discovery requests (and later time sync); not a Parsec port. */
 export const SLOTSERVER_UDP_PORT = 6523;
+/** Netgame server UDP port for game packets and LAN discovery (Starlane's choice: beside the others). */
+export const NETGAME_UDP_PORT = 6524;
+/** Netgame server TCP join port. */
+export const NETGAME_PORT = 6583;
 /** Longest line either side may send, in bytes; a server closes a connection that exceeds it. */
 export const MAX_LINE_BYTES = 256;
 export const MAX_OS_LENGTH = 31;

@@ -18,7 +18,7 @@
  *    17   1  DISCOVERY_VERSION (1)
  *    18   4  nonce echoed from the request
  *    22   4  instance (u32, random per server start: merges answers that reach a client twice)
- *    26   1  kind: 1 = slotserver, 2 = gameserver
+ *    26   1  kind: 1 = slotserver, 2 = gameserver, 3 = netgame
  *    27   2  TCP join port (1..65535)
  *    29   1  players (0..maxPlayers)
  *    30   1  max players (1..255)
@@ -31,14 +31,14 @@
  *
  * Pure: no Node builtins; the caller supplies nonces and instance ids.
  */
-import { GAMESERVER_UDP_PORT, MAX_SERVER_NAME_LENGTH, SLOTSERVER_UDP_PORT, isServerName } from './joinProtocol';
+import { GAMESERVER_UDP_PORT, MAX_SERVER_NAME_LENGTH, NETGAME_UDP_PORT, SLOTSERVER_UDP_PORT, isServerName } from './joinProtocol';
 
 export const DISCOVERY_REQUEST_MAGIC = 'STARLANE-DISCOVER';
 export const DISCOVERY_REPLY_MAGIC = 'STARLANE-ANNOUNCE';
 /** Layout version of both datagrams; anything else is ignored. */
 export const DISCOVERY_VERSION = 1;
 /** UDP ports a client asks: the gameserver's and the slotserver's defaults. */
-export const DISCOVERY_PORTS: readonly number[] = [GAMESERVER_UDP_PORT, SLOTSERVER_UDP_PORT];
+export const DISCOVERY_PORTS: readonly number[] = [GAMESERVER_UDP_PORT, SLOTSERVER_UDP_PORT, NETGAME_UDP_PORT];
 /** Longest server version string an announcement carries. */
 export const MAX_DISCOVERY_VERSION_LENGTH = 16;
 
@@ -48,8 +48,8 @@ const FIXED_REPLY_BYTES = 33;
 export const MAX_ANNOUNCEMENT_BYTES = FIXED_REPLY_BYTES + MAX_SERVER_NAME_LENGTH + MAX_DISCOVERY_VERSION_LENGTH;
 export const DISCOVERY_REQUEST_BYTES = MAX_ANNOUNCEMENT_BYTES;
 
-export type DiscoveryServerKind = 'slotserver' | 'gameserver';
-const KIND_CODES: Record<DiscoveryServerKind, number> = { slotserver: 1, gameserver: 2 };
+export type DiscoveryServerKind = 'slotserver' | 'gameserver' | 'netgame';
+const KIND_CODES: Record<DiscoveryServerKind, number> = { slotserver: 1, gameserver: 2, netgame: 3 };
 
 /** What a server tells a client that asked. */
 export interface ServerAnnouncement {
@@ -170,7 +170,7 @@ export function parseAnnouncement(bytes: Uint8Array): DiscoveryParse<ServerAnnou
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint8(17) !== DISCOVERY_VERSION) return { ok: false, reason: 'wrong-version' };
   const kindCode = view.getUint8(26);
-  const kind = kindCode === 1 ? 'slotserver' : kindCode === 2 ? 'gameserver' : null;
+  const kind = kindCode === 1 ? 'slotserver' : kindCode === 2 ? 'gameserver' : kindCode === 3 ? 'netgame' : null;
   if (kind === null) return { ok: false, reason: 'bad-kind' };
   const port = view.getUint16(27);
   if (port === 0) return { ok: false, reason: 'bad-port' };

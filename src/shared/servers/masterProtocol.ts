@@ -69,9 +69,9 @@ export interface MasterVersion {
 }
 
 /** What kind of server registers (Starlane extension field `type:`). */
-export type MasterServerType = 'slotserver' | 'gameserver';
+export type MasterServerType = 'slotserver' | 'gameserver' | 'netgame';
 /** Every {@link MasterServerType}. */
-export const MASTER_SERVER_TYPES: readonly MasterServerType[] = ['slotserver', 'gameserver'];
+export const MASTER_SERVER_TYPES: readonly MasterServerType[] = ['slotserver', 'gameserver', 'netgame'];
 
 /** `version: … join me: …`: a server announcing itself. `port` and `type` are the Starlane extension. */
 export interface JoinRequest {

@@ -14,7 +14,7 @@ import {
   sanitizeAnnouncedName,
   type ServerAnnouncement,
 } from '../../../src/shared/servers/lanDiscovery';
-import { GAMESERVER_UDP_PORT, SLOTSERVER_UDP_PORT } from '../../../src/shared/servers/joinProtocol';
+import { GAMESERVER_UDP_PORT, NETGAME_UDP_PORT, SLOTSERVER_UDP_PORT } from '../../../src/shared/servers/joinProtocol';
 
 const sample: ServerAnnouncement = {
   nonce: 0xdeadbeef,
@@ -50,9 +50,10 @@ describe('discovery request', () => {
     expect(DISCOVERY_REQUEST_BYTES).toBe(MAX_ANNOUNCEMENT_BYTES);
   });
 
-  it('is asked on the gameserver and slotserver UDP ports', () => {
-    expect(DISCOVERY_PORTS).toEqual([GAMESERVER_UDP_PORT, SLOTSERVER_UDP_PORT]);
+  it('is asked on the gameserver, slotserver and netgame server UDP ports', () => {
+    expect(DISCOVERY_PORTS).toEqual([GAMESERVER_UDP_PORT, SLOTSERVER_UDP_PORT, NETGAME_UDP_PORT]);
     expect(SLOTSERVER_UDP_PORT).toBe(6523);
+    expect(NETGAME_UDP_PORT).toBe(6524);
   });
 
   it('refuses a wrong magic, a wrong length, another version and non-zero padding, with reasons', () => {
@@ -116,7 +117,8 @@ describe('server announcement', () => {
     expect(parseAnnouncement(good.subarray(0, good.length - 1))).toEqual({ ok: false, reason: 'wrong-length' });
     expect(parseAnnouncement(new Uint8Array([...good, 0x41]))).toEqual({ ok: false, reason: 'wrong-length' });
     expect(at(17, 9)).toEqual({ ok: false, reason: 'wrong-version' });
-    expect(at(26, 3)).toEqual({ ok: false, reason: 'bad-kind' });
+    expect(at(26, 3)).toMatchObject({ ok: true, value: { kind: 'netgame' } });
+    expect(at(26, 4)).toEqual({ ok: false, reason: 'bad-kind' });
     const noPort = good.slice();
     noPort[27] = 0;
     noPort[28] = 0;
