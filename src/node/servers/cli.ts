@@ -1,5 +1,5 @@
 /**
- * `npm run server -- <masterserver|slotserver|gameserver> [options]` /
+ * `npm run server -- <masterserver|slotserver|gameserver|netgame> [options]` /
  * `node out/main/server.js`: runs one Starlane server. Prints one line for a
  * person on stdout once it listens; structured logs (pino JSON) go to stderr.
  * SIGINT/SIGTERM shut it down gracefully (leave the masterserver list, say
@@ -17,9 +17,12 @@ import { DEFAULT_MAX_PER_ADDRESS } from './joinServer';
 import { MasterRegistration, parseHostPort } from './masterClient';
 import { startSlotserver, renderSlotserverStatus } from './slotserver';
 import { startGameserver } from './gameserver';
+import { NETGAME_MAX_PLAYERS, startNetgameServer } from './netgameServer';
+import { renderNetgameStatus } from './netgameStatus';
+import { MAX_CONTROL_LEAD } from '../../shared/netgame/config';
 import { loopbackWarning } from './discoveryResponder';
 import { renderGameserverStatus } from './gameserverStatus';
-import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
+import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, NETGAME_PORT, NETGAME_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 import { startStatusHttp, withProcessStatus, type StatusBody, type StatusHttp } from './statusHttp';
 import type { RunningServer } from './types';
@@ -146,7 +149,7 @@ function stopOnSignals(log: Logger, kind: string, stop: (reason: string) => Prom
 }
 
 const program = new Command('starlane-server')
-  .description('Starlane servers: a masterserver that lists game servers, a slotserver that hands out game slots, and a gameserver that relays game packets')
+  .description('Starlane servers: a masterserver that lists game servers, a slotserver that hands out game slots, a gameserver that relays game packets, and a netgame server (input sync)')
   .version(APP_VERSION)
   .showHelpAfterError();
 
@@ -213,7 +216,7 @@ async function serveAndRegister(
   o: SlotOpts,
   log: Logger,
   server: PlayerServer,
-  type: 'slotserver' | 'gameserver',
+  type: 'slotserver' | 'gameserver' | 'netgame',
   link: { registration?: MasterRegistration },
   routes: Record<string, () => StatusBody>,
 ): Promise<void> {
@@ -388,6 +391,64 @@ withPlayerOptions(
     await serveAndRegister(o, log, server, 'gameserver', link, {
       '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
       '/status.json': () => ({ type: 'json', body: renderGameserverStatus(server).json }),
+    });
+  });
+
+interface NetgameOpts extends SlotOpts {
+  udpPort: number;
+  controlLead: number;
+  serverLead: number;
+  diffFrames: number;
+  zlibLevel: number;
+  timeoutSeconds: number;
+  udpRate: number;
+}
+
+withPlayerOptions(
+  withCommonOptions(program.command('netgame').description("run a netgame (Purple Martians' input sync): joined over TCP like a gameserver, the master moves array and state over UDP"), {
+    name: 'starlane-netgame',
+    port: NETGAME_PORT,
+    nameHelp: SERVER_NAME_HELP,
+    parseName: (v) => v,
+  }),
+  NETGAME_MAX_PLAYERS,
+  `number of slots (1-${NETGAME_MAX_PLAYERS})`,
+)
+  .option('--udp-port <port>', 'UDP port for the netgame messages and LAN discovery (0 = any free port: the server is then not found on the LAN)', int(0, 65535), NETGAME_UDP_PORT)
+  .option('--control-lead <frames>', "smallest control lead (the seed's control_lead_frames); each client's grows with its round trip", int(1, MAX_CONTROL_LEAD), 3)
+  .option('--server-lead <frames>', "frames clients run behind the server (the seed's server_lead_frames)", int(0, 10), 1)
+  .option('--diff-frames <n>', 'frames between two state differences to each client', int(1, 400), 20)
+  .option('--zlib-level <n>', "zlib level of state differences (the seed's zlib_cmp)", int(1, 9), 7)
+  .option('--timeout-seconds <s>', 'free the seat of a player that sent no datagram for this long', seconds(0.1, 3600), 10)
+  .option('--udp-rate <n>', 'datagrams per second one source may send; more are dropped unread', number(10, 100_000, 'datagrams per second'), 200)
+  .action(async (o: NetgameOpts, cmd: Command) => {
+    checkMasterOptions(o, cmd);
+    const log = createLogger('starlane-netgame', o.logLevel);
+    const link: { registration?: MasterRegistration } = {};
+    const server = await startNetgameServer({
+      name: o.name,
+      host: o.host,
+      port: o.port,
+      udpPort: o.udpPort,
+      maxPlayers: o.maxPlayers,
+      welcome: o.welcome ?? [],
+      banFile: o.banFile,
+      banPollMs: Math.round(o.banPollSeconds * 1000),
+      maxPerAddress: o.maxPerAddress,
+      joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
+      limits: limitsOf(o),
+      controlLead: o.controlLead,
+      serverLead: o.serverLead,
+      diffEvery: o.diffFrames,
+      zlibLevel: o.zlibLevel,
+      timeoutMs: Math.round(o.timeoutSeconds * 1000),
+      udpRate: o.udpRate,
+      log,
+      onPlayersChanged: (count, max) => link.registration?.update(count, max),
+    });
+    await serveAndRegister(o, log, server, 'netgame', link, {
+      '/': () => ({ type: 'html', body: renderNetgameStatus(server).html }),
+      '/status.json': () => ({ type: 'json', body: renderNetgameStatus(server).json }),
     });
   });
 
