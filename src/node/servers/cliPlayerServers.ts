@@ -1,0 +1,122 @@
+/**
+ * What the slot-, game- and netgame server commands share (cli.ts): their
+ * options beyond the common ones, the masterserver checks, and everything
+ * around a running server — status page, masterserver registration,
+ * graceful shutdown, SIGHUP, the announce line.
+ */
+import { hostname } from 'node:os';
+import { Command, Option } from 'commander';
+import type { Logger } from '../log';
+import { DEFAULT_MAX_PER_ADDRESS } from './joinServer';
+import { MasterRegistration } from './masterClient';
+import { loopbackWarning } from './discoveryResponder';
+import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
+import { startStatusHttp, type StatusBody, type StatusHttp } from './statusHttp';
+import type { RunningServer } from './types';
+import { httpCaps } from './connectionLimits';
+import { validateServerToken } from '../../shared/servers/masterProtocol';
+import { announce, int, limitsOf, masterAddress, seconds, serverUrl, stopOnSignals, welcomeLine, type CommonOpts } from './cliOptions';
+
+export interface SlotOpts extends CommonOpts {
+  maxPlayers: number;
+  welcome?: string[];
+  banFile?: string;
+  master?: string;
+  url?: string;
+  heartbeatSeconds: number;
+  joinTimeoutSeconds: number;
+  maxPerAddress: number;
+  banPollSeconds: number;
+}
+
+/** A slot- or gameserver as the shared CLI plumbing sees it. */
+export interface PlayerServer extends RunningServer {
+  readonly maxPlayers: number;
+  playerCount(): number;
+  reloadBans(why?: string): Promise<void>;
+}
+
+/** Checks the masterserver options of a slot- or gameserver command before anything starts. */
+export function checkMasterOptions(o: SlotOpts, cmd: Command): void {
+  if (o.master && !o.url && o.httpPort === undefined) cmd.error('error: --master needs --url (or --http-port, whose status page is then the URL)');
+  // The masterserver protocol separates fields by spaces, so a listed name cannot contain one.
+  if (o.master && validateServerToken(o.name)) cmd.error(`error: --name with --master: ${validateServerToken(o.name)}`);
+}
+
+/**
+ * Everything around a running slot- or gameserver: its status page, its
+ * masterserver registration (wired to `link` so player changes reach it),
+ * graceful shutdown on signals, and the announce line.
+ */
+export async function serveAndRegister(
+  o: SlotOpts,
+  log: Logger,
+  server: PlayerServer,
+  type: 'slotserver' | 'gameserver' | 'netgame',
+  link: { registration?: MasterRegistration },
+  routes: Record<string, () => StatusBody>,
+): Promise<void> {
+  let status: StatusHttp | undefined;
+  if (o.httpPort !== undefined) {
+    try {
+      status = await startStatusHttp({ port: o.httpPort, host: o.host, routes, caps: httpCaps(limitsOf(o)) });
+    } catch (err) {
+      await server.close('status page failed');
+      throw err;
+    }
+  }
+  if (o.master) {
+    // Listening on every interface says nothing about how others reach us; the host name is the best guess.
+    const publicHost = o.host === '0.0.0.0' || o.host === '::' ? hostname() : o.host;
+    const url = o.url ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${status?.port}/`;
+    try {
+      link.registration = new MasterRegistration({
+        master: o.master,
+        name: o.name,
+        os: `${process.platform}-${process.arch}`,
+        maxPlayers: server.maxPlayers,
+        url,
+        port: server.ports.tcp,
+        type,
+        log,
+        heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
+      });
+    } catch (err) {
+      // Only the default URL (built from the host name) can still be invalid here.
+      await Promise.all([server.close('bad masterserver registration'), status?.close()]);
+      throw new Error(`--master: ${(err as Error).message} (${url}); pass --url`);
+    }
+    link.registration.update(server.playerCount(), server.maxPlayers);
+    link.registration.start();
+  }
+  stopOnSignals(log, type, async (reason) => {
+    // Leave the list first, so nobody is sent to a server that is going away.
+    await link.registration?.stop();
+    await server.close(reason);
+    await status?.close();
+  });
+  // SIGHUP: read the ban file again now (an admin's `kill -HUP`; the file is also watched). Not on Windows, which has no SIGHUP to send.
+  process.on('SIGHUP', () => {
+    if (o.banFile === undefined) log.info('SIGHUP: no --ban-file to read again');
+    else void server.reloadBans('SIGHUP');
+  });
+  const loopback = loopbackWarning(o.host);
+  if (loopback) log.warn({ host: o.host }, loopback);
+  announce(type, o.name, { ...server.ports, http: status?.port });
+}
+
+/** Options of the slot- and gameserver commands beyond the common ones. */
+export function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: string): Command {
+  return cmd
+    .option('--max-players <n>', maxHelp, int(1, maxPlayers), maxPlayers)
+    .option('--welcome <line>', 'a line sent to each player who joins (repeat for up to 4 lines)', welcomeLine)
+    .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line; read again when it changes and on SIGHUP, and players it bans are removed')
+    .addOption(new Option('--ban-poll-seconds <s>', 'how often the ban file is checked for changes').argParser(seconds(0.05, 86_400)).default(1).hideHelp())
+    .option('--max-per-address <n>', 'most seats one host (an IPv4 address or an IPv6 /64) may hold; the default lets a LAN party of 8 behind one public address play', int(1, MAX_WIRE_SLOTS), DEFAULT_MAX_PER_ADDRESS)
+    .option('--master <host:port>', 'register with this masterserver', masterAddress)
+    .option('--url <url>', 'web page about this server, linked from the masterserver list (default: its status page)', serverUrl)
+    .addOption(new Option('--heartbeat-seconds <s>', 'how often the player count is re-sent to the masterserver').argParser(seconds(0.05, 3600)).default(30).hideHelp())
+    .option('--join-timeout-seconds <s>', 'close a connection that has not joined within this long (half-open and idle connections included)', seconds(0.5, 3600), 30);
+}
+
+export const SERVER_NAME_HELP = 'server name sent to players and listed by the masterserver (1-31 printable ASCII characters; no spaces with --master)';
