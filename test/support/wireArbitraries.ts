@@ -157,6 +157,7 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     serverFrame: arbU32,
     controlLead: arbU8,
     stamp: arbU32,
+    end: arbU32,
     start: arbU32,
     moves: fc.array(fc.record({ frame: arbU32, kind: fc.integer({ min: 0, max: 2 }), slot: arbSlot, input: arbFrameInput }), { maxLength: MAX_MOVES }),
   }),

@@ -5,8 +5,9 @@
  * describe the layout byte by byte.
  *
  * Layout: one format-version byte (WORLD_FORMAT_VERSION), then the World's
- * fields in declaration order — tick, rng, nextId, extraIn, ships, objects,
- * asteroids, field, scores, match — and every record likewise its fields in
+ * fields — tick, rng, nextId, extraIn, field, asteroids, match, scores,
+ * ships, objects (the variable-length parts last, so two states a few frames
+ * apart line up byte for byte) — and every record its fields in
  * declaration order (types.ts), all big-endian. Every non-integer number is
  * an IEEE 754 f64, so every bit survives (-0 included); a Vec3 is x, y, z and
  * a Quat x, y, z, w. An integer field has a range [min, max] (the codecs
@@ -32,7 +33,7 @@ import type { DropReason, Sink } from '../wire/stream';
 import { MAX_WIRE_SLOTS } from '../wire/types';
 
 /** The first byte of every encoded world; bytes with another version are refused (`bad-version`). */
-export const WORLD_FORMAT_VERSION = 1;
+export const WORLD_FORMAT_VERSION = 2;
 
 /** Most items of each list a world may carry (`bad-list` beyond). */
 export const WORLD_LIMITS = Object.freeze({
@@ -221,17 +222,19 @@ const match = struct<Match>({
   playedTicks: u32,
 });
 
+// The parts whose size rarely changes first and the objects (born and gone every few frames) last, so
+// the bytes of two worlds a few frames apart line up: a netgame state difference (XOR) then packs small.
 const world = struct<World>({
   tick: u32,
   rng: u32,
   nextId: u32,
   extraIn: ticks,
+  field: list(asteroid, WORLD_LIMITS.field),
+  asteroids: list(asteroid, WORLD_LIMITS.asteroids),
+  match,
+  scores: slotsOnce(list(score, WORLD_LIMITS.scores), (s) => s.slot),
   ships: slotsOnce(list(ship, WORLD_LIMITS.ships), (s) => s.slot),
   objects: list(object, WORLD_LIMITS.objects),
-  asteroids: list(asteroid, WORLD_LIMITS.asteroids),
-  field: list(asteroid, WORLD_LIMITS.field),
-  scores: slotsOnce(list(score, WORLD_LIMITS.scores), (s) => s.slot),
-  match,
 });
 
 // ---- Entry points --------------------------------------------------------------

@@ -4,8 +4,9 @@
  * game-moves array and steps the same state with it, `serverLead` frames
  * behind the server: its frame timer chases the server's frame (each
  * `gameMoves` carries it), stepping up to MAX_CHASE frames a tick when
- * behind, none when ahead — and never a frame the server may still take
- * moves for. It sends only control changes, tagged its frame plus the
+ * behind, none when ahead — and never a frame whose moves it does not all
+ * hold (the server has stepped past it, and we hold its array up to the
+ * end it had then). It sends only control changes, tagged its frame plus the
  * control lead the server gives it, and sends one again when the server's
  * array does not show it a round trip later. State differences from the
  * server are applied when complete: a state for a frame the client has
@@ -58,6 +59,8 @@ export class NetgameClient {
   private readonly moves = new GameMoves();
   private serverFrame = 0;
   private serverFrameAt = 0;
+  /** Frames before this have all their moves here: the server was past them and we hold its array up to its end then. */
+  private completeBefore = 0;
   private controlLead = 3;
   private serverLead = 1;
   private readonly history = new Map<number, NetState>();
@@ -105,6 +108,7 @@ export class NetgameClient {
       case 'gameMoves':
         if (this.slotNow === null) return;
         this.moves.merge(ev.start, ev.moves.map((m) => ({ frame: m.frame, kind: m.kind as MoveKind, slot: m.slot, input: m.input })));
+        if (this.moves.end >= ev.end) this.completeBefore = Math.max(this.completeBefore, ev.serverFrame);
         this.heardFrame(ev.serverFrame, now);
         this.controlLead = ev.controlLead;
         this.options.send([{ type: 'movesAck', clientFrame: (this.stateNow?.world.tick ?? 0) >>> 0, next: this.moves.end, stamp: ev.stamp }]);
@@ -133,7 +137,7 @@ export class NetgameClient {
     const estimate = this.serverFrame + Math.floor((now - this.serverFrameAt) / STEP_MS);
     const target = estimate - this.serverLead;
     const out: SteppedFrame[] = [];
-    while (out.length < MAX_CHASE && this.stateNow && this.stateNow.world.tick < target && this.stateNow.world.tick < this.serverFrame) {
+    while (out.length < MAX_CHASE && this.stateNow && this.stateNow.world.tick < target && this.stateNow.world.tick < this.completeBefore) {
       out.push(this.stepOnce());
     }
     return out;

@@ -140,8 +140,7 @@ export class NetgameServer {
     const bytes = this.frame % this.diffEvery === 0 ? this.stateBytes() : null;
     for (const client of this.clients.values()) {
       if (client.frame === null && now - client.welcomedAt >= WELCOME_AGAIN_MS) this.welcome(client, now);
-      const moves = this.moves.from(client.next, MAX_MOVES_SENT);
-      this.options.send(client.slot, [{ type: 'gameMoves', serverFrame: this.frame, controlLead: client.lead, stamp: now >>> 0, start: client.next, moves }]);
+      this.sendMoves(client, now);
       if (bytes) this.sendDiff(client, bytes);
     }
     this.prune();
@@ -156,6 +155,22 @@ export class NetgameServer {
     else if (ev.type === 'stateAck') {
       const bytes = this.sentStates.get(ev.frame);
       if (bytes && (!client.base || ev.frame > client.base.frame)) client.base = { frame: ev.frame, bytes };
+    }
+  }
+
+  /**
+   * The moves the client has not acknowledged, from the oldest (a lost
+   * datagram is repaired by the next), with the array's end, so the client
+   * steps no frame before it holds every move of it: up to
+   * MAX_MOVES_DATAGRAMS datagrams a frame.
+   */
+  private sendMoves(client: NetClient, now: number): void {
+    let from = client.next;
+    for (let n = 0; n < MAX_MOVES_DATAGRAMS; n++) {
+      const moves = this.moves.from(from, MAX_MOVES_SENT);
+      this.options.send(client.slot, [{ type: 'gameMoves', serverFrame: this.frame, controlLead: client.lead, stamp: now >>> 0, end: this.moves.end, start: from, moves }]);
+      from += moves.length;
+      if (from >= this.moves.end) return;
     }
   }
 
@@ -229,5 +244,7 @@ const WELCOME_AGAIN_MS = 250;
 const NEUTRAL: FrameInput = Object.freeze({ thrust: 0, yaw: 0, pitch: 0, roll: 0, buttons: 0, target: 255 });
 /** Most moves one gameMoves event carries. */
 const MAX_MOVES_SENT = 32;
+/** Most gameMoves datagrams to one client a frame (128 moves: eight pilots changing controls every frame, for 400 ms of round trip). */
+const MAX_MOVES_DATAGRAMS = 4;
 
 export type { GameMove };

@@ -203,7 +203,7 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
   }),
   lockstepState: refine(struct({ epoch: u16, frame: u32, index: u8, count: u8, data: chunkBytes }), badChunkIndex, 'out-of-range'),
   controlChange: struct({ frame: u32, input: frameInput }),
-  gameMoves: struct({ serverFrame: u32, controlLead: u8, stamp: u32, start: u32, moves: list(moveEntry, MAX_MOVES) }),
+  gameMoves: struct({ serverFrame: u32, controlLead: u8, stamp: u32, end: u32, start: u32, moves: list(moveEntry, MAX_MOVES) }),
   movesAck: struct({ clientFrame: u32, next: u32, stamp: u32 }),
   stateDiff: refine(struct({ base: u32, frame: u32, index: u8, count: u8, data: chunkBytes }), badDiffChunk, 'out-of-range'),
   stateAck: struct({ frame: u32, corrected: flagBit }),

@@ -248,8 +248,8 @@ export const MAX_MOVES = 32;
 /**
  * Purple Martians' netgame messages (wire v8; src/shared/netgame), with the
  * seed's names: `controlChange` (cdat) a client's new controls for a future
- * frame; `gameMoves` (sdat) the server's frame, the client's control lead and
- * moves of the master array from entry `start`; `movesAck` (sdak) the
+ * frame; `gameMoves` (sdat) the server's frame, the client's control lead, the
+ * master array's end and its moves from entry `start`; `movesAck` (sdak) the
  * client's frame and the next entry it needs; `stateDiff` (stdf) one chunk
  * of the server's state at `frame` as a difference from the state at `base`
  * (NO_FRAME: the whole state); `stateAck` (stak) the client has the state
@@ -259,7 +259,7 @@ export const MAX_MOVES = 32;
  */
 export type NetgameEvent =
   | { type: 'controlChange'; frame: number; input: FrameInput }
-  | { type: 'gameMoves'; serverFrame: number; controlLead: number; stamp: number; start: number; moves: MoveEntry[] }
+  | { type: 'gameMoves'; serverFrame: number; controlLead: number; stamp: number; end: number; start: number; moves: MoveEntry[] }
   | { type: 'movesAck'; clientFrame: number; next: number; stamp: number }
   | { type: 'stateDiff'; base: number; frame: number; index: number; count: number; data: Uint8Array }
   | { type: 'stateAck'; frame: number; corrected: boolean }

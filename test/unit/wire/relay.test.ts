@@ -109,7 +109,8 @@ describe('Relay packets and relayed events', () => {
   });
 
   it('lays a relayed event out as [11][u16 length][slot][u16 length][inner datagram]', () => {
-    const inner = fc.sample(arbInner, { seed: 3, numRuns: 1 })[0]!;
+    // One inner datagram small enough to travel relayed (beside the outer header and token).
+    const inner = fc.sample(arbInner.filter((p) => encodePacket(p).length <= 400), { seed: 3, numRuns: 1 })[0]!;
     const innerBytes = encodePacket(inner);
     const header = serverHeader(PacketType.Relay, 1, 2, 0xdeadbeef);
     const bytes = encodePacket({ header, events: [{ type: 'relayed', slot: inner.header.senderSlot, packet: inner }] });
