@@ -43,8 +43,8 @@ const program = new Command('starlane-bot')
   .version(APP_VERSION)
   .option('-n, --name <name>', 'player name (default: bot-<4 random hex digits>, so several bots can share a server)')
   .addOption(new Option('--packetapi <api>', 'packet API').choices(['udp', 'udp6']).default('udp'))
-  .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p', 'slotserver', 'gameserver', 'lockstep']).default('p2p'))
-  .option('--server <host:port>', 'the slot- or gameserver to join (with --protocol slotserver|gameserver; default: the first one answering on the LAN)', (v: string) => {
+  .addOption(new Option('--protocol <protocol>', 'network protocol').choices(['p2p', 'slotserver', 'gameserver', 'lockstep', 'netgame']).default('p2p'))
+  .option('--server <host:port>', 'the server to join (with --protocol slotserver|gameserver|netgame; default: the first one of that kind answering on the LAN)', (v: string) => {
     if (!parseTarget(v)) throw new InvalidArgumentError('must be host[:port]');
     return v;
   })

@@ -48,6 +48,8 @@ export interface GameSessionOptions<M extends Membership> {
   proveAddresses?: boolean;
   /** A lockstep game: flagged datagrams, no ship states (SessionParts.lockstep). */
   lockstep?: boolean;
+  /** No ship states (a netgame: the protocol sends its own messages). */
+  noShipStates?: boolean;
   /** Lines the `players` listing adds after the slot table (a lockstep game's frame figures). */
   extraPlayerLines?: () => string[];
 }
@@ -74,6 +76,7 @@ export class GameSession<M extends Membership> {
       status: options.status,
       ...(options.proveAddresses ? { proveAddresses: sessionCookies() } : {}),
       ...(options.lockstep ? { lockstep: true } : {}),
+      ...(options.noShipStates ? { shipStates: false } : {}),
     });
   }
 

@@ -96,7 +96,7 @@ export class LockstepProtocol extends P2pProtocol {
 
   override linkStats(): LinkStats {
     const s = this.engine?.stats();
-    return { ...super.linkStats(), ...(s && s.frame !== null ? { sync: syncSummary(s) } : {}) };
+    return { ...super.linkStats(), ...(s && s.frame !== null ? { sync: `lockstep ${syncSummary(s)}` } : {}) };
   }
 
   /** The GameDriver's tick: the engine runs the game once we are in one (its world shown; frozen while we wait for it). */

@@ -11,6 +11,9 @@ import type { PlayerPing } from '../../shared/net/gameLink';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
 import { NO_SLOT } from '../../shared/wire/types';
+import { NEUTRAL_STATE } from '../../shared/p2p/packets';
+import { NETGAME_PORT } from '../../shared/servers/joinProtocol';
+import { NetgameLink } from './netgameLink';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
@@ -31,9 +34,10 @@ import { lanOptionsOf, lanSilenceHint, queryLanDetailed } from '../net/lanQuery'
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
 export const GAMESERVER_PROTOCOL = 'gameserver';
+export const NETGAME_PROTOCOL = 'netgame';
 /** Parsec's gameserver join port. */
 export const GAMESERVER_PORT = 6581;
-export type ServerMode = typeof SLOTSERVER_PROTOCOL | typeof GAMESERVER_PROTOCOL;
+export type ServerMode = typeof SLOTSERVER_PROTOCOL | typeof GAMESERVER_PROTOCOL | typeof NETGAME_PROTOCOL;
 const TICK_MS = 10;
 /** A removal (or a lost connection) this soon after the server stopped answering is taken as the stall's doing: the client rejoins. */
 const REJOIN_WITHIN_MS = 5000;
@@ -51,6 +55,8 @@ export class ServerClientProtocol implements Protocol {
   private welcomeLeft = 0;
   /** The node that should answer every second while we are joined (the gameserver; the slotserver's time port), null: none. */
   private heartbeat: Uint8Array | null = null;
+  /** In a netgame: the game's client side (netgameLink.ts), from the join on. */
+  private netgame: NetgameLink | null = null;
   /** Set when the server dropped us after a stall: connect again to the same server once the link is closed. */
   private rejoin = false;
 
@@ -60,7 +66,12 @@ export class ServerClientProtocol implements Protocol {
   ) {}
 
   private get defaultPort(): number {
-    return this.name === GAMESERVER_PROTOCOL ? GAMESERVER_PORT : SLOTSERVER_PORT;
+    return this.name === GAMESERVER_PROTOCOL ? GAMESERVER_PORT : this.name === NETGAME_PROTOCOL ? NETGAME_PORT : SLOTSERVER_PORT;
+  }
+
+  /** Game packets go to the server only (a gameserver relays them; a netgame server runs the game). */
+  private get relayed(): boolean {
+    return this.name !== SLOTSERVER_PROTOCOL;
   }
 
   async init(): Promise<void> {
@@ -82,11 +93,13 @@ export class ServerClientProtocol implements Protocol {
           (name) => this.link?.send(formatNewName(name)),
           (addr) => transport.keyOf(addr),
         ),
-      // Through a gameserver the only link is the server: if it stops acknowledging, the game is over for us.
-      ...(this.name === GAMESERVER_PROTOCOL
+      // A netgame server runs the game: no ship states go to it, only the netgame messages.
+      ...(this.name === NETGAME_PROTOCOL ? { noShipStates: true, extraPlayerLines: () => (this.netgame ? [`netgame: ${this.netgame.summary()}`] : []) } : {}),
+      // Through a gameserver (or a netgame server) the only link is the server: if it stops acknowledging, the game is over for us.
+      ...(this.relayed
         ? {
             linkFailed: (_addr: Uint8Array, reason: string) => {
-              this.ended('lost', `lost contact with the gameserver "${this.serverName}": ${reason}; disconnecting`);
+              this.ended('lost', `lost contact with the ${this.name} "${this.serverName}": ${reason}; disconnecting`);
               this.disconnect();
             },
           }
@@ -109,6 +122,8 @@ export class ServerClientProtocol implements Protocol {
       this.link.close();
     }
     this.link = null;
+    this.netgame?.close();
+    this.netgame = null;
     this.phase = 'idle';
     this.peer?.leave();
     this.stop?.();
@@ -135,7 +150,8 @@ export class ServerClientProtocol implements Protocol {
   }
 
   linkStats(): LinkStats {
-    return this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
+    const stats = this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
+    return this.netgame ? { ...stats, sync: `netgame ${this.netgame.summary()}` } : stats;
   }
 
   playerPings(): PlayerPing[] {
@@ -252,10 +268,10 @@ export class ServerClientProtocol implements Protocol {
     switch (msg.kind) {
       case 'accepted': {
         let relay: { server: Uint8Array; token: number } | undefined;
-        if (this.name === GAMESERVER_PROTOCOL) {
+        if (this.relayed) {
           const route = this.relayTarget(msg.accepted.udp, msg.accepted.token);
           if (!route) {
-            this.ended('failed', 'connect failed: the gameserver did not say where to send game packets (udp and token)');
+            this.ended('failed', `connect failed: the ${this.name} did not say where to send game packets (udp and token)`);
             this.phase = 'leaving';
             this.link?.close();
             return;
@@ -271,6 +287,10 @@ export class ServerClientProtocol implements Protocol {
           this.heartbeat = timeAddr;
         }
         peer.adopt(msg.accepted.slot, relay);
+        if (this.name === NETGAME_PROTOCOL) {
+          this.netgame?.close();
+          this.netgame = new NetgameLink(this.ctx, (events) => peer.sendGameState(this.ctx.game.now(), { gameTime: Math.floor(this.ctx.game.now()) >>> 0, state: NEUTRAL_STATE }, events));
+        }
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';
         this.welcomeLeft = MESSAGE_LINES;
@@ -322,6 +342,8 @@ export class ServerClientProtocol implements Protocol {
   private onClosed(error: string | undefined): void {
     const was = this.phase;
     this.link = null;
+    this.netgame?.close();
+    this.netgame = null;
     this.phase = 'idle';
     this.heartbeat = null;
     this.peer?.leave();
@@ -384,7 +406,10 @@ export class ServerClientProtocol implements Protocol {
   }
 
   private onNotice(n: ManagedNotice): void {
-    if (n.kind === 'game-state') return this.session?.pipeline.onGameState(n.slot, n.packet);
+    if (n.kind === 'game-state') {
+      if (n.slot === NO_SLOT) return this.netgame?.receive(n.packet);
+      return this.session?.pipeline.onGameState(n.slot, n.packet);
+    }
     if (n.kind === 'player-timed-out') this.ctx.print(`lost connection to ${n.player.name} (slot ${n.player.slot} timed out after ${(n.silentMs / 1000).toFixed(1)} s)`);
     if (n.kind === 'player-back') this.ctx.print(`${n.player.name} is back (slot ${n.player.slot})`);
     this.session?.pipeline.deliverPlayers();

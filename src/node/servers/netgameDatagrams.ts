@@ -1,17 +1,21 @@
 /**
  * The netgame server's UDP: every datagram distrusted, as at the gameserver.
- * LAN discovery requests are answered; anything else must be a game datagram
- * with a joined player's session token, from that player's address (its
+ * LAN discovery and time-sync requests are answered; anything else must be a
+ * datagram with a joined player's session token, from that player's address (its
  * port learnt from the first datagram, moved only after two quiet seconds
  * and by a datagram newer than any taken), its slot, a message id never
- * taken before, within the source's rate, and may carry only the messages a
- * client sends (controlChange, movesAck, stateAck). Everything else is
- * dropped and counted by reason, never thrown.
+ * taken before, within the source's rate: a GameState carrying the messages
+ * a client sends (controlChange, movesAck, stateAck), a NodeAlive (it keeps
+ * the seat), a Ping (answered), reliable messages (acknowledged, not passed
+ * on: chat does not travel in a netgame). Server → client datagrams are Relay
+ * packets with the netgame messages in the outer event list. Everything else
+ * is dropped and counted by reason, never thrown.
  */
 import { decodePacket, DropCounters } from '../../shared/wire/codec';
 import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import { ReplayWindow, sequenceStart } from '../../shared/session/replayWindow';
-import { NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../shared/wire/types';
+import { MAX_ACK_IDS, NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../shared/wire/types';
+import type { ServerTimeService } from './timeService';
 import { encodePacket } from '../../shared/wire/codec';
 import type { DiscoveryResponder } from './discoveryResponder';
 import { unwrapAddress } from './lineServer';
@@ -21,6 +25,7 @@ import type { SourceGuard } from './strikes';
 /** A port change of a seat is believed only after its bound port has been quiet this long (a NAT rebinding). */
 const MIGRATE_AFTER_QUIET_MS = 2000;
 const CLIENT_MESSAGES: ReadonlySet<string> = new Set(['controlChange', 'movesAck', 'stateAck']);
+const CLIENT_TYPES: ReadonlySet<number> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Ping, PacketType.Reliable]);
 
 /** One joined player's UDP session. */
 export interface NetSeat {
@@ -45,6 +50,7 @@ export interface NetgameDatagramsParts {
   udp: ServerUdp;
   sources: SourceGuard;
   discovery: DiscoveryResponder;
+  time: ServerTimeService;
   seats: Map<number, NetSeat>;
   clock(): number;
   /** A client's message, from its seat. */
@@ -62,6 +68,7 @@ export class NetgameDatagrams {
   onDatagram(msg: Uint8Array, from: UdpEndpoint): void {
     try {
       if (this.parts.discovery.offer(msg, from) !== 'other') return;
+      if (this.parts.time.offer(msg, from) !== 'other') return;
       this.receive(msg, from);
     } catch {
       this.drop('internal');
@@ -69,10 +76,10 @@ export class NetgameDatagrams {
   }
 
   /** Sends `events` to the seat (one datagram), with its token; nothing before its UDP port is known. */
-  send(seat: NetSeat, events: RemoteEvent[]): void {
+  send(seat: NetSeat, events: RemoteEvent[], type: PacketType = PacketType.Relay, gameTime?: number): void {
     if (!seat.udp) return;
     const packet: Packet = {
-      header: { type: PacketType.GameState, senderSlot: NO_SLOT, messageId: seat.nextId, gameTime: Math.floor(this.parts.clock()) >>> 0, joined: false, state: NEUTRAL_STATE, token: seat.token },
+      header: { type, senderSlot: NO_SLOT, messageId: seat.nextId, gameTime: gameTime ?? Math.floor(this.parts.clock()) >>> 0, joined: false, state: NEUTRAL_STATE, token: seat.token },
       events,
     };
     seat.nextId = (seat.nextId + 1) >>> 0;
@@ -102,17 +109,22 @@ export class NetgameDatagrams {
     const moved = seat.udp !== null && seat.udp.port !== from.port;
     if (moved && (now - seat.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !seat.replay.ahead(h.messageId))) return this.drop('wrong-port');
     if (h.senderSlot !== seat.slot) return this.drop('wrong-slot');
-    if (h.type !== PacketType.GameState) return this.drop('wrong-type');
+    if (!CLIENT_TYPES.has(h.type)) return this.drop('wrong-type');
     if (seat.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
     seat.udp = from;
     seat.udpHeardAt = now;
     seat.lastHeard = now;
     seat.counters.datagramsIn++;
     seat.counters.bytesIn += msg.length;
+    if (h.type === PacketType.Ping) return this.send(seat, [], PacketType.Pong, h.gameTime);
+    const acks: number[] = [];
     for (const ev of events) {
-      if (CLIENT_MESSAGES.has(ev.type)) this.parts.deliver(seat, ev as NetgameEvent, now);
-      else this.drop('foreign-event');
+      if (CLIENT_MESSAGES.has(ev.type) && h.type === PacketType.GameState) this.parts.deliver(seat, ev as NetgameEvent, now);
+      else if (ev.type === 'reliable') acks.push(ev.id);
+      else if (ev.type !== 'ack' && ev.type !== 'playerName') this.drop('foreign-event');
     }
+    // Reliable messages (chat, a new name) are acknowledged so the client's link stays healthy; a netgame does not pass them on.
+    if (acks.length > 0) this.send(seat, [{ type: 'ack', ids: acks.slice(0, MAX_ACK_IDS) }], PacketType.Reliable);
   }
 
   private seatAt(from: UdpEndpoint): NetSeat | null {

@@ -19,6 +19,7 @@ import { DiscoveryResponder } from './discoveryResponder';
 import { startJoinServer, type SeatedPlayer } from './joinServer';
 import { NetgameDatagrams, newSeat, type NetSeat } from './netgameDatagrams';
 import { ServerUdp } from './serverUdp';
+import { ServerTimeService } from './timeService';
 import { SourceGuard } from './strikes';
 import type { CommonServerOptions, RunningServer } from './types';
 
@@ -109,7 +110,9 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     ...(options.controlLead !== undefined ? { baseLead: options.controlLead } : {}),
     ...(options.diffEvery !== undefined ? { diffEvery: options.diffEvery } : {}),
   });
-  datagrams = new NetgameDatagrams({ udp, sources, discovery, seats, clock, deliver: (seat, ev, now) => core.receive(seat.slot, ev, now) });
+  // Its clock is its players' common game time: they synchronise with it before their ship enters, as at a gameserver.
+  const time = new ServerTimeService(udp, clock);
+  datagrams = new NetgameDatagrams({ udp, sources, discovery, time, seats, clock, deliver: (seat, ev, now) => core.receive(seat.slot, ev, now) });
   const d = datagrams;
   udp.onDatagram((msg, from) => d.onDatagram(msg, from));
 

@@ -15,7 +15,7 @@ import { UDP6_PACKET_API, Udp6PacketApi } from '../packet/udp6';
 import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
 import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
 import { LOCKSTEP_PROTOCOL, LockstepProtocol, type LockstepSettings } from '../protocol/lockstep';
-import { GAMESERVER_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
+import { GAMESERVER_PROTOCOL, NETGAME_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
 import type { P2pConfig } from '../../shared/p2p';
 import { ConditionedPacketApi, type Traffic } from '../../shared/net/conditionedPacketApi';
 import { NO_CONDITIONS, type LinkConditions } from '../../shared/net/linkConditions';
@@ -30,7 +30,7 @@ export type NetKindName = typeof PACKET_API_KIND | typeof PROTOCOL_KIND;
 /** Packet API implementation names, default first (for console completion). */
 export const PACKET_API_NAMES = [UDP_PACKET_API, UDP6_PACKET_API] as const;
 /** Protocol implementation names, default first. */
-export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL, SLOTSERVER_PROTOCOL, GAMESERVER_PROTOCOL, LOCKSTEP_PROTOCOL] as const;
+export const PROTOCOL_NAMES = [OFFLINE_PROTOCOL, P2P_PROTOCOL, SLOTSERVER_PROTOCOL, GAMESERVER_PROTOCOL, LOCKSTEP_PROTOCOL, NETGAME_PROTOCOL] as const;
 
 export interface SubsystemOptions {
   /** Port the packet API asks for at each (re)bind; a function is read every time. Default {@link DEFAULT_CLIENT_PORT}. */
@@ -162,6 +162,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     [SLOTSERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, SLOTSERVER_PROTOCOL),
     [GAMESERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, GAMESERVER_PROTOCOL),
     [LOCKSTEP_PROTOCOL]: (ctx) => new LockstepProtocol(ctx, options.p2pConfig, options.lockstep),
+    [NETGAME_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, NETGAME_PROTOCOL),
   };
   const protocol = new SubsystemKind<Protocol, typeof PROTOCOL_KIND>(
     PROTOCOL_KIND,

@@ -98,7 +98,7 @@ export interface NetGraphSample {
   outPacketsPerS: number;
   /** The link conditioner's settings in words, '' when the link is not conditioned. */
   fake: string;
-  /** A lockstep game's figures in one line (input lead, frames waited, resends, desyncs), '' otherwise. */
+  /** A lockstep game's or a netgame's figures in one line (starting with the protocol's name), '' otherwise. */
   sync: string;
 }
 

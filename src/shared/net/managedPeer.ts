@@ -17,7 +17,7 @@ import { DEFAULT_P2P_CONFIG } from '../p2p/config';
 import { MessageFilter } from '../p2p/packetFilter';
 import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
 import { addrKey } from '../wire/addr';
-import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+import { NO_SLOT, PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 
 /** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */
 export const MANAGED_ALIVE_MS = 500;
@@ -194,6 +194,9 @@ export class ManagedPeer {
 
   private receiveRelayed(from: WireAddr, packet: Packet, now: number): void {
     if (!this.relay || this.keyOf(from) !== this.keyOf(this.relay.server) || packet.header.type !== PacketType.Relay) return;
+    // The server's own messages ride in the outer event list (a netgame server's moves and states): they come from no player's slot.
+    const own = packet.events.filter((e) => e.type !== 'relayed');
+    if (own.length > 0) this.notify({ kind: 'game-state', slot: NO_SLOT, packet: { header: packet.header, events: own } });
     for (const event of packet.events) {
       if (event.type !== 'relayed' || event.slot === this.mySlot) continue;
       const entry = this.table.get(event.slot);

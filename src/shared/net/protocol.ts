@@ -145,7 +145,7 @@ export interface LinkStats {
   jitterMs: number | null;
   /** Received game packets missing from the senders' message-id sequences over the last few seconds, in %, or null. */
   lossPct: number | null;
-  /** A protocol that runs the simulation (lockstep): its figures in one line (frame, input lead, frames waited, resends, desyncs). */
+  /** A protocol that runs the simulation (lockstep, netgame): its figures in one line, starting with its name. */
   sync?: string;
 }
 

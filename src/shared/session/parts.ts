@@ -44,6 +44,8 @@ export interface SessionParts<M extends Membership> {
    * frame packets itself.
    */
   lockstep?: boolean;
+  /** False: the session sends no ship states (a netgame: the protocol sends its own messages). Lockstep implies it. */
+  shipStates?: boolean;
 }
 
 /** Why an action that needs a connection did not run. */

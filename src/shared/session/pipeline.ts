@@ -192,7 +192,7 @@ export class SessionPipeline<M extends Membership> {
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
     if (this.pings.due(now)) this.pingPeers(now);
-    if (!this.parts.lockstep) this.sendGameStateIfDue(slot, now);
+    if (!this.parts.lockstep && this.parts.shipStates !== false) this.sendGameStateIfDue(slot, now);
     for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot, now), events: [] });
   }
 

@@ -136,7 +136,7 @@ export class NetGraph {
       in: `in  ${rateText(s.inBytes[i] ?? 0)}  ${(s.inPackets[i] ?? 0).toFixed(0)} pkt/s`,
       out: `out ${rateText(s.outBytes[i] ?? 0)}  ${(s.outPackets[i] ?? 0).toFixed(0)} pkt/s`,
       fake: fake ? `fake link: ${fake}` : '',
-      sync: sync ? `lockstep ${sync}` : '',
+      sync,
       msScale: `${this.scale.ms} ms`,
       trafficScale: `${rateText(this.scale.bytes)} · ${this.scale.packets} pkt/s`,
     };

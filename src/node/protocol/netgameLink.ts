@@ -1,0 +1,75 @@
+/**
+ * A player's side of a netgame (`protocol netgame`), inside the
+ * server-client protocol (serverClient.ts), which joins the server over TCP
+ * exactly as at a gameserver and routes every datagram through the session
+ * pipeline to the server with the session token. This holds the pure
+ * NetgameClient: the server's messages (the outer events of its Relay
+ * packets) go in, its own go out as GameState packets; it runs the game
+ * shown (a FrameSync on the GameDriver), reports a world hash every 40
+ * frames, and gives `players` and `netgraph` their netgame figures.
+ */
+import { hashWorld } from '../../shared/game/hash';
+import type { SteppedFrame } from '../../shared/game/frameSync';
+import { HASH_EVERY } from '../../shared/lockstep/config';
+import { NetgameClient, type NetgameClientStats } from '../../shared/netgame/client';
+import type { ProtocolContext } from '../../shared/net/protocol';
+import type { ShipInput } from '../../shared/sim/types';
+import type { NetgameEvent, Packet, RemoteEvent } from '../../shared/wire/types';
+import { zlibPacker } from '../lockstep/zlibPacker';
+
+const NETGAME_EVENTS: ReadonlySet<string> = new Set(['gameMoves', 'stateDiff', 'lateControl', 'netgameWelcome']);
+
+export class NetgameLink {
+  readonly client: NetgameClient;
+  private lateShown = 0;
+
+  constructor(
+    private readonly ctx: ProtocolContext,
+    send: (events: RemoteEvent[]) => void,
+  ) {
+    this.client = new NetgameClient({
+      send,
+      packer: zlibPacker(),
+      notify: (n) => {
+        if (n.kind === 'joined') ctx.print(`in the netgame as slot ${n.slot} from frame ${n.frame}`);
+        else if (n.kind === 'corrected') ctx.print(`state corrected by the server at frame ${n.frame} (${n.framesStepped} frames stepped again)`);
+        else if (n.kind === 'late' && n.errors >= this.lateShown * 2 + 1) {
+          // Said for the 1st, 3rd, 7th… late change, not for every one.
+          this.lateShown = n.errors;
+          ctx.print(`a control change reached the server ${n.late} frames late and was dropped (${n.errors} so far)`);
+        }
+      },
+    });
+    ctx.game.attachSync?.({ tick: (input, at) => this.tick(input, at) });
+  }
+
+  /** The server's messages in a Relay packet's outer event list. */
+  receive(packet: Packet): void {
+    const now = this.ctx.game.now();
+    for (const ev of packet.events) if (NETGAME_EVENTS.has(ev.type)) this.client.receive(ev as NetgameEvent, now);
+  }
+
+  /** The game stops showing the netgame (disconnect, protocol switch). */
+  close(): void {
+    this.ctx.game.attachSync?.(null);
+  }
+
+  stats(): NetgameClientStats {
+    return this.client.stats();
+  }
+
+  /** One line of figures (`players`, `netgraph`). */
+  summary(): string {
+    const s = this.client.stats();
+    const diff = s.lastDiff ? `${s.lastDiff.bytes} B in ${s.lastDiff.chunks} datagrams` : '-';
+    return `frame ${s.frame ?? '-'}, server ${s.serverAhead ?? '-'} frames ahead, control lead ${s.controlLead}, control changes ${s.controlChanges} (${s.lateChanges} late), last state difference ${diff}, corrections ${s.corrections}`;
+  }
+
+  private tick(input: ShipInput, at: number): { frames: SteppedFrame[]; slot: number } | null {
+    const slot = this.client.slot;
+    if (slot === null || !this.client.state) return null;
+    const frames = this.client.tick(input, at);
+    for (const f of frames) if (f.world.tick % HASH_EVERY === 0) this.ctx.frameHash?.({ frame: f.world.tick, hash: hashWorld(f.world), epoch: 0 });
+    return { frames, slot };
+  }
+}
