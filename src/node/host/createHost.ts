@@ -8,6 +8,7 @@ import { ConsoleCore, type FallbackHandler } from '../../shared/console/registry
 import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
 import { registerBotCommands } from './botCommands';
+import { registerHostCommand } from './hostCommand';
 import { linkConditionsOf, registerNetCvars, type NetCvars } from './netCvars';
 import { registerMatchCvars } from './matchCvars';
 import { NetGraphSampler } from './netGraph';
@@ -117,6 +118,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   });
   registerCoreCommands(host);
   registerBotCommands(host);
+  registerHostCommand(host);
   // `servers lan` asks where the game's own discovery goes (tests keep it on loopback).
   const serverList = registerServersCommand(host, {
     ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),

@@ -8,6 +8,7 @@
 import type { ConsoleOutput } from '../../shared/console/registry';
 import { OFFLINE_PROTOCOL } from '../protocol/offline';
 import { P2P_PROTOCOL } from '../protocol/p2p';
+import { LOCKSTEP_PROTOCOL } from '../protocol/lockstep';
 import type { HostService } from './hostService';
 import { rebind, type Carry, type KindReport } from './subsystemCommand';
 
@@ -49,7 +50,8 @@ export function carryGame(host: HostService): Carry<Whereabouts> {
     },
     after: (was, now) => {
       if (now === OFFLINE_PROTOCOL) return;
-      if (now === P2P_PROTOCOL) return connectBound(host, undefined);
+      // The LAN protocols find their game by broadcast.
+      if (now === P2P_PROTOCOL || now === LOCKSTEP_PROTOCOL) return connectBound(host, undefined);
       if (!was.host) return host.print(`type connect host[:port] to join a ${now}`);
       const h = was.host.includes(':') ? `[${was.host}]` : was.host;
       connectBound(host, was.kind === now && was.port ? `${h}:${was.port}` : h);

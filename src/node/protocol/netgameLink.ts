@@ -14,8 +14,18 @@ import { HASH_EVERY } from '../../shared/lockstep/config';
 import { NetgameClient, type NetgameClientStats } from '../../shared/netgame/client';
 import type { ProtocolContext } from '../../shared/net/protocol';
 import type { ShipInput } from '../../shared/sim/types';
-import type { NetgameEvent, Packet, RemoteEvent } from '../../shared/wire/types';
+import { NO_SLOT, type NetgameEvent, type Packet, type RemoteEvent } from '../../shared/wire/types';
 import { zlibPacker } from '../lockstep/zlibPacker';
+
+/** What the netgame needs from the protocol around it. */
+export interface NetgameLinkHooks {
+  /** Sends our messages to the server (one datagram). */
+  send(events: RemoteEvent[]): void;
+  /** The players whose ships are in the game now (after every tick that stepped): the slot table shows them joined. */
+  roster(slots: ReadonlySet<number>): void;
+  /** A player's name for console lines. */
+  nameOf(slot: number): string;
+}
 
 const NETGAME_EVENTS: ReadonlySet<string> = new Set(['gameMoves', 'stateDiff', 'lateControl', 'netgameWelcome']);
 
@@ -25,10 +35,10 @@ export class NetgameLink {
 
   constructor(
     private readonly ctx: ProtocolContext,
-    send: (events: RemoteEvent[]) => void,
+    private readonly hooks: NetgameLinkHooks,
   ) {
     this.client = new NetgameClient({
-      send,
+      send: hooks.send,
       packer: zlibPacker(),
       notify: (n) => {
         if (n.kind === 'joined') ctx.print(`in the netgame as slot ${n.slot} from frame ${n.frame}`);
@@ -65,11 +75,22 @@ export class NetgameLink {
     return `frame ${s.frame ?? '-'}, server ${s.serverAhead ?? '-'} frames ahead, control lead ${s.controlLead}, control changes ${s.controlChanges} (${s.lateChanges} late), last state difference ${diff}, corrections ${s.corrections}`;
   }
 
+  /** The kill feed, as in every game. */
+  private killLine(victim: number, killer: number): void {
+    const name = this.hooks.nameOf;
+    this.ctx.print(killer < 0 || killer === NO_SLOT || killer === victim ? `${name(victim)} was destroyed` : `${name(victim)} was shot down by ${name(killer)}`);
+  }
+
   private tick(input: ShipInput, at: number): { frames: SteppedFrame[]; slot: number } | null {
     const slot = this.client.slot;
     if (slot === null || !this.client.state) return null;
     const frames = this.client.tick(input, at);
-    for (const f of frames) if (f.world.tick % HASH_EVERY === 0) this.ctx.frameHash?.({ frame: f.world.tick, hash: hashWorld(f.world), epoch: 0 });
+    for (const f of frames) {
+      if (f.world.tick % HASH_EVERY === 0) this.ctx.frameHash?.({ frame: f.world.tick, hash: hashWorld(f.world), epoch: 0 });
+      for (const e of f.events) if (e.type === 'destroyed') this.killLine(e.slot, e.killer);
+    }
+    const last = frames[frames.length - 1];
+    if (last) this.hooks.roster(new Set(last.world.ships.map((s) => s.slot)));
     return { frames, slot };
   }
 }

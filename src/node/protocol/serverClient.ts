@@ -14,6 +14,8 @@ import { NO_SLOT } from '../../shared/wire/types';
 import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import { NETGAME_PORT } from '../../shared/servers/joinProtocol';
 import { NetgameLink } from './netgameLink';
+import type { RunningNetgameServer } from '../servers/netgameServer';
+import { startHostedNetgame } from './netgameHost';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
@@ -114,7 +116,30 @@ export class ServerClientProtocol implements Protocol {
     );
   }
 
+  /** The netgame server this game hosts (`host netgame`), if any: closed when we leave. */
+  private hosted: RunningNetgameServer | null = null;
+
+  /** `host netgame` (netgameHost.ts): a netgame server inside this game, which we join as its first player. */
+  async hostGame(): Promise<string> {
+    if (this.name !== NETGAME_PROTOCOL) return `host: only a netgame can be hosted (type protocol netgame first)`;
+    if (this.hosted) return `already hosting a netgame on tcp ${this.hosted.ports.tcp}`;
+    if (this.phase !== 'idle') return 'host: disconnect first';
+    const { server, name, moved } = await startHostedNetgame(this.ctx.game.playerName());
+    this.hosted = server;
+    const line = this.connect(`127.0.0.1:${server.ports.tcp}`);
+    if (line !== null) this.ctx.print(line);
+    return `hosting netgame "${name}" on tcp ${server.ports.tcp}, udp ${server.ports.udp}${moved}: others join with protocol netgame, then connect <this machine's address>:${server.ports.tcp} (or connect, to find it on the LAN)`;
+  }
+
+  /** Closes the netgame server we host, telling its players. */
+  private stopHosting(): void {
+    const hosted = this.hosted;
+    this.hosted = null;
+    if (hosted) void hosted.close('the hosting player left');
+  }
+
   async kill(): Promise<void> {
+    this.stopHosting();
     this.rejoin = false;
     if (this.phase === 'joined') this.ctx.print(`leaving ${this.name} "${this.serverName}"`);
     if (this.link?.isOpen) {
@@ -224,6 +249,10 @@ export class ServerClientProtocol implements Protocol {
   }
 
   private disconnect(): string | null {
+    if (this.hosted) {
+      // Our players are told by the server's goodbye; we leave with it.
+      setTimeout(() => this.stopHosting(), 200).unref();
+    }
     if (this.phase === 'idle' || !this.link) return 'not connected';
     this.phase = 'leaving';
     this.rejoin = false;
@@ -289,7 +318,13 @@ export class ServerClientProtocol implements Protocol {
         peer.adopt(msg.accepted.slot, relay);
         if (this.name === NETGAME_PROTOCOL) {
           this.netgame?.close();
-          this.netgame = new NetgameLink(this.ctx, (events) => peer.sendGameState(this.ctx.game.now(), { gameTime: Math.floor(this.ctx.game.now()) >>> 0, state: NEUTRAL_STATE }, events));
+          this.netgame = new NetgameLink(this.ctx, {
+            send: (events) => peer.sendGameState(this.ctx.game.now(), { gameTime: Math.floor(this.ctx.game.now()) >>> 0, state: NEUTRAL_STATE }, events),
+            roster: (slots) => {
+              if (peer.markJoined(slots)) session.deliverPlayers();
+            },
+            nameOf: (slot) => session.nameOf(slot),
+          });
         }
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';

@@ -99,6 +99,21 @@ export class ManagedPeer {
     return { ...entry };
   }
 
+  /**
+   * Which other players are in the game, as a server that runs it (a
+   * netgame server) shows them: their ships, not their packets. Returns
+   * whether the table changed.
+   */
+  markJoined(inGame: ReadonlySet<number>): boolean {
+    let changed = false;
+    for (const entry of this.table.values()) {
+      if (entry.slot === this.mySlot || entry.joined === inGame.has(entry.slot)) continue;
+      entry.joined = inGame.has(entry.slot);
+      changed = true;
+    }
+    return changed;
+  }
+
   /** The server says the player at `addr` left; returns who it was. */
   remove(addr: WireAddr): PlayerEntry | null {
     this.timedOut.delete(this.keyOf(addr));

@@ -133,6 +133,12 @@ export interface Protocol {
    * the server knows it). Protocols without peers (offline, its bots) omit it.
    */
   playerPings?(): PlayerPing[];
+  /**
+   * `host`: starts a server of this protocol's kind inside this game (a
+   * netgame server, the seed's "the server is player 0") and joins it.
+   * Resolves with the console line. Protocols that cannot host omit it.
+   */
+  hostGame?(): Promise<string>;
   /** A protocol that runs the simulation (lockstep): its frame figures (frame, input lead, frames waited, resends, desyncs), null before it has them. Others omit it. */
   syncStats?(): LockstepStats | null;
 }
