@@ -26,7 +26,7 @@ import { DEFAULT_MASTER_PORT, DEFAULT_MAX_SERVERS } from '../../shared/servers/m
 import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
 import { announce, int, limitsOf, number, seconds, serverName, stopOnSignals, withCommonOptions, type CommonOpts } from './cliOptions';
-import { checkMasterOptions, serveAndRegister, SERVER_NAME_HELP, withPlayerOptions, type SlotOpts } from './cliPlayerServers';
+import { checkMasterOptions, seatOptions, serveAndRegister, SERVER_NAME_HELP, withPlayerOptions, type SlotOpts } from './cliPlayerServers';
 
 const program = new Command('starlane-server')
   .description('Starlane servers: a masterserver that lists game servers, a slotserver that hands out game slots, a gameserver that relays game packets, and a netgame server (input sync)')
@@ -81,22 +81,11 @@ withPlayerOptions(
     const log = createLogger('starlane-slotserver', o.logLevel);
     const link: { registration?: MasterRegistration } = {};
     const server = await startSlotserver({
-      name: o.name,
-      host: o.host,
-      port: o.port,
+      ...seatOptions(o, log, link),
       udpPort: o.udpPort,
       // Only the default may move: a port the user asked for is kept or the start fails.
       udpPortFallback: cmd.getOptionValueSource('udpPort') === 'default',
-      maxPlayers: o.maxPlayers,
-      welcome: o.welcome ?? [],
-      banFile: o.banFile,
-      banPollMs: Math.round(o.banPollSeconds * 1000),
-      maxPerAddress: o.maxPerAddress,
       silenceTimeoutMs: Math.round(o.silenceSeconds * 1000),
-      joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
-      limits: limitsOf(o),
-      log,
-      onPlayersChanged: (count, max) => link.registration?.update(count, max),
     });
     await serveAndRegister(o, log, server, 'slotserver', link, {
       '/': () => ({ type: 'html', body: renderSlotserverStatus(server).html }),
@@ -142,28 +131,17 @@ withPlayerOptions(
     const log = createLogger('starlane-gameserver', o.logLevel);
     const link: { registration?: MasterRegistration } = {};
     const server = await startGameserver({
-      name: o.name,
-      host: o.host,
-      port: o.port,
+      ...seatOptions(o, log, link),
       udpPort: o.udpPort,
-      maxPlayers: o.maxPlayers,
-      welcome: o.welcome ?? [],
-      banFile: o.banFile,
-      banPollMs: Math.round(o.banPollSeconds * 1000),
-      maxPerAddress: o.maxPerAddress,
       filterRadius: o.filterRadius,
       tickHz: o.tickHz,
       flush: o.flush,
       timeoutMs: Math.round(o.timeoutSeconds * 1000),
-      joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
-      limits: limitsOf(o),
       udpRate: o.udpRate,
       strangerRate: o.strangerRate,
       strikeLimit: o.strikeLimit,
       killLimit: o.killLimit,
       timeLimitS: o.timeLimit,
-      log,
-      onPlayersChanged: (count, max) => link.registration?.update(count, max),
     });
     await serveAndRegister(o, log, server, 'gameserver', link, {
       '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
@@ -203,25 +181,14 @@ withPlayerOptions(
     const log = createLogger('starlane-netgame', o.logLevel);
     const link: { registration?: MasterRegistration } = {};
     const server = await startNetgameServer({
-      name: o.name,
-      host: o.host,
-      port: o.port,
+      ...seatOptions(o, log, link),
       udpPort: o.udpPort,
-      maxPlayers: o.maxPlayers,
-      welcome: o.welcome ?? [],
-      banFile: o.banFile,
-      banPollMs: Math.round(o.banPollSeconds * 1000),
-      maxPerAddress: o.maxPerAddress,
-      joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
-      limits: limitsOf(o),
       controlLead: o.controlLead,
       serverLead: o.serverLead,
       diffEvery: o.diffFrames,
       zlibLevel: o.zlibLevel,
       timeoutMs: Math.round(o.timeoutSeconds * 1000),
       udpRate: o.udpRate,
-      log,
-      onPlayersChanged: (count, max) => link.registration?.update(count, max),
     });
     await serveAndRegister(o, log, server, 'netgame', link, {
       '/': () => ({ type: 'html', body: renderNetgameStatus(server).html }),

@@ -120,3 +120,21 @@ export function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: str
 }
 
 export const SERVER_NAME_HELP = 'server name sent to players and listed by the masterserver (1-31 printable ASCII characters; no spaces with --master)';
+
+/** The options every player server takes from its command line: name, address, ports, seats, bans, limits, log, and the masterserver told of player changes. */
+export function seatOptions(o: SlotOpts, log: Logger, link: { registration?: MasterRegistration }) {
+  return {
+    name: o.name,
+    host: o.host,
+    port: o.port,
+    maxPlayers: o.maxPlayers,
+    welcome: o.welcome ?? [],
+    banFile: o.banFile,
+    banPollMs: Math.round(o.banPollSeconds * 1000),
+    maxPerAddress: o.maxPerAddress,
+    joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
+    limits: limitsOf(o),
+    log,
+    onPlayersChanged: (count: number, max: number) => link.registration?.update(count, max),
+  };
+}
