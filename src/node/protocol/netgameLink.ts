@@ -25,6 +25,8 @@ export interface NetgameLinkHooks {
   roster(slots: ReadonlySet<number>): void;
   /** A player's name for console lines. */
   nameOf(slot: number): string;
+  /** Our round trip to the server (the session's pings), null before measured. */
+  rttMs(): number | null;
 }
 
 const NETGAME_EVENTS: ReadonlySet<string> = new Set(['gameMoves', 'stateDiff', 'lateControl', 'netgameWelcome']);
@@ -39,6 +41,7 @@ export class NetgameLink {
   ) {
     this.client = new NetgameClient({
       send: hooks.send,
+      rttMs: hooks.rttMs,
       packer: zlibPacker(),
       notify: (n) => {
         if (n.kind === 'joined') ctx.print(`in the netgame as slot ${n.slot} from frame ${n.frame}`);

@@ -32,7 +32,7 @@ import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
 
 export { parseTarget } from './serverPick';
-import { lanOptionsOf, lanSilenceHint, queryLanDetailed } from '../net/lanQuery';
+import { discoverServer } from './serverDiscovery';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
 export const GAMESERVER_PROTOCOL = 'gameserver';
@@ -221,32 +221,26 @@ export class ServerClientProtocol implements Protocol {
    */
   private discoverAndConnect(): string | null {
     if (this.discovering) return 'connect: already looking for servers on the LAN';
-    const api = this.ctx.packetApi;
-    const kind = api.name;
-    if (kind !== 'udp' && kind !== 'udp6') return `connect: LAN discovery needs the udp or udp6 packet API, not ${kind} (or type connect host[:port])`;
     const session = this.session;
     this.discovering = true;
-    void queryLanDetailed(kind, lanOptionsOf(api, this.ctx.lan ?? {})).then(
-      (found) => {
-        this.discovering = false;
-        if (this.session !== session || this.phase !== 'idle') return;
-        for (const s of found.servers) this.ctx.print(`found ${s.kind} "${s.name}" at ${s.target}, ${s.players}/${s.maxPlayers} players, ping ${s.pingMs.toFixed(1)} ms`);
-        const first = found.servers.find((s) => s.kind === this.name);
-        if (!first) {
-          const other = found.servers.length > 0 ? ' (type servers lan, then connect <number> to join another kind)' : '';
-          return this.ended('failed', `connect: no ${this.name} answered on the LAN within a second${other}; ${lanSilenceHint(kind)}`);
-        }
-        this.ctx.print(`joining ${this.name} "${first.name}" at ${first.target}`);
-        const line = this.connect(first.target);
-        if (line !== null) this.ctx.print(line);
+    const done = (): boolean => {
+      this.discovering = false;
+      return this.session === session && this.phase === 'idle';
+    };
+    const { started, line } = discoverServer(this.ctx, {
+      kind: this.name,
+      stillWanted: done,
+      join: (target, name) => {
+        this.ctx.print(`joining ${this.name} "${name}" at ${target}`);
+        const joined = this.connect(target);
+        if (joined !== null) this.ctx.print(joined);
       },
-      (err: unknown) => {
-        this.discovering = false;
-        if (this.session === session) this.ended('failed', `connect: LAN discovery failed: ${err instanceof Error ? err.message : String(err)}`);
-      },
-    );
-    return `looking for a ${this.name} on the LAN (${kind === 'udp' ? 'IPv4 broadcast' : 'IPv6 multicast'})…`;
+      failed: (reason) => this.ended('failed', reason),
+    });
+    this.discovering = started;
+    return line;
   }
+
 
   private disconnect(): string | null {
     if (this.hosted) {
@@ -324,6 +318,7 @@ export class ServerClientProtocol implements Protocol {
               if (peer.markJoined(slots)) session.deliverPlayers();
             },
             nameOf: (slot) => session.nameOf(slot),
+            rttMs: () => session.playerPings(this.heartbeat).find((p) => p.slot === msg.accepted.slot)?.ms ?? null,
           });
         }
         this.serverName = msg.accepted.serverName;

@@ -32,6 +32,8 @@ export interface NetgameClientOptions {
   send(events: RemoteEvent[]): void;
   notify?(n: NetgameClientNotice): void;
   packer?: StatePacker;
+  /** Our round trip to the server in ms, or null before it is measured (a change not shown back within twice it goes again). */
+  rttMs?(): number | null;
 }
 
 export type NetgameClientNotice =
@@ -68,7 +70,6 @@ export class NetgameClient {
   private readonly assembly = new TransferAssembly();
   private pending: { frame: number; state: NetState } | null = null;
   private sent: { input: FrameInput; frame: number; at: number } | null = null;
-  private rttMs = 100;
   private readonly counters = { controlChanges: 0, lateChanges: 0, corrections: 0 };
   private lastDiff: { bytes: number; chunks: number } | null = null;
   private readonly packer: StatePacker;
@@ -154,7 +155,7 @@ export class NetgameClient {
   private control(q: FrameInput, frame: number, now: number): void {
     const sent = this.sent;
     const confirmed = sent !== null && this.serverHas(sent);
-    const stale = sent !== null && !confirmed && now - sent.at > Math.max(100, 2 * this.rttMs);
+    const stale = sent !== null && !confirmed && now - sent.at > Math.max(100, 2 * (this.options.rttMs?.() ?? 100));
     if (sent && sameFrameInput(sent.input, q) && !stale) return;
     const tagged = frame + this.controlLead;
     this.sent = { input: q, frame: tagged, at: now };
