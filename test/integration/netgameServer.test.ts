@@ -70,7 +70,7 @@ describe('the netgame server on loopback', () => {
     await new Promise<void>((r) => stranger.bind(0, '127.0.0.1', () => r()));
     stranger.send(Buffer.from('not a datagram'), server.ports.udp, '127.0.0.1');
     const forged = three[0]?.g.packet({ joined: false, events: [{ type: 'controlChange', frame: 99999, input: { thrust: -127, yaw: 0, pitch: 0, roll: 0, buttons: 0, target: 255 } }] });
-    if (forged) stranger.send(encodePacket({ ...forged, header: { ...forged.header, token: (forged.header.token ?? 0) ^ 1 } }), server.ports.udp, '127.0.0.1');
+    if (forged) stranger.send(encodePacket({ ...forged, header: { ...forged.header, token: ((forged.header.token ?? 0) ^ 1) >>> 0 } }), server.ports.udp, '127.0.0.1');
     await until('the stranger counted', () => Object.keys(server.stats().drops).length > 0, 5_000);
     stranger.close();
 
