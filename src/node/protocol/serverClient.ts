@@ -11,11 +11,8 @@ import type { PlayerPing } from '../../shared/net/gameLink';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
 import { NO_SLOT } from '../../shared/wire/types';
-import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import { NETGAME_PORT } from '../../shared/servers/joinProtocol';
-import { NetgameLink } from './netgameLink';
-import type { RunningNetgameServer } from '../servers/netgameServer';
-import { startHostedNetgame } from './netgameHost';
+import { NetgameSide } from './netgameSide';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
@@ -57,15 +54,17 @@ export class ServerClientProtocol implements Protocol {
   private welcomeLeft = 0;
   /** The node that should answer every second while we are joined (the gameserver; the slotserver's time port), null: none. */
   private heartbeat: Uint8Array | null = null;
-  /** In a netgame: the game's client side (netgameLink.ts), from the join on. */
-  private netgame: NetgameLink | null = null;
+  /** In a netgame: the game's client side and the server we host (netgameSide.ts). */
+  private readonly netgame: NetgameSide;
   /** Set when the server dropped us after a stall: connect again to the same server once the link is closed. */
   private rejoin = false;
 
   constructor(
     private readonly ctx: ProtocolContext,
     readonly name: ServerMode,
-  ) {}
+  ) {
+    this.netgame = new NetgameSide(ctx);
+  }
 
   private get defaultPort(): number {
     return this.name === GAMESERVER_PROTOCOL ? GAMESERVER_PORT : this.name === NETGAME_PROTOCOL ? NETGAME_PORT : SLOTSERVER_PORT;
@@ -96,7 +95,7 @@ export class ServerClientProtocol implements Protocol {
           (addr) => transport.keyOf(addr),
         ),
       // A netgame server runs the game: no ship states go to it, only the netgame messages.
-      ...(this.name === NETGAME_PROTOCOL ? { noShipStates: true, extraPlayerLines: () => (this.netgame ? [`netgame: ${this.netgame.summary()}`] : []) } : {}),
+      ...(this.name === NETGAME_PROTOCOL ? { noShipStates: true, extraPlayerLines: () => this.netgame.playerLines() } : {}),
       // Through a gameserver (or a netgame server) the only link is the server: if it stops acknowledging, the game is over for us.
       ...(this.relayed
         ? {
@@ -116,30 +115,15 @@ export class ServerClientProtocol implements Protocol {
     );
   }
 
-  /** The netgame server this game hosts (`host netgame`), if any: closed when we leave. */
-  private hosted: RunningNetgameServer | null = null;
-
-  /** `host netgame` (netgameHost.ts): a netgame server inside this game, which we join as its first player. */
+  /** `host netgame`: a netgame server inside this game, which we join as its first player (netgameSide.ts). */
   async hostGame(): Promise<string> {
     if (this.name !== NETGAME_PROTOCOL) return `host: only a netgame can be hosted (type protocol netgame first)`;
-    if (this.hosted) return `already hosting a netgame on tcp ${this.hosted.ports.tcp}`;
-    if (this.phase !== 'idle') return 'host: disconnect first';
-    const { server, name, moved } = await startHostedNetgame(this.ctx.game.playerName());
-    this.hosted = server;
-    const line = this.connect(`127.0.0.1:${server.ports.tcp}`);
-    if (line !== null) this.ctx.print(line);
-    return `hosting netgame "${name}" on tcp ${server.ports.tcp}, udp ${server.ports.udp}${moved}: others join with protocol netgame, then connect <this machine's address>:${server.ports.tcp} (or connect, to find it on the LAN)`;
-  }
-
-  /** Closes the netgame server we host, telling its players. */
-  private stopHosting(): void {
-    const hosted = this.hosted;
-    this.hosted = null;
-    if (hosted) void hosted.close('the hosting player left');
+    if (this.phase !== 'idle' && !this.netgame.hosting) return 'host: disconnect first';
+    return this.netgame.host((target) => this.connect(target));
   }
 
   async kill(): Promise<void> {
-    this.stopHosting();
+    this.netgame.stopHosting();
     this.rejoin = false;
     if (this.phase === 'joined') this.ctx.print(`leaving ${this.name} "${this.serverName}"`);
     if (this.link?.isOpen) {
@@ -147,8 +131,7 @@ export class ServerClientProtocol implements Protocol {
       this.link.close();
     }
     this.link = null;
-    this.netgame?.close();
-    this.netgame = null;
+    this.netgame.left();
     this.phase = 'idle';
     this.peer?.leave();
     this.stop?.();
@@ -176,7 +159,8 @@ export class ServerClientProtocol implements Protocol {
 
   linkStats(): LinkStats {
     const stats = this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
-    return this.netgame ? { ...stats, sync: `netgame ${this.netgame.summary()}` } : stats;
+    const sync = this.netgame.sync();
+    return sync ? { ...stats, sync } : stats;
   }
 
   playerPings(): PlayerPing[] {
@@ -243,9 +227,9 @@ export class ServerClientProtocol implements Protocol {
 
 
   private disconnect(): string | null {
-    if (this.hosted) {
+    if (this.netgame.hosting) {
       // Our players are told by the server's goodbye; we leave with it.
-      setTimeout(() => this.stopHosting(), 200).unref();
+      setTimeout(() => this.netgame.stopHosting(), 200).unref();
     }
     if (this.phase === 'idle' || !this.link) return 'not connected';
     this.phase = 'leaving';
@@ -310,17 +294,7 @@ export class ServerClientProtocol implements Protocol {
           this.heartbeat = timeAddr;
         }
         peer.adopt(msg.accepted.slot, relay);
-        if (this.name === NETGAME_PROTOCOL) {
-          this.netgame?.close();
-          this.netgame = new NetgameLink(this.ctx, {
-            send: (events) => peer.sendGameState(this.ctx.game.now(), { gameTime: Math.floor(this.ctx.game.now()) >>> 0, state: NEUTRAL_STATE }, events),
-            roster: (slots) => {
-              if (peer.markJoined(slots)) session.deliverPlayers();
-            },
-            nameOf: (slot) => session.nameOf(slot),
-            rttMs: () => session.playerPings(this.heartbeat).find((p) => p.slot === msg.accepted.slot)?.ms ?? null,
-          });
-        }
+        if (this.name === NETGAME_PROTOCOL) this.netgame.joined(peer, session, msg.accepted.slot, () => this.heartbeat);
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';
         this.welcomeLeft = MESSAGE_LINES;
@@ -372,8 +346,7 @@ export class ServerClientProtocol implements Protocol {
   private onClosed(error: string | undefined): void {
     const was = this.phase;
     this.link = null;
-    this.netgame?.close();
-    this.netgame = null;
+    this.netgame.left();
     this.phase = 'idle';
     this.heartbeat = null;
     this.peer?.leave();
@@ -437,7 +410,7 @@ export class ServerClientProtocol implements Protocol {
 
   private onNotice(n: ManagedNotice): void {
     if (n.kind === 'game-state') {
-      if (n.slot === NO_SLOT) return this.netgame?.receive(n.packet);
+      if (n.slot === NO_SLOT) return this.netgame.receive(n.packet);
       return this.session?.pipeline.onGameState(n.slot, n.packet);
     }
     if (n.kind === 'player-timed-out') this.ctx.print(`lost connection to ${n.player.name} (slot ${n.player.slot} timed out after ${(n.silentMs / 1000).toFixed(1)} s)`);
