@@ -28,12 +28,13 @@ import { createWorld } from '../game/world';
 import { withoutPilot, withSpawnedShip } from '../game/spawnPoint';
 import { STEP_MS } from '../sim/types';
 import { MAX_FRAME_INPUTS, NO_FRAME, type LockstepFrameEvent, type LockstepStateEvent } from '../wire/types';
-import { autoLead, HASH_EVERY, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS, WAIT_SHOWN_MS } from './config';
+import { autoLead, HASH_EVERY, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS } from './config';
 import { FrameChecks, type Mismatch } from './frameChecks';
 import { frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from './input';
 import { InputLog } from './inputLog';
 import { PLAIN_PACKER } from './stateTransfer';
 import { Transfers } from './transfers';
+import { StallWatch } from './stallWatch';
 import type { LockstepOptions, LockstepStats, PeerView } from './engineTypes';
 
 export type { LockstepNotice, LockstepOptions, LockstepStats } from './engineTypes';
@@ -59,14 +60,14 @@ export class LockstepEngine {
   private readonly checks = new FrameChecks();
   private readonly transfers: Transfers;
   private resyncWanted = false;
-  private stallSince: number | null = null;
-  private stallShown = -1;
+  private readonly stall: StallWatch;
   private lastSentAt = -Infinity;
   private noWorldSince: number | null = null;
   private readonly counters = { framesWaited: 0, resends: 0, desyncs: 0, corrected: 0, framesStepped: 0 };
 
   constructor(private readonly options: LockstepOptions) {
     this.transfers = new Transfers(options.packer ?? PLAIN_PACKER, (slot, chunk) => options.send(slot, [chunk]));
+    this.stall = new StallWatch((n) => options.notify(n));
   }
 
   /** The shared world, or null before we have one. */
@@ -114,8 +115,7 @@ export class LockstepEngine {
     this.checks.clear();
     this.transfers.clear();
     this.resyncWanted = false;
-    this.stallSince = null;
-    this.stallShown = -1;
+    this.stall.reset();
     this.noWorldSince = null;
     this.joined = [];
   }
@@ -138,7 +138,15 @@ export class LockstepEngine {
     if (this.leader() === self) this.lead_(world, now);
     const produced = this.produce(quantiseInput(input));
     const stepped = this.stepDue();
-    this.watchStall(stepped.length > 0, now);
+    if (stepped.length > 0) this.stall.ended(now);
+    else {
+      this.counters.framesWaited++;
+      // Frozen (our world differs from the leader's), we wait for its state; else for the missing inputs.
+      this.stall.stalled(now, () => {
+        const leader = this.leader();
+        return this.frozen ? { slots: leader === null ? [] : [leader], forState: true } : { slots: this.stalledOn(), forState: false };
+      });
+    }
     if (stepped.length > 0 || produced) this.sendAll(now, this.plain ? this.ownNewest : this.neededFrom());
     else if (now - this.lastSentAt >= resendTimeout(this.options.rttMs())) {
       this.counters.resends++;
@@ -277,28 +285,6 @@ export class LockstepEngine {
     return out;
   }
 
-  /** Notes a stall: the player reads whom we wait for after WAIT_SHOWN_MS, then every whole second. */
-  private watchStall(moved: boolean, now: number): void {
-    if (moved) return this.endStall(now);
-    this.counters.framesWaited++;
-    if (this.stallSince === null) this.stallSince = now;
-    const waited = now - this.stallSince;
-    if (waited < WAIT_SHOWN_MS) return;
-    const seconds = Math.floor(waited / 1000);
-    if (seconds <= this.stallShown) return;
-    this.stallShown = seconds;
-    const leader = this.leader();
-    const slots = this.frozen ? (leader === null ? [] : [leader]) : this.stalledOn();
-    if (slots.length > 0) this.options.notify({ kind: 'waiting', slots, forState: this.frozen, seconds });
-  }
-
-  /** A stall is over (frames move, or a state transfer was taken): a shown one is said to be over. */
-  private endStall(now: number): void {
-    if (this.stallShown >= 0 && this.stallSince !== null) this.options.notify({ kind: 'resumed', afterMs: now - this.stallSince });
-    this.stallSince = null;
-    this.stallShown = -1;
-  }
-
   /** The slots whose input for our frame we lack. */
   private stalledOn(): number[] {
     const world = this.worldNow;
@@ -412,7 +398,7 @@ export class LockstepEngine {
     this.log.reopenFrom(world.tick);
     this.ownNewest = Math.max(this.ownNewest, world.tick - 1);
     this.noWorldSince = null;
-    this.endStall(now);
+    this.stall.ended(now);
     this.options.notify({ kind: 'adopted', from: slot, frame: world.tick, epoch: done.epoch, bytes: read.bytes, chunks: done.chunks, cause, firstDiff });
     this.sendAll(now, this.neededFrom());
   }
