@@ -10,25 +10,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alphaFliesAndBothSeeEachOther, sameFrameWithinFour, screenshotsWithConsolesClosed } from './sharedGameSteps';
 import { consoleText, twoPlayersOnLoopback, type, waitConsole, type TwoPlayers } from './gamePage';
 import { repoRoot } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
-
-type Vec = { x: number; y: number; z: number };
-
-/** Waits until `page` draws the ship named `name` more than `dist` units from `from`; returns where. */
-async function waitMovedFrom(page: Page, name: string, from: Vec, dist: number, timeout = 15_000): Promise<Vec> {
-  const moved = await page.waitForFunction(
-    ([n, f, d]) => {
-      const p = window.__starlane?.remotes().find((r) => r.name === n)?.pos;
-      return p !== undefined && Math.hypot(p.x - f.x, p.y - f.y, p.z - f.z) > d ? p : false;
-    },
-    [name, from, dist] as const,
-    { timeout },
-  );
-  return (await moved.jsonValue()) as Vec;
-}
 
 /**
  * The TCP port in alpha's `hosting netgame` line. The console wraps long lines
@@ -102,45 +88,16 @@ describe('two players in a netgame hosted by one of them, in headless Chromium',
   });
 
   it("bravo sees alpha's ship fly, and alpha sees bravo's ship", async () => {
-    const start = await bravo.waitForFunction(() => window.__starlane?.remotes().find((r) => r.name === 'alpha')?.pos ?? false, undefined, { timeout: 10_000 });
-    const from = (await start.jsonValue()) as Vec;
-    await alpha.keyboard.press('Backquote'); // close alpha's console so W flies
-    await alpha.waitForSelector('#console', { state: 'hidden' });
-    await alpha.keyboard.down('KeyW');
-    await alpha.waitForFunction(() => (window.__starlane?.ship().speed ?? 0) > 20, undefined, { timeout: 10_000 });
-    const to = await waitMovedFrom(bravo, 'alpha', from, 10);
-    await alpha.keyboard.up('KeyW');
-    console.log(`bravo drew alpha move from ${JSON.stringify(from)} to ${JSON.stringify(to)}`);
-    const bravoAt = await alpha.waitForFunction(() => window.__starlane?.remotes().find((r) => r.slot === 1 && r.name === 'bravo')?.pos ?? false, undefined, { timeout: 10_000 });
-    const seen = (await bravoAt.jsonValue()) as Vec;
-    console.log(`alpha draws bravo at ${JSON.stringify(seen)}`);
-    expect(Math.hypot(seen.x - to.x, seen.y - to.y, seen.z - to.z), 'bravo is not drawn on top of alpha').toBeGreaterThan(1);
+    await alphaFliesAndBothSeeEachOther(alpha, bravo);
     expect(problems).toEqual([]);
   });
 
   it('both pages show the netgame frame a few ticks apart at most', async () => {
-    // The two ticks are read one after the other (a tick is 25 ms): polled until one reading is within 4 frames.
-    await expect
-      .poll(
-        async () => {
-          const [a, b] = (await Promise.all([alpha, bravo].map((p) => p.evaluate(() => window.__starlane?.tick() ?? -1)))) as [number, number];
-          console.log(`netgame tick shown: alpha ${a}, bravo ${b}, gap ${Math.abs(a - b)}`);
-          return a >= 0 && b >= 0 ? Math.abs(a - b) : Infinity;
-        },
-        { timeout: 10_000, interval: 50 },
-      )
-      .toBeLessThanOrEqual(4);
+    await sameFrameWithinFour(alpha, bravo, 'netgame');
   });
 
   it('each page draws the netgame without errors (screenshots)', async () => {
-    await bravo.keyboard.press('Backquote'); // bravo's console was open
-    await Promise.all([alpha, bravo].map((p) => p.waitForSelector('#console', { state: 'hidden' })));
-    // A few frames drawn with the consoles gone.
-    await Promise.all(
-      [alpha, bravo].map(async (p) => p.waitForFunction((from) => (window.__starlane?.rendered() ?? 0) > from + 5, await p.evaluate(() => window.__starlane?.rendered() ?? 0))),
-    );
-    await alpha.screenshot({ path: join(artifacts, 'netgame-alpha.png') });
-    await bravo.screenshot({ path: join(artifacts, 'netgame-bravo.png') });
+    await screenshotsWithConsolesClosed(alpha, bravo, 'netgame');
     expect(problems).toEqual([]);
   });
 
