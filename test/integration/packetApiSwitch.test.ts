@@ -4,8 +4,7 @@
  * leave at once instead of timing them out.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestHost, until, type TestHost } from '../support/testHost';
-import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { twoInOneLanGame, until, type TestHost } from '../support/testHost';
 
 const hosts: TestHost[] = [];
 afterEach(async () => {
@@ -14,13 +13,8 @@ afterEach(async () => {
 
 describe('packet API switch during a game', () => {
   it('a player who switches to udp6 in a LAN game leaves it cleanly: the other sees "bravo disconnected", not a timeout', async () => {
-    const port = await freeUdpPorts(P2P_PORT_SPAN);
-    for (const name of ['alpha', 'bravo']) hosts.push(await startTestHost(name, { protocol: 'p2p', clientPort: port }));
-    const [a, b] = hosts as [TestHost, TestHost];
-    await a.run('connect');
-    await until('alpha alone in its game', () => /connected to the peer-to-peer game as slot 0/.test(a.text()));
-    await b.run('connect');
-    await until('bravo in the game', () => /connected to the peer-to-peer game as slot 1/.test(b.text()));
+    const [a, b] = await twoInOneLanGame('p2p');
+    hosts.push(a, b);
 
     await b.run('packetapi udp6');
     await until('bravo told it left, then switched', () => /leaving the peer-to-peer game\npacketapi udp -> udp6: listening on port \d+/.test(b.text()));

@@ -6,8 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorldView } from '../../src/shared/game/view';
-import { startTestHost, until, type TestHost } from '../support/testHost';
-import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { twoInOneLanGame, until, type TestHost } from '../support/testHost';
 
 const hosts: TestHost[] = [];
 afterEach(async () => {
@@ -26,13 +25,8 @@ const pingFor = (h: TestHost, slot: number) => latestView(h)?.pings.find((p) => 
 
 describe('scoreboard ping in a p2p game', () => {
   it("each host's world views carry its round trip to the other player, none for itself, and follow a slower link", async () => {
-    const port = await freeUdpPorts(P2P_PORT_SPAN);
-    for (const name of ['alpha', 'bravo']) hosts.push(await startTestHost(name, { protocol: 'p2p', clientPort: port }));
-    const [a, b] = hosts as [TestHost, TestHost];
-    await a.run('connect');
-    await until('alpha alone in its game', () => /connected to the peer-to-peer game as slot 0/.test(a.text()));
-    await b.run('connect');
-    await until('bravo in slot 1', () => /connected to the peer-to-peer game as slot 1/.test(b.text()));
+    const [a, b] = await twoInOneLanGame('p2p');
+    hosts.push(a, b);
 
     // Pings go out once a second: the first Pong puts the figure in the next world view.
     const toAlpha = await until("bravo's round trip to alpha in its world view", () => pingFor(b, 0));

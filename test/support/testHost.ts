@@ -5,6 +5,7 @@ import type { HostEvent } from '../../src/shared/host/contract';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
 import { tempDir } from './testRun';
 import { freeUdpPorts, P2P_PORT_SPAN } from './freePort';
+import { waitFor } from './waitFor';
 
 /** A complete host in this process, with what it printed and delivered recorded. */
 export interface TestHost {
@@ -57,3 +58,19 @@ export async function startTestHost(name: string, options: { protocol?: string; 
 
 /** Waits for `check` to hold (test/support/waitFor.ts). */
 export { waitFor as until } from './waitFor';
+
+/**
+ * Two test hosts, alpha and bravo, in one game of `protocol` (p2p or
+ * lockstep) on loopback: alpha connects first and starts it, bravo joins as
+ * slot 1. The caller disposes them.
+ */
+export async function twoInOneLanGame(protocol = 'p2p'): Promise<[TestHost, TestHost]> {
+  const port = await freeUdpPorts(P2P_PORT_SPAN);
+  const a = await startTestHost('alpha', { protocol, clientPort: port });
+  const b = await startTestHost('bravo', { protocol, clientPort: port });
+  await a.run('connect');
+  await waitFor('alpha alone in its game', () => /connected to the peer-to-peer game as slot 0/.test(a.text()));
+  await b.run('connect');
+  await waitFor('bravo in slot 1', () => /connected to the peer-to-peer game as slot 1/.test(b.text()));
+  return [a, b];
+}

@@ -90,6 +90,11 @@ const arbAxis = fc.integer({ min: -127, max: 127 });
 /** A quantised lockstep input. */
 export const arbFrameInput = fc.record({ thrust: arbAxis, yaw: arbAxis, pitch: arbAxis, roll: arbAxis, buttons: fc.integer({ min: 0, max: 31 }), target: arbSlotOrNone });
 
+/** One chunk of a state transfer or difference: its frame, index of count (1..MAX_STATE_CHUNKS) and 1..STATE_CHUNK_BYTES bytes. */
+const arbChunk = fc.integer({ min: 1, max: MAX_STATE_CHUNKS }).chain((count) =>
+  fc.record({ frame: arbU32, index: fc.integer({ min: 0, max: count - 1 }), count: fc.constant(count), data: fc.uint8Array({ minLength: 1, maxLength: STATE_CHUNK_BYTES }) }),
+);
+
 /** One arbitrary per remote event type. */
 export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEvent, { type: K }>> } = {
   createObject: fc.record({ type: fc.constant('createObject'), id: arbU32, kind: arbU8, pos: arbCoordVec, rot: arbQuat, vel: arbCoordVec }),
@@ -139,18 +144,7 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     first: arbU32,
     inputs: fc.array(arbFrameInput, { maxLength: MAX_FRAME_INPUTS }),
   }),
-  lockstepState: fc
-    .integer({ min: 1, max: MAX_STATE_CHUNKS })
-    .chain((count) =>
-      fc.record({
-        type: fc.constant('lockstepState'),
-        epoch: arbU16,
-        frame: arbU32,
-        index: fc.integer({ min: 0, max: count - 1 }),
-        count: fc.constant(count),
-        data: fc.uint8Array({ minLength: 1, maxLength: STATE_CHUNK_BYTES }),
-      }),
-    ),
+  lockstepState: fc.tuple(arbChunk, arbU16).map(([c, epoch]) => ({ type: 'lockstepState' as const, epoch, ...c })),
   controlChange: fc.record({ type: fc.constant('controlChange'), frame: arbU32, input: arbFrameInput }),
   gameMoves: fc.record({
     type: fc.constant('gameMoves'),
@@ -162,18 +156,7 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     moves: fc.array(fc.record({ frame: arbU32, kind: fc.integer({ min: 0, max: 2 }), slot: arbSlot, input: arbFrameInput }), { maxLength: MAX_MOVES }),
   }),
   movesAck: fc.record({ type: fc.constant('movesAck'), clientFrame: arbU32, next: arbU32, stamp: arbU32 }),
-  stateDiff: fc
-    .integer({ min: 1, max: MAX_STATE_CHUNKS })
-    .chain((count) =>
-      fc.record({
-        type: fc.constant('stateDiff'),
-        base: arbU32,
-        frame: arbU32,
-        index: fc.integer({ min: 0, max: count - 1 }),
-        count: fc.constant(count),
-        data: fc.uint8Array({ minLength: 1, maxLength: STATE_CHUNK_BYTES }),
-      }),
-    ),
+  stateDiff: fc.tuple(arbChunk, arbU32).map(([c, base]) => ({ type: 'stateDiff' as const, base, ...c })),
   stateAck: fc.record({ type: fc.constant('stateAck'), frame: arbU32, corrected: fc.boolean() }),
   lateControl: fc.record({ type: fc.constant('lateControl'), serverFrame: arbU32, late: arbU16, errors: arbU32 }),
   netgameWelcome: fc.record({ type: fc.constant('netgameWelcome'), slot: arbSlot, serverFrame: arbU32, start: arbU32, controlLead: arbU8, serverLead: arbU8 }),

@@ -28,7 +28,7 @@ import { createWorld } from '../game/world';
 import { withoutPilot, withSpawnedShip } from '../game/spawnPoint';
 import { STEP_MS } from '../sim/types';
 import { MAX_FRAME_INPUTS, NO_FRAME, type LockstepFrameEvent, type LockstepStateEvent } from '../wire/types';
-import { autoLead, HASH_EVERY, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS } from './config';
+import { autoLead, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS } from './config';
 import { FrameChecks, type Mismatch } from './frameChecks';
 import { frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from './input';
 import { InputLog } from './inputLog';
@@ -275,12 +275,9 @@ export class LockstepEngine {
       this.counters.framesStepped++;
       out.push({ before, world, events });
       const check = this.checks.record(world);
-      if (check) {
-        this.options.notify({ kind: 'frame-hash', frame: check.frame, hash: check.hash, epoch: this.epoch });
-        for (const slot of this.joined) this.compare(slot, null);
-      }
+      if (check) this.options.notify({ kind: 'frame-hash', frame: check.frame, hash: check.hash, epoch: this.epoch });
+      // The peers' checks for the frame we have just reached.
       for (const m of this.checks.settle()) this.mismatch(m);
-      // Our own input for the frame after the lead is produced by the next tick; a catch-up step runs only on inputs already queued.
     }
     return out;
   }
@@ -330,16 +327,17 @@ export class LockstepEngine {
   }
 
   private onFrame(slot: number, ev: LockstepFrameEvent, now: number): void {
-    const peer = this.peers.get(slot) ?? { frame: null, epoch: 0, waitingOn: 0, needState: false, lead: 0, answeredAt: -Infinity };
+    const peer = this.peers.get(slot) ?? { frame: null, epoch: 0, needState: false, answeredAt: -Infinity };
     this.peers.set(slot, peer);
     peer.frame = ev.frame === NO_FRAME ? null : ev.frame;
     peer.epoch = ev.epoch;
-    peer.waitingOn = ev.waitingOn;
     peer.needState = ev.needState;
-    peer.lead = ev.lead;
     const current = this.worldNow?.tick ?? peer.frame ?? 0;
     ev.inputs.forEach((input, i) => this.log.set(slot, ev.first + i, input, current));
-    if (ev.checkFrame !== NO_FRAME && ev.epoch === this.epoch && peer.frame !== null) this.compare(slot, { frame: ev.checkFrame, hash: ev.checkHash });
+    if (ev.checkFrame !== NO_FRAME && ev.epoch === this.epoch && peer.frame !== null) {
+      const m = this.checks.heard(slot, { frame: ev.checkFrame, hash: ev.checkHash });
+      if (m) this.mismatch(m);
+    }
     const world = this.worldNow;
     const self = this.self;
     if (!world || self === null || this.plain) return;
@@ -355,15 +353,6 @@ export class LockstepEngine {
     peer.answeredAt = now;
     this.counters.resends++;
     this.options.send(slot, [this.frameEvent(wantsOurs && peer.frame !== null ? peer.frame : this.neededFrom())]);
-  }
-
-  /** Compares a peer's check (or, with null, its pending one) with ours. */
-  private compare(slot: number, check: { frame: number; hash: string } | null): void {
-    if (slot === this.self) return;
-    if (check) {
-      const m = this.checks.heard(slot, check);
-      if (m) this.mismatch(m);
-    }
   }
 
   private mismatch(m: Mismatch): void {
@@ -415,6 +404,3 @@ export class LockstepEngine {
 function sameRoster(a: World, b: World): boolean {
   return a.ships.length === b.ships.length && a.ships.every((s) => b.ships.some((x) => x.slot === s.slot));
 }
-
-/** Frames between two hash checks (re-exported for the adapters' texts). */
-export { HASH_EVERY };

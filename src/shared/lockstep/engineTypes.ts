@@ -50,13 +50,10 @@ export interface LockstepStats {
   waitingOn: number[];
 }
 
-/** What a peer's newest frame packet said, and when we last answered it at once. */
+/** What a peer's newest frame packet said (its frame, null without a world; its epoch; whether it asks for state), and when we last answered it at once. */
 export interface PeerView {
   frame: number | null;
   epoch: number;
-  waitingOn: number;
   needState: boolean;
-  lead: number;
-  /** When we last answered this peer at once. */
   answeredAt: number;
 }

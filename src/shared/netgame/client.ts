@@ -13,10 +13,8 @@
  * stepped is compared with its own, and a differing one replaces it (the
  * frames since are stepped again); one for a frame ahead waits for it.
  */
-import { sameFrameInput } from '../lockstep/input';
-import { quantiseInput } from '../lockstep/input';
-import { PLAIN_PACKER, TransferAssembly, type StatePacker } from '../lockstep/stateTransfer';
-import { MAX_TRANSFER_BYTES } from '../lockstep/stateTransfer';
+import { quantiseInput, sameFrameInput } from '../lockstep/input';
+import { MAX_TRANSFER_BYTES, PLAIN_PACKER, TransferAssembly, type StatePacker } from '../lockstep/stateTransfer';
 import type { SteppedFrame } from '../game/frameSync';
 import type { WorldEvent } from '../game/events';
 import type { ShipInput } from '../sim/types';

@@ -20,8 +20,9 @@ import type { WorldEvent } from '../game/events';
 import type { MatchLimits } from '../game/match';
 import { createWorld } from '../game/world';
 import { PLAIN_PACKER, type StatePacker } from '../lockstep/stateTransfer';
-import { NO_FRAME, type FrameInput, type NetgameEvent, type RemoteEvent } from '../wire/types';
-import { GameMoves, MoveKind, type GameMove } from './gameMoves';
+import { MAX_MOVES, NO_FRAME, type FrameInput, type NetgameEvent, type RemoteEvent } from '../wire/types';
+import { NEUTRAL_FRAME_INPUT } from '../lockstep/input';
+import { GameMoves, MoveKind } from './gameMoves';
 import { encodeNetState, stepNetState, type NetState } from './netState';
 import { diffChunks } from './stateDiff';
 import { controlLeadFor, JOIN_DELAY_FRAMES, MAX_CHANGES_PER_S, MAX_FRAMES_AHEAD, SENT_STATES_KEPT } from './config';
@@ -104,7 +105,7 @@ export class NetgameServer {
    */
   join(slot: number, now: number, remote = true): void {
     const frame = this.frame;
-    this.moves.add({ frame: frame + JOIN_DELAY_FRAMES, kind: MoveKind.Join, slot, input: NEUTRAL });
+    this.moves.add({ frame: frame + JOIN_DELAY_FRAMES, kind: MoveKind.Join, slot, input: NEUTRAL_FRAME_INPUT });
     if (!remote) return;
     const start = this.firstEntryFrom(frame);
     const client: NetClient = { slot, next: start, frame: null, rttMs: null, rttDevMs: 0, lead: controlLeadFor(UNMEASURED_RTT_MS, this.serverLead, this.baseLead), welcomedAt: now, changes: 0, late: 0, refused: 0, base: null, lastDiff: null, budget: MAX_CHANGES_PER_S, budgetAt: now };
@@ -123,7 +124,7 @@ export class NetgameServer {
   /** A player leaves: its ship goes JOIN_DELAY_FRAMES from now. */
   leave(slot: number): void {
     this.clients.delete(slot);
-    this.moves.add({ frame: this.frame + JOIN_DELAY_FRAMES, kind: MoveKind.Leave, slot, input: NEUTRAL });
+    this.moves.add({ frame: this.frame + JOIN_DELAY_FRAMES, kind: MoveKind.Leave, slot, input: NEUTRAL_FRAME_INPUT });
   }
 
   /** The hosting player's own controls changed: entered like a client's, with the same lead (so it is fair). */
@@ -167,7 +168,7 @@ export class NetgameServer {
   private sendMoves(client: NetClient, now: number): void {
     let from = client.next;
     for (let n = 0; n < MAX_MOVES_DATAGRAMS; n++) {
-      const moves = this.moves.from(from, MAX_MOVES_SENT);
+      const moves = this.moves.from(from, MAX_MOVES);
       this.options.send(client.slot, [{ type: 'gameMoves', serverFrame: this.frame, controlLead: client.lead, stamp: now >>> 0, end: this.moves.end, start: from, moves }]);
       from += moves.length;
       if (from >= this.moves.end) return;
@@ -241,10 +242,6 @@ export class NetgameServer {
 const UNMEASURED_RTT_MS = 250;
 /** A welcome not acknowledged goes again after this long. */
 const WELCOME_AGAIN_MS = 250;
-const NEUTRAL: FrameInput = Object.freeze({ thrust: 0, yaw: 0, pitch: 0, roll: 0, buttons: 0, target: 255 });
-/** Most moves one gameMoves event carries. */
-const MAX_MOVES_SENT = 32;
 /** Most gameMoves datagrams to one client a frame (128 moves: eight pilots changing controls every frame, for 400 ms of round trip). */
 const MAX_MOVES_DATAGRAMS = 4;
 
-export type { GameMove };
