@@ -71,7 +71,8 @@ const program = new Command('starlane-bot')
   .option('--fake-reorder <pct>', 'testing: % of datagrams held back so later ones overtake them', percent, 0)
   .option('--fake-seed <n>', 'seed of the fake link\'s randomness (same seed, same losses)', int(0, 0xffffffff), 1)
   .addHelpText('after', `\nExit codes: 0 stopped (SIGINT, SIGTERM, --seconds); ${EXIT_NO_GAME} could not join or lost the game (name taken, server full, version incompatible, refused, unreachable, nothing found on the LAN, removed, connection lost: the reason is on stderr and, with --json, in a {"t":"failed"} line); 1 bad options or a start-up error.`)
-  .showHelpAfterError();
+  // A mistake gets one line and a pointer, not the whole help.
+  .showHelpAfterError('(add --help for usage)');
 
 interface Opts {
   name?: string;

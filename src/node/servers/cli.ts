@@ -25,13 +25,14 @@ import { withProcessStatus } from './statusHttp';
 import { DEFAULT_MASTER_PORT, DEFAULT_MAX_SERVERS } from '../../shared/servers/masterProtocol';
 import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
-import { announce, int, limitsOf, number, seconds, serverName, stopOnSignals, withCommonOptions, type CommonOpts } from './cliOptions';
+import { announce, HELP_POINTER, int, limitsOf, number, seconds, serverName, stopOnSignals, withCommonOptions, type CommonOpts } from './cliOptions';
 import { checkMasterOptions, seatOptions, serveAndRegister, SERVER_NAME_HELP, withPlayerOptions, type SlotOpts } from './cliPlayerServers';
 
 const program = new Command('starlane-server')
   .description('Starlane servers: a masterserver that lists game servers, a slotserver that hands out game slots, a gameserver that relays game packets, and a netgame server (input sync)')
   .version(APP_VERSION)
-  .showHelpAfterError();
+  // A mistake gets one line and a pointer, not the whole help; the subcommands inherit this.
+  .showHelpAfterError(HELP_POINTER);
 
 withCommonOptions(program.command('masterserver').description('list running slot- and gameservers for players (TCP masterserver protocol, HTML/JSON list)'), {
   name: 'starlane-master',

@@ -8,6 +8,9 @@ import type { Logger } from '../log';
 import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, type ServerLimits } from './connectionLimits';
 import { parseHostPort } from './masterClient';
 import { validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
+/** What follows a command-line mistake: one line pointing to the help, not the whole help. */
+export const HELP_POINTER = '(add --help for usage)';
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const int = (lo: number, hi: number) => (value: string) => {
@@ -88,7 +91,7 @@ export function withCommonOptions(cmd: Command, defaults: { name: string; port: 
     .option('--max-unread-kib <n>', 'close a TCP connection once this many KiB of replies wait unread', int(16, 1_048_576), 256)
     .option('--http-max-connections <n>', 'most status-page connections at once (a quarter kept for addresses holding fewer than 4)', int(1, 1_000_000), DEFAULT_HTTP_CAPS.max)
     .option('--http-max-connections-per-address <n>', 'most status-page connections from one IPv4 address or IPv6 /64', int(1, 1_000_000), DEFAULT_HTTP_CAPS.perSource)
-    .showHelpAfterError();
+    .showHelpAfterError(HELP_POINTER);
 }
 
 /** The one line a person reads: what runs, under which name, on which ports (`tcp N[, udp N][, http N]`). */

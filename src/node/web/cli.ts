@@ -33,7 +33,8 @@ const program = new Command('starlane-web')
   .option('--lan-interfaces <names>', 'comma-separated interfaces for IPv6 LAN discovery ("none" for none; default all)')
   .option('--user-data <dir>', 'folder for settings and history', defaultUserDataDir())
   .option('--renderer <dir>', 'folder of the built renderer', fileURLToPath(new URL('../renderer', import.meta.url)))
-  .showHelpAfterError();
+  // A mistake gets one line and a pointer, not the whole help.
+  .showHelpAfterError('(add --help for usage)');
 
 async function main(): Promise<void> {
   program.parse();
