@@ -1,11 +1,14 @@
 /**
  * What an admin reads when a command cannot start: a mistake on the command
- * line is one error line and a pointer to --help (not the whole help).
- * Real processes from the build (out/main/*.js);
+ * line is one error line and a pointer to --help (not the whole help), and a
+ * port another program holds is one line naming the option that changes it.
+ * Real processes from the build (out/main/*.js) and real sockets on loopback;
  * needs `npx electron-vite build` first.
  */
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { existsSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { botEntry, serverEntry, webEntry } from '../support/paths';
 import { spawnTracked } from '../support/testRun';
 
@@ -26,6 +29,27 @@ function run(entry: string, args: readonly string[]): Promise<Outcome> {
 }
 
 const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
+
+const held: (Server | UdpSocket)[] = [];
+afterEach(async () => {
+  await Promise.all(held.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
+});
+
+/** A TCP port on 127.0.0.1 that this test holds (listening) until it ends. */
+async function takenTcpPort(): Promise<number> {
+  const server = createServer();
+  held.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as { port: number }).port;
+}
+
+/** A UDP port on 127.0.0.1 that this test holds (bound) until it ends. */
+async function takenUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  held.push(socket);
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
+  return socket.address().port;
+}
 
 beforeAll(() => {
   for (const entry of [serverEntry, webEntry, botEntry]) {
@@ -51,5 +75,32 @@ describe('a command-line mistake', () => {
     const r = await run(serverEntry, ['slotserver', '--port', '0', '--udp-port', '0', '--master', '127.0.0.1:1']);
     expect(r.code).not.toBe(0);
     expect(lines(r.stderr)).toEqual(['error: --master needs --url (or --http-port, whose status page is then the URL)', '(add --help for usage)']);
+  });
+});
+
+describe('a port another program holds', () => {
+  const start = (args: string[]) => run(serverEntry, [...args, '--host', '127.0.0.1', '--log-level', 'warn']);
+
+  it.each([
+    ['masterserver', 'TCP', '--port'],
+    ['masterserver', 'HTTP', '--http-port'],
+    ['slotserver', 'TCP', '--port'],
+    ['slotserver', 'UDP', '--udp-port'],
+    ['slotserver', 'HTTP', '--http-port'],
+    ['gameserver', 'TCP', '--port'],
+    ['gameserver', 'UDP', '--udp-port'],
+    ['gameserver', 'HTTP', '--http-port'],
+    ['netgame', 'TCP', '--port'],
+    ['netgame', 'UDP', '--udp-port'],
+    ['netgame', 'HTTP', '--http-port'],
+  ])('%s: a taken %s port fails the start with one line naming %s', async (kind, role, option) => {
+    const port = role === 'UDP' ? await takenUdpPort() : await takenTcpPort();
+    // Every other port is any free one, so only the taken one can fail.
+    const ports: Record<string, string> = { '--port': '0', '--udp-port': '0', '--http-port': '0', [option]: String(port) };
+    if (kind === 'masterserver') delete ports['--udp-port'];
+    const r = await start([kind, ...Object.entries(ports).flat()]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(lines(r.stderr)).toEqual([`starlane-server: ${kind}: ${role} port ${port} on 127.0.0.1 is in use (change it with ${option})`]);
   });
 });

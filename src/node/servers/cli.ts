@@ -25,7 +25,7 @@ import { withProcessStatus } from './statusHttp';
 import { DEFAULT_MASTER_PORT, DEFAULT_MAX_SERVERS } from '../../shared/servers/masterProtocol';
 import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
-import { announce, HELP_POINTER, int, limitsOf, number, seconds, serverName, stopOnSignals, withCommonOptions, type CommonOpts } from './cliOptions';
+import { announce, HELP_POINTER, int, limitsOf, namingBusyPorts, number, seconds, serverName, stopOnSignals, withCommonOptions, type CommonOpts } from './cliOptions';
 import { checkMasterOptions, seatOptions, serveAndRegister, SERVER_NAME_HELP, withPlayerOptions, type SlotOpts } from './cliPlayerServers';
 
 const program = new Command('starlane-server')
@@ -43,24 +43,26 @@ withCommonOptions(program.command('masterserver').description('list running slot
   .option('--max-servers <n>', 'most servers listed at once', int(1, DEFAULT_MAX_SERVERS), DEFAULT_MAX_SERVERS)
   .option('--max-servers-per-address <n>', 'most servers one host (an IPv4 address or an IPv6 /64) may list at once', int(1, DEFAULT_MAX_SERVERS), DEFAULT_MAX_SERVERS_PER_ADDRESS)
   .addOption(new Option('--expire-seconds <s>', 'drop a server not heard from for this long').argParser(seconds(0.1, 86_400)).default(90).hideHelp())
-  .action(async (o: CommonOpts & { maxServers: number; maxServersPerAddress: number; expireSeconds: number }) => {
-    const log = createLogger('starlane-masterserver', o.logLevel);
-    const server = await startMasterserver({
-      name: o.name,
-      host: o.host,
-      port: o.port,
-      httpPort: o.httpPort,
-      log,
-      maxServers: o.maxServers,
-      maxServersPerAddress: o.maxServersPerAddress,
-      expireMs: Math.round(o.expireSeconds * 1000),
-      limits: limitsOf(o),
-    });
-    stopOnSignals(log, 'masterserver', (reason) => server.close(reason));
-    // SIGHUP re-reads ban files on the other servers; here there is nothing to re-read, and it must not stop the list.
-    process.on('SIGHUP', () => log.warn('SIGHUP ignored: the masterserver has nothing to read again'));
-    announce('masterserver', o.name, server.ports);
-  });
+  .action(
+    namingBusyPorts('masterserver', async (o: CommonOpts & { maxServers: number; maxServersPerAddress: number; expireSeconds: number }) => {
+      const log = createLogger('starlane-masterserver', o.logLevel);
+      const server = await startMasterserver({
+        name: o.name,
+        host: o.host,
+        port: o.port,
+        httpPort: o.httpPort,
+        log,
+        maxServers: o.maxServers,
+        maxServersPerAddress: o.maxServersPerAddress,
+        expireMs: Math.round(o.expireSeconds * 1000),
+        limits: limitsOf(o),
+      });
+      stopOnSignals(log, 'masterserver', (reason) => server.close(reason));
+      // SIGHUP re-reads ban files on the other servers; here there is nothing to re-read, and it must not stop the list.
+      process.on('SIGHUP', () => log.warn('SIGHUP ignored: the masterserver has nothing to read again'));
+      announce('masterserver', o.name, server.ports);
+    }),
+  );
 
 
 withPlayerOptions(
@@ -77,22 +79,24 @@ withPlayerOptions(
 )
   .option('--udp-port <port>', `UDP port answering LAN discovery and players' time-sync requests (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)`, int(0, 65535), SLOTSERVER_UDP_PORT)
   .option('--silence-seconds <s>', "remove a joined player whose address sent no time-sync request to the UDP port for this long (Starlane clients send one a second; 0 = never)", seconds(0, 86_400), 30)
-  .action(async (o: SlotOpts & { udpPort: number; silenceSeconds: number }, cmd: Command) => {
-    checkMasterOptions(o, cmd);
-    const log = createLogger('starlane-slotserver', o.logLevel);
-    const link: { registration?: MasterRegistration } = {};
-    const server = await startSlotserver({
-      ...seatOptions(o, log, link),
-      udpPort: o.udpPort,
-      // Only the default may move: a port the user asked for is kept or the start fails.
-      udpPortFallback: cmd.getOptionValueSource('udpPort') === 'default',
-      silenceTimeoutMs: Math.round(o.silenceSeconds * 1000),
-    });
-    await serveAndRegister(o, log, server, 'slotserver', link, {
-      '/': () => ({ type: 'html', body: renderSlotserverStatus(server).html }),
-      '/status.json': () => ({ type: 'json', body: withProcessStatus(renderSlotserverStatus(server).json) }),
-    });
-  });
+  .action(
+    namingBusyPorts('slotserver', async (o: SlotOpts & { udpPort: number; silenceSeconds: number }, cmd: Command) => {
+      checkMasterOptions(o, cmd);
+      const log = createLogger('starlane-slotserver', o.logLevel);
+      const link: { registration?: MasterRegistration } = {};
+      const server = await startSlotserver({
+        ...seatOptions(o, log, link),
+        udpPort: o.udpPort,
+        // Only the default may move: a port the user asked for is kept or the start fails.
+        udpPortFallback: cmd.getOptionValueSource('udpPort') === 'default',
+        silenceTimeoutMs: Math.round(o.silenceSeconds * 1000),
+      });
+      await serveAndRegister(o, log, server, 'slotserver', link, {
+        '/': () => ({ type: 'html', body: renderSlotserverStatus(server).html }),
+        '/status.json': () => ({ type: 'json', body: withProcessStatus(renderSlotserverStatus(server).json) }),
+      });
+    }),
+  );
 
 interface GameOpts extends SlotOpts {
   udpPort: number;
@@ -127,28 +131,30 @@ withPlayerOptions(
   .option('--strike-limit <n>', 'strikes for impossible data (speed, teleports, lasers, events a player may not send), fading over 10 s, that drop a player', int(1, 1000), 10)
   .option('--kill-limit <n>', 'kills that win a match, 0 for none (the server keeps the score and runs the match)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
   .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
-  .action(async (o: GameOpts, cmd: Command) => {
-    checkMasterOptions(o, cmd);
-    const log = createLogger('starlane-gameserver', o.logLevel);
-    const link: { registration?: MasterRegistration } = {};
-    const server = await startGameserver({
-      ...seatOptions(o, log, link),
-      udpPort: o.udpPort,
-      filterRadius: o.filterRadius,
-      tickHz: o.tickHz,
-      flush: o.flush,
-      timeoutMs: Math.round(o.timeoutSeconds * 1000),
-      udpRate: o.udpRate,
-      strangerRate: o.strangerRate,
-      strikeLimit: o.strikeLimit,
-      killLimit: o.killLimit,
-      timeLimitS: o.timeLimit,
-    });
-    await serveAndRegister(o, log, server, 'gameserver', link, {
-      '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
-      '/status.json': () => ({ type: 'json', body: renderGameserverStatus(server).json }),
-    });
-  });
+  .action(
+    namingBusyPorts('gameserver', async (o: GameOpts, cmd: Command) => {
+      checkMasterOptions(o, cmd);
+      const log = createLogger('starlane-gameserver', o.logLevel);
+      const link: { registration?: MasterRegistration } = {};
+      const server = await startGameserver({
+        ...seatOptions(o, log, link),
+        udpPort: o.udpPort,
+        filterRadius: o.filterRadius,
+        tickHz: o.tickHz,
+        flush: o.flush,
+        timeoutMs: Math.round(o.timeoutSeconds * 1000),
+        udpRate: o.udpRate,
+        strangerRate: o.strangerRate,
+        strikeLimit: o.strikeLimit,
+        killLimit: o.killLimit,
+        timeLimitS: o.timeLimit,
+      });
+      await serveAndRegister(o, log, server, 'gameserver', link, {
+        '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
+        '/status.json': () => ({ type: 'json', body: renderGameserverStatus(server).json }),
+      });
+    }),
+  );
 
 interface NetgameOpts extends SlotOpts {
   udpPort: number;
@@ -177,25 +183,27 @@ withPlayerOptions(
   .option('--zlib-level <n>', "zlib level of state differences (the seed's zlib_cmp)", int(1, 9), 7)
   .option('--timeout-seconds <s>', 'free the seat of a player that sent no datagram for this long', seconds(0.1, 3600), 10)
   .option('--udp-rate <n>', 'datagrams per second one source may send; more are dropped unread', number(10, 100_000, 'datagrams per second'), 200)
-  .action(async (o: NetgameOpts, cmd: Command) => {
-    checkMasterOptions(o, cmd);
-    const log = createLogger('starlane-netgame', o.logLevel);
-    const link: { registration?: MasterRegistration } = {};
-    const server = await startNetgameServer({
-      ...seatOptions(o, log, link),
-      udpPort: o.udpPort,
-      controlLead: o.controlLead,
-      serverLead: o.serverLead,
-      diffEvery: o.diffFrames,
-      zlibLevel: o.zlibLevel,
-      timeoutMs: Math.round(o.timeoutSeconds * 1000),
-      udpRate: o.udpRate,
-    });
-    await serveAndRegister(o, log, server, 'netgame', link, {
-      '/': () => ({ type: 'html', body: renderNetgameStatus(server).html }),
-      '/status.json': () => ({ type: 'json', body: renderNetgameStatus(server).json }),
-    });
-  });
+  .action(
+    namingBusyPorts('netgame', async (o: NetgameOpts, cmd: Command) => {
+      checkMasterOptions(o, cmd);
+      const log = createLogger('starlane-netgame', o.logLevel);
+      const link: { registration?: MasterRegistration } = {};
+      const server = await startNetgameServer({
+        ...seatOptions(o, log, link),
+        udpPort: o.udpPort,
+        controlLead: o.controlLead,
+        serverLead: o.serverLead,
+        diffEvery: o.diffFrames,
+        zlibLevel: o.zlibLevel,
+        timeoutMs: Math.round(o.timeoutSeconds * 1000),
+        udpRate: o.udpRate,
+      });
+      await serveAndRegister(o, log, server, 'netgame', link, {
+        '/': () => ({ type: 'html', body: renderNetgameStatus(server).html }),
+        '/status.json': () => ({ type: 'json', body: renderNetgameStatus(server).json }),
+      });
+    }),
+  );
 
 program.parseAsync().catch((err: unknown) => {
   process.stderr.write(`starlane-server: ${(err as Error).message}\n`);

@@ -8,6 +8,8 @@ import type { Logger } from '../log';
 import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, type ServerLimits } from './connectionLimits';
 import { parseHostPort } from './masterClient';
 import { validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
+import { explainPortInUse, type PortRole } from './portInUse';
+
 /** What follows a command-line mistake: one line pointing to the help, not the whole help. */
 export const HELP_POINTER = '(add --help for usage)';
 
@@ -92,6 +94,20 @@ export function withCommonOptions(cmd: Command, defaults: { name: string; port: 
     .option('--http-max-connections <n>', 'most status-page connections at once (a quarter kept for addresses holding fewer than 4)', int(1, 1_000_000), DEFAULT_HTTP_CAPS.max)
     .option('--http-max-connections-per-address <n>', 'most status-page connections from one IPv4 address or IPv6 /64', int(1, 1_000_000), DEFAULT_HTTP_CAPS.perSource)
     .showHelpAfterError(HELP_POINTER);
+}
+
+/** The option that moves each of a server's ports (the same names for every kind). */
+export const PORT_OPTIONS: Readonly<Record<PortRole, string>> = { TCP: '--port', UDP: '--udp-port', HTTP: '--http-port' };
+
+/** `action` of subcommand `kind`, where a port taken at start fails with one line naming the option that changes it. */
+export function namingBusyPorts<A extends unknown[]>(kind: string, action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await action(...args);
+    } catch (err) {
+      throw explainPortInUse(kind, err, PORT_OPTIONS);
+    }
+  };
 }
 
 /** The one line a person reads: what runs, under which name, on which ports (`tcp N[, udp N][, http N]`). */

@@ -1,15 +1,18 @@
 import type { Server } from 'node:net';
+import { isAddressInUse, PortInUseError, type PortRole } from './portInUse';
 
 /**
  * Starts `server` (TCP or HTTP) listening on `host:port` and resolves with
- * the port it got (useful with port 0); rejects with the listen error (port
- * in use, bad address) instead of emitting it.
+ * the port it got (useful with port 0); rejects with the listen error (bad
+ * address) instead of emitting it, or with a {@link PortInUseError} for the
+ * server's `role` port when another program holds it.
  */
-export async function listen(server: Server, port: number, host = '0.0.0.0'): Promise<number> {
+export async function listen(server: Server, port: number, host = '0.0.0.0', role: PortRole = 'TCP'): Promise<number> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (err: Error) => reject(isAddressInUse(err) ? new PortInUseError(role, port, host) : err);
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });

@@ -14,6 +14,7 @@ import { asDgramNode } from '../packet/dgramNode';
 import type { DgramPacketApi } from '../packet/dgramPacketApi';
 import { UdpPacketApi } from '../packet/udp';
 import { Udp6PacketApi, type MulticastJoin } from '../packet/udp6';
+import { PortInUseError } from './portInUse';
 
 /** Where a datagram came from (or goes to): the node for the packet API and its address text and port. */
 export interface UdpEndpoint {
@@ -39,7 +40,8 @@ export class ServerUdp {
 
   /**
    * Binds `host:port` (0: any free port). Rejects with one clear line when the
-   * port is taken (`<what>: UDP port <port> on <host> is in use`) or the bind fails.
+   * port is taken (a {@link PortInUseError}: `<what>: UDP port <port> on <host> is in use`)
+   * or the bind fails.
    */
   static async bind(host: string, port: number, what: string, options: ServerUdpOptions = {}): Promise<ServerUdp> {
     const v6 = host.includes(':');
@@ -57,7 +59,9 @@ export class ServerUdp {
       });
     } catch (err) {
       const message = (err as Error).message;
-      throw new Error(/all in use/.test(message) ? `${what}: UDP port ${port} on ${host} is in use` : `${what}: cannot bind UDP ${host}:${port}: ${message}`);
+      // The packet API words a taken exact port as `all in use`.
+      if (/all in use/.test(message)) throw new PortInUseError('UDP', port, host, what);
+      throw new Error(`${what}: cannot bind UDP ${host}:${port}: ${message}`);
     }
     return new ServerUdp(api, v6 && host === '::');
   }

@@ -15,6 +15,7 @@ import { startJoinServer, type SeatedPlayer } from './joinServer';
 import { duration } from './playerAddress';
 import { DiscoveryResponder, type DiscoveryStats } from './discoveryResponder';
 import { ServerUdp, type UdpEndpoint } from './serverUdp';
+import { PortInUseError } from './portInUse';
 import { ServerTimeService } from './timeService';
 import { SlotLiveness } from './slotLiveness';
 import { systemClock } from '../../shared/time/clock';
@@ -74,7 +75,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
   const host = options.host ?? '0.0.0.0';
   const udp = await ServerUdp.bind(host, options.udpPort ?? 0, 'slotserver').catch((err: Error) => {
     // The UDP port only serves LAN discovery: a taken default costs that, not the slotserver.
-    if (!options.udpPortFallback || !/in use/.test(err.message)) throw err;
+    if (!options.udpPortFallback || !(err instanceof PortInUseError)) throw err;
     log.warn({ udpPort: options.udpPort }, `${err.message}; using any free UDP port, so LAN discovery will not find this slotserver`);
     return ServerUdp.bind(host, 0, 'slotserver');
   });

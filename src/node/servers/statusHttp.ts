@@ -151,7 +151,7 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
   // cut by this socket timeout. It must stay below headersTimeout: in Node 20 a longer one never fires on a
   // connection that has sent nothing (measured), leaving half-open connections open for ever.
   server.setTimeout(4_000);
-  const port = await listen(server, options.port, options.host);
+  const port = await listen(server, options.port, options.host, 'HTTP');
   let closing: Promise<void> | undefined;
   return {
     port,
