@@ -151,6 +151,21 @@ describe('masterserver lists over HTTP', () => {
     expect(html).toContain('<a href="http://gamma.example.org/" rel="nofollow noopener">');
   });
 
+  it('links a server that registered its page at 0.0.0.0 at the address it joined from, and a named host as given', async () => {
+    const m = await master();
+    // 127.0.0.2 is loopback too (Linux), but not the masterserver's own address: the link must follow the join's source.
+    const wildcard = await client(m.ports.tcp as number, '127.0.0.2');
+    expect(await wildcard.ask(`${joinAs('Everywhere').replace('http://gamma.example.org/', 'http://0.0.0.0:8082/')} port: 6582`)).toBe('join accepted');
+    const named = await client(m.ports.tcp as number);
+    expect(await named.ask(joinAs('Named').replace('http://gamma.example.org/', 'http://vm:8083/'))).toBe('join accepted');
+    const urls = Object.fromEntries((await getJson(m)).servers.map((s) => [s.name, s.url]));
+    expect(urls).toEqual({ Everywhere: 'http://127.0.0.2:8082/', Named: 'http://vm:8083/' });
+    const html = await getHtml(m);
+    expect(html).toContain('<a href="http://127.0.0.2:8082/" rel="nofollow noopener">http://127.0.0.2:8082/</a>');
+    expect(html).toContain('<td>127.0.0.2:6582</td>');
+    expect(html).not.toContain('0.0.0.0');
+  });
+
   it('escapes a server name that would be markup', async () => {
     const m = await master();
     const c = await client(m.ports.tcp as number);

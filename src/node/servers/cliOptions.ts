@@ -3,6 +3,7 @@
  * every server kind has (name, host, port, status page, logs, connection
  * limits), the announce line and the signal handling.
  */
+import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from '../log';
 import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, type ServerLimits } from './connectionLimits';
@@ -38,6 +39,14 @@ export const serverName = (value: string) => {
 export const masterAddress = (value: string) => {
   if (!parseHostPort(value)) throw new InvalidArgumentError('must be host:port (or [ipv6]:port)');
   return value;
+};
+/** A host name or IP address others can reach (IPv6 with or without brackets), without a port. */
+export const publicHost = (value: string) => {
+  const bare = value.startsWith('[') && value.endsWith(']') ? value.slice(1, -1) : value;
+  const name = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.?$/;
+  if (isIP(bare) === 0 && !name.test(bare)) throw new InvalidArgumentError('must be a host name or an IP address, without a port');
+  if (bare === '0.0.0.0' || bare === '::') throw new InvalidArgumentError('must be an address others can reach, not 0.0.0.0 or ::');
+  return bare;
 };
 export const serverUrl = (value: string) => {
   const error = validateServerUrl(value);

@@ -4,7 +4,6 @@
  * around a running server — status page, masterserver registration,
  * graceful shutdown, SIGHUP, the announce line.
  */
-import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import type { Logger } from '../log';
 import { DEFAULT_MAX_PER_ADDRESS } from './joinServer';
@@ -15,7 +14,7 @@ import { startStatusHttp, type StatusBody, type StatusHttp } from './statusHttp'
 import type { RunningServer } from './types';
 import { httpCaps } from './connectionLimits';
 import { validateServerToken } from '../../shared/servers/masterProtocol';
-import { announce, int, limitsOf, masterAddress, seconds, serverUrl, stopOnSignals, welcomeLine, type CommonOpts } from './cliOptions';
+import { announce, int, limitsOf, masterAddress, publicHost, seconds, serverUrl, stopOnSignals, welcomeLine, type CommonOpts } from './cliOptions';
 
 export interface SlotOpts extends CommonOpts {
   maxPlayers: number;
@@ -23,6 +22,7 @@ export interface SlotOpts extends CommonOpts {
   banFile?: string;
   master?: string;
   url?: string;
+  publicHost?: string;
   heartbeatSeconds: number;
   joinTimeoutSeconds: number;
   maxPerAddress: number;
@@ -41,6 +41,20 @@ export function checkMasterOptions(o: SlotOpts, cmd: Command): void {
   if (o.master && !o.url && o.httpPort === undefined) cmd.error('error: --master needs --url (or --http-port, whose status page is then the URL)');
   // The masterserver protocol separates fields by spaces, so a listed name cannot contain one.
   if (o.master && validateServerToken(o.name)) cmd.error(`error: --name with --master: ${validateServerToken(o.name)}`);
+  if (o.publicHost !== undefined && !o.master) cmd.error('error: --public-host names the status page the masterserver links to: it needs --master');
+}
+
+/**
+ * The page the masterserver lists for this server: `--url`, else its status
+ * page at `--public-host`, at the address it listens on, or — listening on
+ * every interface, which says nothing about how others reach it — at
+ * `0.0.0.0`, which the masterserver replaces with the address it sees the
+ * server connect from (masterProtocol.ts, resolveServerUrl).
+ */
+export function listedUrl(o: Pick<SlotOpts, 'url' | 'publicHost' | 'host'>, statusPort: number | undefined): string {
+  if (o.url !== undefined) return o.url;
+  const host = o.publicHost ?? (o.host === '0.0.0.0' || o.host === '::' ? '0.0.0.0' : o.host);
+  return `http://${host.includes(':') ? `[${host}]` : host}:${statusPort}/`;
 }
 
 /**
@@ -66,9 +80,7 @@ export async function serveAndRegister(
     }
   }
   if (o.master) {
-    // Listening on every interface says nothing about how others reach us; the host name is the best guess.
-    const publicHost = o.host === '0.0.0.0' || o.host === '::' ? hostname() : o.host;
-    const url = o.url ?? `http://${publicHost.includes(':') ? `[${publicHost}]` : publicHost}:${status?.port}/`;
+    const url = listedUrl(o, status?.port);
     try {
       link.registration = new MasterRegistration({
         master: o.master,
@@ -82,7 +94,7 @@ export async function serveAndRegister(
         heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
       });
     } catch (err) {
-      // Only the default URL (built from the host name) can still be invalid here.
+      // Only a URL built from --public-host or --host can still be invalid here (too long).
       await Promise.all([server.close('bad masterserver registration'), status?.close()]);
       throw new Error(`--master: ${(err as Error).message} (${url}); pass --url`);
     }
@@ -115,6 +127,11 @@ export function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: str
     .option('--max-per-address <n>', 'most seats one host (an IPv4 address or an IPv6 /64) may hold; the default lets a LAN party of 8 behind one public address play', int(1, MAX_WIRE_SLOTS), DEFAULT_MAX_PER_ADDRESS)
     .option('--master <host:port>', 'register with this masterserver', masterAddress)
     .option('--url <url>', 'web page about this server, linked from the masterserver list (default: its status page)', serverUrl)
+    .addOption(
+      new Option('--public-host <host>', 'host name or address others reach the status page by, for the masterserver link (default: the address the masterserver sees this server connect from, or --host when it names one)')
+        .argParser(publicHost)
+        .conflicts('url'),
+    )
     .addOption(new Option('--heartbeat-seconds <s>', 'how often the player count is re-sent to the masterserver').argParser(seconds(0.05, 3600)).default(30).hideHelp())
     .option('--join-timeout-seconds <s>', 'close a connection that has not joined within this long (half-open and idle connections included)', seconds(0.5, 3600), 30);
 }

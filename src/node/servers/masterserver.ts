@@ -36,6 +36,7 @@ import {
   PLAYERS_ACKNOWLEDGED,
   REMOVING_YOU,
   parseRequest,
+  resolveServerUrl,
   LIST_SERVERS,
   END_OF_LIST,
   formatListedServer,
@@ -63,6 +64,7 @@ export interface MasterEntry {
   version: string;
   players: number;
   maxPlayers: number;
+  /** The page the list links to: the join line's url, its host the connection's address when that was `0.0.0.0` or `[::]`. */
   url: string;
   /** The remote IP of the connection it joined over. */
   address: string;
@@ -162,7 +164,8 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       version: `${req.version.major}.${req.version.minor}`,
       players: 0,
       maxPlayers: req.maxPlayers,
-      url: req.url,
+      // A server on every interface registers its page at 0.0.0.0: the list links it at the address it joined from.
+      url: resolveServerUrl(req.url, conn.address),
       address: conn.address,
       port: req.port ?? null,
       type: req.type ?? null,

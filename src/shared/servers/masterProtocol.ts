@@ -16,7 +16,9 @@
  * connect without guessing. Both are optional; a 1998-style join line without
  * them is still accepted. A join line with a newer minor version (1.1, 1.2…)
  * may carry further `key: value` pairs, which are ignored, so later 1.x
- * extensions stay compatible with this masterserver.
+ * extensions stay compatible with this masterserver. A url whose host is
+ * `0.0.0.0` or `[::]` is listed with the address the join came from
+ * ({@link resolveServerUrl}).
  *
  * Pure: no I/O, never throws while parsing; formatting refuses invalid values.
  */
@@ -141,6 +143,30 @@ export function validateServerUrl(url: string): string | undefined {
     return 'is not a valid URL';
   }
   return undefined;
+}
+
+/**
+ * Starlane extension: a join line's url whose host is the unspecified address
+ * `0.0.0.0` or `[::]` (which no browser can reach) stands for the address the
+ * masterserver sees the join come from. A server listening on every
+ * interface cannot know the address others reach it by; the masterserver
+ * can. The url as a visitor of the list should follow it: `url` with that
+ * host replaced by `peerAddress` (the connection's remote IP; an IPv6 zone
+ * is dropped), or `url` unchanged when it names a host of its own.
+ */
+export function resolveServerUrl(url: string, peerAddress: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (u.hostname !== '0.0.0.0' && u.hostname !== '[::]') return url;
+  const unspecified = u.hostname;
+  const ip = peerAddress.split('%')[0] ?? '';
+  // The setter ignores what it cannot parse; then the url stays as the server gave it.
+  u.hostname = ip.includes(':') ? `[${ip}]` : ip;
+  return u.hostname === unspecified ? url : u.href;
 }
 
 /** Parses `d.d` (one digit each side), or undefined. */

@@ -18,6 +18,7 @@ import {
   parseRemove,
   parseReply,
   parseRequest,
+  resolveServerUrl,
   validateServerToken,
   validateServerUrl,
   type JoinRequest,
@@ -209,5 +210,22 @@ describe('masterserver protocol properties', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe('the link a masterserver lists for a join url', () => {
+  it('puts the address the join came from in place of 0.0.0.0 or [::], keeping port, path and query', () => {
+    expect(resolveServerUrl('http://0.0.0.0:8082/', '192.0.2.7')).toBe('http://192.0.2.7:8082/');
+    expect(resolveServerUrl('https://0.0.0.0/status?x=1', '192.0.2.7')).toBe('https://192.0.2.7/status?x=1');
+    expect(resolveServerUrl('http://[::]:8082/', '2001:db8::7')).toBe('http://[2001:db8::7]:8082/');
+    expect(resolveServerUrl('http://0.0.0.0:8082/', 'fe80::1%eth0')).toBe('http://[fe80::1]:8082/');
+  });
+
+  it('keeps a url that names a host of its own, as a 1998 server or --url or --public-host gave it', () => {
+    for (const url of ['http://gammaquadrant.example.org/', 'http://vm:8082/', 'http://192.0.2.9:8082/', 'http://[2001:db8::9]/']) expect(resolveServerUrl(url, '192.0.2.7')).toBe(url);
+  });
+
+  it('keeps the url when the source address is not one (an unknown peer)', () => {
+    expect(resolveServerUrl('http://0.0.0.0:8082/', '?')).toBe('http://0.0.0.0:8082/');
   });
 });
