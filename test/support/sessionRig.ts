@@ -60,9 +60,9 @@ export class ScriptedGame implements ProtocolGame {
   }
 }
 
-export interface TestNode<M extends Membership> {
+export interface TestNode<M extends Membership, G extends ProtocolGame = ScriptedGame> {
   api: PacketApi;
-  game: ScriptedGame;
+  game: G;
   session: SessionPipeline<M>;
   notices: SessionNotice[];
   /** Membership notices (p2p or managed), in order. */
@@ -80,6 +80,10 @@ export interface NodeOptions {
   seed?: number;
   /** Prove addresses (addressProof.ts): on unless false, as in the p2p and slotserver adapters. */
   proveAddresses?: boolean;
+  /** A lockstep game's session (flagged datagrams, no ship states), as the lockstep adapter builds it. */
+  lockstep?: boolean;
+  /** False: no ship states (a netgame client's session). */
+  shipStates?: boolean;
 }
 
 function seeded(seed: number): () => number {
@@ -94,11 +98,16 @@ function seeded(seed: number): () => number {
 /** A session's cookies in tests: the Node adapter's HMAC. */
 export { sessionCookies } from '../../src/node/protocol/cookies';
 
-function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions, member: (api: PacketApi, t: SessionSender, notice: (n: P2pNotice | ManagedNotice) => void) => M): TestNode<M> {
+/** A node's game: made on the node's host clock (a ScriptedGame unless a test brings a real one). */
+export type GameMaker<G extends ProtocolGame> = (hostClock: { now(): number }) => G;
+
+type MemberMaker<M> = (api: PacketApi, t: SessionSender, notice: (n: P2pNotice | ManagedNotice) => void) => M;
+
+function nodeWith<M extends Membership, G extends ProtocolGame>(net: MemoryNet, clock: VirtualClock, makeGame: GameMaker<G>, opts: NodeOptions, member: MemberMaker<M>): TestNode<M, G> {
   const api = (opts.wrap ?? ((a) => a))(net.add());
   const offset = opts.clockOffset ?? 0;
   const hostClock = { now: () => clock.now() + offset };
-  const game = new ScriptedGame(name, hostClock);
+  const game = makeGame(hostClock);
   const notices: SessionNotice[] = [];
   const memberNotices: (P2pNotice | ManagedNotice)[] = [];
   let session: SessionPipeline<M> | null = null;
@@ -115,12 +124,14 @@ function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: s
     self: api.localNode(),
     game,
     clock: hostClock,
-    random: seeded(opts.seed ?? name.length * 7919 + offset),
+    random: seeded(opts.seed ?? game.playerName().length * 7919 + offset),
     member: (t) => member(api, t, onMember),
     notify: (n) => notices.push(n),
     status: () => 'test',
     ...(opts.codec ? { codec: opts.codec } : {}),
     ...(opts.proveAddresses ? { proveAddresses: sessionCookies() } : {}),
+    ...(opts.lockstep ? { lockstep: true } : {}),
+    ...(opts.shipStates === false ? { shipStates: false } : {}),
   });
   const pipeline = session;
   api.onPacket(({ from, data }) => pipeline.receive(from, data));
@@ -128,9 +139,16 @@ function node<M extends Membership>(net: MemoryNet, clock: VirtualClock, name: s
   return { api, game, session: pipeline, notices, memberNotices, stop: () => clock.clearInterval(timer) };
 }
 
+const scripted = (name: string): GameMaker<ScriptedGame> => (hostClock) => new ScriptedGame(name, hostClock);
+
 /** A p2p node (not yet connected: call `session.member.connect(now)`). */
 export function p2pNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions & { config?: Partial<P2pConfig> } = {}): TestNode<P2pPeer> {
-  return node(net, clock, name, { ...opts, proveAddresses: opts.proveAddresses ?? true }, (api, t, notice) =>
+  return p2pNodeWith(net, clock, name, scripted(name), opts);
+}
+
+/** A p2p node playing `makeGame`'s game (a real GameDriver, say). */
+export function p2pNodeWith<G extends ProtocolGame>(net: MemoryNet, clock: VirtualClock, name: string, makeGame: GameMaker<G>, opts: NodeOptions & { config?: Partial<P2pConfig> } = {}): TestNode<P2pPeer, G> {
+  return nodeWith(net, clock, makeGame, { ...opts, proveAddresses: opts.proveAddresses ?? true }, (api, t, notice) =>
     new P2pPeer(
       api.encodeNode(api.localNode()),
       name,
@@ -143,14 +161,19 @@ export function p2pNode(net: MemoryNet, clock: VirtualClock, name: string, opts:
 
 /** A node whose table a server runs (a slotserver game): call `session.member.adopt(slot)` and `add` the others. */
 export function managedNode(net: MemoryNet, clock: VirtualClock, name: string, opts: NodeOptions = {}): TestNode<ManagedPeer> {
-  return node(net, clock, name, { ...opts, proveAddresses: opts.proveAddresses ?? true }, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice, undefined, (a) => t.keyOf(a)));
+  return managedNodeWith(net, clock, name, scripted(name), opts);
+}
+
+/** A server-run node playing `makeGame`'s game. */
+export function managedNodeWith<G extends ProtocolGame>(net: MemoryNet, clock: VirtualClock, name: string, makeGame: GameMaker<G>, opts: NodeOptions = {}): TestNode<ManagedPeer, G> {
+  return nodeWith(net, clock, makeGame, { ...opts, proveAddresses: opts.proveAddresses ?? true }, (api, t, notice) => new ManagedPeer(api.encodeNode(api.localNode()), name, (to, p) => t.send(to, p), notice, undefined, (a) => t.keyOf(a)));
 }
 
 /** Seats server-run nodes as a slotserver would: node i in slot i, every other node added to its table under its name. */
-export function seatAll(nodes: readonly TestNode<ManagedPeer>[]): void {
+export function seatAll(nodes: readonly TestNode<ManagedPeer, ProtocolGame>[]): void {
   nodes.forEach((n, i) => {
     n.session.member.adopt(i);
-    nodes.forEach((o, j) => j !== i && n.session.member.add(j, o.api.encodeNode(o.api.localNode()), o.game.name));
+    nodes.forEach((o, j) => j !== i && n.session.member.add(j, o.api.encodeNode(o.api.localNode()), o.game.playerName()));
   });
 }
 

@@ -123,6 +123,25 @@ describe('ClientGame: our ship', () => {
   });
 });
 
+describe('ClientGame: entering a game', () => {
+  it("leaves the practice behind: no shot, mine or missile of ours or the computer pilots' flies on into the network game", () => {
+    const game = new ClientGame();
+    game.addBot();
+    game.addBot();
+    // Practice: our lasers, a missile and a mine, with two bots in the arena.
+    let t = 0;
+    for (let i = 0; i < 80; i++, t += STEP_MS) game.step({ ...NO_INPUT, fire: i % 8 === 0, missile: i === 10, mine: i === 20 }, t);
+    const practised = game.curr.objects.filter((o) => o.owner !== MATCH_OWNER).map((o) => o.kind);
+    expect(new Set(practised)).toEqual(new Set(['laser', 'missile', 'mine']));
+    const fields = game.curr.objects.filter((o) => o.kind === 'field').length;
+    game.applyPlayers([player(0), player(3, true, true)], 3);
+    expect(game.bots).toEqual([]);
+    expect(game.curr.objects.filter((o) => o.owner !== MATCH_OWNER)).toEqual([]);
+    // The arena stays: its energy fields.
+    expect(game.curr.objects.filter((o) => o.kind === 'field')).toHaveLength(fields);
+  });
+});
+
 describe('ClientGame: the other players', () => {
   function joined(): ClientGame {
     const game = new ClientGame({ convergeMs: 200 });

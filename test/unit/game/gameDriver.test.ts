@@ -42,6 +42,8 @@ describe('GameDriver', () => {
   it('a laser fired in a catch-up batch after a stall is sent from where it was at its own tick, moved on to the send time', () => {
     let fire = false;
     const { clock, d } = driver(() => ({ ...NO_INPUT, fire }));
+    // As a session says while our ship is in a game.
+    d.events.setScope('joined');
     d.start();
     clock.advance(100);
     // The process freezes for 200 ms with the trigger held: 8 ticks run in one wake-up.
@@ -77,6 +79,7 @@ describe('GameDriver', () => {
 
   it('while our ship is destroyed the protocol sends its last state with damage 100', () => {
     const { clock, d, notices } = driver();
+    d.events.setScope('joined');
     d.start();
     clock.advance(STEP_MS);
     expect(d.localShip()?.damage).toBe(0);
@@ -91,5 +94,21 @@ describe('GameDriver', () => {
     expect(d.localShip()).toMatchObject({ damage: 100, vel: { x: 0, y: 0, z: 0 } });
     const packet = d.events.take(header(0), 0, clock.now());
     expect(packet.events).toContainEqual({ type: 'killObject', id: 0, killerSlot: 1 });
+  });
+
+  it('offline practice queues nothing for a later game: every weapon fired raises no event for a session to send later', () => {
+    let tick = 0;
+    // Lasers, a missile, a mine and an EMP, one after another, for 3 s.
+    const { clock, d } = driver(() => {
+      tick++;
+      return { ...NO_INPUT, fire: tick % 4 === 0, missile: tick === 20, mine: tick === 40, emp: tick === 60 };
+    });
+    d.start();
+    clock.advance(3000);
+    const kinds = new Set(d.game.curr.objects.filter((o) => o.owner === 0).map((o) => o.kind));
+    expect(d.events.refusedCount).toBeGreaterThan(0);
+    expect(d.events.pending).toBe(0);
+    expect(d.events.scope).toBe('none');
+    console.log(`offline practice, 3 s: ${d.events.refusedCount} events refused, none queued; own objects flying: ${[...kinds].join(', ')}`);
   });
 });
