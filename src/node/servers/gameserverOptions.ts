@@ -3,6 +3,7 @@
  * reports: the running server, its counters and each client's line.
  */
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
+import type { MatchAnnouncement } from '../../shared/game/matchSync';
 import type { EventDrops } from './forwarder';
 import type { SeatedPlayer } from './joinServer';
 import type { ClientCounters } from './seat';
@@ -123,6 +124,8 @@ export interface Gameserver extends RunningServer {
   playerCount(): number;
   players(): SeatedPlayer[];
   stats(): GameserverStats;
+  /** The match it runs, as it stands now (what its players are told: scores, phase, time left, limits). */
+  match(): MatchAnnouncement;
   /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
   reloadBans(why?: string): Promise<void>;
 }

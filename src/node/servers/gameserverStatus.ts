@@ -1,6 +1,7 @@
 /**
  * The gameserver's status page and its JSON twin, served by the CLI through
- * statusHttp.ts: players with their endpoints, ping and traffic, server
+ * statusHttp.ts: the match it runs (time left, limits, each player's kills
+ * and deaths), players with their endpoints, ping and traffic, server
  * totals, drops by reason, and the process's CPU time. Every client-sent
  * string reaches the HTML only through statusPage's escaping.
  */
@@ -11,11 +12,13 @@ import type { Gameserver } from './gameserver';
 import { duration } from './playerAddress';
 import { gameserverPlaysFrom } from './playerAddress';
 import { processStatus } from './statusHttp';
+import { serverMatch } from './matchStatus';
 
 /**
  * Renders the page and the JSON. JSON: `{ name, maxPlayers, udpPort,
+ * match: { decidedBy, round, phase, killLimit, timeLimitSeconds, secondsLeft } (matchStatus.ts),
  * players: [{ slot, name, address, port, endpoint, playsFrom, via, udp, os, joinedAt,
- * joinedForSeconds, pingMs, packetsIn, bytesIn, statesSent, statesFiltered,
+ * joinedForSeconds, kills, deaths, pingMs, packetsIn, bytesIn, statesSent, statesFiltered,
  * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued, strikes }],
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
  * strikes, kicked, blocks, blockedNow, tcp, memory: { rss, heapUsed },
@@ -23,6 +26,7 @@ import { processStatus } from './statusHttp';
  */
 export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
   const stats = server.stats();
+  const match = serverMatch(server.match());
   const bySlot = new Map(stats.clients.map((c) => [c.slot, c]));
   const players = server.players().map((p) => {
     const c = bySlot.get(p.slot);
@@ -38,6 +42,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       os: p.os,
       joinedAt: new Date(p.joinedAt).toISOString(),
       joinedForSeconds: Math.max(0, Math.floor((now - p.joinedAt) / 1000)),
+      ...match.scoreOf(p.slot),
       pingMs: c?.pingMs ?? null,
       packetsIn: c?.packetsIn ?? 0,
       bytesIn: c?.bytesIn ?? 0,
@@ -58,15 +63,20 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       .join(', ') || 'none';
   const html = statusPage(
     `Starlane gameserver: ${server.name}`,
-    `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. ` +
+    [
+      `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}.`,
+      match.line,
       `In: ${stats.packetsIn} datagrams (${stats.nodeAlive} node-alive, not forwarded). Out: ${stats.packetsOut} datagrams. ` +
-      `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
-      `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
-      `TCP connections closed or refused: ${dropText(stats.tcp)}.`,
-    ['slot', 'name', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
+        `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
+        `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
+        `TCP connections closed or refused: ${dropText(stats.tcp)}.`,
+    ],
+    ['slot', 'name', 'kills', 'deaths', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
     players.map((p) => [
       String(p.slot),
       p.name,
+      String(p.kills),
+      String(p.deaths),
       p.via === 'udp' ? p.playsFrom : `${p.playsFrom} (tcp; no game packet yet)`,
       p.os,
       p.pingMs === null ? '-' : `${p.pingMs} ms`,
@@ -80,6 +90,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     name: server.name,
     maxPlayers: server.maxPlayers,
     udpPort: server.ports.udp,
+    match: match.json,
     players: players.map(({ joinedMs: _joinedMs, ...p }) => p),
     packetsIn: stats.packetsIn,
     bytesIn: stats.bytesIn,

@@ -10,6 +10,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { NetgameServer } from '../../shared/netgame/server';
+import { announcementOf, type MatchAnnouncement } from '../../shared/game/matchSync';
 import { NETGAME_PORT, NETGAME_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { systemClock } from '../../shared/time/clock';
 import { STEP_MS } from '../../shared/sim/types';
@@ -78,6 +79,8 @@ export interface RunningNetgameServer extends RunningServer {
   playerCount(): number;
   players(): SeatedPlayer[];
   stats(): NetgameServerStats;
+  /** The match of its master state (every node steps it alike): scores, phase, time left, limits. */
+  match(): MatchAnnouncement;
   reloadBans(why?: string): Promise<void>;
 }
 
@@ -172,6 +175,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     playerCount: () => j.playerCount(),
     players: () => j.players(),
     reloadBans: (why) => j.reloadBans(why),
+    match: () => announcementOf(core.state.world),
     stats() {
       const named = new Map(j.players().map((p) => [p.slot, p.name]));
       const drops = { ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) };

@@ -1,6 +1,7 @@
 /**
  * The netgame server's status page and its JSON twin (statusHttp.ts): the
- * server's frame, each player's control lead, round trip, how far behind the
+ * server's frame, the match of its master state (time left, limits, each
+ * player's kills and deaths), each player's control lead, round trip, how far behind the
  * server it runs, its control changes (late ones and refused ones) and the
  * size of its last state difference, and the datagrams dropped by reason.
  * Every client-sent string reaches the HTML only through statusPage's
@@ -10,10 +11,12 @@ import { statusPage } from '../../shared/servers/html';
 import type { RunningNetgameServer } from './netgameServer';
 import { duration } from './playerAddress';
 import { processStatus } from './statusHttp';
+import { serverMatch } from './matchStatus';
 
-/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, players: [{ slot, name, address, udp, os, joinedForSeconds, controlLead, rttMs, serverSync, controlChanges, lateChanges, refused, lastDiff }], memory, cpu, uptimeSeconds }`. */
+/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, match (matchStatus.ts), players: [{ slot, name, address, udp, os, joinedForSeconds, kills, deaths, controlLead, rttMs, serverSync, controlChanges, lateChanges, refused, lastDiff }], memory, cpu, uptimeSeconds }`. */
 export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now()): { html: string; json: string } {
   const stats = server.stats();
+  const match = serverMatch(server.match());
   const bySlot = new Map(stats.clients.map((c) => [c.slot, c]));
   const players = server.players().map((p) => {
     const c = bySlot.get(p.slot);
@@ -24,6 +27,7 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
       udp: c?.udp ?? null,
       os: p.os,
       joinedForSeconds: Math.max(0, Math.floor((now - p.joinedAt) / 1000)),
+      ...match.scoreOf(p.slot),
       controlLead: c?.controlLead ?? null,
       rttMs: c?.rttMs ?? null,
       serverSync: c?.serverSync ?? null,
@@ -36,11 +40,13 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
   const drops = Object.entries(stats.drops).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   const html = statusPage(
     `Starlane netgame server: ${server.name}`,
-    `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. Frame ${stats.frame}. In: ${stats.datagramsIn} datagrams. Dropped datagrams: ${drops}.`,
-    ['slot', 'name', 'plays from', 'ping', 'frames behind', 'control lead', 'changes (late, refused)', 'last state difference', 'joined for'],
+    [`${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. Frame ${stats.frame}.`, match.line, `In: ${stats.datagramsIn} datagrams. Dropped datagrams: ${drops}.`],
+    ['slot', 'name', 'kills', 'deaths', 'plays from', 'ping', 'frames behind', 'control lead', 'changes (late, refused)', 'last state difference', 'joined for'],
     players.map((p) => [
       String(p.slot),
       p.name,
+      String(p.kills),
+      String(p.deaths),
       p.udp ?? `${p.address} (no datagram yet)`,
       p.rttMs === null ? '-' : `${p.rttMs} ms`,
       p.serverSync === null ? '-' : String(p.serverSync),
@@ -50,6 +56,6 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
       duration(p.joinedForSeconds * 1000),
     ]),
   );
-  const json = JSON.stringify({ name: server.name, maxPlayers: server.maxPlayers, udpPort: server.ports.udp, frame: stats.frame, datagramsIn: stats.datagramsIn, drops: stats.drops, players, ...processStatus() });
+  const json = JSON.stringify({ name: server.name, maxPlayers: server.maxPlayers, udpPort: server.ports.udp, frame: stats.frame, datagramsIn: stats.datagramsIn, drops: stats.drops, match: match.json, players, ...processStatus() });
   return { html, json };
 }

@@ -16,6 +16,7 @@ import { duration } from './playerAddress';
 import { DiscoveryResponder, type DiscoveryStats } from './discoveryResponder';
 import { ServerUdp, type UdpEndpoint } from './serverUdp';
 import { PortInUseError } from './portInUse';
+import { PLAYERS_DECIDE_MATCH } from './matchStatus';
 import { ServerTimeService } from './timeService';
 import { SlotLiveness } from './slotLiveness';
 import { systemClock } from '../../shared/time/clock';
@@ -156,15 +157,17 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
 /**
  * The status page (Parsec's HTML player list) and its JSON twin. Every string
  * a client sent reaches the HTML only through statusPage's escaping; the JSON
- * carries them verbatim (serve it as application/json).
- * JSON: `{ name, players: [{ slot, name, address, port, endpoint, playsFrom (address:port, the port always written), via ('udp'), os, joinedAt (ISO), joinedForSeconds }], maxPlayers }`.
+ * carries them verbatim (serve it as application/json). The match is not
+ * the slotserver's: its players' games decide it peer to peer, out of its
+ * sight, and the page says so (`match: { decidedBy: 'players' }`).
+ * JSON: `{ name, players: [{ slot, name, address, port, endpoint, playsFrom (address:port, the port always written), via ('udp'), os, joinedAt (ISO), joinedForSeconds }], maxPlayers, match }`.
  */
 export function renderSlotserverStatus(server: Slotserver, now = Date.now()): { html: string; json: string } {
   const players = server.players();
   const endpoint = (p: SlotPlayer) => formatEndpoint({ address: p.address, port: p.port });
   const html = statusPage(
     `Starlane slotserver: ${server.name}`,
-    `${players.length} of ${server.maxPlayers} slots taken.`,
+    [`${players.length} of ${server.maxPlayers} slots taken.`, PLAYERS_DECIDE_MATCH.line],
     ['slot', 'name', 'plays from', 'OS', 'joined for'],
     players.map((p) => [String(p.slot), p.name, slotserverPlaysFrom(p).playsFrom, p.os, duration(now - p.joinedAt)]),
   );
@@ -182,6 +185,7 @@ export function renderSlotserverStatus(server: Slotserver, now = Date.now()): { 
       joinedForSeconds: Math.max(0, Math.floor((now - p.joinedAt) / 1000)),
     })),
     maxPlayers: server.maxPlayers,
+    match: PLAYERS_DECIDE_MATCH.json,
   });
   return { html, json };
 }

@@ -20,10 +20,10 @@ export function linkOrText(url: string, label = url): string {
   return escapeHtml(label);
 }
 
-/** A complete status page: a title, a table with escaped cells (cells marked `html` are trusted markup). */
+/** A complete status page: a title, one paragraph of escaped text per `intro` line, a table with escaped cells (cells marked `html` are trusted markup). */
 export function statusPage(
   title: string,
-  intro: string,
+  intro: string | readonly string[],
   columns: readonly string[],
   rows: readonly (readonly (string | { html: string })[])[],
   refreshSeconds = 10,
@@ -32,11 +32,12 @@ export function statusPage(
   const body = rows.length
     ? rows.map((r) => `<tr>${r.map((c) => `<td>${cell(c)}</td>`).join('')}</tr>`).join('\n')
     : `<tr><td colspan="${columns.length}">(none)</td></tr>`;
+  const paragraphs = (typeof intro === 'string' ? [intro] : intro).map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${refreshSeconds}">
 <title>${escapeHtml(title)}</title>
 <style>body{font-family:sans-serif;background:#050914;color:#cfe3ff}table{border-collapse:collapse}td,th{padding:4px 10px;border-bottom:1px solid #234}a{color:#9fc4ff}</style>
-</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(intro)}</p>
+</head><body><h1>${escapeHtml(title)}</h1>${paragraphs}
 <table><thead><tr>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead>
 <tbody>
 ${body}
