@@ -197,9 +197,9 @@ export class P2pProtocol implements Protocol {
         break;
       case 'renamed':
         this.ctx.print(`${n.holder.name} (slot ${n.holder.slot}) already has the name ${n.wanted} in this game: you play as ${n.name} here (type name <new name> to choose another)`);
-        // The reliable name message reaches everyone even if the NodeAlive carrying it is lost.
-        game.events.playerName(n.name, game.now());
         session.deliverPlayers();
+        // The reliable name message reaches everyone even if the NodeAlive carrying it is lost (queued once the table says we are connected).
+        game.events.playerName(n.name, game.now());
         break;
       case 'player-changed':
       case 'disconnected':

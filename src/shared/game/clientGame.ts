@@ -312,8 +312,11 @@ export class ClientGame {
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
       // Another game, another match: a fresh scoreboard, clock and arena (the authority's word replaces them if it is not us).
+      // Nothing of the last game flies on: its shots, mines and extras would hit, or be claimed, in a game that never saw them.
       const w = this.currWorld;
-      this.currWorld = { ...w, scores: [], match: createMatch(this.limits), asteroids: w.field.slice(), objects: w.objects.filter((o) => o.kind !== 'extra') };
+      this.currWorld = { ...w, scores: [], match: createMatch(this.limits), asteroids: w.field.slice(), objects: w.objects.filter((o) => o.owner === MATCH_OWNER && o.kind !== 'extra') };
+      this.incoming.length = 0;
+      this.removals.clear();
       this.extraClaims.clear();
       this.arena.clear();
       this.serverRunsMatch = false;

@@ -40,7 +40,8 @@ export interface GameDriverOptions {
 }
 
 export class GameDriver implements ProtocolGame {
-  readonly events = new GameCodeInterface();
+  /** Takes nothing until a session says we are in a game (gameCode.ts, EventScope): offline practice raises nothing for later. */
+  readonly events = new GameCodeInterface('none');
   readonly game: ClientGame;
   private timer: unknown = null;
   /** Host time at which the next tick is due. */

@@ -4,6 +4,13 @@
  * the next packet is built, and wait for a later packet when they do not fit.
  * Time-critical creations (lasers, missiles) get their position moved to where
  * the object is at the moment the packet is built.
+ *
+ * The queue belongs to one game at a time. Its {@link EventScope}, set by the
+ * session that drains it, says what it takes: nothing outside a network game
+ * (offline practice raises events nobody will ever read), the player's words
+ * (chat, name) once connected, and the world's events (creations, kills, the
+ * match) only while our ship is in the game. Narrowing the scope drops what
+ * it no longer takes, so no event from before a game can reach that game.
  */
 import type { Vec3, Quat } from '../sim/types';
 import { STEP_MS } from '../sim/types';
@@ -13,6 +20,22 @@ import { NO_SLOT, objectId, objectOwner, type BreakEntry, type Packet, type Pack
 
 /** Most events kept waiting; beyond it the oldest non-critical ones are dropped and counted (a stuck link must not grow memory). */
 export const MAX_PENDING_EVENTS = 256;
+
+/**
+ * What the queue takes now: `none` (no network game: everything raised is
+ * dropped), `connected` (chat and names only: we have a slot but our ship is
+ * not in the game, or the protocol shares one simulated world and sends no
+ * Parsec world events), `joined` (everything).
+ */
+export type EventScope = 'none' | 'connected' | 'joined';
+
+/** Events that belong to the player rather than the world: they may go out as soon as we are connected. */
+const PLAYER_WORDS: ReadonlySet<RemoteEvent['type']> = new Set(['sendText', 'playerName']);
+
+/** Whether `scope` takes an event of `type`. */
+export function scopeTakes(scope: EventScope, type: RemoteEvent['type']): boolean {
+  return scope === 'joined' || (scope === 'connected' && PLAYER_WORDS.has(type));
+}
 
 interface Pending {
   /** Event; for creations (and `killOwnShip`) the id is still local and gets the owner slot at send time. */
@@ -39,6 +62,31 @@ export function playerNameOf(players: readonly { slot: number; name: string }[],
 export class GameCodeInterface {
   private queue: Pending[] = [];
   private dropped = 0;
+  private refused = 0;
+
+  /** `scope`: what the queue takes from the start (default everything: a bare queue in a tool; a game's queue starts with `none`). */
+  constructor(private current: EventScope = 'joined') {}
+
+  /** What the queue takes now. */
+  get scope(): EventScope {
+    return this.current;
+  }
+
+  /**
+   * The session's word on where we are: what is queued and no longer taken
+   * is dropped (leaving a game, or the game ending), and from now on only
+   * what `scope` takes is queued.
+   */
+  setScope(scope: EventScope): void {
+    if (scope === this.current) return;
+    this.current = scope;
+    if (this.queue.some((p) => !scopeTakes(scope, p.event.type))) this.queue = this.queue.filter((p) => scopeTakes(scope, p.event.type));
+  }
+
+  /** Events raised while the scope did not take them (offline practice, our ship not in the game): never queued. */
+  get refusedCount(): number {
+    return this.refused;
+  }
 
   /** Events waiting for a packet. */
   get pending(): number {
@@ -159,6 +207,10 @@ export class GameCodeInterface {
   }
 
   private push(event: RemoteEvent, at: number, scoped = true): void {
+    if (!scopeTakes(this.current, event.type)) {
+      this.refused += 1;
+      return;
+    }
     if (this.queue.length >= MAX_PENDING_EVENTS) {
       this.queue.shift();
       this.dropped += 1;

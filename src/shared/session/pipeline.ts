@@ -95,6 +95,25 @@ export class SessionPipeline<M extends Membership> {
     });
     this.member = parts.member(this.sender);
     this.myName = game.playerName();
+    // A new session starts with nothing queued: what the game raised before it (offline practice, another game) is nobody's business here.
+    game.events.setScope('none');
+  }
+
+  /**
+   * Tells the game-code queue where we are (gameCode.ts, EventScope):
+   * nothing outside a game; chat and names once connected; world events only
+   * while our ship is in the game, and never in a game whose world is shared
+   * (lockstep, a netgame: their protocols send inputs, not Parsec events).
+   * Called wherever the membership may have moved: every tick, every
+   * received datagram, every slot-table delivery.
+   */
+  private syncScope(): void {
+    const member = this.member;
+    const slot = member.slot();
+    if (member.state !== 'connected' || slot === null) return this.game.events.setScope('none');
+    const joined = member.players().some((p) => p.slot === slot && p.joined);
+    const worldEvents = !this.parts.lockstep && this.parts.shipStates !== false;
+    this.game.events.setScope(joined && worldEvents ? 'joined' : 'connected');
   }
 
   /** Every received datagram: own echoes ignored, undecodable ones counted, pings answered, the rest through the link layer to the membership. */
@@ -142,6 +161,7 @@ export class SessionPipeline<M extends Membership> {
     const { packet, delivered } = this.links.incoming(fromBytes, decoded.packet, now, () => this.slotOfKey(fromKey));
     if (packet) member.receive(fromBytes, packet, now);
     for (const d of delivered) this.deliverReliable(d.slot, d.event, d.stamp);
+    this.syncScope();
   }
 
   /** A challenge datagram: part of a handshake when the session proves addresses, else foreign. */
@@ -163,6 +183,7 @@ export class SessionPipeline<M extends Membership> {
     const member = this.member;
     const game = this.game;
     const now = this.now();
+    this.syncScope();
     const name = game.playerName();
     if (name !== this.myName) {
       // The name command changed it: tell the table and, when connected, the other players.
@@ -171,6 +192,7 @@ export class SessionPipeline<M extends Membership> {
       if (member.state === 'connected') game.events.playerName(member.ownName?.() ?? name, now);
     }
     member.tick(now);
+    this.syncScope();
     if (this.proof && now >= this.nextPruneAt) {
       this.nextPruneAt = now + PRUNE_INTERVAL_MS;
       this.proof.prune(now, new Set(member.players().flatMap((p) => this.addresses.key(p.addr) ?? [])));
@@ -182,7 +204,10 @@ export class SessionPipeline<M extends Membership> {
       this.windows.clear();
       return;
     }
-    if (this.clock.tick(now, () => this.lowestOther())) member.join(now);
+    if (this.clock.tick(now, () => this.lowestOther())) {
+      member.join(now);
+      this.syncScope();
+    }
     const targets = this.targets();
     this.links.retain(targets);
     const timeSource = this.clock.syncingWith;
@@ -217,6 +242,7 @@ export class SessionPipeline<M extends Membership> {
     if (member.state !== 'connected') return;
     const now = this.now();
     if (this.clock.requestJoin(now, () => this.lowestOther())) member.join(now);
+    this.syncScope();
   }
 
   /** The time reference when no server names one: see {@link timeReference}. */
@@ -316,6 +342,7 @@ export class SessionPipeline<M extends Membership> {
   /** Sends the slot table to the game view. */
   deliverPlayers(): void {
     const member = this.member;
+    this.syncScope();
     this.plausibility.retain(new Set(member.players().map((p) => p.slot)));
     const mine = member.slot();
     const players: NetPlayer[] = member.players().map((p) => {
@@ -379,7 +406,7 @@ export class SessionPipeline<M extends Membership> {
     this.windows.clear();
     this.plausibility.clear();
     this.clock.reset();
-    this.game.events.clear();
+    this.game.events.setScope('none');
     this.game.deliver({ kind: 'players', players: [], localSlot: null, status: 'offline' });
   }
 
