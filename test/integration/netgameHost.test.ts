@@ -36,7 +36,9 @@ describe('a netgame hosted by a player', () => {
     await until('alpha lists its netgame figures', () => /netgame: frame \d+, server \d+ frames ahead, control lead 3/.test(alpha.text()));
 
     await alpha.host.command('disconnect');
-    await until('bravo is told the game is gone', () => /disconnected from the netgame: the server removed you/.test(bravo.text()), 10_000);
+    // Told that the host left (not that a server removed it), and what it can do next.
+    await until('bravo is told the game is gone', () => /^the netgame "alpha's netgame" closed: its host left the game\. You are not in a game — host netgame starts your own, or connect host\[:port\] joins another$/m.test(bravo.text()), 10_000);
+    expect(bravo.text()).not.toMatch(/removed you/);
     await until('bravo plays offline again', () => bravo.deliveries('players').at(-1)?.localSlot === null);
     await Promise.all(started.splice(0).map((h) => h.dispose()));
     await until('sockets released', () => {

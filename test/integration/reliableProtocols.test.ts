@@ -28,7 +28,8 @@ async function badLinkPair(protocol: string): Promise<[TestHost, TestHost]> {
   for (const name of ['alpha', 'bravo']) {
     const h = await startTestHost(name, { protocol });
     hosts.push(h);
-    for (const line of ['net_fakelag 20', 'net_fakejitter 10', 'net_fakeloss 20', 'net_fakedup 10', 'net_fakereorder 10']) await h.run(line);
+    // net_verbose: the clock's figures are printed (what these tests read).
+    for (const line of ['net_verbose 1', 'net_fakelag 20', 'net_fakejitter 10', 'net_fakeloss 20', 'net_fakedup 10', 'net_fakereorder 10']) await h.run(line);
     pair.push(h);
   }
   return pair as [TestHost, TestHost];

@@ -181,6 +181,8 @@ async function main(): Promise<void> {
     lockstep: () => ({ lead: o.inputLead, matchLimits: { killLimit: o.killLimit, timeLimitS: o.timeLimit } }),
     frameHash: ({ frame, hash, epoch }) => emit({ event: 'frame-hash', frame, hash, epoch }, `frame ${frame}: world hash ${hash} (epoch ${epoch})`),
     print: (line) => out.print(line),
+    // A bot's output is for tests and logs: the connection's internals too.
+    printDetail: (line) => out.print(line),
     log: (line) => process.stderr.write(`starlane-bot: ${line}\n`),
     addCommand: (def) => consoleCore.addCommand(def),
     linkConditions: () => link,

@@ -102,6 +102,11 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     lanInterfaces: options.lanInterfaces,
     log: (line) => log.warn(line),
     print: (line) => host?.print(line),
+    // The clock's figures and the like: for a player looking into a problem (net_verbose 1), in the log always.
+    printDetail: (line) => {
+      log.debug(line);
+      if (cvars?.verbose.value) host?.print(line);
+    },
     addCommand: (def) => consoleCore.addCommand(def),
     pickServer: (text) => serverList.pick(text),
     switchTo: (protocol, target) => void switchTo(host as HostService, protocol, target),

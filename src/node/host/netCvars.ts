@@ -15,6 +15,7 @@ export interface NetCvars {
   fakedup: Cvar<'float'>;
   fakereorder: Cvar<'float'>;
   netgraph: Cvar<'bool'>;
+  verbose: Cvar<'bool'>;
   inputLead: Cvar<'int'>;
 }
 
@@ -66,6 +67,13 @@ export function registerNetCvars(host: HostService): NetCvars {
       flags: { archive: true },
     }),
     ...registerLinkCvars(host),
+    verbose: host.addCvar({
+      name: 'net_verbose',
+      type: 'bool',
+      default: false,
+      help: "print the connection's internals in the console (the clock's offset and round trip as it synchronises)",
+      flags: { archive: true },
+    }),
     netgraph: host.addCvar({
       name: 'netgraph',
       type: 'bool',

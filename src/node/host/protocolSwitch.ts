@@ -4,19 +4,25 @@
  * carries a game in progress over to the new protocol, and `connect <n>` to a
  * server of another kind binds that protocol and connects it. What they
  * print are the lines of the `protocol` and `connect` commands.
+ *
+ * The last server of each kind the player was on is remembered for the run,
+ * so switching back rejoins it; a switch to a kind with no server at the
+ * host says so in one line, with the way back.
  */
 import type { ConsoleOutput } from '../../shared/console/registry';
+import type { CarriedConnect } from '../../shared/net/protocol';
 import { OFFLINE_PROTOCOL } from '../protocol/offline';
 import { P2P_PROTOCOL } from '../protocol/p2p';
 import { LOCKSTEP_PROTOCOL } from '../protocol/lockstep';
 import type { HostService } from './hostService';
 import { rebind, type Carry, type KindReport } from './subsystemCommand';
 
-/** Where a game was being played: its protocol, and for a server its host and port. */
+/** Where a game was being played: its protocol, and for a server its host, port and name. */
 export interface Whereabouts {
   kind: string;
   host?: string;
   port?: number;
+  name?: string;
 }
 
 /** How the `protocol` command describes the bound protocol. */
@@ -28,33 +34,62 @@ export function protocolReport(host: HostService): KindReport {
  * Starts the bound protocol's connect, printing its line as the `connect`
  * command does. A protocol without `connect` (offline) is left alone.
  */
-export function connectBound(host: HostService, target: string | undefined, out: ConsoleOutput = host.output): void {
+export function connectBound(host: HostService, target: string | undefined, out: ConsoleOutput = host.output, carried?: CarriedConnect): void {
   const protocol = host.subsystems.protocol;
   if (protocol.bound() === null) return;
-  const line = protocol.table.connect?.(target) ?? null;
+  const line = protocol.table.connect?.(target, carried) ?? null;
   if (line !== null) out.print(line);
 }
 
+/** `host:port` as `connect` takes it (IPv6 in brackets); the host alone when there is no port. */
+function targetText(host: string, port?: number): string {
+  const h = host.includes(':') ? `[${host}]` : host;
+  return port === undefined ? h : `${h}:${port}`;
+}
+
+/** What a server of `kind` is called in a sentence. */
+const serverNoun = (kind: string): string => (kind.endsWith('server') ? kind : `${kind} server`);
+
+/** The LAN protocols find their game by broadcast. */
+const onTheLan = (kind: string): boolean => kind === P2P_PROTOCOL || kind === LOCKSTEP_PROTOCOL;
+
 /**
  * The `protocol` command's carry: before the switch, where the game was;
- * after it, rejoin where that makes sense (p2p: the LAN; a server protocol:
- * the same server again, or the other kind of server on the same host).
+ * after it, rejoin where that makes sense (p2p and lockstep: the LAN; a
+ * server protocol: the server of that kind we were on last, else the same
+ * server again or the other kind of server on the same host).
  */
 export function carryGame(host: HostService): Carry<Whereabouts> {
   const protocol = host.subsystems.protocol;
+  const lastServer = new Map<string, Whereabouts>();
+  /** Where a server protocol `now` goes after a switch from `was`, or null when we know of nowhere. */
+  const destination = (was: Whereabouts, now: string): string | null => {
+    if (now === OFFLINE_PROTOCOL || onTheLan(now)) return null;
+    if (was.host !== undefined && was.kind === now) return targetText(was.host, was.port);
+    const last = lastServer.get(now);
+    if (last?.host !== undefined) return targetText(last.host, last.port);
+    return was.host === undefined ? null : targetText(was.host);
+  };
+  /** The one line for a carried connect that found no server: what happened, and the ways back. */
+  const wayBack = (was: Whereabouts, now: string, to: string, reason: string): string => {
+    const back = lastServer.get(was.kind);
+    const ways = [back?.host !== undefined && was.kind !== now ? `protocol ${was.kind} takes you back to ${back.name ? `"${back.name}"` : targetText(back.host, back.port)}` : null, `connect host[:port] joins a ${serverNoun(now)}`].filter((w) => w !== null);
+    return `no ${serverNoun(now)} at ${to} (${reason}); you are not in a game — ${ways.join(', or ')}`;
+  };
   return {
     before: () => {
       const bound = protocol.bound();
-      const where = bound ? (protocol.table.connection?.() ?? null) : null;
-      return where && bound ? { ...where, kind: bound } : null;
+      if (!bound) return null;
+      const where = protocol.table.connection?.() ?? null;
+      const was: Whereabouts = { ...(where ?? {}), kind: bound };
+      if (was.host !== undefined) lastServer.set(bound, was);
+      return was;
     },
+    follows: (was, now) => onTheLan(now) || destination(was, now) !== null,
     after: (was, now) => {
-      if (now === OFFLINE_PROTOCOL) return;
-      // The LAN protocols find their game by broadcast.
-      if (now === P2P_PROTOCOL || now === LOCKSTEP_PROTOCOL) return connectBound(host, undefined);
-      if (!was.host) return host.print(`type connect host[:port] to join a ${now}`);
-      const h = was.host.includes(':') ? `[${was.host}]` : was.host;
-      connectBound(host, was.kind === now && was.port ? `${h}:${was.port}` : h);
+      if (onTheLan(now)) return connectBound(host, undefined);
+      const to = destination(was, now);
+      if (to !== null) connectBound(host, to, host.output, { failed: (reason) => wayBack(was, now, to, reason) });
     },
   };
 }
@@ -64,6 +99,6 @@ export function carryGame(host: HostService): Carry<Whereabouts> {
  * `protocol <name>` prints, then connects it to `target`.
  */
 export async function switchTo(host: HostService, name: string, target: string): Promise<void> {
-  const result = await rebind(host, host.subsystems.protocol, protocolReport(host), name, host.output);
+  const result = await rebind(host, host.subsystems.protocol, protocolReport(host), name, host.output, false);
   if (result.ok) connectBound(host, target);
 }

@@ -22,6 +22,8 @@ export interface KindReport {
 export interface Carry<W> {
   /** Read before the switch; null when there is nothing to carry. */
   before(): W | null;
+  /** Whether `after` will take the player somewhere (a connect with its own line): the switch line then leaves out the new binding's idle state. */
+  follows?(was: W, now: string): boolean;
   /** Run after a successful switch, after the command's own line. */
   after(was: W, now: string): void;
 }
@@ -30,15 +32,17 @@ export interface Carry<W> {
  * Rebinds `kind` to `name` and prints what `<kind> <name>` prints: one line
  * `<kind> <from> -> <to>: <detail>`, or on failure the error and what is
  * still bound; a switch is remembered and the page told. Never rejects.
+ * `detail: false` leaves the detail out (a line about what happens next follows).
  */
-export async function rebind(host: HostService, kind: KindControl, report: KindReport, name: string, out: ConsoleOutput): Promise<BindResult> {
+export async function rebind(host: HostService, kind: KindControl, report: KindReport, name: string, out: ConsoleOutput, detail = true): Promise<BindResult> {
   const result = await kind.bind(name);
   if (!result.ok) {
     const restored = result.restored ? `; still using ${result.restored}` : '';
     out.print(`${kind.kindName} ${name} failed: ${result.error}${restored}`, 'error');
     return result;
   }
-  out.print(`${kind.kindName} ${result.from ?? '(none)'} -> ${result.to}: ${report.detail()}`);
+  const head = `${kind.kindName} ${result.from ?? '(none)'} -> ${result.to}`;
+  out.print(detail ? `${head}: ${report.detail()}` : head);
   report.remember?.(result.to);
   host.emit({ kind: 'subsystems', bound: host.subsystems.describe() });
   return result;
@@ -61,7 +65,8 @@ export function subsystemCommand<W>(host: HostService, kind: KindControl, report
         return;
       }
       const was = carry?.before() ?? null;
-      const result = await rebind(host, kind, report, wanted, out);
+      const follows = carry !== undefined && was !== null && carry.follows?.(was, wanted) === true;
+      const result = await rebind(host, kind, report, wanted, out, !follows);
       if (result.ok && carry && was !== null) {
         // Run after this command's own output, as its own step.
         setImmediate(() => carry.after(was, result.to));

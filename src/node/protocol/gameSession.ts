@@ -197,8 +197,11 @@ export class GameSession<M extends Membership> {
       }
       case 'send-failed':
         return ctx.print(`could not send to ${ctx.packetApi.nodeToString(n.to)}: ${n.message}`);
-      case 'clock':
-        return ctx.print(clockReportLine(n.report, n.who));
+      case 'clock': {
+        // Only a clock that could not be synchronised changes what the player sees; the rest is for net_verbose.
+        const line = clockReportLine(n.report, n.who);
+        return n.report.kind === 'no-reply' ? ctx.print(line) : ctx.printDetail?.(line);
+      }
     }
   }
 }

@@ -73,6 +73,6 @@ export class NetgameSide {
   stopHosting(): void {
     const hosted = this.hosted;
     this.hosted = null;
-    if (hosted) void hosted.close('the hosting player left');
+    if (hosted) void hosted.close('its host left the game');
   }
 }

@@ -8,7 +8,7 @@
  */
 import { platform, arch } from 'node:os';
 import type { PlayerPing } from '../../shared/net/gameLink';
-import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
+import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
 import { NO_SLOT } from '../../shared/wire/types';
 import { NETGAME_PORT } from '../../shared/servers/joinProtocol';
@@ -58,6 +58,10 @@ export class ServerClientProtocol implements Protocol {
   private readonly netgame: NetgameSide;
   /** Set when the server dropped us after a stall: connect again to the same server once the link is closed. */
   private rejoin = false;
+  /** What the server said as it began closing (`server closing: <reason>`), until the link is gone. */
+  private closingReason: string | null = null;
+  /** The attempt under way was made by a protocol switch (its failure is worded by it). */
+  private carried: CarriedConnect | null = null;
 
   constructor(
     private readonly ctx: ProtocolContext,
@@ -167,12 +171,13 @@ export class ServerClientProtocol implements Protocol {
     return this.session?.playerPings() ?? [];
   }
 
-  connection(): { host?: string; port?: number } | null {
-    return this.phase === 'joined' && this.target ? { host: this.target.host, port: this.target.port } : null;
+  connection(): { host?: string; port?: number; name?: string } | null {
+    return this.phase === 'joined' && this.target ? { host: this.target.host, port: this.target.port, name: this.serverName } : null;
   }
 
-  connect(text: string | undefined): string | null {
+  connect(text: string | undefined, carried?: CarriedConnect): string | null {
     if (this.phase !== 'idle') return `already ${this.phase === 'joined' ? 'connected' : 'connecting'} (disconnect first)`;
+    this.carried = carried ?? null;
     const resolved = resolveConnectTarget(this.ctx, this.name, text);
     if (resolved.line) return resolved.line;
     text = resolved.target;
@@ -278,7 +283,7 @@ export class ServerClientProtocol implements Protocol {
         if (this.relayed) {
           const route = this.relayTarget(msg.accepted.udp, msg.accepted.token);
           if (!route) {
-            this.ended('failed', `connect failed: the ${this.name} did not say where to send game packets (udp and token)`);
+            this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
             this.phase = 'leaving';
             this.link?.close();
             return;
@@ -324,27 +329,41 @@ export class ServerClientProtocol implements Protocol {
       }
       case 'reply':
         if (msg.reply === REMOVING_YOU) {
-          // Our own `remove me` (phase 'leaving') is answered so too; anything else is the server removing us.
+          // Our own `remove me` (phase 'leaving') is answered so too; a server that said it is closing is gone; anything else is the server removing us.
           if (this.phase === 'leaving') this.ctx.print(`disconnected from the ${this.name}`);
+          else if (this.closingReason !== null) this.ended('lost', this.closedLine(this.closingReason));
           else if (this.afterStall()) this.rejoinLater('the server removed you');
           else this.ended('lost', `disconnected from the ${this.name}: the server removed you${this.howToRejoin()}`);
           this.phase = 'leaving';
           this.link?.close();
         } else if (this.phase === 'joining') {
-          this.ended('failed', `connect failed: ${msg.reply}`);
+          this.failed(msg.reply);
           this.phase = 'leaving';
           this.link?.close();
         } else {
           this.ctx.print(`${this.name}: ${msg.reply}`);
         }
         return;
+      case 'closing':
+        // Said once, with the `removing you` that follows (or the link closing).
+        this.closingReason = msg.reason;
+        return;
       case 'text':
         this.ctx.print(`${this.name}: ${line}`);
     }
   }
 
+  /** The server shut down (its admin stopped it, or the player hosting a netgame left): nothing to rejoin, and the way on. */
+  private closedLine(reason: string): string {
+    const noun = this.name === NETGAME_PROTOCOL ? 'netgame' : this.name;
+    const next = this.name === NETGAME_PROTOCOL ? 'host netgame starts your own, or connect host[:port] joins another' : 'servers lists the others, or connect host[:port] joins one';
+    return `the ${noun} "${this.serverName}" closed: ${reason}. You are not in a game — ${next}`;
+  }
+
   private onClosed(error: string | undefined): void {
     const was = this.phase;
+    const closing = this.closingReason;
+    this.closingReason = null;
     this.link = null;
     this.netgame.left();
     this.phase = 'idle';
@@ -352,9 +371,11 @@ export class ServerClientProtocol implements Protocol {
     this.peer?.leave();
     this.session?.pipeline.deliverPlayers();
     if (this.rejoin) return this.connectAgain();
-    if (!error || was === 'leaving') return;
+    if (was === 'leaving') return;
+    if (closing !== null) return this.ended('lost', this.closedLine(closing));
+    if (!error) return;
     const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
-    if (was === 'connecting' || was === 'joining') this.ended('failed', `connect failed: ${error}`);
+    if (was === 'connecting' || was === 'joining') this.failed(error);
     else if ((was === 'joined' || was === 'welcome') && this.afterStall()) {
       this.forgetStall();
       this.ctx.print(`lost connection to the ${this.name} at ${where} after it stopped responding: ${error}; rejoining`);
@@ -400,6 +421,13 @@ export class ServerClientProtocol implements Protocol {
   /** How to get back in, for the line that ends a game. */
   private howToRejoin(): string {
     return this.target ? ` (type connect ${this.targetText()} to join again)` : '';
+  }
+
+  /** A connect attempt ended without a game: one line, worded by the protocol switch that made the attempt, if one did. */
+  private failed(reason: string): void {
+    const carried = this.carried;
+    this.carried = null;
+    this.ended('failed', carried ? carried.failed(reason) : `connect failed: ${reason}`);
   }
 
   /** Prints `line` and tells the context the attempt or the game is over (a bot exits on it). */

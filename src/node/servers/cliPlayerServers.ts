@@ -104,7 +104,8 @@ export async function serveAndRegister(
   stopOnSignals(log, type, async (reason) => {
     // Leave the list first, so nobody is sent to a server that is going away.
     await link.registration?.stop();
-    await server.close(reason);
+    // What the players read: "server closing: shut down by its admin (SIGTERM)".
+    await server.close(`shut down by its admin (${reason})`);
     await status?.close();
   });
   // SIGHUP: read the ban file again now (an admin's `kill -HUP`; the file is also watched). Not on Windows, which has no SIGHUP to send.

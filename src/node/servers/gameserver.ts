@@ -236,7 +236,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       log.info({ reason, players: seats.playerCount() }, 'gameserver closing');
       timers.clearInterval(tick);
       datagrams.close();
-      await seats.close();
+      await seats.close(reason);
       for (const slot of [...clients.keys()]) fwd.remove(slot);
       await udp.close();
     },

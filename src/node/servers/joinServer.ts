@@ -37,6 +37,7 @@ import {
   formatJoinAccepted,
   formatNameUpdate,
   formatRemove,
+  formatServerClosing,
   INVALID_REQUEST,
   isIPv4,
   isIPv6,
@@ -122,8 +123,8 @@ export interface JoinServer {
   reloadBans(why?: string): Promise<void>;
   /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
   counters(): Record<string, number>;
-  /** Says `removing you` to every connection and closes them and the listener. */
-  close(): Promise<void>;
+  /** Says `removing you` to every connection (after `server closing: <reason>`, given a reason) and closes them and the listener. */
+  close(reason?: string): Promise<void>;
 }
 
 interface Seat {
@@ -387,11 +388,15 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     },
     reloadBans: (why = 'reload requested') => banWatch?.reload(why) ?? Promise.resolve(),
     counters: () => Object.fromEntries(counts),
-    async close() {
+    async close(reason?: string) {
       if (closing) return;
       closing = true;
       banWatch?.close();
-      await lines.close((conn) => conn.send(REMOVING_YOU));
+      const why = reason === undefined ? null : formatServerClosing(reason);
+      await lines.close((conn) => {
+        if (why !== null) conn.send(why);
+        conn.send(REMOVING_YOU);
+      });
       seats.fill(undefined);
       perAddress.clear();
     },

@@ -203,7 +203,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       closing = true;
       log.info({ reason, players: j.playerCount() }, 'netgame server closing');
       timers.clearInterval(tick);
-      await j.close();
+      await j.close(reason);
       await udp.close();
     },
   };

@@ -148,7 +148,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
       closing = true;
       log.info({ reason, players: seats.playerCount() }, 'slotserver closing');
       liveness?.close();
-      await seats.close();
+      await seats.close(reason);
       await udp.close();
     },
   };

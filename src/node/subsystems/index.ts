@@ -43,6 +43,8 @@ export interface SubsystemOptions {
   lanInterfaces?: readonly string[] | undefined;
   /** Console output for protocols. Default: dropped. */
   print?: ((line: string) => void) | undefined;
+  /** Connection internals for protocols (see ProtocolContext.printDetail). Default: dropped. */
+  printDetail?: ((line: string) => void) | undefined;
   /** Adds a console command for a protocol (see ProtocolContext.addCommand). Default: commands are not offered. */
   addCommand?: ((def: CommandDef) => () => void) | undefined;
   /** The game the protocols carry. Default: an idle game (no ship). */
@@ -144,6 +146,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
   const context: ProtocolContext = {
     packetApi: link,
     print: options.print ?? ((): void => undefined),
+    ...(options.printDetail ? { printDetail: options.printDetail } : {}),
     addCommand: options.addCommand ?? (() => () => undefined),
     ...(options.pickServer ? { pickServer: options.pickServer } : {}),
     ...(options.switchTo ? { switchTo: options.switchTo } : {}),

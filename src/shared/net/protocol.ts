@@ -56,6 +56,12 @@ export interface ProtocolContext {
   /** Writes one line to the game console. */
   print(line: string): void;
   /**
+   * Writes a line about the connection's internals (the clock's offset and
+   * error, say) that a player needs only when looking into a problem: a host
+   * shows it with `net_verbose 1`, a headless bot always. Absent: dropped.
+   */
+  printDetail?(line: string): void;
+  /**
    * Adds a console command for as long as the protocol runs: call it in
    * `init`, and call the returned remover in `kill` (Parsec's subsystems bring
    * their own commands).
@@ -110,14 +116,16 @@ export interface Protocol {
    * p2p looks on the LAN and a server protocol joins the first server of its
    * kind answering there. Returns the line for the console, or null when the
    * protocol prints its own outcome. Protocols that never connect omit it.
+   * `carried`: the connect a protocol switch makes on the player's behalf,
+   * which words its own failure (where the player was, and the way back).
    */
-  connect?(target?: string): string | null;
+  connect?(target?: string, carried?: CarriedConnect): string | null;
   /**
-   * Where we are playing, if anywhere: `{}` for a LAN game, `{ host, port }`
-   * for a server (so a protocol switch can reconnect to the same place); null
-   * when not connected.
+   * Where we are playing, if anywhere: `{}` for a LAN game, `{ host, port,
+   * name }` for a server (so a protocol switch can reconnect to the same
+   * place, and say which); null when not connected.
    */
-  connection?(): { host?: string; port?: number } | null;
+  connection?(): { host?: string; port?: number; name?: string } | null;
   /**
    * Link quality to the other players (or the server), for the net graph:
    * null fields are not measured (yet). Protocols without peers omit it.
@@ -141,6 +149,12 @@ export interface Protocol {
   hostGame?(): Promise<string>;
   /** A protocol that runs the simulation (lockstep): its frame figures (frame, input lead, frames waited, resends, desyncs), null before it has them. Others omit it. */
   syncStats?(): LockstepStats | null;
+}
+
+/** A connect made by a protocol switch rather than typed: its failure is one line the switch words. */
+export interface CarriedConnect {
+  /** The console line for a failed attempt, given the reason (e.g. "nothing is listening at 127.0.0.1:6583"). */
+  failed(reason: string): string;
 }
 
 /** What the net graph plots besides traffic (which the packet API wrapper counts). */

@@ -17,6 +17,7 @@
  *   add       = "add ip: " EP " name: " NAME " in " SLOT
  *   removed   = "remove ip: " EP
  *   renamed   = "name ip: " EP " name: " NAME
+ *   closing   = "server closing: " MESSAGE                  (Starlane extension)
  *   replies   = the constants below; after `accepted` exactly four MESSAGE lines follow.
  *
  *   NAME   = 1..16 printable ASCII, no space at either end (validatePlayerName);
@@ -40,6 +41,11 @@
  * plain address (`ip: 192.0.2.7`, `ip: 2001:db8::7`) means the default port
  * 6526. The port is written only when it is not 6526, so the canonical form is
  * unique and 1998-style lines stay valid.
+ *
+ * Starlane extension — closing. A server that shuts down says why in one
+ * line, `server closing: <reason>`, before the `removing you` every client
+ * gets, so its players read "the gameserver closed: shut down by its admin"
+ * rather than "the server removed you". A 1998 client reads it as a message.
  *
  * Starlane extension — gameserver sessions. A gameserver's accept ends with
  * ", udp: <port>, token: <8 hex digits>": the server's UDP game port (same
@@ -379,7 +385,23 @@ export type ServerLine =
   | { kind: 'remove'; endpoint: Endpoint }
   | { kind: 'name'; rename: ListRename }
   | { kind: 'reply'; reply: Reply }
+  | { kind: 'closing'; reason: string }
   | { kind: 'text'; text: string };
+
+const CLOSING = 'server closing: ';
+
+/** `server closing: <reason>` (the reason made one safe message line: control characters blanked, cut to fit). */
+export function formatServerClosing(reason: string): string {
+  const line = `${CLOSING}${reason.replace(/[\x00-\x1f\x7f]/g, ' ').trim()}`.slice(0, MAX_MESSAGE_BYTES);
+  return isMessageLine(line) && parseServerClosing(line) !== null ? line : `${CLOSING}shutting down`;
+}
+
+/** The reason of a `server closing:` line, or null. */
+export function parseServerClosing(line: string): string | null {
+  if (!line.startsWith(CLOSING) || !isMessageLine(line)) return null;
+  const reason = line.slice(CLOSING.length).trim();
+  return reason === '' ? null : reason;
+}
 
 /** Classifies a line a server sent; never throws. The four lines after an accept are messages whatever they look like: read them as text by position, not with this. */
 export function parseServerLine(line: string): ServerLine {
@@ -392,5 +414,7 @@ export function parseServerLine(line: string): ServerLine {
   const endpoint = parseRemove(line);
   if (endpoint) return { kind: 'remove', endpoint };
   const rename = parseNameUpdate(line);
-  return rename ? { kind: 'name', rename } : { kind: 'text', text: line };
+  if (rename) return { kind: 'name', rename };
+  const closing = parseServerClosing(line);
+  return closing === null ? { kind: 'text', text: line } : { kind: 'closing', reason: closing };
 }

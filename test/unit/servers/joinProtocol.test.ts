@@ -9,6 +9,7 @@ import {
   formatNameUpdate,
   formatNewName,
   formatRemove,
+  formatServerClosing,
   INVALID_REQUEST,
   isIPv6,
   isMessageLine,
@@ -275,6 +276,25 @@ describe('properties', () => {
         expect(again).toBe(line);
       }),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe('server closing line (Starlane extension)', () => {
+  it('says why in one safe line that a client reads back, before removing you', () => {
+    expect(formatServerClosing('shut down by its admin (SIGTERM)')).toBe('server closing: shut down by its admin (SIGTERM)');
+    expect(parseServerLine('server closing: its host left the game')).toEqual({ kind: 'closing', reason: 'its host left the game' });
+    // Control characters are blanked, and a reason too long is cut so the line stays a message line.
+    expect(formatServerClosing('a\nb')).toBe('server closing: a b');
+    expect(isMessageLine(formatServerClosing('x'.repeat(400)))).toBe(true);
+    // An empty reason is no closing line: a 1998 client and ours read it as text.
+    expect(parseServerLine('server closing: ')).toEqual({ kind: 'text', text: 'server closing: ' });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (reason) => {
+        const line = formatServerClosing(reason);
+        expect(isMessageLine(line)).toBe(true);
+        expect(parseServerLine(line).kind).toBe('closing');
+      }),
     );
   });
 });
