@@ -2,13 +2,16 @@ import { validatePlayerName } from '../../shared/settings/settings';
 import type { HostService } from './hostService';
 import { subsystemCommand } from './subsystemCommand';
 import { carryGame, protocolReport } from './protocolSwitch';
+import { KEYS_HINT, keysCommand } from './keysCommand';
 
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
 /**
  * Registers the commands every Starlane host has from start-up: `name`,
- * `clear`, `stats`, `subsystems`, `packetapi`, `protocol`, `quit` (`help` is built into
- * the console core), and the archived `sensitivity` cvar. Returns a function that removes them again.
+ * `clear`, `stats`, `keys`, `subsystems`, `packetapi`, `protocol`, `quit` (`help` is built into
+ * the console core; its list ends with a line pointing at `keys`), and the archived `sensitivity` and `hud_stats` cvars (`stats 1` sets the
+ * latter: the page shows tick rate and fps only while it, or the net graph, is on).
+ * Returns a function that removes them again.
  */
 export function registerCoreCommands(host: HostService): () => void {
   const c = host.console;
@@ -22,8 +25,19 @@ export function registerCoreCommands(host: HostService): () => void {
     help: 'mouse steering sensitivity',
     flags: { archive: true },
   });
+  const hudStats = host.addCvar({
+    name: 'hud_stats',
+    type: 'bool',
+    default: false,
+    help: 'show tick rate and fps on the HUD (stats 1 / stats 0; netgraph 1 shows them too)',
+    flags: { archive: true },
+  });
+  c.helpFooter = [KEYS_HINT];
   const removers = [
+    () => void (c.helpFooter = []),
+    c.addCommand(keysCommand(() => host.settings.get().bindings)),
     () => void c.removeCvar(sensitivity.name),
+    () => void c.removeCvar(hudStats.name),
     c.addCommand({
       name: 'name',
       help: 'show or set your player name',
@@ -53,9 +67,17 @@ export function registerCoreCommands(host: HostService): () => void {
     }),
     c.addCommand({
       name: 'stats',
-      help: 'show tick rate, frame rate, frame-time percentiles and packet counters',
-      args: { max: 0 },
-      run: (_args, out) => {
+      help: 'show tick rate, frame rate, frame-time percentiles and packet counters; stats 1 keeps tick rate and fps on the HUD, stats 0 hides them',
+      usage: '[0|1]',
+      args: { max: 1 },
+      complete: (_args, argIndex) => (argIndex === 0 ? ['0', '1'] : []),
+      run: (args, out) => {
+        const [on] = args;
+        if (on !== undefined) {
+          if (on !== '0' && on !== '1') return out.print(`stats: "${on}" is neither 0 nor 1 — stats 1 shows tick rate and fps on the HUD, stats 0 hides them`, 'error');
+          hudStats.setValue(on === '1');
+          return out.print(on === '1' ? 'tick rate and fps are on the HUD (stats 0 hides them)' : 'tick rate and fps are off the HUD (stats 1 shows them)');
+        }
         const s = host.loopStats;
         if (!s) out.print('no frame statistics yet (the game view has not reported)', 'warn');
         else {

@@ -17,10 +17,12 @@ import { connectHost } from './host/connect';
 import { GameLoop } from './game/loop';
 import { InputState } from './game/input';
 import { PlayerTable } from './net/playerTable';
+import { PilotNames } from './net/pilotNames';
 import { SceneView, type RemoteView } from './view/scene';
 import { Hud } from './view/hud';
 import { StatusHud } from './view/status';
 import { Scoreboard } from './view/scoreboard';
+import { hasOpponents } from './view/hudText';
 import { Targeting } from './game/target';
 import { NetGraph } from './view/netGraph';
 import { ConsoleView } from './console/consoleView';
@@ -35,7 +37,7 @@ declare global {
   }
 }
 
-/** The kill-feed line for a destroyed ship (the killer is null when unknown). */
+/** The kill-feed line for a destroyed ship, with the names as they stand among others (the killer is null when unknown). */
 function killLine(victim: string, killer: string | null): string {
   return killer === null ? `${victim} was shot down` : `${victim} was shot down by ${killer}`;
 }
@@ -57,12 +59,16 @@ async function boot(): Promise<void> {
   let settings: Settings = snapshot.settings;
 
   const hud = new Hud();
-  hud.setName(settings.playerName);
   const status = new StatusHud();
   const scoreboard = new Scoreboard();
   const targeting = new Targeting();
   const netGraph = new NetGraph(document.body);
-  const showNetGraph = () => netGraph.setVisible(cvarNumber(settings, 'netgraph', 0) !== 0);
+  // The net graph with `netgraph 1`; tick rate and fps on the HUD with it, or with `stats 1`.
+  const showNetGraph = () => {
+    const graph = cvarNumber(settings, 'netgraph', 0) !== 0;
+    netGraph.setVisible(graph);
+    hud.showStats(graph || cvarNumber(settings, 'hud_stats', 0) !== 0);
+  };
   showNetGraph();
 
   // The loop's own clock reading, shared: world views, notices and flashes use the time of
@@ -80,18 +86,29 @@ async function boot(): Promise<void> {
   const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
   input.attach(view.canvas);
 
-  // A computer pilot of the offline game has no player entry: it is "bot <slot>".
-  const shipName = (slot: number): string => (currView.bots.includes(slot) ? `bot ${slot}` : players.nameOf(slot));
-  const nameOf = (slot: number): string | null => (slot === NO_SLOT ? null : shipName(slot));
+  // One name per pilot on every screen: ours as we play under it, ours marked "(you)" among others.
+  const names = new PilotNames({
+    players: () => players.players,
+    netSlot: () => players.localSlot,
+    settingsName: () => settings.playerName,
+    viewSlot: () => currView.localSlot,
+    bots: () => currView.bots,
+  });
+  const shipName = (slot: number): string => names.of(slot);
+  const labelOf = (slot: number): string | null => (slot === NO_SLOT ? null : names.label(slot));
   const players = new PlayerTable({
     chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
-    playersChanged: () => hud.setPlayers(players.players, players.localSlot, players.status),
+    playersChanged: () => {
+      hud.setPlayers(players.players, players.localSlot, players.status);
+      hud.setName(names.own());
+    },
   });
+  hud.setName(names.own());
   // A page that reloads during a game starts from the host's picture: players and status.
   for (const delivery of snapshot.net) players.handle(delivery);
   const onNotice = (n: GameNotice) => {
     if (n.pos) view.explode(n.pos, now);
-    hud.addFeed(killLine(n.local ? settings.playerName : shipName(n.slot), nameOf(n.killerSlot)), now);
+    hud.addFeed(killLine(names.label(n.slot), labelOf(n.killerSlot)), now);
   };
 
   const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) =>
@@ -126,7 +143,7 @@ async function boot(): Promise<void> {
           break;
         case 'settings':
           settings = ev.settings;
-          hud.setName(settings.playerName);
+          hud.setName(names.own());
           input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
           showNetGraph();
           break;
@@ -184,7 +201,7 @@ async function boot(): Promise<void> {
           status.setShip(ours);
           status.setLock(currView.lockedBy, shipName);
           status.setTarget(targeting.slot, shipName);
-          status.setMatch(currView.match);
+          status.setMatch(currView.match, hasOpponents(currView, players.players));
           // The match-end screen has the stage while it shows: no respawn countdown over it.
           hud.setDestroyed(currView.match.phase === MATCH_OVER ? null : currView.respawnSeconds);
           hud.prune(now);

@@ -109,6 +109,8 @@ function editDistance(a: string, b: string): number {
 export class ConsoleCore {
   /** Called for lines whose first word is unknown; when unset, the unknown-command line is printed. */
   fallback: FallbackHandler | undefined;
+  /** Lines `help` prints after the list of commands and cvars (e.g. where to find the keys). */
+  helpFooter: readonly string[] = [];
   private readonly commandMap = new Map<string, CommandDef>();
   private readonly cvarMap = new Map<string, Cvar>();
 
@@ -344,9 +346,11 @@ export class ConsoleCore {
     const row = (name: string, help: string): string => `  ${name.padEnd(width)}  ${firstLine(help)}`.trimEnd();
     out.print('commands:');
     for (const c of cmds) out.print(row(c.name, c.help));
-    if (cvars.length === 0) return;
-    out.print('cvars:');
-    for (const v of cvars) out.print(row(v.name, v.help));
+    if (cvars.length > 0) {
+      out.print('cvars:');
+      for (const v of cvars) out.print(row(v.name, v.help));
+    }
+    for (const line of this.helpFooter) out.print(line);
   }
 
   private printOne(name: string, out: ConsoleOutput): void {

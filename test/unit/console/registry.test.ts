@@ -228,6 +228,13 @@ describe('help', () => {
     ]);
   });
 
+  it('ends with the lines the host gives it (helpFooter), after the cvars', async () => {
+    const { core, out } = setup();
+    core.helpFooter = ['keys: type keys for the controls'];
+    await core.execute('help', out);
+    expect(out.texts().slice(-2)).toEqual(['  sendfreq    packets per second', 'keys: type keys for the controls']);
+  });
+
   it('gives usage and help of one command or cvar', async () => {
     const { core, out } = setup();
     await core.execute('help connect; help sendfreq', out);

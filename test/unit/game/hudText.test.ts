@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockText, matchText, scoreRows, winnerText } from '../../../src/renderer/src/view/hudText';
+import { clockText, hasOpponents, matchText, scoreRows, winnerText } from '../../../src/renderer/src/view/hudText';
 import type { WorldView } from '../../../src/shared/game/view';
 import { MATCH_OVER, MATCH_PLAYING } from '../../../src/shared/game/types';
 
@@ -8,23 +8,40 @@ const view = (scores: WorldView['scores'], localSlot = 0, more: Partial<WorldVie
   tick: 0, localSlot, respawnSeconds: null, ships: [], objects: [], asteroids: [], scores, match: match(MATCH_OVER, 7), lockedBy: [], bots: [], pings: [], ...more,
 });
 const names = (slot: number) => ['ann', 'bob', 'cy', 'dee'][slot] ?? `slot ${slot}`;
+const ship = (slot: number) => ({ slot, pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, energy: 100, shield: 40, damage: 0, missiles: 3, mines: 2, laserLevel: 1, invulnerable: 0 });
+const netPlayer = (slot: number, local = false, joined = true) => ({ slot, name: names(slot), joined, local, address: `10.0.0.${slot + 1}:6526` });
 
 describe('HUD words', () => {
-  it('shows the match clock and kill limit while playing, nothing once over', () => {
+  it('shows the match clock and kill limit while playing against someone, nothing alone or once over', () => {
     expect(clockText(0)).toBe('0:00');
     expect(clockText(605)).toBe('10:05');
-    expect(matchText(match(MATCH_PLAYING, 65))).toBe('1:05 · first to 10 kills');
-    expect(matchText(match(MATCH_PLAYING, null, 0))).toBe('no time limit · no kill limit');
-    expect(matchText(match(MATCH_OVER, 5))).toBe('');
+    expect(matchText(match(MATCH_PLAYING, 65), true)).toBe('1:05 · first to 10 kills');
+    expect(matchText(match(MATCH_PLAYING, 65, 1), true)).toBe('1:05 · first to 1 kill');
+    expect(matchText(match(MATCH_PLAYING, null, 0), true)).toBe('no time limit · no kill limit');
+    expect(matchText(match(MATCH_OVER, 5), true)).toBe('');
+    expect(matchText(match(MATCH_PLAYING, 593), false)).toBe('');
   });
 
-  it('ranks by kills, then fewer deaths, then slot; our row is "you"', () => {
+  it('finds someone to play against: a bot, another ship or score line, another joined player', () => {
+    const alone = view([{ slot: 0, kills: 0, deaths: 1 }], 0, { ships: [ship(0)] });
+    expect(hasOpponents(alone, [])).toBe(false);
+    expect(hasOpponents({ ...alone, bots: [1], ships: [ship(0), ship(1)] }, [])).toBe(true);
+    // A network game we started, nobody else in it yet (or only connecting): alone.
+    expect(hasOpponents(view([], 0, { ships: [ship(0)] }), [netPlayer(0, true)])).toBe(false);
+    expect(hasOpponents(view([], 0, { ships: [ship(0)] }), [netPlayer(0, true), netPlayer(1, false, false)])).toBe(false);
+    // Another joined player: in the slot table even while its ship is down and it has no score yet.
+    expect(hasOpponents(view([], 1, { ships: [ship(1)] }), [netPlayer(0), netPlayer(1, true)])).toBe(true);
+    expect(hasOpponents(view([], 1, { ships: [ship(1), ship(0)] }), [])).toBe(true);
+    expect(hasOpponents(view([{ slot: 1, kills: 0, deaths: 0 }, { slot: 2, kills: 1, deaths: 0 }], 1), [])).toBe(true);
+  });
+
+  it('ranks by kills, then fewer deaths, then slot; our row is our name marked "(you)"', () => {
     const rows = scoreRows(view([{ slot: 0, kills: 2, deaths: 1 }, { slot: 1, kills: 3, deaths: 4 }, { slot: 2, kills: 2, deaths: 0 }, { slot: 3, kills: 2, deaths: 1 }], 3), names);
     expect(rows.map((r) => [r.rank, r.name, r.kills, r.deaths, r.pingMs])).toEqual([
       [1, 'bob', 3, 4, null],
       [2, 'cy', 2, 0, null],
       [3, 'ann', 2, 1, null],
-      [4, 'you', 2, 1, null],
+      [4, 'dee (you)', 2, 1, null],
     ]);
     expect(rows.filter((r) => r.local).map((r) => r.slot)).toEqual([3]);
   });
@@ -33,11 +50,11 @@ describe('HUD words', () => {
     const scores = [0, 1, 2, 3].map((slot) => ({ slot, kills: 3 - slot, deaths: 0 }));
     const ping = (v: WorldView) => Object.fromEntries(scoreRows(v, names).map((r) => [r.name, r.pingMs]));
     // A gameserver game: the host knows only our round trip to the server.
-    expect(ping(view(scores, 1, { pings: [{ slot: 1, ms: 23 }] }))).toEqual({ ann: null, you: 23, cy: null, dee: null });
+    expect(ping(view(scores, 1, { pings: [{ slot: 1, ms: 23 }] }))).toEqual({ ann: null, 'bob (you)': 23, cy: null, dee: null });
     // Peer to peer: our round trip to each peer, none for ourselves.
-    expect(ping(view(scores, 0, { pings: [{ slot: 1, ms: 4 }, { slot: 3, ms: 61 }] }))).toEqual({ you: null, bob: 4, cy: null, dee: 61 });
+    expect(ping(view(scores, 0, { pings: [{ slot: 1, ms: 4 }, { slot: 3, ms: 61 }] }))).toEqual({ 'ann (you)': null, bob: 4, cy: null, dee: 61 });
     // Offline with bots: no figures at all.
-    expect(ping(view(scores, 0, { bots: [1, 2, 3] }))).toEqual({ you: null, bob: null, cy: null, dee: null });
+    expect(ping(view(scores, 0, { bots: [1, 2, 3] }))).toEqual({ 'ann (you)': null, bob: null, cy: null, dee: null });
   });
 
   it('reads a malformed ping entry from the host as unknown, not as a number', () => {
@@ -47,10 +64,11 @@ describe('HUD words', () => {
     expect(scoreRows(view(scores, 0, { pings: undefined as unknown as WorldView['pings'] }), names).map((r) => r.pingMs)).toEqual([null, null, null, null]);
   });
 
-  it('names the winner, ourselves, or a draw', () => {
+  it('names the winner, ourselves marked "(you)" as on the rows, or a draw', () => {
     expect(winnerText(scoreRows(view([{ slot: 0, kills: 1, deaths: 0 }, { slot: 1, kills: 5, deaths: 0 }]), names))).toBe('bob wins');
-    expect(winnerText(scoreRows(view([{ slot: 0, kills: 5, deaths: 0 }, { slot: 1, kills: 1, deaths: 0 }]), names))).toBe('you win!');
-    expect(winnerText(scoreRows(view([{ slot: 2, kills: 1, deaths: 1 }, { slot: 1, kills: 1, deaths: 1 }]), names))).toMatch(/^a draw at 1 kills/);
+    expect(winnerText(scoreRows(view([{ slot: 0, kills: 5, deaths: 0 }, { slot: 1, kills: 1, deaths: 0 }]), names))).toBe('ann (you) wins');
+    expect(winnerText(scoreRows(view([{ slot: 2, kills: 1, deaths: 1 }, { slot: 1, kills: 1, deaths: 1 }]), names))).toBe('a draw at 1 kill; bob ranked first by slot');
+    expect(winnerText(scoreRows(view([{ slot: 0, kills: 3, deaths: 0 }, { slot: 1, kills: 3, deaths: 0 }]), names))).toBe('a draw at 3 kills; ann (you) ranked first by slot');
     expect(winnerText([])).toBe('');
   });
 });

@@ -2,6 +2,7 @@ import type { NetPlayer } from '../../../shared/net/gameLink';
 import type { ShipView } from '../../../shared/game/view';
 import type { LoopStatsSnapshot } from '../../../shared/util/stats';
 import { byId } from './dom';
+import { markedAsYou } from '../net/pilotNames';
 
 /** Lines kept per message list (chat, kill feed). */
 export const HUD_MAX_LINES = 5;
@@ -11,7 +12,8 @@ export const HUD_LINE_FADE_MS = 8000;
 export const HUD_LINE_LIFE_MS = 9000;
 
 /**
- * The heads-up display: player name, speed, tick rate, fps (our ship's
+ * The heads-up display: player name, speed, and — only while `stats 1` or
+ * `netgraph 1` asks for them — tick rate and fps (our ship's
  * combat figures are in status.ts); the destroyed/respawn notice; the player list with the network
  * status; the kill feed and chat lines. Numbers are written a few times a
  * second, lists when they change, never every frame, so the DOM work stays
@@ -23,6 +25,7 @@ export class Hud {
   private readonly speed = byId('hud-speed');
   private readonly tick = byId('hud-tick');
   private readonly fps = byId('hud-fps');
+  private readonly stats = byId('hud-stats');
   private readonly dead = byId('hud-dead');
   private readonly status = byId('hud-status');
   private readonly players = byId('hud-players');
@@ -43,6 +46,11 @@ export class Hud {
     this.speed.textContent = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z).toFixed(0);
   }
 
+  /** Shows or hides the tick rate and fps line (the `stats` and `netgraph` switches). */
+  showStats(on: boolean): void {
+    this.stats.hidden = !on;
+  }
+
   setStats(stats: LoopStatsSnapshot): void {
     this.tick.textContent = stats.tickHz.toFixed(1);
     this.fps.textContent = stats.fps.toFixed(0);
@@ -56,20 +64,20 @@ export class Hud {
     if (seconds !== null) this.dead.textContent = `destroyed — respawning in ${seconds} s`;
   }
 
-  /** Rebuilds the player list: slot, name, joined marker (● joined, ○ connected only), "you" for the local slot. */
+  /** Rebuilds the player list: slot, joined marker (● joined, ○ connected only), name, ours marked "(you)". */
   setPlayers(players: readonly NetPlayer[], localSlot: number | null, status: string): void {
     this.status.textContent = status;
     const rows = players.map((p) => {
       const li = document.createElement('li');
       const local = p.local || p.slot === localSlot;
       li.className = local ? 'local' : '';
-      li.textContent = `${p.slot} ${p.joined ? '●' : '○'} ${p.name}${local ? ' (you)' : ''}`;
+      li.textContent = `${p.slot} ${p.joined ? '●' : '○'} ${local ? markedAsYou(p.name) : p.name}`;
       return li;
     });
     this.players.replaceChildren(...rows);
   }
 
-  /** Adds a kill-feed line ("x was shot down by y"). */
+  /** Adds a kill-feed line ("owl was shot down by pilot-2 (you)"). */
   addFeed(text: string, nowMs: number): void {
     this.addLine(this.feed, text, nowMs);
   }

@@ -1,10 +1,13 @@
 /**
  * The HUD's words, without the DOM (unit-tested in Node): the match line,
- * and the scoreboard's rows and winner.
+ * and the scoreboard's rows and winner. Our own name is marked as everywhere
+ * on the page ("pilot-2 (you)", net/pilotNames.ts).
  */
 import type { MatchView, WorldView } from '../../../shared/game/view';
+import type { NetPlayer } from '../../../shared/net/gameLink';
 import { ranking } from '../../../shared/game/match';
 import { MATCH_PLAYING } from '../../../shared/game/types';
+import { markedAsYou } from '../net/pilotNames';
 
 /** `m:ss` of a whole number of seconds. */
 export function clockText(seconds: number): string {
@@ -12,9 +15,28 @@ export function clockText(seconds: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** The match line: clock and kill limit while playing, '' once over (the match-end screen says it). */
-export function matchText(m: MatchView): string {
-  if (m.phase !== MATCH_PLAYING) return '';
+/**
+ * Whether there is anyone to play against: a computer pilot of the offline
+ * game, another ship or score line in the view, or another joined player in
+ * the slot table.
+ */
+export function hasOpponents(view: WorldView, players: readonly NetPlayer[]): boolean {
+  const us = view.localSlot;
+  return (
+    view.bots.length > 0 ||
+    view.ships.some((s) => s.slot !== us) ||
+    view.scores.some((s) => s.slot !== us) ||
+    players.some((p) => p.joined && !p.local && p.slot !== us)
+  );
+}
+
+/**
+ * The match line: clock and kill limit while playing against someone; ''
+ * alone (a match needs an opponent: practice alone has no clock) and once
+ * over (the match-end screen says it).
+ */
+export function matchText(m: MatchView, opponents: boolean): string {
+  if (m.phase !== MATCH_PLAYING || !opponents) return '';
   const clock = m.secondsLeft === null ? 'no time limit' : clockText(m.secondsLeft);
   const kills = m.killLimit > 0 ? `first to ${m.killLimit} ${m.killLimit === 1 ? 'kill' : 'kills'}` : 'no kill limit';
   return `${clock} · ${kills}`;
@@ -48,7 +70,8 @@ export function pingOf(view: WorldView, slot: number): number | null {
 }
 
 /**
- * The rows of the scoreboard, best first; our own row is named "you". The
+ * The rows of the scoreboard, best first; our own row is our name marked
+ * "(you)" (`nameOf` gives every slot's plain name, ours included). The
  * ping column is whatever round trip the host put in the view for that slot
  * (null, shown as '-', when it has none): our own row, our round trip to the
  * server in a gameserver or slotserver game (none offline or peer to peer);
@@ -59,7 +82,7 @@ export function scoreRows(view: WorldView, nameOf: (slot: number) => string): Sc
   return ranking(view.scores).map((s, i) => ({
     rank: i + 1,
     slot: s.slot,
-    name: s.slot === view.localSlot ? 'you' : nameOf(s.slot),
+    name: s.slot === view.localSlot ? markedAsYou(nameOf(s.slot)) : nameOf(s.slot),
     kills: s.kills,
     deaths: s.deaths,
     pingMs: pingOf(view, s.slot),
@@ -67,10 +90,11 @@ export function scoreRows(view: WorldView, nameOf: (slot: number) => string): Sc
   }));
 }
 
-/** The winner line of the match-end screen ('' without scores). */
+/** The winner line of the match-end screen, with the names as the rows have them ('' without scores). */
 export function winnerText(rows: readonly ScoreRow[]): string {
   const [first, second] = rows;
   if (!first) return '';
-  if (second && second.kills === first.kills && second.deaths === first.deaths) return `a draw at ${first.kills} kills (${first.name} ranked first by slot)`;
-  return first.local ? 'you win!' : `${first.name} wins`;
+  const kills = `${first.kills} ${first.kills === 1 ? 'kill' : 'kills'}`;
+  if (second && second.kills === first.kills && second.deaths === first.deaths) return `a draw at ${kills}; ${first.name} ranked first by slot`;
+  return `${first.name} wins`;
 }

@@ -2,7 +2,7 @@
  * The combat part of the HUD: shield, energy and hull bars of our ship, its
  * missiles, mines and laser level, invulnerability seconds; the lock warning
  * (homing missiles on us); the current target; the match clock and kill
- * limit. Written a few times a second like the rest of the HUD, each element
+ * limit (only with someone to play against). Written a few times a second like the rest of the HUD, each element
  * only when its text changes; names go in through textContent.
  */
 import type { MatchView, ShipView } from '../../../shared/game/view';
@@ -55,8 +55,9 @@ export class StatusHud {
     if (slot !== NO_TARGET) setText(this.target, `target ${nameOf(slot)}`);
   }
 
-  setMatch(m: MatchView): void {
-    const text = matchText(m);
+  /** The match clock and kill limit; hidden alone (`opponents` false) and once the match is over. */
+  setMatch(m: MatchView, opponents: boolean): void {
+    const text = matchText(m, opponents);
     this.match.hidden = text === '';
     setText(this.match, text);
   }
