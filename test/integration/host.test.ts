@@ -96,6 +96,8 @@ describe('host console commands', () => {
     const { run } = await harness();
     expect(await run('protocol')).toBe('protocol is offline: single player, no packets are sent');
     expect(await run('connect 10.0.0.1')).toContain('you are playing offline');
+    // Every network model is named, so a player can pick one.
+    for (const model of ['p2p', 'lockstep', 'slotserver', 'gameserver', 'netgame']) expect(await run('connect')).toContain(model);
     expect(await run('disconnect')).toBe('disconnect: not connected (protocol offline)');
     expect(await run('protocol ipx')).toContain("unknown protocol 'ipx'");
   });

@@ -92,10 +92,34 @@ describe('servers and connect <n>', () => {
     expect(steps.slice(0, 4)).toEqual([
       'server 1 is a slotserver: switching protocol p2p -> slotserver',
       'leaving the peer-to-peer game',
-      'protocol p2p -> slotserver: not connected (type connect host[:port])',
+      'protocol p2p -> slotserver',
       `connecting to the slotserver at 127.0.0.1:${slots.ports.tcp}…`,
     ]);
     expect(steps.filter((l) => /connect host\[:port\] to join|already connect/.test(l))).toEqual([]);
+  });
+
+  it('lists servers in one order (by name), whatever order they registered in, and connect <n> joins the server shown as n', async () => {
+    const log = pino({ level: 'silent' });
+    const master = await startMasterserver({ name: 'master', log, port: 0, host: '127.0.0.1' });
+    cleanups.push(() => master.close());
+    for (const name of ['Charlie', 'alpha', 'Bravo']) {
+      const slots = await startSlotserver({ name, log, port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
+      cleanups.push(() => slots.close());
+      const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name, os: 'linux', maxPlayers: 4, url: 'http://list.example/', port: slots.ports.tcp as number, type: 'slotserver', log });
+      reg.start();
+      cleanups.push(() => reg.stop());
+      await until(`${name} registered`, () => master.servers().some((s) => s.name === name));
+    }
+    const { host, events } = await listingHost();
+    const lines = () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : []));
+    await host.command(`net_master 127.0.0.1:${master.ports.tcp}`);
+    await host.command('servers');
+    await until('the list', () => lines().some((l) => l.startsWith('type connect <number>')));
+    const rows = lines().filter((l) => /^\s+\d+\s/.test(l)).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '));
+    expect(rows).toEqual(['1 alpha', '2 Bravo', '3 Charlie']);
+    expect(lines().at(-1)).toBe("type connect <number> to join one of this list (the masterserver's; servers lan lists the LAN's)");
+    await host.command('connect 2');
+    await until('joined the second', () => lines().some((l) => /^joined slotserver "Bravo" as slot 0/.test(l)));
   });
 
   it('servers says clearly when the masterserver cannot be reached', async () => {

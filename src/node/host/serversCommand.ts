@@ -3,6 +3,7 @@ import { formatLanServers, lanOptionsOf, nothingAnsweredLine, queryLanDetailed, 
 import { parseTarget } from '../protocol/serverClient';
 import type { ListedServer } from '../../shared/servers/masterProtocol';
 import { DEFAULT_MASTER_PORT } from '../../shared/servers/masterProtocol';
+import { inListOrder } from '../../shared/servers/listOrder';
 import type { HostService } from './hostService';
 
 export interface ServerList {
@@ -17,8 +18,9 @@ type Pickable = { protocol: string | null; target: string | null };
  * `servers`: asks the masterserver named by the archived cvar `net_master`
  * (host[:port], default localhost:6502) for its list and prints it numbered;
  * `servers lan` asks the LAN instead (LAN discovery over the bound packet
- * API's kind, with `lan` as the host's broadcast settings). `connect <n>` then
- * joins server n of whichever list came last, switching protocol if needed.
+ * API's kind, with `lan` as the host's broadcast settings). Both are printed
+ * in one order (listOrder.ts). `connect <n>` then joins server n of whichever
+ * list came last — the footer of each list says so — switching protocol if needed.
  */
 export function registerServersCommand(host: HostService, lan: LanQueryOptions = {}): ServerList {
   let last: Pickable[] = [];
@@ -44,7 +46,7 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
       if (!target) return out.print(`net_master "${master.value}" is not host[:port]`, 'error');
       let listed: ListedServer[];
       try {
-        listed = await queryMaster(target.host, target.port);
+        listed = inListOrder(await queryMaster(target.host, target.port), (s) => ({ name: s.name, kind: s.type, address: `${s.host}:${s.port ?? ''}` }));
       } catch (err) {
         return out.print(`servers: ${(err as Error).message}`, 'error');
       }
@@ -54,7 +56,7 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
       listed.forEach((s, i) =>
         out.print(`${String(i + 1).padStart(3)}  ${s.name.padEnd(20)} ${(s.type ?? '?').padEnd(11)} ${`${s.players}/${s.maxPlayers}`.padEnd(8)} ${s.host}:${s.port ?? '?'}`),
       );
-      out.print('type connect <number> to join one');
+      out.print(`type connect <number> to join one of this list (the masterserver's; servers lan lists the LAN's)`);
     },
   });
   /** `servers lan`: one discovery round over the bound packet API's kind, printed numbered. */
@@ -69,13 +71,14 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
     } catch (err) {
       return out.print(`servers lan: ${(err as Error).message}`, 'error');
     }
-    last = found.servers.map((s) => ({ protocol: s.kind, target: s.target }));
+    const servers = inListOrder(found.servers, (s) => ({ name: s.name, kind: s.kind, address: s.target }));
+    last = servers.map((s) => ({ protocol: s.kind, target: s.target }));
     // Repeated answers of a listed server are expected (we ask three times); only foreign ones are worth a word.
     const ignored = Object.entries(found.ignored).reduce((sum, [reason, n]) => (reason === 'duplicate' ? sum : sum + n), 0);
     const note = ignored > 0 ? ` (${ignored} other datagram${ignored === 1 ? '' : 's'} ignored)` : '';
     if (found.servers.length === 0) return out.print(`${nothingAnsweredLine(bound, found)}${note}`);
-    formatLanServers(found.servers).forEach((line) => out.print(line));
-    out.print(`type connect <number> to join one${note}`);
+    formatLanServers(servers).forEach((line) => out.print(line));
+    out.print(`type connect <number> to join one of this list (the LAN's; servers lists the masterserver's)${note}`);
   }
 
   return {

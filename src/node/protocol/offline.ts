@@ -37,7 +37,7 @@ export class OfflineProtocol implements Protocol {
           // `connect <n>` after `servers` switches to that server's protocol.
           const picked = resolveConnectTarget(this.context, OFFLINE_PROTOCOL, args[0]);
           if (picked.line && /^[0-9]{1,3}$/.test(args[0] ?? '')) return out.print(picked.line);
-          out.print('connect: you are playing offline (protocol offline); switch with protocol p2p|slotserver, or list servers with servers', 'warn');
+          out.print('connect: you are playing offline (protocol offline); pick a network model first — protocol p2p or lockstep (a LAN game), slotserver, gameserver or netgame (a server) — then connect; or servers (servers lan) lists the servers to connect <n> to', 'warn');
         },
       }),
       this.context.addCommand({
