@@ -10,7 +10,7 @@
  * stepWorld is told to decide hits on our slot only.
  */
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
-import { createMatch, withLimits, type MatchLimits } from './match';
+import { createMatch, withLimits, withNewMatch, type MatchLimits } from './match';
 import { Rejoins, withAnnouncement, withKill } from './matchSync';
 import { AuthorityVoice } from './authorityVoice';
 import { ExtraClaims } from './extraClaims';
@@ -26,8 +26,8 @@ import { createShip, shipToState, withShip } from './kinds/ship';
 import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
-import { freeSpawnPoint, withoutPilot, withSpawnedShip } from './spawnPoint';
-import { MATCH_OWNER, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
+import { freeSpawnPoint, withJoiningPilot, withoutPilot } from './spawnPoint';
+import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 
@@ -154,9 +154,13 @@ export class ClientGame {
 
   /**
    * A computer pilot joins this offline game in the lowest free slot below
-   * MAX_SLOTS (fresh ship on a free spawn point, zero score); its inputs come
-   * with each `step`. Returns its slot, or null when the game is online
-   * (bots fly only offline) or every slot is taken.
+   * MAX_SLOTS, with a zero score: a fresh ship far from ours and out of its
+   * sights, its weapons cold for a few seconds (spawnPoint.ts
+   * `withJoiningPilot`), so the player has time to turn round.
+   * The first one to join a player practising alone starts a new match (the
+   * clock stood while there was nobody to play against; scores back to
+   * zero). Its inputs come with each `step`. Returns its slot, or null when
+   * the game is online (bots fly only offline) or every slot is taken.
    */
   addBot(): number | null {
     if (this.netSlot !== null) return null;
@@ -164,7 +168,12 @@ export class ClientGame {
     let slot = 0;
     while (taken.has(slot)) slot++;
     if (slot >= MAX_SLOTS) return null;
-    this.currWorld = withSpawnedShip(this.currWorld, slot);
+    if (this.botSlots.length === 0 && this.currWorld.match.phase === MATCH_PLAYING) this.currWorld = withNewMatch(this.currWorld, this.limits);
+    const w = this.currWorld;
+    // Away from where we fly, or from where we will respawn.
+    const mine = w.ships.find((s) => s.slot === this.local);
+    const ours = mine && mine.respawnIn > 0 ? createShip(this.local, freeSpawnPoint(this.local, w.ships, w.asteroids)) : mine;
+    this.currWorld = withJoiningPilot(w, slot, ours);
     this.botSlots = [...this.botSlots, slot].sort((a, b) => a - b);
     return slot;
   }
@@ -219,7 +228,10 @@ export class ClientGame {
     const decides = this.decidesMatch;
     const online = this.netSlot !== null;
     const roundBefore = world.match.round;
+    const matchBefore = world.match;
     world = stepWorld(world, inputs, { decidesHitsOn, decidesMatch: decides, spawnsExtras: decides, breaksAsteroids: decides, events });
+    // Practice alone: a match needs someone to play against, so its clock stands until a bot joins.
+    if (!online && bots.length === 0 && matchBefore.phase === MATCH_PLAYING) world = { ...world, match: matchBefore };
     this.lastEvents = events;
     if (online && decides) this.arena.record(world, roundBefore, events);
     else if (online) world = this.arena.settle(world);

@@ -80,6 +80,11 @@ export function stepMatch(world: World, decides: boolean, events: WorldEvent[]):
   };
 }
 
+/** `world` with a new match of `limits` begun at once (the next round): every score back to zero; ships and arena as they are. */
+export function withNewMatch(world: World, limits: Partial<MatchLimits>): World {
+  return { ...world, scores: world.scores.map((s) => ({ slot: s.slot, kills: 0, deaths: 0 })), match: createMatch(limits, world.match.round + 1) };
+}
+
 /**
  * `m` under new kill and time limits, taking effect at once: the time
  * already played counts against a new time limit (at least a tick is left);

@@ -169,4 +169,6 @@ export const RULES = Object.freeze({
   respawnTicks: 3 * TICK_HZ,
   /** Ticks of invulnerability after a respawn (2 s). */
   spawnInvulnerableTicks: 2 * TICK_HZ,
+  /** Ticks a computer pilot joining a game under way (`bot add`) waits before its weapons are ready (5 s): the player's time to turn round. */
+  joinGraceTicks: 5 * TICK_HZ,
 });

@@ -88,6 +88,8 @@ describe('the match over the network', () => {
 describe('match limits (the killlimit and timelimit cvars)', () => {
   it('offline they apply at once, the time already played counting against a new time limit', () => {
     const game = new ClientGame();
+    // A match against a computer pilot (alone, the clock stands: botJoin.test.ts).
+    game.addBot();
     for (let t = 0; t < TICK_HZ; t++) game.step(NO_INPUT, t * STEP_MS);
     expect(game.setMatchLimits({ timeLimitS: 2, killLimit: 1 })).toBe(true);
     expect(game.curr.match).toMatchObject({ killLimit: 1, timeLimitTicks: 2 * TICK_HZ, ticksLeft: TICK_HZ });
