@@ -42,6 +42,6 @@ describe('gameserver protocol', () => {
     await until('chat at alpha', () => /charlie: relayed hello/.test(players[0]?.text() ?? ''));
     await until('chat at bravo', () => /charlie: relayed hello/.test(players[1]?.text() ?? ''));
     await players[1]?.run('disconnect');
-    await until('alpha sees bravo leave', () => /bravo disconnected/.test(players[0]?.text() ?? ''));
+    await until('alpha sees bravo leave', () => /^bravo left$/m.test(players[0]?.text() ?? ''));
   });
 });

@@ -110,7 +110,7 @@ describe('peer-to-peer between two hosts on loopback', () => {
     await until('alpha lists the clock', () => /clock: this machine is the game's time reference/.test(a.text()));
 
     await b.run('disconnect');
-    await until('alpha sees bravo leave', () => /bravo disconnected/.test(a.text()));
+    await until('alpha sees bravo leave', () => /^bravo left$/m.test(a.text()));
   });
 
   it('a name change reaches the other player', async () => {

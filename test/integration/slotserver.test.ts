@@ -34,9 +34,9 @@ class Client extends LineClient {
     expect(await this.next()).toBe('you sent an invalid request');
   }
 
-  /** Joins with `name` on UDP `port` and returns the accept line after checking the four messages. */
-  async join(name: string, port?: number): Promise<string> {
-    this.send(`version: 1.0 join me: ${name} os: test-os${port === undefined ? '' : ` port: ${port}`}`);
+  /** Joins with `name` on UDP `port` (speaking protocol `version`) and returns the accept line after checking the four messages. */
+  async join(name: string, port?: number, version = '1.0'): Promise<string> {
+    this.send(`version: ${version} join me: ${name} os: test-os${port === undefined ? '' : ` port: ${port}`}`);
     const accept = await this.next();
     if (accept.startsWith('join from')) expect(await this.take(4)).toEqual(MESSAGES);
     return accept;
@@ -207,6 +207,28 @@ describe('slotserver renames and leaves', () => {
     expect(await c[0]?.next()).toBe(`remove ip: ${at(6527)}`);
     expect(await c[2]?.next()).toBe(`remove ip: ${at(6527)}`);
     expect(s.players().map((p) => p.slot)).toEqual([0, 2]);
+  });
+
+  it('tells 1.1 clients why a player left (its own words, or "lost connection"), and 1.0 clients the 1998 line', async () => {
+    const s = await server();
+    const c: Client[] = [];
+    for (const [i, [name, version]] of ([['ace', '1.0'], ['bob', '1.1'], ['cat', '1.1'], ['dan', '1.1']] as const).entries()) {
+      const client = await Client.at(s.ports.tcp ?? 0);
+      expect(await client.join(name, 6526 + i, version)).toMatch(/^join from \w+ accepted/);
+      await client.take(i);
+      for (const earlier of c) await earlier.next();
+      c.push(client);
+    }
+    c[2]?.send('remove me: switched to netgame');
+    expect(await c[2]?.next()).toBe('removing you');
+    expect(await c[0]?.next()).toBe(`remove ip: ${at(6528)}`);
+    expect(await c[1]?.next()).toBe(`remove ip: ${at(6528)} left: switched to netgame`);
+    expect(await c[3]?.next()).toBe(`remove ip: ${at(6528)} left: switched to netgame`);
+    c[3]?.socket.resetAndDestroy();
+    expect(await c[0]?.next()).toBe(`remove ip: ${at(6529)}`);
+    expect(await c[1]?.next()).toBe(`remove ip: ${at(6529)} left: lost connection`);
+    c[1]?.send('remove me');
+    expect(await c[0]?.next()).toBe(`remove ip: ${at(6527)}`);
   });
 
   it('answers "remove me" before a join with "you\'re not even joined"', async () => {

@@ -53,6 +53,8 @@ describe('switching protocol: one line when there is no server, and the way back
       'connecting to the netgame at 127.0.0.1:6583…',
       'no netgame server at 127.0.0.1 (nothing is listening at 127.0.0.1:6583); you are not in a game — protocol gameserver takes you back to "Arena", or connect host[:port] joins a netgame server',
     ]);
+    // alpha reads why bravo went.
+    await until('alpha reads why bravo left', () => /^bravo left \(switched to netgame\)$/m.test(alpha.text().slice(alphaFrom)));
     const back = bravo.text().length;
     await bravo.run('protocol gameserver');
     await until('bravo back in the arena', () => /joined gameserver "Arena"/.test(bravo.text().slice(back)));

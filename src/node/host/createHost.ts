@@ -108,6 +108,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
       if (cvars?.verbose.value) host?.print(line);
     },
     addCommand: (def) => consoleCore.addCommand(def),
+    leavingFor: () => host?.switching ?? null,
     pickServer: (text) => serverList.pick(text),
     switchTo: (protocol, target) => void switchTo(host as HostService, protocol, target),
   });

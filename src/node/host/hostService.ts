@@ -42,6 +42,8 @@ export interface HostServiceOptions {
  * Events produced during one turn of the event loop go out as one batch.
  */
 export class HostService {
+  /** While a `protocol` switch runs: why the player leaves the game they are in ("switched to netgame"), for the others to read. */
+  switching: string | null = null;
   readonly console: ConsoleCore;
   readonly drops = new Map<string, number>();
   private readonly listeners = new Set<(events: HostEvent[]) => void>();

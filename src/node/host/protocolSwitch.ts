@@ -20,6 +20,8 @@ import { rebind, type Carry, type KindReport } from './subsystemCommand';
 /** Where a game was being played: its protocol, and for a server its host, port and name. */
 export interface Whereabouts {
   kind: string;
+  /** In a game when the switch came (a LAN protocol carries only a game in progress). */
+  playing: boolean;
   host?: string;
   port?: number;
   name?: string;
@@ -81,13 +83,13 @@ export function carryGame(host: HostService): Carry<Whereabouts> {
       const bound = protocol.bound();
       if (!bound) return null;
       const where = protocol.table.connection?.() ?? null;
-      const was: Whereabouts = { ...(where ?? {}), kind: bound };
+      const was: Whereabouts = { ...(where ?? {}), kind: bound, playing: where !== null };
       if (was.host !== undefined) lastServer.set(bound, was);
       return was;
     },
-    follows: (was, now) => onTheLan(now) || destination(was, now) !== null,
+    follows: (was, now) => (onTheLan(now) ? was.playing : destination(was, now) !== null),
     after: (was, now) => {
-      if (onTheLan(now)) return connectBound(host, undefined);
+      if (onTheLan(now)) return was.playing ? connectBound(host, undefined) : undefined;
       const to = destination(was, now);
       if (to !== null) connectBound(host, to, host.output, { failed: (reason) => wayBack(was, now, to, reason) });
     },

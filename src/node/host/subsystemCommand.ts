@@ -35,7 +35,9 @@ export interface Carry<W> {
  * `detail: false` leaves the detail out (a line about what happens next follows).
  */
 export async function rebind(host: HostService, kind: KindControl, report: KindReport, name: string, out: ConsoleOutput, detail = true): Promise<BindResult> {
-  const result = await kind.bind(name);
+  // The game being left hears why (the other players read "bravo left (switched to netgame)").
+  host.switching = kind === host.subsystems.protocol ? `switched to ${name}` : null;
+  const result = await kind.bind(name).finally(() => (host.switching = null));
   if (!result.ok) {
     const restored = result.restored ? `; still using ${result.restored}` : '';
     out.print(`${kind.kindName} ${name} failed: ${result.error}${restored}`, 'error');

@@ -189,7 +189,7 @@ export class P2pProtocol implements Protocol {
         session.deliverPlayers();
         break;
       case 'player-removed':
-        this.ctx.print(n.reason === 'timeout' ? `lost connection to ${n.player.name} (slot ${n.player.slot} timed out)` : `${n.player.name} disconnected`);
+        this.ctx.print(n.reason === 'timeout' ? `lost connection to ${n.player.name} (slot ${n.player.slot} timed out)` : `${n.player.name} left`);
         session.deliverPlayers();
         break;
       case 'game-state':

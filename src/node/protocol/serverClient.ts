@@ -16,6 +16,8 @@ import { NetgameSide } from './netgameSide';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
+  formatRemoveMe,
+  leaveReason,
   REMOVING_YOU,
   SLOTSERVER_PORT,
   formatJoin,
@@ -131,7 +133,7 @@ export class ServerClientProtocol implements Protocol {
     this.rejoin = false;
     if (this.phase === 'joined') this.ctx.print(`leaving ${this.name} "${this.serverName}"`);
     if (this.link?.isOpen) {
-      this.link.send(REMOVE_ME);
+      this.link.send(formatRemoveMe(leaveReason(this.ctx.leavingFor?.() ?? '') ?? undefined));
       this.link.close();
     }
     this.link = null;
@@ -318,7 +320,7 @@ export class ServerClientProtocol implements Protocol {
       case 'remove': {
         const addr = this.endpointAddr(msg.endpoint);
         const gone = addr ? peer.remove(addr) : null;
-        if (gone) this.ctx.print(`${gone.name} disconnected`);
+        if (gone) this.ctx.print(leftLine(gone.name, msg.reason));
         session.deliverPlayers();
         return;
       }
@@ -452,4 +454,12 @@ export class SlotserverProtocol extends ServerClientProtocol {
   constructor(ctx: ProtocolContext) {
     super(ctx, SLOTSERVER_PROTOCOL);
   }
+}
+
+/** What the players read when `name` leaves, by the server's word (a 1.0 server gives none). */
+export function leftLine(name: string, reason: string | undefined): string {
+  if (reason === undefined) return `${name} disconnected`;
+  if (reason === 'left' || reason === 'lost connection') return `${name} ${reason}`;
+  if (reason.startsWith('removed: ')) return `${name} was removed by the server (${reason.slice('removed: '.length)})`;
+  return `${name} left (${reason})`;
 }

@@ -37,6 +37,8 @@ import {
   formatJoinAccepted,
   formatNameUpdate,
   formatRemove,
+  leaveReason,
+  LEAVE_REASON_MINOR,
   formatServerClosing,
   INVALID_REQUEST,
   isIPv4,
@@ -130,6 +132,8 @@ export interface JoinServer {
 interface Seat {
   player: SeatedPlayer;
   conn: LineConnection;
+  /** The minor of the protocol version it joined with: 1.1 clients read why others left. */
+  minor: number;
 }
 /** Per-connection state kept in `conn.state`. */
 interface ConnState {
@@ -232,7 +236,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       return refuse(conn, INVALID_REQUEST, 'endpoint already joined', who);
     }
     const player: SeatedPlayer = { slot, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
-    const seat: Seat = { player, conn };
+    const seat: Seat = { player, conn, minor: Number(req.version.split('.')[1] ?? 0) };
     seats[slot] = seat;
     perAddress.add(player.address);
     st.seat = seat;
@@ -248,7 +252,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     changed();
   };
 
-  const leave = (st: ConnState, why: string) => {
+  /** `st`'s player leaves: `why` for the log, `told` for the other players (1.1 clients read it with the removal). */
+  const leave = (st: ConnState, why: string, told: string) => {
     const seat = st.seat;
     if (!seat) return;
     st.seat = undefined;
@@ -256,7 +261,10 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     perAddress.remove(seat.player.address);
     if (closing) return;
     guarded('left hook', () => hooks.left?.({ ...seat.player }, why));
-    toOthers(seat, formatRemove(endpointOf(seat.player)));
+    const plain = formatRemove(endpointOf(seat.player));
+    const reason = leaveReason(told);
+    const withReason = reason === null ? plain : formatRemove(endpointOf(seat.player), reason);
+    for (const s of joined()) if (s !== seat) s.conn.send(s.minor >= LEAVE_REASON_MINOR ? withReason : plain);
     log.info({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address, port: seat.player.port, why }, 'player left');
     changed();
   };
@@ -302,7 +310,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   };
 
   const kickSeat = (seat: Seat, why: string, tell: boolean) => {
-    leave(stateOf(seat.conn), why);
+    leave(stateOf(seat.conn), why, `removed: ${why}`);
     if (tell) {
       // A plain text line the client prints; control characters and length are trimmed so it stays one safe line.
       const text = `removed: ${why.replace(/[\x00-\x1f\x7f]/g, ' ')}`.slice(0, 150);
@@ -348,7 +356,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
             return rename(conn, st, req.name);
           case 'remove':
             if (!st.seat) return refuse(conn, NOT_JOINED, 'remove while not joined');
-            leave(st, 'remove me');
+            leave(st, 'remove me', req.reason ?? 'left');
             return conn.close(REMOVING_YOU);
           case 'refused':
             return invalid(conn, st, req.reply, line);
@@ -357,7 +365,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       close(conn, reason) {
         const st = stateOf(conn);
         clearTimeout(st.timer);
-        leave(st, reason);
+        leave(st, reason, 'lost connection');
       },
     },
     {
@@ -394,7 +402,9 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       banWatch?.close();
       const why = reason === undefined ? null : formatServerClosing(reason);
       await lines.close((conn) => {
-        if (why !== null) conn.send(why);
+        // 1.1 clients hear why; a 1998 client would print the line as a message, so it gets only the 1998 goodbye.
+        const seat = stateOf(conn).seat;
+        if (why !== null && seat && seat.minor >= LEAVE_REASON_MINOR) conn.send(why);
         conn.send(REMOVING_YOU);
       });
       seats.fill(undefined);

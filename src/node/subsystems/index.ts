@@ -43,6 +43,8 @@ export interface SubsystemOptions {
   lanInterfaces?: readonly string[] | undefined;
   /** Console output for protocols. Default: dropped. */
   print?: ((line: string) => void) | undefined;
+  /** Why the player leaves now (see ProtocolContext.leavingFor). */
+  leavingFor?: (() => string | null) | undefined;
   /** Connection internals for protocols (see ProtocolContext.printDetail). Default: dropped. */
   printDetail?: ((line: string) => void) | undefined;
   /** Adds a console command for a protocol (see ProtocolContext.addCommand). Default: commands are not offered. */
@@ -147,6 +149,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     packetApi: link,
     print: options.print ?? ((): void => undefined),
     ...(options.printDetail ? { printDetail: options.printDetail } : {}),
+    ...(options.leavingFor ? { leavingFor: options.leavingFor } : {}),
     addCommand: options.addCommand ?? (() => () => undefined),
     ...(options.pickServer ? { pickServer: options.pickServer } : {}),
     ...(options.switchTo ? { switchTo: options.switchTo } : {}),

@@ -61,6 +61,8 @@ export interface ProtocolContext {
    * shows it with `net_verbose 1`, a headless bot always. Absent: dropped.
    */
   printDetail?(line: string): void;
+  /** Why the player is leaving the game now, when a protocol switch takes them away (e.g. "switched to netgame"); null otherwise. */
+  leavingFor?(): string | null;
   /**
    * Adds a console command for as long as the protocol runs: call it in
    * `init`, and call the returned remover in `kill` (Parsec's subsystems bring

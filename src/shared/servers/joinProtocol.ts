@@ -9,13 +9,13 @@
  * Grammar (one line each, single spaces, lower-case keywords, `\n` ends a line):
  *
  *   join      = "version: " D "." D " join me: " NAME " os: " OS [ " port: " PORT ]
- *   remove    = "remove me"
+ *   remove    = "remove me" [ ": " REASON ]                 (the reason: Starlane 1.1)
  *   rename    = "my new name: " NAME
  *   accepted  = "join from " NAME " accepted, slot: " SLOT ", server name: " SERVER
  *               [ ", udp: " PORT ", token: " TOKEN ]       (gameserver only)
  *               [ ", time: " PORT ]                         (slotserver: time-sync UDP port)
  *   add       = "add ip: " EP " name: " NAME " in " SLOT
- *   removed   = "remove ip: " EP
+ *   removed   = "remove ip: " EP [ " left: " REASON ]      (the reason: to 1.1 clients only)
  *   renamed   = "name ip: " EP " name: " NAME
  *   closing   = "server closing: " MESSAGE                  (Starlane extension)
  *   replies   = the constants below; after `accepted` exactly four MESSAGE lines follow.
@@ -28,6 +28,8 @@
  *   SERVER = 1..31 printable ASCII, no space at either end.
  *   SLOT   = 0..254 in canonical decimal.  PORT = 1..65535 in canonical decimal.
  *   TOKEN  = exactly 8 lower-case hex digits (a u32).
+ *   REASON = 1..60 printable ASCII, no space at either end (why a player left:
+ *            "left", "switched to netgame", "timed out", "removed: …").
  *   MESSAGE= any text of at most 160 UTF-8 bytes without control characters (may be empty).
  *
  * Version: Starlane speaks 1.0. Any `d.d` with major 1 is compatible; another
@@ -42,10 +44,17 @@
  * 6526. The port is written only when it is not 6526, so the canonical form is
  * unique and 1998-style lines stay valid.
  *
- * Starlane extension — closing. A server that shuts down says why in one
- * line, `server closing: <reason>`, before the `removing you` every client
- * gets, so its players read "the gameserver closed: shut down by its admin"
- * rather than "the server removed you". A 1998 client reads it as a message.
+ * Starlane extension — why a player left (version 1.1). A 1.1 client may
+ * say why it leaves (`remove me: switched to netgame`); the server tells the
+ * other 1.1 clients with the removal (`remove ip: 192.0.2.7 left: switched to
+ * netgame`, or `left`, `lost connection`, `removed: <why>` as the server saw
+ * it), and 1.0 clients the plain 1998 line. So players read "bravo left
+ * (switched to netgame)" instead of "bravo disconnected".
+ *
+ * Starlane extension — closing (version 1.1). A server that shuts down
+ * tells its 1.1 clients why in one line, `server closing: <reason>`, before
+ * the `removing you` every client gets, so its players read "the gameserver
+ * closed: shut down by its admin" rather than "the server removed you".
  *
  * Starlane extension — gameserver sessions. A gameserver's accept ends with
  * ", udp: <port>, token: <8 hex digits>": the server's UDP game port (same
@@ -58,7 +67,11 @@ import { validatePlayerName } from '../settings/settings';
 import { DEFAULT_CLIENT_PORT } from '../net/packetApi';
 
 /** Version string Starlane sends, and the major it accepts. */
-export const PROTOCOL_VERSION = '1.0';
+export const PROTOCOL_VERSION = '1.1';
+/** The first minor whose clients read `remove ip: … left: <reason>`. */
+export const LEAVE_REASON_MINOR = 1;
+/** Longest leave reason. */
+export const MAX_REASON_LENGTH = 60;
 export const PROTOCOL_MAJOR = 1;
 /** Slotserver TCP port (Parsec: 6582). */
 export const SLOTSERVER_PORT = 6582;
@@ -259,6 +272,32 @@ export function parseRemoveMe(line: string): boolean {
   return line === REMOVE_ME;
 }
 
+/** Whether `reason` may travel as a leave reason. */
+export function isLeaveReason(reason: string): boolean {
+  return reason.length >= 1 && reason.length <= MAX_REASON_LENGTH && /^[\x20-\x7e]+$/.test(reason) && reason.trim() === reason;
+}
+
+/** `reason` made a valid leave reason (control characters blanked, trimmed, cut), or null when nothing is left. */
+export function leaveReason(reason: string): string | null {
+  const r = reason.replace(/[^\x20-\x7e]/g, ' ').trim().slice(0, MAX_REASON_LENGTH).trim();
+  return isLeaveReason(r) ? r : null;
+}
+
+/** `remove me`, or with a reason `remove me: <reason>` (throws RangeError on an invalid reason). */
+export function formatRemoveMe(reason?: string): string {
+  if (reason === undefined) return REMOVE_ME;
+  check(isLeaveReason(reason), 'reason', reason);
+  return `${REMOVE_ME}: ${reason}`;
+}
+
+/** A leave: `remove me` (reason undefined) or `remove me: <reason>`; null for anything else. */
+export function parseLeave(line: string): { reason?: string } | null {
+  if (line === REMOVE_ME) return {};
+  if (!line.startsWith(`${REMOVE_ME}: `)) return null;
+  const reason = line.slice(REMOVE_ME.length + 2);
+  return isLeaveReason(reason) ? { reason } : null;
+}
+
 /** The name requested by a `my new name:` line, or `null`. */
 export function parseNewName(line: string): string | null {
   const prefix = 'my new name: ';
@@ -339,12 +378,22 @@ export function formatAdd(a: ListAdd): string {
 }
 
 export function parseRemove(line: string): Endpoint | null {
-  const m = /^remove ip: (\S+)$/.exec(line);
-  return m ? parseEndpoint(m[1] ?? '') : null;
+  return parseRemoval(line)?.endpoint ?? null;
 }
 
-export function formatRemove(endpoint: Endpoint): string {
-  return `remove ip: ${formatEndpoint(endpoint)}`;
+/** A removal with its reason when it has one (`remove ip: EP left: <reason>`), or null. */
+export function parseRemoval(line: string): { endpoint: Endpoint; reason?: string } | null {
+  const m = /^remove ip: (\S+)(?: left: (.+))?$/.exec(line);
+  const endpoint = m ? parseEndpoint(m[1] ?? '') : null;
+  if (!m || !endpoint) return null;
+  const reason = m[2];
+  if (reason === undefined) return { endpoint };
+  return isLeaveReason(reason) ? { endpoint, reason } : null;
+}
+
+export function formatRemove(endpoint: Endpoint, reason?: string): string {
+  if (reason !== undefined) check(isLeaveReason(reason), 'reason', reason);
+  return `remove ip: ${formatEndpoint(endpoint)}${reason === undefined ? '' : ` left: ${reason}`}`;
 }
 
 export function parseNameUpdate(line: string): ListRename | null {
@@ -363,7 +412,7 @@ export function formatNameUpdate(r: ListRename): string {
 /** What a server makes of one client line. */
 export type ClientRequest =
   | { kind: 'join'; join: JoinRequest }
-  | { kind: 'remove' }
+  | { kind: 'remove'; reason?: string }
   | { kind: 'rename'; name: string }
   | { kind: 'refused'; reply: typeof INVALID_REQUEST | typeof VERSION_INCOMPATIBLE };
 
@@ -373,7 +422,8 @@ export function parseClientLine(line: string): ClientRequest {
     const j = parseJoin(line);
     return j.ok ? { kind: 'join', join: j.join } : { kind: 'refused', reply: j.reply };
   }
-  if (parseRemoveMe(line)) return { kind: 'remove' };
+  const leave = parseLeave(line);
+  if (leave) return { kind: 'remove', ...leave };
   const name = parseNewName(line);
   return name === null ? { kind: 'refused', reply: INVALID_REQUEST } : { kind: 'rename', name };
 }
@@ -382,7 +432,7 @@ export function parseClientLine(line: string): ClientRequest {
 export type ServerLine =
   | { kind: 'accepted'; accepted: JoinAccepted }
   | { kind: 'add'; add: ListAdd }
-  | { kind: 'remove'; endpoint: Endpoint }
+  | { kind: 'remove'; endpoint: Endpoint; reason?: string }
   | { kind: 'name'; rename: ListRename }
   | { kind: 'reply'; reply: Reply }
   | { kind: 'closing'; reason: string }
@@ -411,8 +461,8 @@ export function parseServerLine(line: string): ServerLine {
   if (accepted) return { kind: 'accepted', accepted };
   const add = parseAdd(line);
   if (add) return { kind: 'add', add };
-  const endpoint = parseRemove(line);
-  if (endpoint) return { kind: 'remove', endpoint };
+  const removal = parseRemoval(line);
+  if (removal) return { kind: 'remove', ...removal };
   const rename = parseNameUpdate(line);
   if (rename) return { kind: 'name', rename };
   const closing = parseServerClosing(line);

@@ -1,4 +1,5 @@
 import { describe, it, expect } from 'vitest';
+import { leftLine } from '../../../src/node/protocol/serverClient';
 import fc from 'fast-check';
 import {
   BANNED,
@@ -9,6 +10,8 @@ import {
   formatNameUpdate,
   formatNewName,
   formatRemove,
+  formatRemoveMe,
+  leaveReason,
   formatServerClosing,
   INVALID_REQUEST,
   isIPv6,
@@ -296,5 +299,37 @@ describe('server closing line (Starlane extension)', () => {
         expect(parseServerLine(line).kind).toBe('closing');
       }),
     );
+  });
+});
+
+describe('leave reasons (Starlane 1.1)', () => {
+  it('a client says why it leaves, and the server tells the others with the removal', () => {
+    expect(parseClientLine('remove me')).toEqual({ kind: 'remove' });
+    expect(parseClientLine('remove me: switched to netgame')).toEqual({ kind: 'remove', reason: 'switched to netgame' });
+    expect(parseClientLine('remove me: ')).toEqual({ kind: 'refused', reply: INVALID_REQUEST });
+    expect(parseServerLine('remove ip: 192.0.2.7 left: timed out')).toEqual({ kind: 'remove', endpoint: { address: '192.0.2.7', port: 6526 }, reason: 'timed out' });
+    expect(parseServerLine('remove ip: 192.0.2.7')).toEqual({ kind: 'remove', endpoint: { address: '192.0.2.7', port: 6526 } });
+    expect(formatRemoveMe('switched to lockstep')).toBe('remove me: switched to lockstep');
+    expect(() => formatRemoveMe('x'.repeat(61))).toThrow(RangeError);
+    expect(leaveReason('removed: no game datagram\n for 12 s')).toBe('removed: no game datagram  for 12 s');
+    expect(leaveReason('   ')).toBeNull();
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (raw) => {
+        const reason = leaveReason(raw);
+        if (reason === null) return;
+        expect(parseClientLine(formatRemoveMe(reason))).toEqual({ kind: 'remove', reason });
+        expect(parseServerLine(formatRemove({ address: '10.0.0.1', port: 6527 }, reason))).toEqual({ kind: 'remove', endpoint: { address: '10.0.0.1', port: 6527 }, reason });
+      }),
+    );
+  });
+});
+
+describe('what a player reads when another leaves a server game', () => {
+  it('says why, in plain words', () => {
+    expect(leftLine('bravo', 'switched to netgame')).toBe('bravo left (switched to netgame)');
+    expect(leftLine('bravo', 'left')).toBe('bravo left');
+    expect(leftLine('bravo', 'lost connection')).toBe('bravo lost connection');
+    expect(leftLine('bravo', 'removed: no game datagram for 12 s')).toBe('bravo was removed by the server (no game datagram for 12 s)');
+    expect(leftLine('bravo', undefined)).toBe('bravo disconnected');
   });
 });
