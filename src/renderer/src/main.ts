@@ -51,9 +51,13 @@ function banner(text: string): void {
 
 async function boot(): Promise<void> {
   let loop: GameLoop | null = null;
+  /** The player typed quit: the host going away next is that, not a lost connection. */
+  let quitting = false;
   const host: HostApi = await connectHost((reason) => {
     loop?.stop();
-    banner(`Lost connection to the Starlane host: ${reason}`);
+    // Marked on the page, so a test can tell the host has gone.
+    document.body.dataset['host'] = 'closed';
+    if (!quitting) banner(`Lost connection to the Starlane host: ${reason}`);
   });
   const snapshot = await host.hello();
   let settings: Settings = snapshot.settings;
@@ -162,6 +166,7 @@ async function boot(): Promise<void> {
           netGraph.push(ev.sample);
           break;
         case 'quit':
+          quitting = true;
           loop?.stop();
           banner('Starlane has quit. You can close this window.');
           break;
