@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
 import { startTestHost, until, type TestHost } from '../support/testHost';
 import { startServer, stopServers } from '../support/serverProcess';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 
 const log = pino({ level: 'silent' });
 const hosts: TestHost[] = [];
@@ -62,6 +63,23 @@ describe('switching protocol: one line when there is no server, and the way back
     await until('alpha sees bravo again', () => /bravo connected/.test(alpha.text().slice(alphaFrom)));
     // A switch that connects says only where it goes: never "not connected (type connect …)" and then "connecting to …".
     expect(bravo.text().slice(from)).not.toMatch(/not connected/);
+  });
+});
+
+describe('a LAN game: the others read why a player left', () => {
+  it('bravo switches from p2p to lockstep: alpha reads "bravo left (switched to lockstep)"', { timeout: 30_000 }, async () => {
+    const base = await freeUdpPorts(P2P_PORT_SPAN);
+    const alpha = await startTestHost('alpha', { clientPort: base });
+    const bravo = await startTestHost('bravo', { clientPort: base });
+    hosts.push(alpha, bravo);
+    await alpha.run('protocol p2p');
+    await alpha.run('connect');
+    await until('alpha alone in its game', () => /connected to the peer-to-peer game as slot 0/.test(alpha.text()));
+    await bravo.run('protocol p2p');
+    await bravo.run('connect');
+    await until('alpha sees bravo', () => /^bravo connected \(slot 1\)$/m.test(alpha.text()));
+    await bravo.run('protocol lockstep');
+    await until('alpha reads why', () => /^bravo left \(switched to lockstep\)$/m.test(alpha.text()));
   });
 });
 

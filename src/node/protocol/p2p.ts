@@ -91,7 +91,7 @@ export class P2pProtocol implements Protocol {
       if (peer.state === 'connected') this.ctx.print('leaving the peer-to-peer game');
       // Best effort: the packet API may already be swapped or gone.
       try {
-        peer.disconnect(this.ctx.game.now());
+        peer.disconnect(this.ctx.game.now(), this.ctx.leavingFor?.() ?? undefined);
       } catch {
         /* nothing left to tell */
       }
@@ -189,7 +189,7 @@ export class P2pProtocol implements Protocol {
         session.deliverPlayers();
         break;
       case 'player-removed':
-        this.ctx.print(n.reason === 'timeout' ? `lost connection to ${n.player.name} (slot ${n.player.slot} timed out)` : `${n.player.name} left`);
+        this.ctx.print(n.reason === 'timeout' ? `lost connection to ${n.player.name} (slot ${n.player.slot} timed out)` : `${n.player.name} left${n.why === undefined ? '' : ` (${n.why})`}`);
         session.deliverPlayers();
         break;
       case 'game-state':

@@ -46,7 +46,7 @@ export type P2pNotice =
   /** Another node entered the table. */
   | { kind: 'player-added'; player: PlayerEntry }
   /** A node left the table: it said so, or was silent for aliveTimeoutMs (or lost its slot in a conflict: 'disconnect'). */
-  | { kind: 'player-removed'; player: PlayerEntry; reason: 'disconnect' | 'timeout' }
+  | { kind: 'player-removed'; player: PlayerEntry; reason: 'disconnect' | 'timeout'; why?: string }
   /** A row changed: joined/unjoined, name, or (rarely) slot. Also for our own row. */
   | { kind: 'player-changed'; player: PlayerEntry }
   /** A fresh, in-order GameState from the member in `slot`, for the game code. */
@@ -220,13 +220,14 @@ export class PeerCore {
   }
 
   /** Removes another node's row, remembers it for a while and tells the owner. */
-  removePlayer(key: string, reason: 'disconnect' | 'timeout', now: number): void {
+  /** `why`: what a leaving player said of it (a Disconnect's reason), already validated. */
+  removePlayer(key: string, reason: 'disconnect' | 'timeout', now: number, why?: string): void {
     const e = this.table.remove(key);
     if (!e) return;
     this.tombstones.set(key, now + this.cfg.aliveTimeoutMs);
     this.pending.delete(key);
     this.unacked.delete(key);
-    this.emit({ kind: 'player-removed', player: toPlayer(e), reason });
+    this.emit({ kind: 'player-removed', player: toPlayer(e), reason, ...(why === undefined ? {} : { why }) });
   }
 
   /** Whether the node was removed less than aliveTimeoutMs ago (stale player lists must not bring it back). */

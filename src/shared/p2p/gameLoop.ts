@@ -9,7 +9,7 @@ import { MAX_SLOTS, NO_SLOT, PacketType, type Packet, type PlayerEntry, type Wir
 import type { PeerCore } from './core';
 import { applyClaim, type Claim } from './membership';
 import { settleNames, startNames } from './names';
-import { gameFullMessage, nameEvent, nameOf, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
+import { disconnectReason, gameFullMessage, nameEvent, nameOf, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
 import { planAssignment, toPlayer, UNKNOWN_NAME, type AssignmentPlan } from './slotTable';
 
 /** A name/keepalive NodeAlive goes out at least this many alive intervals apart even while GameStates flow. */
@@ -289,7 +289,7 @@ export function connectedReceive(core: PeerCore, from: WireAddr, key: string, pa
       return null;
     }
     case PacketType.Disconnect:
-      core.removePlayer(key, 'disconnect', now);
+      core.removePlayer(key, 'disconnect', now, disconnectReason(packet));
       return null;
     default:
       // SubdueSlave is for starting nodes; a connected peer has no master.

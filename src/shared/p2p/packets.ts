@@ -2,6 +2,7 @@
  * Building control packets and reading the events the protocol uses
  * (connectQueue, playerList, playerName), plus the text helpers for notices.
  */
+import { isLeaveReason } from '../net/leaveReason';
 import { MAX_NAME_LENGTH, MAX_QUEUE, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type ShipState, type WireAddr } from '../wire/types';
 
 /** The ship state control packets carry: all zeros, identity rotation. */
@@ -47,6 +48,12 @@ export function queueOf(p: Packet): WireAddr[] {
 export function playersOf(p: Packet): PlayerEntry[] | null {
   for (const e of p.events) if (e.type === 'playerList') return e.players;
   return null;
+}
+
+/** The reason a Disconnect gives (its one sendText event, when that is a valid leave reason), or undefined. */
+export function disconnectReason(p: Packet): string | undefined {
+  const text = p.events.find((e) => e.type === 'sendText');
+  return text?.type === 'sendText' && isLeaveReason(text.text) ? text.text : undefined;
 }
 
 /** The last playerName event's name (the newest, should a packet carry several), or null. */

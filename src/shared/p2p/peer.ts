@@ -5,6 +5,7 @@
  * callback. No clock, no randomness, no I/O of its own.
  */
 import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+import { leaveReason } from '../net/leaveReason';
 import { resolveConfig, type P2pConfig } from './config';
 import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
 import { connectedReceive, connectedTick, handshaking, knowledgeAfterLoss, provenNow, sendAliveToAll, settleOwnName } from './gameLoop';
@@ -57,13 +58,16 @@ export class P2pPeer {
   /**
    * Leaves: a best-effort Disconnect to every member (or to the master while
    * a slave), then 'idle' with the slot freed and a 'disconnected' notice.
+   * `reason` (e.g. "switched to netgame") rides in the Disconnect as its one
+   * sendText event, for the others to read.
    * From 'failed' it just returns to 'idle'; from 'idle' it does nothing.
    */
-  disconnect(now: number): void {
+  disconnect(now: number, reason?: string): void {
     const core = this.core;
     if (core.state === 'idle') return;
     const was = core.state;
-    if (was === 'connected') core.sendToMembers(core.packet(PacketType.Disconnect, now, []));
+    const why = reason === undefined ? null : leaveReason(reason);
+    if (was === 'connected') core.sendToMembers(core.packet(PacketType.Disconnect, now, why === null ? [] : [{ type: 'sendText', text: why }]));
     if (was === 'slave' && core.run?.master) core.send(core.run.master, core.packet(PacketType.Disconnect, now, []));
     core.resetSession();
     core.state = 'idle';

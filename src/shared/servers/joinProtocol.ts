@@ -64,14 +64,15 @@
  * itself ends like it cannot be formatted (formatJoinAccepted refuses it).
  */
 import { validatePlayerName } from '../settings/settings';
+import { isLeaveReason } from '../net/leaveReason';
+
+export { isLeaveReason, leaveReason, MAX_REASON_LENGTH } from '../net/leaveReason';
 import { DEFAULT_CLIENT_PORT } from '../net/packetApi';
 
 /** Version string Starlane sends, and the major it accepts. */
 export const PROTOCOL_VERSION = '1.1';
 /** The first minor whose clients read `remove ip: … left: <reason>`. */
 export const LEAVE_REASON_MINOR = 1;
-/** Longest leave reason. */
-export const MAX_REASON_LENGTH = 60;
 export const PROTOCOL_MAJOR = 1;
 /** Slotserver TCP port (Parsec: 6582). */
 export const SLOTSERVER_PORT = 6582;
@@ -270,17 +271,6 @@ export function formatJoin(join: JoinRequest): string {
 /** True when the line is exactly `remove me`. */
 export function parseRemoveMe(line: string): boolean {
   return line === REMOVE_ME;
-}
-
-/** Whether `reason` may travel as a leave reason. */
-export function isLeaveReason(reason: string): boolean {
-  return reason.length >= 1 && reason.length <= MAX_REASON_LENGTH && /^[\x20-\x7e]+$/.test(reason) && reason.trim() === reason;
-}
-
-/** `reason` made a valid leave reason (control characters blanked, trimmed, cut), or null when nothing is left. */
-export function leaveReason(reason: string): string | null {
-  const r = reason.replace(/[^\x20-\x7e]/g, ' ').trim().slice(0, MAX_REASON_LENGTH).trim();
-  return isLeaveReason(r) ? r : null;
 }
 
 /** `remove me`, or with a reason `remove me: <reason>` (throws RangeError on an invalid reason). */

@@ -138,6 +138,22 @@ describe('disconnect', () => {
     expect(next.peer.slot()).toBe(slot);
   });
 
+  it('carries why the player left ("switched to netgame"); a reason that is no valid line is not passed on', () => {
+    for (const [given, heard] of [
+      ['switched to netgame', 'switched to netgame'],
+      ['  switched\x07 to lockstep\n', 'switched  to lockstep'],
+      ['\x00\x01', undefined],
+      [undefined, undefined],
+    ] as const) {
+      const net = new SimNet({ seed: 5, latencyMs: [1, 30], stepMs: STEP });
+      const nodes = formGame(net, [1, 2]);
+      (nodes[1] as SimNode).peer.disconnect(net.now, given);
+      net.run(30 + STEP);
+      const removed = noticesOf(nodes[0] as SimNode, 'player-removed');
+      expect(removed.map((r) => r.notice.why), JSON.stringify(given)).toEqual([heard]);
+    }
+  });
+
   it('frees the slot by the alive timeout when the Disconnect packets are lost', () => {
     const net = new SimNet({ seed: 5, latencyMs: [1, 30], stepMs: STEP });
     const nodes = formGame(net, [1, 2, 3]);
