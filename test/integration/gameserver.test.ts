@@ -241,13 +241,13 @@ describe('gameserver bursts', () => {
 });
 
 describe('gameserver sessions', () => {
-  it('removes a player that sent no game datagram for the timeout, telling it why; node-alive keeps another one', async () => {
+  it('removes a player that sent no game datagram for the timeout, telling it why and a 1.1 player that it timed out; node-alive keeps another one', async () => {
     // Virtual time: the default 10 s timeout passes in 100 ms steps, each after alive's node-alive has arrived.
     const clock = new VirtualClock();
     const s = await server({ clock });
     // Quiet sends nothing at all, not even the acknowledgements of the server's reliable messages (the match, the extras).
     const quiet = await join(s, 'quiet', { answerReliable: false });
-    const alive = await join(s, 'alive');
+    const alive = await join(s, 'alive', { version: '1.1' });
     // Each hears of the other; each says hello once (quiet's last word).
     await alive.tcp.next();
     await quiet.tcp.next();
@@ -264,7 +264,7 @@ describe('gameserver sessions', () => {
       clock.advance(100);
       if (t < 10_000) expect(s.players().map((p) => p.name), `both still in at ${t + 100} ms`).toEqual(['quiet', 'alive']);
     }
-    expect(await alive!.tcp.next()).toBe(`remove ip: 127.0.0.1:${quiet!.udpPort}`);
+    expect(await alive!.tcp.next()).toBe(`remove ip: 127.0.0.1:${quiet!.udpPort} left: timed out`);
     await until('quiet to hear why it was removed', () => removed);
     expect(await quiet!.tcp.next()).toBe('removing you');
     expect(s.players().map((p) => p.name)).toEqual(['alive']);

@@ -34,6 +34,8 @@ export const shipAt = (pos: Vec3): ShipState => ({
 export interface JoinOptions {
   tcpPort: number;
   name: string;
+  /** The line protocol version it joins with (default 1.0, the 1998 lines; 1.1 hears why others left). */
+  version?: string;
   host?: string;
   /** Answer the server's pings (default true). */
   answerPings?: boolean;
@@ -85,7 +87,7 @@ export class GameClient {
     const udp = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => udp.bind(0, host, () => resolve()));
     const tcp = await LineClient.open(o.tcpPort, host);
-    tcp.send(formatJoin({ version: '1.0', name: o.name, os: 'test-os', port: udp.address().port }));
+    tcp.send(formatJoin({ version: o.version ?? '1.0', name: o.name, os: 'test-os', port: udp.address().port }));
     const line = await tcp.next();
     const accepted = parseJoinAccepted(line);
     if (!accepted || accepted.udp === undefined || accepted.token === undefined) {

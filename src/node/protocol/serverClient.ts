@@ -459,7 +459,7 @@ export class SlotserverProtocol extends ServerClientProtocol {
 /** What the players read when `name` leaves, by the server's word (a 1.0 server gives none). */
 export function leftLine(name: string, reason: string | undefined): string {
   if (reason === undefined) return `${name} disconnected`;
-  if (reason === 'left' || reason === 'lost connection') return `${name} ${reason}`;
+  if (reason === 'left' || reason === 'lost connection' || reason === 'timed out') return `${name} ${reason}`;
   if (reason.startsWith('removed: ')) return `${name} was removed by the server (${reason.slice('removed: '.length)})`;
   return `${name} left (${reason})`;
 }

@@ -162,7 +162,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       // Only game datagrams with the seat's token keep it: a TCP line costs a squatter nothing and plays no game.
       if (now - s.lastHeard > timeoutMs) {
         log.info({ slot: s.slot, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');
-        seats.kick(s.slot, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, true);
+        seats.kick(s.slot, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, true, 'timed out');
       }
     }
   };

@@ -118,9 +118,10 @@ export interface JoinServer {
   players(): SeatedPlayer[];
   /**
    * Removes a seated player like a dropped connection (the others get `remove ip:`), telling it `removing you` first;
-   * with `tell`, a text line with `why` goes before it, so the player learns the reason.
+   * with `tell`, a text line with `why` goes before it, so the player learns the reason. The other (1.1)
+   * players read `othersRead` as the reason it left (default `removed: <why>`; a silent player `timed out`).
    */
-  kick(slot: number, why: string, tell?: boolean): void;
+  kick(slot: number, why: string, tell?: boolean, othersRead?: string): void;
   /** Reads the ban file again now (SIGHUP); removes seated players it bans. Resolves at once without a ban file. */
   reloadBans(why?: string): Promise<void>;
   /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
@@ -309,8 +310,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     conn.send(reply);
   };
 
-  const kickSeat = (seat: Seat, why: string, tell: boolean) => {
-    leave(stateOf(seat.conn), why, `removed: ${why}`);
+  const kickSeat = (seat: Seat, why: string, tell: boolean, othersRead = `removed: ${why}`) => {
+    leave(stateOf(seat.conn), why, othersRead);
     if (tell) {
       // A plain text line the client prints; control characters and length are trimmed so it stays one safe line.
       const text = `removed: ${why.replace(/[\x00-\x1f\x7f]/g, ' ')}`.slice(0, 150);
@@ -389,10 +390,10 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     port: lines.port,
     playerCount: () => joined().length,
     players: () => joined().map((s) => ({ ...s.player })),
-    kick(slot, why, tell = false) {
+    kick(slot, why, tell = false, othersRead) {
       const seat = seats[slot];
       if (!seat || closing) return;
-      kickSeat(seat, why, tell);
+      kickSeat(seat, why, tell, othersRead);
     },
     reloadBans: (why = 'reload requested') => banWatch?.reload(why) ?? Promise.resolve(),
     counters: () => Object.fromEntries(counts),

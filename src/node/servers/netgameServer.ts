@@ -158,7 +158,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       }
       if (now - seat.lastHeard > timeoutMs) {
         log.info({ slot: seat.slot, address: seat.address, silentMs: Math.round(now - seat.lastHeard) }, 'player removed: no datagram within the timeout');
-        j.kick(seat.slot, `no game datagram for ${Math.round((now - seat.lastHeard) / 1000)} s`, true);
+        j.kick(seat.slot, `no game datagram for ${Math.round((now - seat.lastHeard) / 1000)} s`, true, 'timed out');
       }
     }
     for (const slot of welcomed) if (!seats.has(slot)) welcomed.delete(slot);

@@ -90,7 +90,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
     silenceMs > 0
       ? new SlotLiveness(options.clock ?? systemClock, silenceMs, (slot, why, silentMs) => {
           log.info({ slot, silentMs }, 'player removed: no time-sync datagram from its address');
-          seats.kick(slot, why, true);
+          seats.kick(slot, why, true, 'timed out');
         })
       : undefined;
   try {

@@ -329,6 +329,7 @@ describe('what a player reads when another leaves a server game', () => {
     expect(leftLine('bravo', 'switched to netgame')).toBe('bravo left (switched to netgame)');
     expect(leftLine('bravo', 'left')).toBe('bravo left');
     expect(leftLine('bravo', 'lost connection')).toBe('bravo lost connection');
+    expect(leftLine('bravo', 'timed out')).toBe('bravo timed out');
     expect(leftLine('bravo', 'removed: no game datagram for 12 s')).toBe('bravo was removed by the server (no game datagram for 12 s)');
     expect(leftLine('bravo', undefined)).toBe('bravo disconnected');
   });
