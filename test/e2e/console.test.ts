@@ -1,7 +1,9 @@
 /**
- * What a new player meets in the console (issue 10): every glyph drawn,
- * a reloaded page that opens on its newest line without repeating itself,
- * and the lost-connection banner in front of an open console.
+ * What a new player meets in the console (issues 10 and 23): every glyph
+ * drawn, long lines broken between words (and laid out again when the
+ * window narrows), `help` ending with the way to the keys and `keys` listing
+ * them, a reloaded page that opens on its newest line without repeating
+ * itself, and the lost-connection banner in front of an open console.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,28 @@ import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShe
 const artifacts = join(repoRoot, 'test-artifacts');
 
 const consoleScreen = (page: Page) => page.evaluate(() => window.__starlane?.consoleScreen() ?? '');
+
+/** What `help stats` says under its usage line. */
+const STATS_HELP = 'show tick rate, frame rate, frame-time percentiles and packet counters; stats 1 keeps tick rate and fps on the HUD, stats 0 hides them';
+/** The line `help` ends with. */
+const KEYS_HINT = 'keys: type keys for the controls (fly, fire, missiles, mines, EMP, target, scoreboard, console)';
+
+/** The console rows of the last `help stats` answer: those after its usage line, up to the prompt. */
+async function statsHelpRows(page: Page): Promise<string[]> {
+  const lines = (await consoleText(page)).split('\n');
+  const from = lines.lastIndexOf('usage: stats [0|1]');
+  const rows: string[] = [];
+  for (const line of lines.slice(from + 1)) {
+    if (line.startsWith(']')) break;
+    rows.push(line);
+  }
+  return rows;
+}
+
+/** Whether `rows` hold `text` broken between words only: every row but the first indented, the words joined again are the text. */
+function brokenBetweenWords(rows: string[], text: string, indent: string): boolean {
+  return rows.length > 1 && rows.slice(1).every((r) => r.startsWith(indent) && r[indent.length] !== ' ') && rows.map((r) => r.trim()).join(' ') === text;
+}
 
 async function openConsole(page: Page): Promise<void> {
   if (!(await page.isVisible('#console'))) await page.keyboard.press('Backquote');
@@ -101,11 +125,67 @@ describe('the console a new player sees (headless Chromium through the browser s
     expect(problems).toEqual([]);
   });
 
+  it('breaks a long line between words, and again at the new width when the window narrows (screenshots)', async () => {
+    await openConsole(page);
+    await type(page, 'help stats');
+    await waitConsole(page, /^usage: stats \[0\|1\]$/m);
+    const wide = await waitFor('the help of stats, wrapped', async () => {
+      const rows = await statsHelpRows(page);
+      return brokenBetweenWords(rows, STATS_HELP, '    ') ? rows : null;
+    });
+    console.log(`help stats at 1024 px:\n${wide.join('\n')}`);
+    await page.screenshot({ path: join(artifacts, 'console-wrap-wide.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
+
+    await page.setViewportSize({ width: 560, height: 640 });
+    const narrow = await waitFor('the help of stats laid out again, narrower', async () => {
+      const rows = await statsHelpRows(page);
+      return rows.length > wide.length && brokenBetweenWords(rows, STATS_HELP, '    ') ? rows : null;
+    });
+    console.log(`help stats at 560 px:\n${narrow.join('\n')}`);
+    const widest = Math.max(...narrow.map((r) => r.length));
+    expect(widest).toBeLessThan(Math.max(...wide.map((r) => r.length)));
+    // Nothing printed was lost or repeated by the new layout; the prompt is still last.
+    expect((await consoleText(page)).match(/^usage: stats \[0\|1\]$/gm)).toHaveLength(1);
+    await waitFor('the prompt below it', async () => /\n\]\s*$/.test(await consoleScreen(page)));
+    await page.screenshot({ path: join(artifacts, 'console-wrap-narrow.png'), clip: { x: 0, y: 0, width: 560, height: 290 } });
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await waitFor('the wide layout again', async () => (await statsHelpRows(page)).length === wide.length);
+    expect(problems).toEqual([]);
+  });
+
+  it('help ends with the way to the keys, and keys lists them', async () => {
+    await openConsole(page);
+    await type(page, 'help');
+    await waitFor('help\'s last line above the prompt', async () => (await consoleScreen(page)).trimEnd().endsWith(`\n${KEYS_HINT}\n]`));
+    await type(page, 'keys');
+    await waitConsole(page, /^ {2}` \(backquote\) {6}open or close this console$/m);
+    const text = await consoleText(page);
+    const keys = text.slice(text.lastIndexOf('keys (the bindings in settings.json):')).split('\n').slice(0, 14);
+    expect(keys).toEqual([
+      'keys (the bindings in settings.json):',
+      '  W / S              thrust / reverse',
+      '  A / D              yaw left / right',
+      '  ↓ / ↑              pitch up / down',
+      '  Q / E              roll left / right',
+      '  Space, left mouse  fire laser',
+      '  Left Shift         afterburner (burns energy)',
+      '  F, right mouse     launch a missile (homing on the target when it can lock on)',
+      '  G                  drop a proximity mine',
+      '  R                  EMP pulse (needs 75 energy)',
+      '  T                  target the next other ship',
+      '  Tab (hold)         scoreboard',
+      '  mouse              yaw and pitch (click the view to capture it)',
+      '  ` (backquote)      open or close this console',
+    ]);
+    await page.screenshot({ path: join(artifacts, 'console-keys.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
+  });
+
   it('after a reload the console shows the start-up lines once and opens on the newest line', async () => {
     await openConsole(page);
     // More output than the console has rows, so a view left at the top would hide the new lines.
+    const lists = ((await consoleText(page)).match(/^commands:$/gm) ?? []).length;
     for (let i = 0; i < 3; i++) await type(page, 'help');
-    await page.waitForFunction(() => (window.__starlane?.consoleText().match(/^commands:$/gm) ?? []).length === 3);
+    await page.waitForFunction((n) => (window.__starlane?.consoleText().match(/^commands:$/gm) ?? []).length === n, lists + 3);
     const before = await consoleText(page);
 
     await page.reload();
@@ -117,7 +197,7 @@ describe('the console a new player sees (headless Chromium through the browser s
 
     await openConsole(page);
     // The view settles on the frame after the console opens: wait for it, then it must be the last lines.
-    await waitFor('the view to open on the last lines of the backlog', async () => /timelimit .*\n\]\s*$/.test(await consoleScreen(page)));
+    await waitFor('the view to open on the last lines of the backlog (help\'s, ending with the way to the keys)', async () => (await consoleScreen(page)).trimEnd().endsWith(`\n${KEYS_HINT}\n]`));
     await type(page, 'name reloaded');
     await waitFor('the reply on screen, above the prompt', async () => /you are now known as reloaded\n\]\s*$/.test(await consoleScreen(page)));
     await page.screenshot({ path: join(artifacts, 'console-reloaded.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });

@@ -10,16 +10,30 @@ import {
   renderLine,
   type LineState,
 } from '../../../shared/console/lineEditor';
-import { formatForTerminal } from '../../../shared/console/colors';
+import { colorize, sanitizeForTerminal } from '../../../shared/console/colors';
 import { MAX_HISTORY } from '../../../shared/settings/settings';
+import { wrapLine } from '../view/wordWrap';
 
 const PROMPT = '] ';
+/** Printed lines kept to lay out again at a new width (as many as the scroll-back holds rows, at least). */
+const MAX_PRINTED = 2000;
+
+/** One thing printed above the line being edited: host output at its level, or a line the player entered. */
+interface Printed {
+  text: string;
+  level: ConsoleLevel | 'input';
+}
 
 /**
  * The in-game console: an xterm.js terminal that drops down over the view.
  * Keys go through the pure line editor; lines run on the host, whose output
  * comes back as console events. The toggle key is handled by the page before
  * xterm sees it, so the game keeps its keys while the console is closed.
+ *
+ * Printed lines are word-wrapped to the terminal's width (view/wordWrap.ts:
+ * they break between words, the rows that go on indented), and kept, so when
+ * the width changes they are laid out again at the new one rather than left
+ * to xterm's reflow, which would cut words where the old rows ended.
  */
 export class ConsoleView {
   private readonly term: Terminal;
@@ -28,6 +42,9 @@ export class ConsoleView {
   private history: string[];
   private open = false;
   private readonly resizeObserver: ResizeObserver;
+  private printed: Printed[] = [];
+  /** Columns the buffer's lines were wrapped at. */
+  private wrappedAt: number;
 
   constructor(
     private readonly element: HTMLElement,
@@ -51,6 +68,10 @@ export class ConsoleView {
     });
     this.term.loadAddon(this.fit);
     this.term.open(element);
+    this.wrappedAt = this.term.cols;
+    this.term.onResize(({ cols }) => {
+      if (cols !== this.wrappedAt) this.rewrap();
+    });
     // The page handles every key itself through the line editor; xterm only renders.
     this.term.attachCustomKeyEventHandler((ev) => {
       if (ev.type !== 'keydown') return false;
@@ -90,13 +111,15 @@ export class ConsoleView {
     this.onToggle(open);
   }
 
-  /** Prints host output above the line being edited. */
+  /** Prints host output above the line being edited, word-wrapped to the terminal's width. */
   print(text: string, level: ConsoleLevel): void {
-    this.term.write(`\r\x1b[2K${formatForTerminal(text, level)}`);
+    const p = this.remember({ text, level });
+    this.term.write(`\r\x1b[2K${this.rows(p)}`);
     this.redraw();
   }
 
   clear(): void {
+    this.printed = [];
     this.term.clear();
     this.redraw();
   }
@@ -118,6 +141,7 @@ export class ConsoleView {
   }
 
   private key(ev: KeyboardEvent): void {
+    const typed = this.line.text;
     // AltGr reports as Ctrl+Alt; it types characters (@, { on many layouts), it is not a binding.
     const altGraph = ev.getModifierState('AltGraph');
     const { state, action } = editLine(
@@ -128,6 +152,7 @@ export class ConsoleView {
     this.line = state;
     switch (action.type) {
       case 'submit':
+        this.remember({ text: PROMPT + action.line, level: 'input' });
         this.term.write('\r\n');
         this.history = pushHistory(this.history, action.line, MAX_HISTORY);
         this.host.command(action.line);
@@ -136,9 +161,11 @@ export class ConsoleView {
         void this.complete(action.line);
         break;
       case 'clear-screen':
+        this.printed = [];
         this.term.clear();
         break;
       case 'cancel':
+        this.remember({ text: `${PROMPT}${typed}^C`, level: 'input' });
         this.term.write('^C\r\n');
         break;
       case 'none':
@@ -152,6 +179,33 @@ export class ConsoleView {
     if (!result || this.line.text !== line) return; // the player typed on meanwhile
     if (result.candidates.length > 1) this.print(result.candidates.join('  '), 'echo');
     this.line = applyCompletion(this.line, result.line);
+    this.redraw();
+  }
+
+  private remember(p: Printed): Printed {
+    this.printed.push(p);
+    if (this.printed.length > MAX_PRINTED) this.printed.splice(0, this.printed.length - MAX_PRINTED);
+    return p;
+  }
+
+  /**
+   * What the terminal is written for `p`: sanitized (peer names and chat are
+   * untrusted), split on line breaks, each line word-wrapped to the columns
+   * and coloured row by row (a colour never bleeds past a row), ending in CRLF.
+   */
+  private rows(p: Printed): string {
+    const level = p.level === 'input' ? 'info' : p.level;
+    const rows = sanitizeForTerminal(p.text)
+      .split(/\r\n|\r|\n/)
+      .flatMap((line) => wrapLine(line, this.term.cols));
+    return rows.map((row) => colorize(row, level)).join('\r\n') + '\r\n';
+  }
+
+  /** The width changed: everything printed is laid out again at the new one, the line being edited below it. */
+  private rewrap(): void {
+    this.wrappedAt = this.term.cols;
+    this.term.reset();
+    this.term.write(this.printed.map((p) => this.rows(p)).join(''));
     this.redraw();
   }
 

@@ -49,6 +49,8 @@ export class Hud {
   /** Shows or hides the tick rate and fps line (the `stats` and `netgraph` switches). */
   showStats(on: boolean): void {
     this.stats.hidden = !on;
+    // The ship panel above the pilot lines moves up with them (styles.css).
+    document.body.classList.toggle('hud-stats-on', on);
   }
 
   setStats(stats: LoopStatsSnapshot): void {

@@ -1,17 +1,25 @@
 import type { NetGraphSample } from '../../../shared/host/contract';
+import { wrapLine } from './wordWrap';
 
 /** Samples kept: 10 s at the host's 10 samples/s. */
 export const NETGRAPH_CAPACITY = 100;
-/** Overlay size in CSS pixels (styles.css gives #netgraph the same size). */
+/** Overlay width in CSS pixels (styles.css gives #netgraph the same width; its height follows the text). */
 const WIDTH = 320;
-const HEIGHT = 189;
 const PAD = 6;
 const LINE = 13;
-/** Latency panel (ping and jitter lines, loss bars) and traffic panel (bytes/s and packets/s), in CSS px. */
-const LAT_TOP = 75;
+const FONT = '11px ui-monospace, "DejaVu Sans Mono", monospace';
+/** Rows of text always kept above the graphs (figures, in, out, fake link, sync); more when long lines wrap. */
+const TEXT_ROWS = 5;
+/** Latency panel (ping and jitter lines, loss bars) and traffic panel (bytes/s and packets/s) heights, in CSS px. */
 const LAT_H = 58;
-const TRAFFIC_TOP = 139;
 const TRAFFIC_H = 44;
+
+/** Where things go for `rows` rows of text: 320 x 189 for the usual five. */
+function layout(rows: number): { latTop: number; trafficTop: number; height: number } {
+  const latTop = PAD + Math.max(TEXT_ROWS, rows) * LINE + 4;
+  const trafficTop = latTop + LAT_H + 6;
+  return { latTop, trafficTop, height: trafficTop + TRAFFIC_H + 6 };
+}
 /** Loss at which a loss bar fills the latency panel, %. Small losses matter, so the scale is short. */
 const LOSS_FULL_PCT = 25;
 
@@ -51,8 +59,10 @@ const rateText = (bytes: number): string => (bytes < 1000 ? `${Math.round(bytes)
  * Cheap by construction: samples go into fixed ring buffers, the scales and
  * text are worked out when a sample arrives (10 times a second), and `draw`,
  * called every frame, repaints only after a new sample and allocates nothing.
- * Hidden, it is `display: none` and `draw` returns at once. The latest
- * figures are also on the element as `data-values` (JSON), for tests.
+ * Hidden, it is `display: none` and `draw` returns at once. Text wider than
+ * the panel (a long fake-link or lockstep line) is word-wrapped to it, and
+ * the panel grows to hold the rows. The latest figures are also on the
+ * element as `data-values` (JSON) and the rows drawn as `data-rows`, for tests.
  */
 export class NetGraph {
   readonly element: HTMLDivElement;
@@ -74,6 +84,9 @@ export class NetGraph {
   private dirty = false;
   private scale = { ms: 50, bytes: 1000, packets: 10 };
   private text = { link: '', in: '', out: '', fake: '', sync: '', msScale: '', trafficScale: '' };
+  /** The text as drawn: rows of at most the panel's inner width, each with its colour. */
+  private rows: { text: string; colour: string }[] = [];
+  private place = layout(TEXT_ROWS);
   private pixelRatio = 0;
 
   constructor(parent: HTMLElement) {
@@ -99,6 +112,7 @@ export class NetGraph {
       this.count = 0;
       this.text = { link: 'waiting for samples…', in: '', out: '', fake: '', sync: '', msScale: '', trafficScale: '' };
       delete this.element.dataset.values;
+      this.layOut();
       this.resize();
       this.dirty = true;
     }
@@ -152,6 +166,7 @@ export class NetGraph {
       sync,
       text: [this.text.link, this.text.in, this.text.out, this.text.fake, this.text.sync].filter((t) => t !== '').join('\n'),
     });
+    this.layOut();
     this.dirty = true;
   }
 
@@ -160,33 +175,58 @@ export class NetGraph {
     const g = this.ctx;
     if (!this.visible || !this.dirty || !g) return;
     this.dirty = false;
-    g.clearRect(0, 0, WIDTH, HEIGHT);
-    g.font = '11px ui-monospace, "DejaVu Sans Mono", monospace';
+    const { latTop, trafficTop, height } = this.place;
+    g.clearRect(0, 0, WIDTH, height);
+    g.font = FONT;
     g.textBaseline = 'top';
-    g.fillStyle = COLOURS.text;
-    g.fillText(this.text.link, PAD, PAD);
-    g.fillStyle = COLOURS.in;
-    g.fillText(this.text.in, PAD, PAD + LINE);
-    g.fillStyle = COLOURS.out;
-    g.fillText(this.text.out, PAD, PAD + 2 * LINE);
-    if (this.text.fake) {
-      g.fillStyle = COLOURS.fake;
-      g.fillText(this.text.fake, PAD, PAD + 3 * LINE);
-    }
-    if (this.text.sync) {
-      g.fillStyle = COLOURS.text;
-      g.fillText(this.text.sync, PAD, PAD + 4 * LINE);
-    }
+    this.rows.forEach((row, i) => {
+      g.fillStyle = row.colour;
+      g.fillText(row.text, PAD, PAD + i * LINE);
+    });
 
-    this.frame(LAT_TOP, LAT_H, this.text.msScale);
-    this.frame(TRAFFIC_TOP, TRAFFIC_H, this.text.trafficScale);
-    this.lossBars();
-    this.line(this.series.jitter, LAT_TOP, LAT_H, this.scale.ms, COLOURS.jitter, SOLID);
-    this.line(this.series.ping, LAT_TOP, LAT_H, this.scale.ms, COLOURS.ping, SOLID);
-    this.line(this.series.inPackets, TRAFFIC_TOP, TRAFFIC_H, this.scale.packets, COLOURS.in, DASH);
-    this.line(this.series.outPackets, TRAFFIC_TOP, TRAFFIC_H, this.scale.packets, COLOURS.out, DASH);
-    this.line(this.series.inBytes, TRAFFIC_TOP, TRAFFIC_H, this.scale.bytes, COLOURS.in, SOLID);
-    this.line(this.series.outBytes, TRAFFIC_TOP, TRAFFIC_H, this.scale.bytes, COLOURS.out, SOLID);
+    this.frame(latTop, LAT_H, this.text.msScale);
+    this.frame(trafficTop, TRAFFIC_H, this.text.trafficScale);
+    this.lossBars(latTop);
+    this.line(this.series.jitter, latTop, LAT_H, this.scale.ms, COLOURS.jitter, SOLID);
+    this.line(this.series.ping, latTop, LAT_H, this.scale.ms, COLOURS.ping, SOLID);
+    this.line(this.series.inPackets, trafficTop, TRAFFIC_H, this.scale.packets, COLOURS.in, DASH);
+    this.line(this.series.outPackets, trafficTop, TRAFFIC_H, this.scale.packets, COLOURS.out, DASH);
+    this.line(this.series.inBytes, trafficTop, TRAFFIC_H, this.scale.bytes, COLOURS.in, SOLID);
+    this.line(this.series.outBytes, trafficTop, TRAFFIC_H, this.scale.bytes, COLOURS.out, SOLID);
+  }
+
+  /**
+   * Wraps the text to the panel's inner width (measured in the graph's font)
+   * and, when the number of rows changes the panel's height, resizes the
+   * overlay and tells the page (`--netgraph-height`, which keeps the player
+   * list above it).
+   */
+  private layOut(): void {
+    const g = this.ctx;
+    const inner = WIDTH - 2 * PAD;
+    if (g) g.font = FONT;
+    const measure = (t: string): number => (g ? g.measureText(t).width : t.length * 7);
+    const rows: { text: string; colour: string }[] = [];
+    const add = (text: string, colour: string) => {
+      for (const row of wrapLine(text, inner, measure)) rows.push({ text: row, colour });
+    };
+    add(this.text.link, COLOURS.text);
+    add(this.text.in, COLOURS.in);
+    add(this.text.out, COLOURS.out);
+    // The fake link and the sync line keep their rows (4th and 5th) even when the one before is empty.
+    while (rows.length < 3) rows.push({ text: '', colour: COLOURS.text });
+    if (this.text.fake) add(this.text.fake, COLOURS.fake);
+    else rows.push({ text: '', colour: COLOURS.text });
+    if (this.text.sync) add(this.text.sync, COLOURS.text);
+    this.rows = rows;
+    this.element.dataset.rows = JSON.stringify(rows.map((r) => r.text).filter((t) => t !== ''));
+    const place = layout(rows.length);
+    if (place.height === this.place.height) return;
+    this.place = place;
+    this.element.style.height = `${place.height}px`;
+    document.body.style.setProperty('--netgraph-height', `${place.height}px`);
+    this.pixelRatio = 0;
+    this.resize();
   }
 
   /** Matches the canvas's backing store to its CSS size and the device pixel ratio (once per resize). */
@@ -195,7 +235,7 @@ export class NetGraph {
     if (ratio === this.pixelRatio) return;
     this.pixelRatio = ratio;
     this.canvas.width = Math.round(WIDTH * ratio);
-    this.canvas.height = Math.round(HEIGHT * ratio);
+    this.canvas.height = Math.round(this.place.height * ratio);
     this.ctx?.setTransform(ratio, 0, 0, ratio, 0, 0);
     this.dirty = true;
   }
@@ -229,7 +269,7 @@ export class NetGraph {
     g.fillText(label, PAD + 3, top + 2);
   }
 
-  private lossBars(): void {
+  private lossBars(latTop: number): void {
     const g = this.ctx as CanvasRenderingContext2D;
     const width = Math.max(1, (WIDTH - 2 * PAD) / (NETGRAPH_CAPACITY - 1) - 0.5);
     g.fillStyle = COLOURS.loss;
@@ -237,7 +277,7 @@ export class NetGraph {
       const loss = this.at(this.series.loss, k);
       if (!(loss > 0)) continue;
       const h = Math.min(1, loss / LOSS_FULL_PCT) * LAT_H;
-      g.fillRect(this.x(k) - width, LAT_TOP + LAT_H - h, width, h);
+      g.fillRect(this.x(k) - width, latTop + LAT_H - h, width, h);
     }
   }
 
