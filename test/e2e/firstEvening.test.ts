@@ -2,7 +2,7 @@
  * A new player's first minutes offline (issue 23), in the game page: alone
  * there is no match clock and no tick rate or fps on the HUD; `stats 1`
  * shows those, `netgraph 1` too, and the net graph's text stays inside its
- * panel even on a fully faked link; `bot add 2` starts a match and the two
+ * panel (which grows to hold it) even on a fully faked link in a lockstep game; `bot add 2` starts a match and the two
  * bots come in far away, so a player sitting still is not hit in the first
  * five seconds. Screenshots in test-artifacts/.
  */
@@ -67,7 +67,7 @@ describe('a new player offline (the game page)', () => {
     await page.waitForSelector('#hud-stats', { state: 'hidden' });
   });
 
-  it('netgraph 1 shows tick rate and fps too, and every row of its text fits the panel on a fully faked link (screenshot)', async () => {
+  it('netgraph 1 shows tick rate and fps too, and every row of its text fits the panel on a fully faked link in a lockstep game (screenshot)', async () => {
     await type(page, 'net_fakelag 2000');
     await type(page, 'net_fakejitter 1000');
     await type(page, 'net_fakeloss 100');
@@ -75,7 +75,10 @@ describe('a new player offline (the game page)', () => {
     await type(page, 'net_fakereorder 100');
     await type(page, 'netgraph 1');
     await page.waitForSelector('#hud-stats', { state: 'visible' });
-    await page.waitForFunction(() => (document.getElementById('netgraph')?.dataset.rows ?? '').includes('reorder 100%'), undefined, { timeout: 10_000 });
+    // A lockstep game of our own adds the longest line, its sync figures.
+    await type(page, 'protocol lockstep');
+    await type(page, 'connect');
+    await page.waitForFunction(() => (document.getElementById('netgraph')?.dataset.rows ?? '').includes('reorder 100%') && (document.getElementById('netgraph')?.dataset.rows ?? '').includes('lockstep frame'), undefined, { timeout: 20_000 });
     // Each drawn row measured in the panel's own font (the canvas context keeps it) against the panel's width.
     const fit = await page.evaluate(() => {
       const panel = document.getElementById('netgraph') as HTMLElement;
@@ -87,6 +90,7 @@ describe('a new player offline (the game page)', () => {
     expect(fit.font).toMatch(/11px/);
     expect(fit.rows.map((r) => r.text)).toContain('fake link: lag 2000 ms ± 1000 ms, loss 100%,');
     expect(fit.rows.map((r) => r.text)).toContain('  duplicates 100%, reorder 100%');
+    expect(fit.rows.length).toBeGreaterThan(5);
     // The text starts 6 px in from the panel's left edge and must end 6 px before its right.
     for (const r of fit.rows) expect(6 + r.width, `"${r.text}"`).toBeLessThanOrEqual(fit.panel - 6);
     await setConsole(page, false);
@@ -97,6 +101,8 @@ describe('a new player offline (the game page)', () => {
       return { x: b.x - 4, y: b.y - 4, width: b.width + 8, height: b.height + 8 };
     }) });
     await setConsole(page, true);
+    await type(page, 'protocol offline');
+    await waitConsole(page, /protocol lockstep -> offline/);
     for (const cvar of ['net_fakelag', 'net_fakejitter', 'net_fakeloss', 'net_fakedup', 'net_fakereorder', 'netgraph']) await type(page, `${cvar} 0`);
     await waitConsole(page, /link no longer conditioned/);
     await page.waitForSelector('#netgraph', { state: 'hidden' });
