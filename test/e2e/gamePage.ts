@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 import { startWebShell } from '../support/webShellProcess';
+import { openGame, type GameTarget } from '../support/gameTarget';
 
 /** Plain text of the page's console, scroll-back included. */
 export const consoleText = (page: Page): Promise<string> => page.evaluate(() => window.__starlane?.consoleText() ?? '');
@@ -64,4 +65,17 @@ export async function twoPlayersOnLoopback(viewport = { width: 800, height: 500 
       await Promise.all(shells.map((s) => s.stop()));
     },
   };
+}
+
+/**
+ * Opens the game (the browser shell, or the Electron app: gameTarget.ts),
+ * sends its console errors and page errors to `problems` for the tests to
+ * check, and waits until it is ready.
+ */
+export async function openWatchedGame(problems: string[], viewport = { width: 1024, height: 640 }): Promise<GameTarget> {
+  const game = await openGame(viewport);
+  game.page.on('console', (msg) => msg.type() === 'error' && problems.push(`console: ${msg.text()}`));
+  game.page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await game.page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+  return game;
 }

@@ -9,8 +9,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleText, type, waitConsole, waitTicks } from './gamePage';
-import { openGame, type GameTarget } from '../support/gameTarget';
+import { consoleText, openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
+import type { GameTarget } from '../support/gameTarget';
 import { serverBot, type BotWatch } from '../support/botProcess';
 import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';
 
@@ -54,11 +54,8 @@ describe('practise offline, then join a gameserver (the game page and real proce
     server = await startServer(['gameserver', '--name', 'Evening', '--port', '0', '--udp-port', '0', '--http-port', '0']);
     bot = serverBot('gameserver', 'owl', `127.0.0.1:${server.tcp}`, 11);
     await bot.until('the bot is in the game', () => bot.players()?.players.some((p) => p.name === 'owl' && p.joined), 20_000);
-    game = await openGame();
+    game = await openWatchedGame(problems);
     page = game.page;
-    page.on('console', (msg) => msg.type() === 'error' && problems.push(`console: ${msg.text()}`));
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
   });
 
   afterAll(async () => {

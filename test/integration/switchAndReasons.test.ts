@@ -23,6 +23,13 @@ afterEach(async () => {
   stopServers();
 });
 
+/** An in-process gameserver on loopback named `name`, closed after the test. */
+async function gameserver(name: string): Promise<Gameserver> {
+  const gs = await startGameserver({ name, log, port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 8, welcome: [] });
+  servers.push(gs);
+  return gs;
+}
+
 async function host(name: string): Promise<TestHost> {
   const h = await startTestHost(name);
   hosts.push(h);
@@ -34,8 +41,7 @@ const linesSince = (h: TestHost, from: number): string[] => h.text().slice(from)
 
 describe('switching protocol: one line when there is no server, and the way back', () => {
   it('gameserver → netgame (nothing there) → gameserver again rejoins the same server; the other player sees one leave and one join', { timeout: 30_000 }, async () => {
-    const gs = await startGameserver({ name: 'Arena', log, port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 8, welcome: [] });
-    servers.push(gs);
+    const gs = await gameserver('Arena');
     const alpha = await host('alpha');
     const bravo = await host('bravo');
     for (const h of [alpha, bravo]) {
@@ -101,8 +107,7 @@ describe('a server that shuts down says so', () => {
 
 describe('connection internals stay out of the way', () => {
   it("the clock's figures are printed only with net_verbose 1", { timeout: 30_000 }, async () => {
-    const gs = await startGameserver({ name: 'Quiet', log, port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 8, welcome: [] });
-    servers.push(gs);
+    const gs = await gameserver('Quiet');
     const quiet = await host('quiet');
     const curious = await host('curious');
     await curious.run('net_verbose 1');
