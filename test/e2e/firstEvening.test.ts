@@ -10,8 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type, waitConsole, waitTicks } from './gamePage';
-import { openGame, type GameTarget } from '../support/gameTarget';
+import { openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
+import type { GameTarget } from '../support/gameTarget';
 import { repoRoot } from '../support/webShellProcess';
 import { RULES } from '../../src/shared/game/rules';
 import { JOIN_DISTANCE } from '../../src/shared/game/spawnPoint';
@@ -37,11 +37,8 @@ describe('a new player offline (the game page)', () => {
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    game = await openGame();
+    game = await openWatchedGame(problems);
     page = game.page;
-    page.on('console', (msg) => msg.type() === 'error' && problems.push(`console: ${msg.text()}`));
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
   });
 
   afterAll(async () => {
