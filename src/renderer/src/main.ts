@@ -100,11 +100,14 @@ async function boot(): Promise<void> {
   });
   const shipName = (slot: number): string => names.of(slot);
   const labelOf = (slot: number): string | null => (slot === NO_SLOT ? null : names.label(slot));
+  // The slots of the joined players: the scoreboard lists them before their first kill or death.
+  let joinedSlots: number[] = [];
   const players = new PlayerTable({
     chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
     playersChanged: () => {
       hud.setPlayers(players.players, players.localSlot, players.status);
       hud.setName(names.own());
+      joinedSlots = players.players.filter((p) => p.joined).map((p) => p.slot);
     },
   });
   hud.setName(names.own());
@@ -193,7 +196,7 @@ async function boot(): Promise<void> {
         const alpha = Math.min(1, Math.max(0, (now - viewAt) / STEP_MS));
         drawn = view.render(prevView, currView, alpha, shipName, now);
         netGraph.draw();
-        scoreboard.update(currView, input.held('scoreboard'), shipName);
+        scoreboard.update(currView, input.held('scoreboard'), shipName, joinedSlots);
       },
       afterFrame: (frame, stats) => {
         const batch = { frame, tick: currView.tick, ...(sampled ? { input: sampled } : {}) };

@@ -46,6 +46,15 @@ describe('HUD words', () => {
     expect(rows.filter((r) => r.local).map((r) => r.slot)).toEqual([3]);
   });
 
+  it('lists every joined player, with a zero line until their first kill or death', () => {
+    const rows = scoreRows(view([{ slot: 2, kills: 1, deaths: 0 }], 1), names, [0, 1, 2]);
+    expect(rows.map((r) => [r.rank, r.name, r.kills, r.deaths])).toEqual([
+      [1, 'cy', 1, 0],
+      [2, 'ann', 0, 0],
+      [3, 'bob (you)', 0, 0],
+    ]);
+  });
+
   it("shows the round trip the host reported for each row, '-' (null) for rows it reported none for", () => {
     const scores = [0, 1, 2, 3].map((slot) => ({ slot, kills: 3 - slot, deaths: 0 }));
     const ping = (v: WorldView) => Object.fromEntries(scoreRows(v, names).map((r) => [r.name, r.pingMs]));

@@ -70,16 +70,22 @@ export function pingOf(view: WorldView, slot: number): number | null {
 }
 
 /**
- * The rows of the scoreboard, best first; our own row is our name marked
- * "(you)" (`nameOf` gives every slot's plain name, ours included). The
+ * The rows of the scoreboard, best first: every score line of the view, and
+ * a zero line for each slot of `inGame` (the joined players of the slot
+ * table) that has none yet — in a network game a player's line appears with
+ * the first kill or death, but the board lists everyone playing. Our own
+ * row is our name marked "(you)" (`nameOf` gives every slot's plain name,
+ * ours included). The
  * ping column is whatever round trip the host put in the view for that slot
  * (null, shown as '-', when it has none): our own row, our round trip to the
  * server in a gameserver or slotserver game (none offline or peer to peer);
  * another player's, our round trip to that peer in p2p and slotserver games
  * (none through a gameserver, where only the server knows it); bots, none.
  */
-export function scoreRows(view: WorldView, nameOf: (slot: number) => string): ScoreRow[] {
-  return ranking(view.scores).map((s, i) => ({
+export function scoreRows(view: WorldView, nameOf: (slot: number) => string, inGame: readonly number[] = []): ScoreRow[] {
+  const scores = [...view.scores];
+  for (const slot of inGame) if (!scores.some((s) => s.slot === slot)) scores.push({ slot, kills: 0, deaths: 0 });
+  return ranking(scores).map((s, i) => ({
     rank: i + 1,
     slot: s.slot,
     name: s.slot === view.localSlot ? markedAsYou(nameOf(s.slot)) : nameOf(s.slot),

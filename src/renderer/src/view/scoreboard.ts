@@ -36,10 +36,14 @@ export class Scoreboard {
     return !this.end.hidden;
   }
 
-  /** Shows the scoreboard while `held` (not over the match-end screen, which has the ranking) and the match-end screen while the match is over. */
-  update(view: WorldView, held: boolean, nameOf: (slot: number) => string): void {
+  /**
+   * Shows the scoreboard while `held` (not over the match-end screen, which
+   * has the ranking) and the match-end screen while the match is over; the
+   * players of `inGame` (slots) are listed even before their first score.
+   */
+  update(view: WorldView, held: boolean, nameOf: (slot: number) => string, inGame: readonly number[] = []): void {
     const over = view.match.phase === MATCH_OVER;
-    const rows = held || over ? scoreRows(view, nameOf) : [];
+    const rows = held || over ? scoreRows(view, nameOf, inGame) : [];
     this.board.hidden = !held || over;
     this.end.hidden = !over;
     if (held && !over) this.boardKey = fill(this.boardBody, rows, this.boardKey);
