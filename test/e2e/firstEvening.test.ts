@@ -108,7 +108,7 @@ describe('a new player offline (the game page)', () => {
 
   it('bot add 2 starts a match against two bots that come in 600 units out; a player sitting still is not hit for 5 s (screenshot)', async () => {
     await type(page, 'bot add 2');
-    await waitConsole(page, /^2 bots of skill 3 joined \(slot 1, slot 2\)/m);
+    await waitConsole(page, /^2 bots of skill 3 joined \(slot 1, slot 2\); 2 flying, bot kick sends the last one home\nthey come in 600 units away, weapons ready in 5 s; a new match begins$/m);
     const joinedAt = await page.waitForFunction(() => {
       const w = window.__starlane!.world();
       return w.ships.length === 3 ? w.tick : false;

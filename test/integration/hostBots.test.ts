@@ -57,7 +57,7 @@ describe('bot console commands', () => {
   it('bot add 3 2 gives three ships that fly and fight; bot kick sends the last one home', async () => {
     const { host, run } = await harness();
     const game = host.game!.game;
-    expect(await run('bot add 3 2')).toBe('3 bots of skill 2 joined (slot 1, slot 2, slot 3); 3 flying, bot kick sends the last one home');
+    expect(await run('bot add 3 2')).toBe('3 bots of skill 2 joined (slot 1, slot 2, slot 3); 3 flying, bot kick sends the last one home\nthey come in 600 units away, weapons ready in 5 s; a new match begins');
     expect(game.bots).toEqual([1, 2, 3]);
     expect(game.curr.ships.map((s) => s.slot)).toEqual([0, 1, 2, 3]);
     const start = new Map(game.curr.ships.map((s) => [s.slot, s.pos]));

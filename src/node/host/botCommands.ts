@@ -1,13 +1,17 @@
 /**
  * Offline practice: `bot add [n] [skill]` puts n computer pilots (hunt
  * pilots of skill 1–5, see src/shared/game/pilots/skill.ts) into the offline
- * game, `bot kick [all]` sends the last one added (or all of them) home, and
+ * game — far from the player, weapons cold for a few seconds, the first of
+ * them starting a match (ClientGame.addBot) — `bot kick [all]` sends the last one added (or all of them) home, and
  * `bot` alone lists them. Bots fly only offline: in a network game `bot add`
  * says so and adds none.
  */
 import type { ConsoleOutput } from '../../shared/console/registry';
 import { DEFAULT_SKILL, isSkill, MAX_SKILL, MIN_SKILL } from '../../shared/game/pilots/skill';
 import { MAX_SLOTS } from '../../shared/wire/types';
+import { JOIN_DISTANCE } from '../../shared/game/spawnPoint';
+import { RULES } from '../../shared/game/rules';
+import { TICK_HZ } from '../../shared/sim/types';
 import type { HostGame } from './hostGame';
 import type { HostService } from './hostService';
 
@@ -58,6 +62,7 @@ function add(host: HostService, hostGame: HostGame, args: string[], out: Console
     return out.print(`bot add: skill must be a whole number from ${MIN_SKILL} (lasers only, slow, poor aim) to ${MAX_SKILL} (every weapon, quick, tight aim) (got "${args[1]}")`, 'error');
   }
   const added: number[] = [];
+  const round = game.curr.match.round;
   for (let i = 0; i < n; i++) {
     const slot = game.addBot();
     if (slot === null) break;
@@ -72,6 +77,8 @@ function add(host: HostService, hostGame: HostGame, args: string[], out: Console
   const who = added.map((s) => `slot ${s}`).join(', ');
   const short = added.length < n ? ` — only ${added.length} of ${n}: every slot is taken` : '';
   out.print(`${added.length} bot${added.length === 1 ? '' : 's'} of skill ${skill} joined (${who})${short}; ${game.bots.length} flying, bot kick sends the last one home`);
+  const match = game.curr.match.round !== round ? '; a new match begins' : '';
+  out.print(`${added.length === 1 ? 'it comes' : 'they come'} in ${JOIN_DISTANCE} units away, weapons ready in ${RULES.joinGraceTicks / TICK_HZ} s${match}`);
 }
 
 function kick(hostGame: HostGame, args: string[], out: ConsoleOutput): void {
