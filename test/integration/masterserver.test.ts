@@ -143,7 +143,7 @@ describe('masterserver lists over HTTP', () => {
     await c.ask('players: 3 max: 16');
     const json = await getJson(m);
     expect(json.servers).toEqual([
-      { name: 'Gamma_Quadrant', players: 3, maxPlayers: 16, type: 'gameserver', host: '127.0.0.1', port: 6582, os: 'i586-pc-linux-gnu', url: 'http://gamma.example.org/', lastHeardMs: expect.any(Number) },
+      { name: 'Gamma_Quadrant', players: 3, maxPlayers: 16, type: 'gameserver', host: '127.0.0.1', port: 6582, udp: null, os: 'i586-pc-linux-gnu', url: 'http://gamma.example.org/', lastHeardMs: expect.any(Number) },
     ]);
     const html = await getHtml(m);
     expect(html).toContain('<td>3/16</td>');

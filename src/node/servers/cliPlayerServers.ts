@@ -90,6 +90,7 @@ export async function serveAndRegister(
         url,
         port: server.ports.tcp,
         type,
+        ...(server.ports.udp !== undefined ? { udp: server.ports.udp } : {}),
         log,
         heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
       });

@@ -35,6 +35,8 @@ export interface MasterRegistrationOptions {
   /** The TCP port players join on, and the server kind (protocol extension fields). */
   port?: number;
   type?: MasterServerType;
+  /** The UDP port that answers discovery requests (1.1 extension field: clients ping the server there). */
+  udp?: number;
   log: Logger;
   /** How often the player count is re-sent as a heartbeat (default 30,000 ms: a third of the masterserver's default expiry). */
   heartbeatMs?: number;

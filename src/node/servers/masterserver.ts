@@ -70,8 +70,10 @@ export interface MasterEntry {
   address: string;
   /** Its TCP join port (extension field), or null if it did not say. */
   port: number | null;
-  /** `slotserver` / `gameserver` (extension field), or null if it did not say. */
+  /** `slotserver` / `gameserver` / `netgame` (extension field), or null if it did not say. */
   type: MasterServerType | null;
+  /** The UDP port it answers discovery requests on (1.1 extension field), or null if it did not say. */
+  udp: number | null;
   /** When it joined and when it last sent a line, in ms on the server's clock (only differences mean anything). */
   joinedAt: number;
   lastHeard: number;
@@ -169,6 +171,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       address: conn.address,
       port: req.port ?? null,
       type: req.type ?? null,
+      udp: req.udp ?? null,
       lastHeard: now,
       connected: true,
       conn,
@@ -210,7 +213,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
           // A request costs a whole list: asked faster than any client needs, it is ignored and counted against the asker.
           if (!listRequests.allow(conn.address, now)) return badLine(conn, null, 'list servers too often', now);
           // Game clients ask for the list (Starlane extension); servers never need it.
-          for (const e of entries) conn.send(formatListedServer({ name: e.name, type: e.type, host: e.address, port: e.port, players: e.players, maxPlayers: e.maxPlayers }));
+          for (const e of entries) conn.send(formatListedServer({ name: e.name, type: e.type, host: e.address, port: e.port, players: e.players, maxPlayers: e.maxPlayers, udp: e.udp }));
           return conn.send(END_OF_LIST);
         }
         const req = parseRequest(line);
@@ -321,7 +324,7 @@ export function renderHtml(title: string, servers: readonly MasterEntry[]): stri
   return statusPage(`${title} — Starlane masterserver`, intro, ['name', 'players', 'type', 'address', 'OS', 'URL'], rows);
 }
 
-/** The JSON list `{ servers: [{ name, players, maxPlayers, type, host, port, os, url, lastHeardMs }] }`; lastHeardMs is the age of the last line. */
+/** The JSON list `{ servers: [{ name, players, maxPlayers, type, host, port, udp, os, url, lastHeardMs }] }`; lastHeardMs is the age of the last line. */
 export function renderJson(servers: readonly MasterEntry[], now: number): string {
   return JSON.stringify({
     servers: servers.map((s) => ({
@@ -331,6 +334,7 @@ export function renderJson(servers: readonly MasterEntry[], now: number): string
       type: s.type,
       host: s.address,
       port: s.port,
+      udp: s.udp,
       os: s.os,
       url: s.url,
       lastHeardMs: Math.max(0, now - s.lastHeard),

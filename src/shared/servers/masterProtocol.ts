@@ -6,16 +6,19 @@
  * Requests (whitespace-separated tokens; a token is 1+ printable ASCII
  * characters without spaces, so a name with spaces cannot be expressed):
  *
- *   version: <d.d> join me: <name> os: <os> maxplayers: <n> url: <url> [port: <p>] [type: <t>]
+ *   version: <d.d> join me: <name> os: <os> maxplayers: <n> url: <url> [port: <p>] [type: <t>] [udp: <u>]
  *   players: <n> max: <m>
  *   remove me
  *
  * Starlane extension: after the url, a join line may carry `port: <1..65535>`
- * (the TCP port players join the server on) and `type: slotserver|gameserver`,
+ * (the TCP port players join the server on) and `type: slotserver|gameserver|netgame`,
  * each at most once, in either order, so a game client reading the list can
  * connect without guessing. Both are optional; a 1998-style join line without
- * them is still accepted. A join line with a newer minor version (1.1, 1.2…)
- * may carry further `key: value` pairs, which are ignored, so later 1.x
+ * them is still accepted. Version 1.1 adds `udp: <1..65535>`, the UDP port the
+ * server answers discovery requests on (a client measures its ping there);
+ * a line carrying it says `version: 1.1`, so a 1.0 masterserver ignores the
+ * field instead of refusing the join. A join line with a newer minor version
+ * (1.2…) may carry further `key: value` pairs, which are ignored, so later 1.x
  * extensions stay compatible with this masterserver. A url whose host is
  * `0.0.0.0` or `[::]` is listed with the address the join came from
  * ({@link resolveServerUrl}).
@@ -24,7 +27,9 @@
  */
 
 /** The masterserver protocol version Starlane speaks. Another major version is incompatible. */
-export const MASTER_PROTOCOL_VERSION: Readonly<MasterVersion> = { major: 1, minor: 0 };
+export const MASTER_PROTOCOL_VERSION: Readonly<MasterVersion> = { major: 1, minor: 1 };
+/** The version a join line without 1.1's fields says, as in 1998. */
+export const MASTER_PROTOCOL_1_0: Readonly<MasterVersion> = { major: 1, minor: 0 };
 /** TCP port a masterserver listens on unless told otherwise. */
 export const DEFAULT_MASTER_PORT = 6502;
 /** How many servers a masterserver lists at most unless told otherwise. */
@@ -75,7 +80,7 @@ export type MasterServerType = 'slotserver' | 'gameserver' | 'netgame';
 /** Every {@link MasterServerType}. */
 export const MASTER_SERVER_TYPES: readonly MasterServerType[] = ['slotserver', 'gameserver', 'netgame'];
 
-/** `version: … join me: …`: a server announcing itself. `port` and `type` are the Starlane extension. */
+/** `version: … join me: …`: a server announcing itself. `port`, `type` and (1.1) `udp` are the Starlane extension. */
 export interface JoinRequest {
   kind: 'join';
   version: MasterVersion;
@@ -85,6 +90,8 @@ export interface JoinRequest {
   url: string;
   port?: number;
   type?: MasterServerType;
+  /** The UDP port that answers discovery requests (version 1.1 on). */
+  udp?: number;
 }
 
 /** `players: n max: m`: the current player count; also the heartbeat. */
@@ -204,7 +211,11 @@ export function parseJoin(line: string): MasterParse<JoinRequest> {
       const type = MASTER_SERVER_TYPES.find((x) => x === value);
       if (!type) return illegal('bad type');
       join.type = type;
-    } else if (!(version.minor > MASTER_PROTOCOL_VERSION.minor && /^[a-z][a-z0-9_-]*:$/.test(key) && key !== 'port:' && key !== 'type:')) {
+    } else if (key === 'udp:' && join.udp === undefined && version.minor >= 1) {
+      const udp = parseInteger(value, 1, 65535);
+      if (udp === undefined) return illegal('bad udp port');
+      join.udp = udp;
+    } else if (!(version.minor > MASTER_PROTOCOL_VERSION.minor && /^[a-z][a-z0-9_-]*:$/.test(key) && !['port:', 'type:', 'udp:'].includes(key))) {
       // Unknown (or repeated) fields are only tolerated from newer minor versions.
       return illegal(`unexpected field ${key}`);
     }
@@ -212,9 +223,13 @@ export function parseJoin(line: string): MasterParse<JoinRequest> {
   return { ok: true, value: join };
 }
 
-/** The canonical join line for `join`. Throws a RangeError naming the field if a value is invalid. */
+/**
+ * The canonical join line for `join`, saying `version: 1.0` unless told
+ * otherwise or it carries `udp:` (then 1.1, the first version with that
+ * field). Throws a RangeError naming the field if a value is invalid.
+ */
 export function formatJoin(join: Omit<JoinRequest, 'kind' | 'version'> & { version?: MasterVersion }): string {
-  const version = join.version ?? MASTER_PROTOCOL_VERSION;
+  const version = join.version ?? (join.udp !== undefined ? MASTER_PROTOCOL_VERSION : MASTER_PROTOCOL_1_0);
   const bad = (field: string, why: string) => new RangeError(`join line: ${field} ${why}`);
   if (parseVersion(`${version.major}.${version.minor}`) === undefined) throw bad('version', 'must be two digits d.d');
   const nameError = validateServerToken(join.name);
@@ -232,6 +247,11 @@ export function formatJoin(join: Omit<JoinRequest, 'kind' | 'version'> & { versi
   if (join.type !== undefined) {
     if (!MASTER_SERVER_TYPES.includes(join.type)) throw bad('type', `must be ${MASTER_SERVER_TYPES.join(' or ')}`);
     line += ` type: ${join.type}`;
+  }
+  if (join.udp !== undefined) {
+    if (!Number.isInteger(join.udp) || join.udp < 1 || join.udp > 65535) throw bad('udp', 'must be 1..65535');
+    if (version.minor < 1) throw bad('udp', 'needs version 1.1 or later');
+    line += ` udp: ${join.udp}`;
   }
   return line;
 }
@@ -291,7 +311,12 @@ export function parseReply(line: string): MasterReply | undefined {
  * request `list servers` on the masterserver port, answered by one line per
  * listed server and a closing `end of list`:
  *
- *     server: <name> type: <slotserver|gameserver|?> host: <ip> port: <n|?> players: <n> max: <m>
+ *     server: <name> type: <slotserver|gameserver|netgame|?> host: <ip> port: <n|?> players: <n> max: <m> [udp: <u>]
+ *
+ * `udp:` (masterserver 1.1) is the server's discovery UDP port, present when
+ * its join line gave one: a client pings the server there by a unicast
+ * discovery request. Lines without it (older masterservers, or servers that
+ * did not say) still parse, with `udp` null.
  */
 export const LIST_SERVERS = 'list servers';
 export const END_OF_LIST = 'end of list';
@@ -304,20 +329,27 @@ export interface ListedServer {
   port: number | null;
   players: number;
   maxPlayers: number;
+  /** Its discovery UDP port, or null when the line did not give one. */
+  udp: number | null;
 }
 
-const LISTED = /^server: (\S+) type: (slotserver|gameserver|\?) host: ([0-9A-Fa-f.:]+) port: (\d{1,5}|\?) players: (\d{1,3}) max: (\d{1,3})$/;
+const LISTED = /^server: (\S+) type: (slotserver|gameserver|netgame|\?) host: ([0-9A-Fa-f.:]+) port: (\d{1,5}|\?) players: (\d{1,3}) max: (\d{1,3})(?: udp: (\d{1,5}))?$/;
 
+/** The `server:` line for `s` (` udp: <u>` at the end only when known). */
 export function formatListedServer(s: ListedServer): string {
-  return `server: ${s.name} type: ${s.type ?? '?'} host: ${s.host} port: ${s.port ?? '?'} players: ${s.players} max: ${s.maxPlayers}`;
+  const udp = s.udp === null ? '' : ` udp: ${s.udp}`;
+  return `server: ${s.name} type: ${s.type ?? '?'} host: ${s.host} port: ${s.port ?? '?'} players: ${s.players} max: ${s.maxPlayers}${udp}`;
 }
 
 /** Parses a `server:` line; null for anything else (a client distrusts the master's lines too). */
 export function parseListedServer(line: string): ListedServer | null {
   const m = LISTED.exec(line);
   if (!m) return null;
-  const [, name, type, host, port, players, max] = m as unknown as [string, string, string, string, string, string, string];
+  const [, name, type, host, port, players, max, udp] = m as unknown as [string, string, string, string, string, string, string, string | undefined];
   const portNumber = port === '?' ? null : Number(port);
-  if (validateServerToken(name) !== undefined || (portNumber !== null && (portNumber < 1 || portNumber > 65535))) return null;
-  return { name, type: type === '?' ? null : (type as MasterServerType), host, port: portNumber, players: Number(players), maxPlayers: Number(max) };
+  const udpNumber = udp === undefined ? null : Number(udp);
+  const inRange = (p: number | null) => p === null || (p >= 1 && p <= 65535);
+  if (validateServerToken(name) !== undefined || !inRange(portNumber) || !inRange(udpNumber)) return null;
+  if (Number(players) > Number(max) || Number(max) < 1 || Number(max) > MAX_PLAYERS_LIMIT) return null;
+  return { name, type: type === '?' ? null : (type as MasterServerType), host, port: portNumber, players: Number(players), maxPlayers: Number(max), udp: udpNumber };
 }

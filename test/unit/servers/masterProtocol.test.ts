@@ -12,8 +12,10 @@ import {
   formatJoin,
   formatPlayers,
   formatRemove,
+  formatListedServer,
   formatRequest,
   parseJoin,
+  parseListedServer,
   parsePlayers,
   parseRemove,
   parseReply,
@@ -22,6 +24,7 @@ import {
   validateServerToken,
   validateServerUrl,
   type JoinRequest,
+  type ListedServer,
   type MasterRequest,
 } from '../../../src/shared/servers/masterProtocol';
 
@@ -227,5 +230,76 @@ describe('the link a masterserver lists for a join url', () => {
 
   it('keeps the url when the source address is not one (an unknown peer)', () => {
     expect(resolveServerUrl('http://0.0.0.0:8082/', '?')).toBe('http://0.0.0.0:8082/');
+  });
+});
+
+describe('masterserver 1.1: the discovery UDP port', () => {
+  it('a join line with udp: says version 1.1, and parses back', () => {
+    const line = formatJoin({ name: 'Alpha', os: 'linux-x64', maxPlayers: 8, url: 'http://0.0.0.0:8082/', port: 6582, type: 'slotserver', udp: 6523 });
+    expect(line).toBe('version: 1.1 join me: Alpha os: linux-x64 maxplayers: 8 url: http://0.0.0.0:8082/ port: 6582 type: slotserver udp: 6523');
+    expect(parseJoin(line)).toMatchObject({ ok: true, value: { version: { major: 1, minor: 1 }, port: 6582, type: 'slotserver', udp: 6523 } });
+    expect(parseJoin(line.replace(' udp: 6523', '').replace('slotserver', 'netgame'))).toMatchObject({ ok: true, value: { type: 'netgame' } });
+  });
+
+  it('a 1.0 line stays 1.0: without udp: it formats as before, and udp: in it is an unknown field', () => {
+    expect(formatJoin({ name: 'Gamma_Quadrant', os: 'i586-pc-linux-gnu', maxPlayers: 16, url: 'http://gammaquadrant.example.org/' })).toBe(SEED_JOIN);
+    expect(refusal(join(' udp: 6523'))).toBe(ILLEGAL_REQUEST);
+    expect(() => formatJoin({ name: 'x', os: 'y', maxPlayers: 1, url: 'http://a.example/', udp: 6523, version: { major: 1, minor: 0 } })).toThrow(/udp/);
+  });
+
+  it('refuses a bad or repeated udp port, and a later minor version still ignores fields it does not know', () => {
+    const v11 = SEED_JOIN.replace('1.0', '1.1');
+    for (const bad of [' udp: 0', ' udp: 65536', ' udp: 06523', ' udp: x', ' udp: 1 udp: 2', ' udp:', ' region: eu']) expect(refusal(`${v11}${bad}`)).toBe(ILLEGAL_REQUEST);
+    expect(parseJoin(`${SEED_JOIN.replace('1.0', '1.2')} udp: 7000 region: eu`)).toMatchObject({ ok: true, value: { udp: 7000 } });
+    expect(() => formatJoin({ name: 'x', os: 'y', maxPlayers: 1, url: 'http://a.example/', udp: 0 })).toThrow(/udp/);
+  });
+});
+
+describe('the list servers lines', () => {
+  const listed: ListedServer = { name: 'Alpha', type: 'slotserver', host: '192.0.2.7', port: 6582, players: 1, maxPlayers: 8, udp: 6523 };
+
+  it('formats a server with its udp port at the end and parses it back', () => {
+    expect(formatListedServer(listed)).toBe('server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: 6523');
+    expect(parseListedServer(formatListedServer(listed))).toEqual(listed);
+  });
+
+  it('still parses an older line without udp:, and accepts netgame servers', () => {
+    expect(parseListedServer('server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8')).toEqual({ ...listed, udp: null });
+    expect(parseListedServer('server: Mars type: netgame host: 2001:db8::1 port: 6583 players: 0 max: 8 udp: 6524')).toEqual({ name: 'Mars', type: 'netgame', host: '2001:db8::1', port: 6583, players: 0, maxPlayers: 8, udp: 6524 });
+    expect(parseListedServer('server: Old type: ? host: 192.0.2.8 port: ? players: 0 max: 16')).toMatchObject({ type: null, port: null, udp: null });
+    expect(formatListedServer({ ...listed, udp: null })).toBe('server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8');
+  });
+
+  it('drops lines out of range or of another form', () => {
+    for (const line of [
+      'server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: 0',
+      'server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: 70000',
+      'server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: ?',
+      'server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 9 max: 8',
+      'server: Alpha type: lockstep host: 192.0.2.7 port: 6582 players: 1 max: 8',
+      'server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: 6523 region: eu',
+      'server: Alpha type: slotserver host: evil.example port: 6582 players: 1 max: 8',
+    ])
+      expect(parseListedServer(line)).toBeNull();
+  });
+
+  it('parses back every line it formats, and never throws on others', () => {
+    const arbListed: fc.Arbitrary<ListedServer> = fc.integer({ min: 1, max: 256 }).chain((max) =>
+      fc.record({
+        name: fc.stringMatching(/^[\x21-\x7e]{1,31}$/),
+        type: fc.constantFrom('slotserver' as const, 'gameserver' as const, 'netgame' as const, null),
+        host: fc.oneof(fc.ipV4(), fc.ipV6()),
+        port: fc.option(fc.integer({ min: 1, max: 65535 })),
+        players: fc.integer({ min: 0, max }),
+        maxPlayers: fc.constant(max),
+        udp: fc.option(fc.integer({ min: 1, max: 65535 })),
+      }),
+    );
+    fc.assert(fc.property(arbListed, (s) => {
+        expect(parseListedServer(formatListedServer(s))).toEqual(s);
+      }), { numRuns: 2000 });
+    fc.assert(fc.property(fc.string({ maxLength: 200 }), (line) => {
+        parseListedServer(line);
+      }), { numRuns: 2000 });
   });
 });
