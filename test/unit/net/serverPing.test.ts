@@ -44,7 +44,7 @@ describe('pingServers', () => {
     const net = new FakeTransport();
     const round = pingServers([A, B], { clock, transport: net });
     expect(net.sent.map((s) => `${s.address} ${s.port}`)).toEqual(['192.0.2.1 6523', '2001:db8::2 6522']);
-    const [a, b] = net.sent as [{ nonce: number }, { nonce: number }];
+    const [a, b] = net.sent as unknown as [{ nonce: number }, { nonce: number }];
     expect(a.nonce).not.toBe(b.nonce);
     clock.advance(12);
     // A's nonce from B's address, and from A's address but another port: not A's answer.
