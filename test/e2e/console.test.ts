@@ -160,9 +160,9 @@ describe('the console a new player sees (headless Chromium through the browser s
     await type(page, 'keys');
     await waitConsole(page, /^ {2}` \(backquote\) {6}open or close this console$/m);
     const text = await consoleText(page);
-    const keys = text.slice(text.lastIndexOf('keys (the bindings in settings.json):')).split('\n').slice(0, 14);
+    const keys = text.slice(text.lastIndexOf('keys (the bindings in settings.json; bind and unbind change them):')).split('\n').slice(0, 14);
     expect(keys).toEqual([
-      'keys (the bindings in settings.json):',
+      'keys (the bindings in settings.json; bind and unbind change them):',
       '  W / S              thrust / reverse',
       '  A / D              yaw left / right',
       '  ↓ / ↑              pitch up / down',

@@ -3,6 +3,7 @@ import type { HostService } from './hostService';
 import { subsystemCommand } from './subsystemCommand';
 import { carryGame, protocolReport } from './protocolSwitch';
 import { KEYS_HINT, keysCommand } from './keysCommand';
+import { bindCommands } from './bindCommands';
 
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
@@ -36,6 +37,7 @@ export function registerCoreCommands(host: HostService): () => void {
   const removers = [
     () => void (c.helpFooter = []),
     c.addCommand(keysCommand(() => host.settings.get().bindings)),
+    ...bindCommands(host).map((def) => c.addCommand(def)),
     () => void c.removeCvar(sensitivity.name),
     () => void c.removeCvar(hudStats.name),
     c.addCommand({

@@ -87,7 +87,8 @@ async function boot(): Promise<void> {
   let viewAt = now;
   let drawn: readonly RemoteView[] = [];
   const view = new SceneView(document.getElementById('view') as HTMLElement);
-  const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
+  // A key bound to a command that is no flight action (bind F5 "say gg") runs it in the host's console.
+  const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1), (command) => host.command(command));
   input.attach(view.canvas);
 
   // One name per pilot on every screen: ours as we play under it, ours marked "(you)" among others.
@@ -126,7 +127,7 @@ async function boot(): Promise<void> {
   window.addEventListener(
     'keydown',
     (e) => {
-      if (e.code === settings.bindings.console || e.key === '`' || e.key === '~') {
+      if (settings.bindings[e.code] === 'toggleconsole' || e.key === '`' || e.key === '~') {
         e.preventDefault();
         e.stopPropagation();
         if (!e.repeat) consoleView.toggle();

@@ -3,33 +3,16 @@
  * validation; the host stores it (src/node/settings/store.ts).
  */
 
-/** Key bindings: action → KeyboardEvent.code. */
-export interface KeyBindings {
-  thrust: string;
-  brake: string;
-  yawLeft: string;
-  yawRight: string;
-  pitchUp: string;
-  pitchDown: string;
-  rollLeft: string;
-  rollRight: string;
-  fire: string;
-  afterburner: string;
-  missile: string;
-  mine: string;
-  emp: string;
-  /** Target the next other ship (for homing missiles). */
-  target: string;
-  /** Show the scoreboard while held. */
-  scoreboard: string;
-  console: string;
-}
+import { defaultBindTable, migrateV1Bindings, sanitizeBindTable, type BindTable } from './bindings';
+
+export type { BindTable } from './bindings';
 
 export interface Settings {
-  /** Settings file layout version; bumped when a field changes meaning. */
-  version: 1;
+  /** Settings file layout version; bumped when a field changes meaning (2: bindings are an input → command table). */
+  version: 2;
   playerName: string;
-  bindings: KeyBindings;
+  /** Input (key code, `Mouse1`…, `Pad…`) → command (bindings.ts). */
+  bindings: BindTable;
   /** Packet API bound at start-up (`udp` or `udp6`). */
   packetApi: string;
   /** Archived console variables by name, as text (the host writes every archived cvar here). */
@@ -41,33 +24,11 @@ export interface Settings {
 export const MAX_HISTORY = 200;
 export const PLAYER_NAME_MAX = 16;
 
-export function defaultBindings(): KeyBindings {
-  return {
-    thrust: 'KeyW',
-    brake: 'KeyS',
-    yawLeft: 'KeyA',
-    yawRight: 'KeyD',
-    pitchUp: 'ArrowDown',
-    pitchDown: 'ArrowUp',
-    rollLeft: 'KeyQ',
-    rollRight: 'KeyE',
-    fire: 'Space',
-    afterburner: 'ShiftLeft',
-    missile: 'KeyF',
-    mine: 'KeyG',
-    // Not KeyE: that rolls right.
-    emp: 'KeyR',
-    target: 'KeyT',
-    scoreboard: 'Tab',
-    console: 'Backquote',
-  };
-}
-
 export function defaultSettings(): Settings {
   return {
-    version: 1,
+    version: 2,
     playerName: 'pilot',
-    bindings: defaultBindings(),
+    bindings: defaultBindTable(),
     packetApi: 'udp',
     cvars: {},
     history: [],
@@ -116,14 +77,19 @@ export function sanitizeSettings(raw: unknown): { settings: Settings; issues: Is
   if (typeof r.playerName === 'string' && validatePlayerName(r.playerName).ok) out.playerName = r.playerName.trim();
   else if (r.playerName !== undefined) issues.push('playerName');
 
-  if (typeof r.bindings === 'object' && r.bindings !== null) {
-    const b = r.bindings as Record<string, unknown>;
-    for (const key of Object.keys(d.bindings) as (keyof KeyBindings)[]) {
-      const v = b[key];
-      if (typeof v === 'string' && /^[A-Za-z0-9]{1,32}$/.test(v)) out.bindings[key] = v;
-      else if (v !== undefined) issues.push(`bindings.${key}`);
+  if (r.bindings !== undefined) {
+    // Version 1 (or no version) kept one key per action, keyed by the action: moved to the table with every custom key.
+    const v1 = r.version !== 2 && typeof r.bindings === 'object' && r.bindings !== null && !Array.isArray(r.bindings);
+    const { table, invalid } = v1 ? migrateV1Bindings(r.bindings as Record<string, unknown>) : { table: null, invalid: [] };
+    if (table) {
+      out.bindings = table;
+      issues.push(...invalid.map((a) => `bindings.${a}`));
+    } else {
+      const clean = sanitizeBindTable(r.bindings);
+      out.bindings = clean.table;
+      issues.push(...clean.issues);
     }
-  } else if (r.bindings !== undefined) issues.push('bindings');
+  }
 
   if (r.packetApi === 'udp' || r.packetApi === 'udp6') out.packetApi = r.packetApi;
   else if (r.packetApi !== undefined) issues.push('packetApi');

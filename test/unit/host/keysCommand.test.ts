@@ -5,10 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConsoleCore } from '../../../src/shared/console/registry';
-import { defaultBindings } from '../../../src/shared/settings/settings';
+import { defaultBindTable } from '../../../src/shared/settings/bindings';
+import { migrateV1Bindings } from '../../../src/shared/settings/bindings';
 import { KEYS_HINT, keyLabel, keysCommand } from '../../../src/node/host/keysCommand';
 
-async function run(bindings = defaultBindings()): Promise<string[]> {
+async function run(bindings = defaultBindTable()): Promise<string[]> {
   const core = new ConsoleCore();
   core.addCommand(keysCommand(() => bindings));
   const lines: string[] = [];
@@ -19,7 +20,7 @@ async function run(bindings = defaultBindings()): Promise<string[]> {
 describe('keys', () => {
   it('lists the default controls as the README has them', async () => {
     expect(await run()).toEqual([
-      'keys (the bindings in settings.json):',
+      'keys (the bindings in settings.json; bind and unbind change them):',
       '  W / S              thrust / reverse',
       '  A / D              yaw left / right',
       '  ↓ / ↑              pitch up / down',
@@ -37,7 +38,7 @@ describe('keys', () => {
   });
 
   it('follows the player\'s bindings', async () => {
-    const lines = await run({ ...defaultBindings(), thrust: 'ArrowUp', brake: 'ArrowDown', emp: 'Digit4', afterburner: 'ControlRight' });
+    const lines = await run(migrateV1Bindings({ thrust: 'ArrowUp', brake: 'ArrowDown', pitchUp: 'KeyI', pitchDown: 'KeyK', emp: 'Digit4', afterburner: 'ControlRight' }).table);
     expect(lines[1]).toBe('  ↑ / ↓              thrust / reverse');
     expect(lines).toContain('  4                  EMP pulse (needs 75 energy)');
     expect(lines).toContain('  Right Ctrl         afterburner (burns energy)');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SettingsStore } from '../../../src/node/settings/store';
 import { defaultSettings, sanitizeSettings, validatePlayerName } from '../../../src/shared/settings/settings';
+import { ACTION_COMMANDS } from '../../../src/shared/settings/bindings';
 import { tempDir } from '../../support/testRun';
 
 const freshDir = () => tempDir('settings');
@@ -44,27 +45,31 @@ describe('settings store', () => {
     expect(store.get()).toMatchObject({ playerName: 'pilot', packetApi: 'udp', cvars: { sensitivity: '2' }, history: ['a'] });
   });
 
-  it('loads a file from before the combat keys with their defaults and no issues', async () => {
+  it('loads a version-1 file from before the combat keys: its keys kept in the version-2 table, the combat keys at their defaults, no issues', async () => {
     const dir = freshDir();
     const old = { fire: 'KeyX', thrust: 'KeyW', brake: 'KeyS', yawLeft: 'KeyA', yawRight: 'KeyD', pitchUp: 'ArrowDown', pitchDown: 'ArrowUp', rollLeft: 'KeyQ', rollRight: 'KeyE', console: 'Backquote' };
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ version: 1, playerName: 'goose', bindings: old, packetApi: 'udp', cvars: {}, history: [] }));
     const { store, report } = await SettingsStore.open(dir);
     expect(report.status).toBe('ok');
     const b = store.get().bindings;
-    expect(b.fire).toBe('KeyX');
-    expect(b).toMatchObject({ afterburner: 'ShiftLeft', missile: 'KeyF', mine: 'KeyG', emp: 'KeyR', target: 'KeyT', scoreboard: 'Tab' });
-    expect(b).toEqual({ ...defaultSettings().bindings, fire: 'KeyX' });
+    expect(store.get().version).toBe(2);
+    expect(b['KeyX']).toBe('+fire');
+    expect(b).toMatchObject({ ShiftLeft: '+afterburner', KeyF: '+missile', KeyG: '+mine', KeyR: '+emp', KeyT: 'target', Tab: '+scores' });
+    // The page's fixed mouse buttons of version 1 are bindings now; Space no longer fires (the file said X).
+    const expected: Record<string, string> = { ...defaultSettings().bindings, KeyX: '+fire' };
+    delete expected['Space'];
+    expect(b).toEqual(expected);
   });
 
   it('keeps valid combat keys and resets bad ones with an issue each', () => {
     const { settings, issues } = sanitizeSettings({ bindings: { missile: 'KeyM', mine: 'Key G', emp: 7, scoreboard: 'CapsLock' } });
-    expect(settings.bindings).toMatchObject({ missile: 'KeyM', mine: 'KeyG', emp: 'KeyR', scoreboard: 'CapsLock' });
+    expect(settings.bindings).toMatchObject({ KeyM: '+missile', KeyG: '+mine', KeyR: '+emp', CapsLock: '+scores' });
     expect(issues).toEqual(['bindings.mine', 'bindings.emp']);
   });
 
-  it('has no default key bound to two actions', () => {
-    const codes = Object.values(defaultSettings().bindings);
-    expect(new Set(codes).size).toBe(codes.length);
+  it('binds every action to at least one input by default', () => {
+    const table = defaultSettings().bindings;
+    for (const command of Object.values(ACTION_COMMANDS)) expect(Object.values(table), command).toContain(command);
   });
 
   it('writes atomically: many quick updates leave one complete file and no temp files', async () => {

@@ -1,12 +1,19 @@
-import type { KeyBindings } from '../../../shared/settings/settings';
+import { ACTION_COMMANDS, actionOf, type Action, type BindTable } from '../../../shared/settings/bindings';
 import type { ShipInput } from '../../../shared/sim/types';
 
+/** The table's name for a mouse button (Quake's numbering: 1 left, 2 right, 3 middle). */
+export function mouseInput(button: number): string {
+  return `Mouse${button === 0 ? 1 : button === 2 ? 2 : button === 1 ? 3 : button + 1}`;
+}
+
 /**
- * Keyboard and mouse → the local ship's input for the next tick. Keys are
- * read by KeyboardEvent.code through the player's bindings; mouse motion
- * (with pointer lock, after a click on the view) adds yaw and pitch and is
- * consumed once per tick. While `enabled` is false (console open) the game
- * sees no keys and every held key is released.
+ * Keyboard and mouse → the local ship's input for the next tick, through the
+ * player's bindings table (bindings.ts): a key (KeyboardEvent.code) or mouse
+ * button bound to an action's command drives that action, several inputs may
+ * share one, and an input bound to any other command runs it once per press
+ * (`onCommand`). Mouse motion (with pointer lock, after a click on the view)
+ * adds yaw and pitch and is consumed once per tick. While `enabled` is false
+ * (console open) the game sees no keys and every held key is released.
  */
 export class InputState {
   private readonly down = new Set<string>();
@@ -18,23 +25,40 @@ export class InputState {
   private mouseY = 0;
   enabled = true;
 
-  constructor(
-    private bindings: KeyBindings,
-    private sensitivity = 1,
-  ) {}
+  /** Each action's inputs, from the table. */
+  private inputs = new Map<Action, string[]>();
 
-  setBindings(bindings: KeyBindings, sensitivity: number): void {
-    this.bindings = bindings;
+  constructor(
+    private table: BindTable,
+    private sensitivity = 1,
+    /** Runs a bound command that is no flight action (`say gg`, `netgraph 1`). */
+    private readonly onCommand: (command: string) => void = () => undefined,
+  ) {
+    this.setBindings(table, sensitivity);
+  }
+
+  setBindings(table: BindTable, sensitivity: number): void {
+    this.table = table;
     this.sensitivity = sensitivity;
+    this.inputs = new Map((Object.keys(ACTION_COMMANDS) as Action[]).map((a) => [a, Object.keys(table).filter((input) => table[input] === ACTION_COMMANDS[a])]));
+  }
+
+  /** Pressing `input`: remembered while held; a target press or another command counted or run once. */
+  private press(input: string, repeat: boolean): void {
+    this.down.add(input);
+    this.tapped.add(input);
+    const command = this.table[input];
+    if (command === undefined || repeat) return;
+    const action = actionOf(command);
+    if (action === 'target') this.targetPresses += 1;
+    else if (action === undefined) this.onCommand(command);
   }
 
   attach(target: HTMLElement): () => void {
     const onDown = (e: KeyboardEvent) => {
       if (!this.enabled) return;
-      this.down.add(e.code);
-      this.tapped.add(e.code);
-      if (e.code === this.bindings.target && !e.repeat) this.targetPresses += 1;
-      if (Object.values(this.bindings).includes(e.code)) e.preventDefault();
+      this.press(e.code, e.repeat);
+      if (this.table[e.code] !== undefined) e.preventDefault();
     };
     const onUp = (e: KeyboardEvent) => this.down.delete(e.code);
     const onBlur = () => this.down.clear();
@@ -47,12 +71,11 @@ export class InputState {
       if (this.enabled && document.pointerLockElement !== target) target.requestPointerLock?.();
     };
     const onMouseDown = (e: MouseEvent) => {
-      // Left button: laser; right button: missile (while the pointer is captured).
-      if (!this.enabled || document.pointerLockElement !== target || (e.button !== 0 && e.button !== 2)) return;
-      this.down.add(`Mouse${e.button}`);
-      this.tapped.add(`Mouse${e.button}`);
+      // Mouse buttons count while the pointer is captured (by default left fires, right launches a missile).
+      if (!this.enabled || document.pointerLockElement !== target) return;
+      this.press(mouseInput(e.button), false);
     };
-    const onMouseUp = (e: MouseEvent) => this.down.delete(`Mouse${e.button}`);
+    const onMouseUp = (e: MouseEvent) => this.down.delete(mouseInput(e.button));
     const onContextMenu = (e: Event) => e.preventDefault();
     // One AbortController removes every listener at once on detach.
     const detach = new AbortController();
@@ -78,9 +101,14 @@ export class InputState {
     }
   }
 
-  /** Whether the key bound to `action` is held (the scoreboard shows while its key is). */
-  held(action: keyof KeyBindings): boolean {
-    return this.down.has(this.bindings[action]);
+  /** Whether an input bound to `action` is held (the scoreboard shows while its key is). */
+  held(action: Action): boolean {
+    return (this.inputs.get(action) ?? []).some((i) => this.down.has(i));
+  }
+
+  /** Whether an input bound to `action` is held or was pressed since the last sample (a tap shorter than a tick). */
+  private tappedOrHeld(action: Action): boolean {
+    return (this.inputs.get(action) ?? []).some((i) => this.down.has(i) || this.tapped.has(i));
   }
 
   /** Presses of the target key since the last call. */
@@ -96,21 +124,20 @@ export class InputState {
    * motion and the taps since the last sample.
    */
   sample(): ShipInput {
-    const b = this.bindings;
-    const k = (code: string) => (this.down.has(code) ? 1 : 0);
-    const t = (...codes: string[]) => codes.some((c) => this.down.has(c) || this.tapped.has(c));
+    const k = (action: Action) => (this.held(action) ? 1 : 0);
+    const t = (action: Action) => this.tappedOrHeld(action);
     const mouseScale = 0.02 * this.sensitivity;
     const clamp = (v: number) => Math.max(-1, Math.min(1, v));
     const input: ShipInput = {
-      thrust: k(b.thrust) - k(b.brake),
-      yaw: clamp(k(b.yawRight) - k(b.yawLeft) + this.mouseX * mouseScale),
-      pitch: clamp(k(b.pitchUp) - k(b.pitchDown) - this.mouseY * mouseScale),
-      roll: k(b.rollRight) - k(b.rollLeft),
-      fire: t(b.fire, 'Mouse0'),
-      afterburner: this.down.has(b.afterburner),
-      missile: t(b.missile, 'Mouse2'),
-      mine: t(b.mine),
-      emp: t(b.emp),
+      thrust: k('thrust') - k('brake'),
+      yaw: clamp(k('yawRight') - k('yawLeft') + this.mouseX * mouseScale),
+      pitch: clamp(k('pitchUp') - k('pitchDown') - this.mouseY * mouseScale),
+      roll: k('rollRight') - k('rollLeft'),
+      fire: t('fire'),
+      afterburner: this.held('afterburner'),
+      missile: t('missile'),
+      mine: t('mine'),
+      emp: t('emp'),
     };
     this.tapped.clear();
     this.mouseX = 0;
