@@ -47,7 +47,7 @@ describe('servers and connect <n>', () => {
     cleanups.push(() => master.close());
     const slots = await startSlotserver({ name: 'Alpha_Slots', log, port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
     cleanups.push(() => slots.close());
-    const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name: 'Alpha_Slots', os: 'linux', maxPlayers: 4, url: 'http://alpha.example/', port: slots.ports.tcp as number, type: 'slotserver', log });
+    const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name: 'Alpha_Slots', os: 'linux', maxPlayers: 4, url: 'http://alpha.example/', port: slots.ports.tcp as number, udp: slots.ports.udp as number, type: 'slotserver', log });
     reg.start();
     cleanups.push(() => reg.stop());
     await until('registered', () => master.servers().length === 1);
@@ -59,7 +59,9 @@ describe('servers and connect <n>', () => {
     await until('no list yet', () => /no server 1 in the last list/.test(text()));
     await host.command(`net_master 127.0.0.1:${master.ports.tcp}`);
     await host.command('servers');
-    await until('the list', () => /1\s+Alpha_Slots\s+slotserver\s+0\/4\s+127\.0\.0\.1:\d+/.test(text()));
+    // Its ping measured by a unicast discovery request to the UDP port the masterserver lists; a loopback-bound server hears no broadcast, so the row is the master's alone.
+    await until('the list', () => /^ {2}1 {2}Alpha_Slots +slotserver +0\/4 +\d+\.\d ms +127\.0\.0\.1:\d+ +master$/m.test(text()));
+    expect(text()).toMatch(/^ {2}# {2}name +kind +players {2}ping +address +from$/m);
     await host.command('connect 1');
     await until('joined by number', () => /joined slotserver "Alpha_Slots" as slot 0/.test(text()));
     expect(text()).toMatch(/protocol offline -> slotserver/);
@@ -72,7 +74,7 @@ describe('servers and connect <n>', () => {
     cleanups.push(() => master.close());
     const slots = await startSlotserver({ name: 'Beta_Slots', log, port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
     cleanups.push(() => slots.close());
-    const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name: 'Beta_Slots', os: 'linux', maxPlayers: 4, url: 'http://beta.example/', port: slots.ports.tcp as number, type: 'slotserver', log });
+    const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name: 'Beta_Slots', os: 'linux', maxPlayers: 4, url: 'http://beta.example/', port: slots.ports.tcp as number, udp: slots.ports.udp as number, type: 'slotserver', log });
     reg.start();
     cleanups.push(() => reg.stop());
     await until('registered', () => master.servers().length === 1);
@@ -105,7 +107,7 @@ describe('servers and connect <n>', () => {
     for (const name of ['Charlie', 'alpha', 'Bravo']) {
       const slots = await startSlotserver({ name, log, port: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
       cleanups.push(() => slots.close());
-      const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name, os: 'linux', maxPlayers: 4, url: 'http://list.example/', port: slots.ports.tcp as number, type: 'slotserver', log });
+      const reg = new MasterRegistration({ master: `127.0.0.1:${master.ports.tcp}`, name, os: 'linux', maxPlayers: 4, url: 'http://list.example/', port: slots.ports.tcp as number, udp: slots.ports.udp as number, type: 'slotserver', log });
       reg.start();
       cleanups.push(() => reg.stop());
       await until(`${name} registered`, () => master.servers().some((s) => s.name === name));
@@ -117,16 +119,22 @@ describe('servers and connect <n>', () => {
     await until('the list', () => lines().some((l) => l.startsWith('type connect <number>')));
     const rows = lines().filter((l) => /^\s+\d+\s/.test(l)).map((l) => l.trim().split(/\s+/).slice(0, 2).join(' '));
     expect(rows).toEqual(['1 alpha', '2 Bravo', '3 Charlie']);
-    expect(lines().at(-1)).toBe("type connect <number> to join one of this list (the masterserver's; servers lan lists the LAN's)");
+    expect(lines().at(-1)).toBe("type connect <number> to join one of this list (the masterserver's and the LAN's; servers lan lists only the LAN's)");
     await host.command('connect 2');
     await until('joined the second', () => lines().some((l) => /^joined slotserver "Bravo" as slot 0/.test(l)));
   });
 
-  it('servers says clearly when the masterserver cannot be reached', async () => {
+  it('servers says clearly in one line when the masterserver cannot be reached, and still asks the LAN', async () => {
     const { host, events } = await listingHost();
+    const lines = () => events.flatMap((e) => (e.kind === 'console' ? [e.text] : []));
     await host.command('net_master 127.0.0.1:1');
     await host.command('servers');
-    await until('error line', () => events.some((e) => e.kind === 'console' && /^servers: nothing is listening at 127\.0\.0\.1:1$/.test(e.text)));
+    await until('the end of the answer', () => lines().some((l) => l.startsWith('no masterserver list')));
+    expect(lines().slice(lines().findIndex((l) => l.startsWith('asking the masterserver')))).toEqual([
+      'asking the masterserver at 127.0.0.1:1 and the LAN (IPv4 broadcast) for Starlane servers…',
+      'servers: the masterserver at 127.0.0.1:1 cannot be reached (nothing is listening at 127.0.0.1:1); listing the LAN only',
+      'no masterserver list and no server answered on the LAN',
+    ]);
   });
 
   it('servers lan with only a loopback-bound server running says nobody answered and that loopback cannot answer broadcasts; the server warned at start', async () => {

@@ -4,7 +4,25 @@ import { parseTarget } from '../protocol/serverClient';
 import type { ListedServer } from '../../shared/servers/masterProtocol';
 import { DEFAULT_MASTER_PORT } from '../../shared/servers/masterProtocol';
 import { inListOrder } from '../../shared/servers/listOrder';
+import { pingServers } from '../net/serverPing';
+import { applyPings, mergeServers, pingTargets, type BrowserRow, type LanAnswer } from '../../shared/servers/browserModel';
 import type { HostService } from './hostService';
+
+type Printer = { print(text: string, level?: 'info' | 'warn' | 'error'): void };
+
+/** Console lines of a merged list numbered from 1: `#  name  kind  players  ping  address  from`. */
+export function formatBrowserRows(rows: readonly BrowserRow[]): string[] {
+  const where = Math.max(7, ...rows.map((r) => r.address.length));
+  const ping = (r: BrowserRow) => (r.pingMs !== null ? `${r.pingMs.toFixed(1)} ms` : r.ping === 'unreachable' ? 'no reply' : '?');
+  const from = (r: BrowserRow) => (r.fromMaster && r.fromLan ? 'master+LAN' : r.fromMaster ? 'master' : 'LAN');
+  return [
+    `  #  ${'name'.padEnd(20)} ${'kind'.padEnd(11)} players  ${'ping'.padEnd(9)} ${'address'.padEnd(where)} from`,
+    ...rows.map(
+      (r, i) =>
+        `${String(i + 1).padStart(3)}  ${r.name.padEnd(20)} ${(r.kind ?? '?').padEnd(11)} ${`${r.players}/${r.maxPlayers}`.padEnd(8)} ${ping(r).padEnd(9)} ${r.address.padEnd(where)} ${from(r)}`,
+    ),
+  ];
+}
 
 export interface ServerList {
   /** The n-th server (1-based, as printed) of the last listing, when `text` is such a number. */
@@ -16,10 +34,13 @@ type Pickable = { protocol: string | null; target: string | null };
 
 /**
  * `servers`: asks the masterserver named by the archived cvar `net_master`
- * (host[:port], default localhost:6502) for its list and prints it numbered;
- * `servers lan` asks the LAN instead (LAN discovery over the bound packet
- * API's kind, with `lan` as the host's broadcast settings). Both are printed
- * in one order (listOrder.ts). `connect <n>` then joins server n of whichever
+ * (host[:port], default localhost:6502) and the LAN together and prints one
+ * merged table numbered, with each server's ping (the LAN's, or measured by
+ * unicast discovery at the UDP port the masterserver lists); a masterserver
+ * that cannot be reached is one line, and the LAN is still listed.
+ * `servers lan` asks only the LAN (LAN discovery over the bound packet API's
+ * kind, with `lan` as the host's broadcast settings). Both are printed in one
+ * order (listOrder.ts). `connect <n>` then joins server n of whichever
  * list came last — the footer of each list says so — switching protocol if needed.
  */
 export function registerServersCommand(host: HostService, lan: LanQueryOptions = {}): ServerList {
@@ -35,7 +56,7 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
   });
   host.console.addCommand({
     name: 'servers',
-    help: 'list the servers a masterserver knows, or with "lan" those answering on the LAN (then: connect <number>)',
+    help: 'list the servers a masterserver knows and those answering on the LAN with their pings, or with "lan" only the LAN\'s (then: connect <number>)',
     usage: '[lan]',
     args: { max: 1 },
     complete: (_args, argIndex) => (argIndex === 0 ? ['lan'] : []),
@@ -44,23 +65,48 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
       if (args[0] === 'lan') return listLan(out);
       const target = parseTarget(master.value, DEFAULT_MASTER_PORT);
       if (!target) return out.print(`net_master "${master.value}" is not host[:port]`, 'error');
-      let listed: ListedServer[];
-      try {
-        listed = inListOrder(await queryMaster(target.host, target.port), (s) => ({ name: s.name, kind: s.type, address: `${s.host}:${s.port ?? ''}` }));
-      } catch (err) {
-        return out.print(`servers: ${(err as Error).message}`, 'error');
-      }
-      last = listed.map((s) => ({ protocol: s.type, target: s.port === null ? null : `${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}` }));
-      if (listed.length === 0) return out.print(`the masterserver at ${target.host}:${target.port} lists no servers`);
-      out.print(`  #  name                 type        players  address`);
-      listed.forEach((s, i) =>
-        out.print(`${String(i + 1).padStart(3)}  ${s.name.padEnd(20)} ${(s.type ?? '?').padEnd(11)} ${`${s.players}/${s.maxPlayers}`.padEnd(8)} ${s.host}:${s.port ?? '?'}`),
-      );
-      out.print(`type connect <number> to join one of this list (the masterserver's; servers lan lists the LAN's)`);
+      return listAll(out, target);
     },
   });
+
+  /**
+   * `servers`: the masterserver's list and the LAN's answers at once, merged
+   * into one table (browserModel.ts), each server the LAN did not answer
+   * pinged by unicast discovery at the UDP port the list gives.
+   */
+  async function listAll(out: Printer, target: { host: string; port: number }): Promise<void> {
+    const where = `${target.host}:${target.port}`;
+    const bound = host.subsystems.packetApi.bound();
+    const lanKind = bound === 'udp' || bound === 'udp6' ? bound : null;
+    out.print(`asking the masterserver at ${where} and ${lanKind ? `the LAN (${lanKind === 'udp' ? 'IPv4 broadcast' : 'IPv6 multicast'})` : 'not the LAN (no packet API is bound)'} for Starlane servers…`);
+    const [fromMaster, fromLan] = await Promise.all([
+      queryMaster(target.host, target.port).then(
+        (list) => ({ list, error: null }),
+        (err: Error) => ({ list: [] as ListedServer[], error: err.message }),
+      ),
+      lanKind
+        ? queryLanDetailed(lanKind, lanOptionsOf(host.subsystems.packetApi.table, lan)).then(
+            (r) => ({ list: r.servers as LanAnswer[], error: null }),
+            (err: Error) => ({ list: [] as LanAnswer[], error: err.message }),
+          )
+        : { list: [] as LanAnswer[], error: null },
+    ]);
+    if (fromMaster.error !== null) out.print(`servers: the masterserver at ${where} cannot be reached (${fromMaster.error}); listing the LAN only`, 'warn');
+    if (fromLan.error !== null) out.print(`servers: the LAN could not be asked (${fromLan.error})`, 'warn');
+    let rows = mergeServers(fromMaster.list, fromLan.list);
+    const pinged = await pingServers(pingTargets(rows).map((t) => ({ address: t.host, port: t.udp })));
+    rows = applyPings(rows, pinged.results.map((r) => ({ host: r.target.address, udp: r.target.port, pingMs: r.pingMs })));
+    last = rows.map((r) => ({ protocol: r.kind, target: r.port === null ? null : r.address }));
+    if (rows.length === 0) {
+      const masterSaid = fromMaster.error === null ? `the masterserver at ${where} lists no servers` : 'no masterserver list';
+      return out.print(`${masterSaid} and ${lanKind ? 'no server answered on the LAN' : 'the LAN was not asked'}`);
+    }
+    formatBrowserRows(rows).forEach((line) => out.print(line));
+    out.print(`type connect <number> to join one of this list (the masterserver's and the LAN's; servers lan lists only the LAN's)`);
+  }
+
   /** `servers lan`: one discovery round over the bound packet API's kind, printed numbered. */
-  async function listLan(out: { print(text: string, level?: 'info' | 'warn' | 'error'): void }): Promise<void> {
+  async function listLan(out: Printer): Promise<void> {
     const kind = host.subsystems.packetApi;
     const bound = kind.bound();
     if (bound !== 'udp' && bound !== 'udp6') return out.print('servers lan: no packet API is bound (type packetapi udp)', 'error');
@@ -78,7 +124,7 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
     const note = ignored > 0 ? ` (${ignored} other datagram${ignored === 1 ? '' : 's'} ignored)` : '';
     if (found.servers.length === 0) return out.print(`${nothingAnsweredLine(bound, found)}${note}`);
     formatLanServers(servers).forEach((line) => out.print(line));
-    out.print(`type connect <number> to join one of this list (the LAN's; servers lists the masterserver's)${note}`);
+    out.print(`type connect <number> to join one of this list (the LAN's; servers lists the masterserver's and the LAN's)${note}`);
   }
 
   return {
