@@ -158,24 +158,24 @@ describe('the console a new player sees (headless Chromium through the browser s
     await type(page, 'help');
     await waitFor('help\'s last line above the prompt', async () => (await consoleScreen(page)).trimEnd().endsWith(`\n${KEYS_HINT}\n]`));
     await type(page, 'keys');
-    await waitConsole(page, /^ {2}` \(backquote\) {6}open or close this console$/m);
+    await waitConsole(page, /^ {2}` \(backquote\) {14}open or close this console$/m);
     const text = await consoleText(page);
     const keys = text.slice(text.lastIndexOf('keys (the bindings in settings.json; bind and unbind change them):')).split('\n').slice(0, 14);
     expect(keys).toEqual([
       'keys (the bindings in settings.json; bind and unbind change them):',
-      '  W / S              thrust / reverse',
-      '  A / D              yaw left / right',
-      '  ↓ / ↑              pitch up / down',
-      '  Q / E              roll left / right',
-      '  Space, left mouse  fire laser',
-      '  Left Shift         afterburner (burns energy)',
-      '  F, right mouse     launch a missile (homing on the target when it can lock on)',
-      '  G                  drop a proximity mine',
-      '  R                  EMP pulse (needs 75 energy)',
-      '  T                  target the next other ship',
-      '  Tab (hold)         scoreboard',
-      '  mouse              yaw and pitch (click the view to capture it)',
-      '  ` (backquote)      open or close this console',
+      '  W / S                      thrust / reverse',
+      '  A / D                      yaw left / right',
+      '  ↓ / ↑                      pitch up / down',
+      '  Q / E                      roll left / right',
+      '  Space, left mouse, pad RT  fire laser',
+      '  Left Shift, pad LT         afterburner (burns energy)',
+      '  F, right mouse, pad A      launch a missile (homing on the target when it can lock on)',
+      '  G, pad B                   drop a proximity mine',
+      '  R, pad Y                   EMP pulse (needs 75 energy)',
+      '  T, pad X                   target the next other ship',
+      '  Tab, pad Back (hold)       scoreboard',
+      '  mouse                      yaw and pitch (click the view to capture it)',
+      '  ` (backquote)              open or close this console',
     ]);
     await page.screenshot({ path: join(artifacts, 'console-keys.png'), clip: { x: 0, y: 0, width: 1024, height: 290 } });
   });

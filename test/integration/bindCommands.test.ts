@@ -52,7 +52,7 @@ describe('bind and friends', () => {
     expect(sent?.settings.bindings['KeyW']).toBeUndefined();
     const keys = await a.run('keys');
     expect(keys.find((l) => l.endsWith('thrust / reverse'))).toMatch(/^\s+Space \/ S\s+thrust \/ reverse$/);
-    expect(keys.find((l) => l.endsWith('fire laser'))).toMatch(/^\s+left mouse, J\s+fire laser$/);
+    expect(keys.find((l) => l.endsWith('fire laser'))).toMatch(/^\s+left mouse, pad RT, J\s+fire laser$/);
     await a.host.dispose();
 
     const b = await hostIn(dir);

@@ -26,6 +26,9 @@ export function registerCoreCommands(host: HostService): () => void {
     help: 'mouse steering sensitivity',
     flags: { archive: true },
   });
+  // The gamepad's sticks (the page's gamepad.ts); its buttons are bindings.
+  const joyDeadZone = host.addCvar({ name: 'joy_deadzone', type: 'float', default: 0.15, min: 0, max: 0.9, help: "gamepad sticks: travel around the centre that is ignored", flags: { archive: true } });
+  const joyInvert = host.addCvar({ name: 'joy_invert', type: 'bool', default: false, help: 'gamepad: pull the left stick back to dive instead of to climb', flags: { archive: true } });
   const hudStats = host.addCvar({
     name: 'hud_stats',
     type: 'bool',
@@ -40,6 +43,8 @@ export function registerCoreCommands(host: HostService): () => void {
     ...bindCommands(host).map((def) => c.addCommand(def)),
     () => void c.removeCvar(sensitivity.name),
     () => void c.removeCvar(hudStats.name),
+    () => void c.removeCvar(joyDeadZone.name),
+    () => void c.removeCvar(joyInvert.name),
     c.addCommand({
       name: 'name',
       help: 'show or set your player name',

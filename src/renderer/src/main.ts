@@ -16,6 +16,7 @@ import type { WorldView } from '../../shared/game/view';
 import { connectHost } from './host/connect';
 import { GameLoop } from './game/loop';
 import { InputState } from './game/input';
+import { PadWatch } from './game/gamepad';
 import { PlayerTable } from './net/playerTable';
 import { PilotNames } from './net/pilotNames';
 import { SceneView, type RemoteView } from './view/scene';
@@ -122,6 +123,9 @@ async function boot(): Promise<void> {
   const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) =>
     input.setEnabled(!open),
   );
+  // A gamepad, when one is plugged in (hot-plug is said in the console); its sticks read the joy_* cvars.
+  const pads = new PadWatch(() => (typeof navigator.getGamepads === 'function' ? navigator.getGamepads() : []), (line) => consoleView.print(line, 'info'));
+  input.pad = { current: () => pads.current(), config: () => ({ deadZone: cvarNumber(settings, 'joy_deadzone', 0.15), invertPitch: cvarNumber(settings, 'joy_invert', 0) !== 0 }) };
 
   // The toggle key is taken before anything else sees it (capture phase).
   window.addEventListener(

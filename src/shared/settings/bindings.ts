@@ -34,6 +34,9 @@ export const ACTION_COMMANDS = {
 export type Action = keyof typeof ACTION_COMMANDS;
 export type ActionCommand = (typeof ACTION_COMMANDS)[Action];
 
+/** A gamepad's buttons as the table names them, in the standard mapping's order (button 0 is PadA). */
+export const PAD_INPUTS: readonly string[] = ['PadA', 'PadB', 'PadX', 'PadY', 'PadLB', 'PadRB', 'PadLT', 'PadRT', 'PadBack', 'PadStart', 'PadLS', 'PadRS', 'PadUp', 'PadDown', 'PadLeft', 'PadRight', 'PadHome'];
+
 /** Input → command. */
 export type BindTable = Record<string, string>;
 
@@ -74,13 +77,22 @@ export function defaultBindTable(): BindTable {
     KeyT: 'target',
     Tab: '+scores',
     Backquote: 'toggleconsole',
+    // A gamepad (standard mapping; the sticks fly: gamepad.ts): triggers fire and burn, face buttons the rest.
+    PadRT: '+fire',
+    PadLT: '+afterburner',
+    PadA: '+missile',
+    PadB: '+mine',
+    PadY: '+emp',
+    PadX: 'target',
+    PadBack: '+scores',
   };
 }
 
 /**
  * A version-1 settings file's bindings (action → one key code, the mouse
- * buttons fixed in the page) as a table: every custom key kept, and the
- * mouse buttons as the page had them (left fires, right launches a missile).
+ * buttons fixed in the page) as a table: every custom key kept, the mouse
+ * buttons as the page had them (left fires, right launches a missile), and
+ * the gamepad's defaults.
  * Returns the table and the actions whose saved key was not a valid input.
  */
 export function migrateV1Bindings(v1: Record<string, unknown>): { table: BindTable; invalid: string[] } {
@@ -97,6 +109,8 @@ export function migrateV1Bindings(v1: Record<string, unknown>): { table: BindTab
   }
   table['Mouse1'] ??= ACTION_COMMANDS.fire;
   table['Mouse2'] ??= ACTION_COMMANDS.missile;
+  // Version 1 knew no gamepad: its buttons get the defaults.
+  for (const [input, command] of Object.entries(defaults)) if (input.startsWith('Pad')) table[input] ??= command;
   return { table, invalid };
 }
 
@@ -135,8 +149,8 @@ export function actionOf(command: string): Action | undefined {
 /**
  * A player's name for an input, as typed after `bind`: `w` → `KeyW`, `7` →
  * `Digit7`, `space` → `Space`, `shift` → `ShiftLeft`, `mouse1` → `Mouse1`,
- * `uparrow` → `ArrowUp`; a KeyboardEvent.code passes as it is (case aside for
- * the short forms). Null when it names nothing.
+ * `uparrow` → `ArrowUp`, `padstart` → `PadStart`; a KeyboardEvent.code
+ * passes as it is (case aside for the short forms). Null when it names nothing.
  */
 export function parseInputName(text: string): string | null {
   const t = text.trim();
@@ -147,6 +161,8 @@ export function parseInputName(text: string): string | null {
   const mouse = /^mouse([1-5])$/i.exec(t);
   if (mouse) return `Mouse${mouse[1]}`;
   if (/^f([1-9]|1[0-2])$/i.test(t)) return t.toUpperCase();
+  const pad = PAD_INPUTS.find((p) => p.toLowerCase() === t.toLowerCase());
+  if (pad) return pad;
   return isInputName(t) && /^[A-Z]/.test(t) ? t : null;
 }
 
@@ -202,6 +218,16 @@ const INPUT_LABELS: Record<string, string> = {
   Mouse3: 'middle mouse',
   Mouse4: 'mouse 4',
   Mouse5: 'mouse 5',
+  PadA: 'pad A',
+  PadB: 'pad B',
+  PadX: 'pad X',
+  PadY: 'pad Y',
+  PadLB: 'pad LB',
+  PadRB: 'pad RB',
+  PadLT: 'pad LT',
+  PadRT: 'pad RT',
+  PadBack: 'pad Back',
+  PadStart: 'pad Start',
 };
 
 /**

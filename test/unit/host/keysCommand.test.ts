@@ -21,27 +21,27 @@ describe('keys', () => {
   it('lists the default controls as the README has them', async () => {
     expect(await run()).toEqual([
       'keys (the bindings in settings.json; bind and unbind change them):',
-      '  W / S              thrust / reverse',
-      '  A / D              yaw left / right',
-      '  ↓ / ↑              pitch up / down',
-      '  Q / E              roll left / right',
-      '  Space, left mouse  fire laser',
-      '  Left Shift         afterburner (burns energy)',
-      '  F, right mouse     launch a missile (homing on the target when it can lock on)',
-      '  G                  drop a proximity mine',
-      '  R                  EMP pulse (needs 75 energy)',
-      '  T                  target the next other ship',
-      '  Tab (hold)         scoreboard',
-      '  mouse              yaw and pitch (click the view to capture it)',
-      '  ` (backquote)      open or close this console',
+      '  W / S                      thrust / reverse',
+      '  A / D                      yaw left / right',
+      '  ↓ / ↑                      pitch up / down',
+      '  Q / E                      roll left / right',
+      '  Space, left mouse, pad RT  fire laser',
+      '  Left Shift, pad LT         afterburner (burns energy)',
+      '  F, right mouse, pad A      launch a missile (homing on the target when it can lock on)',
+      '  G, pad B                   drop a proximity mine',
+      '  R, pad Y                   EMP pulse (needs 75 energy)',
+      '  T, pad X                   target the next other ship',
+      '  Tab, pad Back (hold)       scoreboard',
+      '  mouse                      yaw and pitch (click the view to capture it)',
+      '  ` (backquote)              open or close this console',
     ]);
   });
 
   it('follows the player\'s bindings', async () => {
     const lines = await run(migrateV1Bindings({ thrust: 'ArrowUp', brake: 'ArrowDown', pitchUp: 'KeyI', pitchDown: 'KeyK', emp: 'Digit4', afterburner: 'ControlRight' }).table);
-    expect(lines[1]).toBe('  ↑ / ↓              thrust / reverse');
-    expect(lines).toContain('  4                  EMP pulse (needs 75 energy)');
-    expect(lines).toContain('  Right Ctrl         afterburner (burns energy)');
+    expect(lines[1]).toBe('  ↑ / ↓                      thrust / reverse');
+    expect(lines).toContain('  4, pad Y                   EMP pulse (needs 75 energy)');
+    expect(lines).toContain('  Right Ctrl, pad LT         afterburner (burns energy)');
     expect(keyLabel('F13')).toBe('F13');
   });
 

@@ -23,28 +23,30 @@ import { sanitizeSettings } from '../../../src/shared/settings/settings';
 describe('the bindings table', () => {
   it('lets several inputs drive one action, and one input drive one command', () => {
     let t = defaultBindTable();
-    expect(inputsFor(t, '+fire')).toEqual(['Space', 'Mouse1']);
+    expect(inputsFor(t, '+fire')).toEqual(['Space', 'Mouse1', 'PadRT']);
     t = bind(t, 'KeyJ', '+fire');
-    expect(inputsFor(t, '+fire')).toEqual(['Space', 'Mouse1', 'KeyJ']);
+    expect(inputsFor(t, '+fire')).toEqual(['Space', 'Mouse1', 'PadRT', 'KeyJ']);
     // Binding W to fire takes it from thrust: the conflict is the command it had.
     expect(conflictOf(t, 'KeyW', '+fire')).toBe('+thrust');
     expect(conflictOf(t, 'KeyW', '+thrust')).toBeNull();
     expect(conflictOf(t, 'KeyZ', '+fire')).toBeNull();
     t = unbind(bind(t, 'KeyW', '+fire'), 'Space');
     expect(inputsFor(t, '+thrust')).toEqual([]);
-    expect(inputsFor(t, '+fire')).toEqual(['KeyW', 'Mouse1', 'KeyJ']);
+    expect(inputsFor(t, '+fire')).toEqual(['KeyW', 'Mouse1', 'PadRT', 'KeyJ']);
     // The default table is untouched: bind and unbind make new tables.
     expect(defaultBindTable()['KeyW']).toBe('+thrust');
   });
 
-  it('moves a version-1 file to the table with every custom key, the mouse buttons as the page had them', () => {
+  it('moves a version-1 file to the table with every custom key, the mouse buttons as the page had them, the gamepad at its defaults', () => {
     const v1 = { thrust: 'KeyI', brake: 'KeyK', yawLeft: 'KeyJ', yawRight: 'KeyL', pitchUp: 'ArrowDown', pitchDown: 'ArrowUp', rollLeft: 'KeyU', rollRight: 'KeyO', fire: 'ControlRight', afterburner: 'ShiftRight', missile: 'KeyM', mine: 'KeyN', emp: 'KeyB', target: 'KeyY', scoreboard: 'CapsLock', console: 'F1' };
     const { table, invalid } = migrateV1Bindings(v1);
     expect(invalid).toEqual([]);
     for (const [action, key] of Object.entries(v1)) expect(table[key], action).toBe(ACTION_COMMANDS[action as keyof typeof ACTION_COMMANDS]);
     expect(table['Mouse1']).toBe('+fire');
     expect(table['Mouse2']).toBe('+missile');
-    expect(Object.keys(table)).toHaveLength(18);
+    // 16 keys, 2 mouse buttons, and the gamepad's 7 default buttons (version 1 knew no gamepad).
+    expect(table['PadRT']).toBe('+fire');
+    expect(Object.keys(table)).toHaveLength(25);
     // Through the settings file: version 1 in, version 2 out, no issue.
     const { settings, issues } = sanitizeSettings({ version: 1, playerName: 'goose', bindings: v1 });
     expect(issues).toEqual([]);
@@ -55,7 +57,7 @@ describe('the bindings table', () => {
   });
 
   it('reads the names a player types after bind', () => {
-    expect(['w', 'W', '7', 'space', 'SHIFT', 'mouse1', 'MOUSE2', 'uparrow', 'F5', 'f12', 'KeyQ', 'Numpad4', '`'].map(parseInputName)).toEqual([
+    expect(['w', 'W', '7', 'space', 'SHIFT', 'mouse1', 'MOUSE2', 'uparrow', 'F5', 'f12', 'KeyQ', 'Numpad4', '`', 'padstart', 'PadRT'].map(parseInputName)).toEqual([
       'KeyW',
       'KeyW',
       'Digit7',
@@ -69,6 +71,8 @@ describe('the bindings table', () => {
       'KeyQ',
       'Numpad4',
       'Backquote',
+      'PadStart',
+      'PadRT',
     ]);
     for (const bad of ['', 'mouse9', 'key w', 'ü', 'toolongnamethatisnotakeyatallsurelynot']) expect(parseInputName(bad), bad).toBeNull();
     expect([inputLabel('KeyW'), inputLabel('Mouse1'), inputLabel('ShiftLeft'), inputLabel('ArrowUp')]).toEqual(['W', 'left mouse', 'Left Shift', '↑']);

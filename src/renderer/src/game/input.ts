@@ -1,5 +1,12 @@
 import { ACTION_COMMANDS, actionOf, type Action, type BindTable } from '../../../shared/settings/bindings';
 import type { ShipInput } from '../../../shared/sim/types';
+import { padAxes, padButtonsDown, type PadConfig, type PadLike } from './gamepad';
+
+/** Where a gamepad comes from, and how its sticks are read (the joy_* cvars). */
+export interface PadSource {
+  current(): PadLike | null;
+  config(): PadConfig;
+}
 
 /** The table's name for a mouse button (Quake's numbering: 1 left, 2 right, 3 middle). */
 export function mouseInput(button: number): string {
@@ -27,6 +34,10 @@ export class InputState {
 
   /** Each action's inputs, from the table. */
   private inputs = new Map<Action, string[]>();
+  /** Gamepad buttons down at the last sample (their presses count like keys'). */
+  private padDown = new Set<string>();
+  /** The gamepad, when the page has one. */
+  pad: PadSource | null = null;
 
   constructor(
     private table: BindTable,
@@ -111,6 +122,21 @@ export class InputState {
     return (this.inputs.get(action) ?? []).some((i) => this.down.has(i) || this.tapped.has(i));
   }
 
+  /**
+   * The gamepad at this sample: buttons pressed since the last one count as
+   * presses of their inputs (a bound command runs, a target press counts),
+   * released ones are let go; returns the sticks (zero without a pad, or
+   * while the console is open).
+   */
+  private readPad(): { yaw: number; pitch: number; roll: number; thrust: number } {
+    const pad = this.enabled ? (this.pad?.current() ?? null) : null;
+    const now = new Set(pad ? padButtonsDown(pad) : []);
+    for (const b of now) if (!this.padDown.has(b)) this.press(b, false);
+    for (const b of this.padDown) if (!now.has(b)) this.down.delete(b);
+    this.padDown = now;
+    return pad && this.pad ? padAxes(pad, this.pad.config()) : { yaw: 0, pitch: 0, roll: 0, thrust: 0 };
+  }
+
   /** Presses of the target key since the last call. */
   takeTargetPresses(): number {
     const n = this.targetPresses;
@@ -124,15 +150,16 @@ export class InputState {
    * motion and the taps since the last sample.
    */
   sample(): ShipInput {
+    const sticks = this.readPad();
     const k = (action: Action) => (this.held(action) ? 1 : 0);
     const t = (action: Action) => this.tappedOrHeld(action);
     const mouseScale = 0.02 * this.sensitivity;
     const clamp = (v: number) => Math.max(-1, Math.min(1, v));
     const input: ShipInput = {
-      thrust: k('thrust') - k('brake'),
-      yaw: clamp(k('yawRight') - k('yawLeft') + this.mouseX * mouseScale),
-      pitch: clamp(k('pitchUp') - k('pitchDown') - this.mouseY * mouseScale),
-      roll: k('rollRight') - k('rollLeft'),
+      thrust: clamp(k('thrust') - k('brake') + sticks.thrust),
+      yaw: clamp(k('yawRight') - k('yawLeft') + this.mouseX * mouseScale + sticks.yaw),
+      pitch: clamp(k('pitchUp') - k('pitchDown') - this.mouseY * mouseScale + sticks.pitch),
+      roll: clamp(k('rollRight') - k('rollLeft') + sticks.roll),
       fire: t('fire'),
       afterburner: this.held('afterburner'),
       missile: t('missile'),
