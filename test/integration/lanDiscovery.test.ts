@@ -14,6 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupStaleLans, createLan, lanAvailable, type Lan, type LanHost } from '../support/netns';
+import { startServerIn } from '../support/lanServer';
 import { BotWatch } from '../support/botProcess';
 import { repoRoot } from '../support/webShellProcess';
 import pino from 'pino';
@@ -24,7 +25,7 @@ import { queryLanDetailed } from '../../src/node/net/lanQuery';
 import { startSlotserver } from '../../src/node/servers/slotserver';
 import { startGameserver } from '../../src/node/servers/gameserver';
 import { GAMESERVER_PORT, SLOTSERVER_PORT } from '../../src/shared/servers/joinProtocol';
-import { SERVER_NODE_FLAGS, serverEntry } from '../support/serverProcess';
+import { serverEntry } from '../support/serverProcess';
 import { tempDir } from '../support/testRun';
 import { waitFor } from '../support/waitFor';
 
@@ -98,24 +99,7 @@ describe.skipIf(unavailable !== null)('LAN server discovery on a virtual LAN of 
   const impostorLines: string[] = [];
 
   /** Starts a server process in `host` and waits for its "listening on" line. */
-  async function startServer(host: LanHost, args: string[]): Promise<ChildProcess> {
-    const child = lan.spawn(host, process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--log-level', 'warn'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    servers.push(child);
-    let out = '';
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${args[0]} in ${host.name} did not listen within 10 s:\n${out}`)), 10_000);
-      child.once('exit', (code) => reject(new Error(`${args[0]} in ${host.name} exited (${code}):\n${out}`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        out += `${line}\n`;
-        if (/listening on tcp/.test(line)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-    return child;
-  }
+  const startServer = (host: LanHost, args: string[]) => startServerIn(lan, host, args, servers);
 
   /** Runs `bot --discover` in host D and returns what it printed. */
   async function discover(extra: string[] = []): Promise<{ found: Found[]; done: { ignored: Record<string, number>; servers: number } }> {

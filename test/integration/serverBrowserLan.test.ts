@@ -14,8 +14,9 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupStaleLans, createLan, lanAvailable, type Lan, type LanHost } from '../support/netns';
+import { startServerIn } from '../support/lanServer';
 import { repoRoot } from '../support/webShellProcess';
-import { SERVER_NODE_FLAGS, serverEntry } from '../support/serverProcess';
+import { serverEntry } from '../support/serverProcess';
 import { tempDir } from '../support/testRun';
 import { GAMESERVER_PORT, NETGAME_PORT, SLOTSERVER_PORT } from '../../src/shared/servers/joinProtocol';
 
@@ -41,23 +42,7 @@ describe.skipIf(unavailable !== null)('the server browser on a virtual LAN of ne
   const servers: ChildProcess[] = [];
 
   /** Starts a server process in `host` and waits for its "listening on" line. */
-  async function startServer(host: LanHost, args: string[]): Promise<void> {
-    const child = lan.spawn(host, process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--log-level', 'warn'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    servers.push(child);
-    let out = '';
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${args[0]} in ${host.name} did not listen within 10 s:\n${out}`)), 10_000);
-      child.once('exit', (code) => reject(new Error(`${args[0]} in ${host.name} exited (${code}):\n${out}`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        out += `${line}\n`;
-        if (/listening on tcp/.test(line)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-  }
+  const startServer = (host: LanHost, args: string[]) => startServerIn(lan, host, args, servers);
 
   beforeAll(async () => {
     for (const entry of [serverEntry]) if (!existsSync(entry)) throw new Error(`${entry} is missing: run "npx electron-vite build" first (npm test does)`);
