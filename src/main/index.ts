@@ -7,7 +7,8 @@ import { createHost } from '../node/host/createHost';
 import { defaultUserDataDir } from '../node/settings/userDataDir';
 import { APP_VERSION } from '../node/version';
 import type { HostService } from '../node/host/hostService';
-import { createGameWindow } from './window';
+import { createGameWindow, installAppMenu } from './window';
+import { DEFAULT_WINDOW } from '../shared/settings/windowState';
 import { wireHostIpc } from './ipc';
 
 app.setPath('userData', defaultUserDataDir());
@@ -22,7 +23,13 @@ app.whenReady().then(async () => {
     userDataDir: app.getPath('userData'),
     onQuit: () => setTimeout(() => app.quit(), 100),
   });
-  const win = createGameWindow();
+  installAppMenu();
+  const h = host;
+  const win = createGameWindow(h.settings.get().window ?? { ...DEFAULT_WINDOW }, (state) => {
+    h.settings.update((s) => {
+      s.window = state;
+    });
+  });
   unwire = wireHostIpc(host, win);
   win.on('closed', () => app.quit());
 });

@@ -17,6 +17,7 @@ import { connectHost } from './host/connect';
 import { GameLoop } from './game/loop';
 import { InputState } from './game/input';
 import { PadWatch } from './game/gamepad';
+import { isFullscreenKey, toggleFullscreen } from './view/fullscreen';
 import { PlayerTable } from './net/playerTable';
 import { PilotNames } from './net/pilotNames';
 import { SceneView, type RemoteView } from './view/scene';
@@ -131,6 +132,12 @@ async function boot(): Promise<void> {
   window.addEventListener(
     'keydown',
     (e) => {
+      if (isFullscreenKey(e, snapshot.shell)) {
+        e.preventDefault();
+        e.stopPropagation();
+        if (!e.repeat) toggleFullscreen(document, (line) => consoleView.print(line, 'warn'));
+        return;
+      }
       if (settings.bindings[e.code] === 'toggleconsole' || e.key === '`' || e.key === '~') {
         e.preventDefault();
         e.stopPropagation();

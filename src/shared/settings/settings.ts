@@ -4,6 +4,7 @@
  */
 
 import { defaultBindTable, migrateV1Bindings, sanitizeBindTable, type BindTable } from './bindings';
+import { sanitizeWindowState, type WindowState } from './windowState';
 
 export type { BindTable } from './bindings';
 
@@ -19,6 +20,8 @@ export interface Settings {
   cvars: Record<string, string>;
   /** Console history, newest last. */
   history: string[];
+  /** The Electron window as the player left it (absent until it has been moved, sized or made fullscreen). */
+  window?: WindowState;
 }
 
 export const MAX_HISTORY = 200;
@@ -100,6 +103,8 @@ export function sanitizeSettings(raw: unknown): { settings: Settings; issues: Is
       else issues.push(`cvars.${k.slice(0, 32)}`);
     }
   } else if (r.cvars !== undefined) issues.push('cvars');
+
+  if (r.window !== undefined) out.window = sanitizeWindowState(r.window);
 
   if (Array.isArray(r.history)) {
     out.history = r.history

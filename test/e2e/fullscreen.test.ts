@@ -1,0 +1,38 @@
+/**
+ * Fullscreen in the browser shell, as in a desktop game: F11 and Alt+Enter
+ * enter it and leave it again (the Fullscreen API; the Electron window does
+ * the same through its menu and the page).
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GameTarget } from '../support/gameTarget';
+import { openWatchedGame } from './gamePage';
+
+const inFullscreen = (page: Page, want: boolean) => page.waitForFunction((w) => (document.fullscreenElement !== null) === w, want, { timeout: 10_000 });
+
+describe('fullscreen from the keyboard (the game page)', () => {
+  let game: GameTarget;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    game = await openWatchedGame(problems);
+    page = game.page;
+  });
+
+  afterAll(async () => {
+    await game?.close();
+  });
+
+  it('F11 enters and leaves fullscreen, and so does Alt+Enter', async () => {
+    await page.keyboard.press('F11');
+    await inFullscreen(page, true);
+    await page.keyboard.press('F11');
+    await inFullscreen(page, false);
+    await page.keyboard.press('Alt+Enter');
+    await inFullscreen(page, true);
+    await page.keyboard.press('Alt+Enter');
+    await inFullscreen(page, false);
+    expect(problems).toEqual([]);
+  });
+});
