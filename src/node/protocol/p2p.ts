@@ -4,6 +4,7 @@
  * the shared GameSession sends and receives the game; this adapter adds LAN
  * broadcast, the timer, the console commands and the p2p notices.
  */
+import { leftLine } from './leaveWords';
 import type { PlayerPing } from '../../shared/net/gameLink';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
@@ -189,7 +190,7 @@ export class P2pProtocol implements Protocol {
         session.deliverPlayers();
         break;
       case 'player-removed':
-        this.ctx.print(n.reason === 'timeout' ? `lost connection to ${n.player.name} (slot ${n.player.slot} timed out)` : `${n.player.name} left${n.why === undefined ? '' : ` (${n.why})`}`);
+        this.ctx.print(n.reason === 'timeout' ? `lost connection to ${n.player.name} (slot ${n.player.slot} timed out)` : leftLine(n.player.name, n.why ?? 'left'));
         session.deliverPlayers();
         break;
       case 'game-state':

@@ -31,6 +31,8 @@ import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
 
 export { parseTarget } from './serverPick';
+import { closedLine, leftLine } from './leaveWords';
+import { endpointAddr, serverRoute } from './serverRoute';
 import { discoverServer } from './serverDiscovery';
 
 export const SLOTSERVER_PROTOCOL = 'slotserver';
@@ -40,8 +42,6 @@ export const NETGAME_PROTOCOL = 'netgame';
 export const GAMESERVER_PORT = 6581;
 export type ServerMode = typeof SLOTSERVER_PROTOCOL | typeof GAMESERVER_PROTOCOL | typeof NETGAME_PROTOCOL;
 const TICK_MS = 10;
-/** A removal (or a lost connection) this soon after the server stopped answering is taken as the stall's doing: the client rejoins. */
-const REJOIN_WITHIN_MS = 5000;
 
 type Phase = 'idle' | 'connecting' | 'joining' | 'welcome' | 'joined' | 'leaving';
 
@@ -248,20 +248,8 @@ export class ServerClientProtocol implements Protocol {
     return null;
   }
 
-  /** The gameserver's UDP address (the TCP peer's IP, the announced port) and our token. */
-  private relayTarget(udp: number | undefined, token: number | undefined): { server: Uint8Array; token: number } | null {
-    const ip = this.link?.remoteAddress;
-    if (udp === undefined || token === undefined || !ip) return null;
-    const server = this.endpointAddr({ address: ip, port: udp });
-    return server ? { server, token } : null;
-  }
-
   private endpointAddr(e: Endpoint): Uint8Array | null {
-    try {
-      return this.ctx.packetApi.encodeNode(this.ctx.packetApi.resolve(e.address, e.port));
-    } catch {
-      return null; // e.g. an IPv6 player while we run udp: we cannot reach them
-    }
+    return endpointAddr(this.ctx.packetApi, e);
   }
 
   private onLine(line: string): void {
@@ -281,26 +269,17 @@ export class ServerClientProtocol implements Protocol {
     const msg = parseServerLine(line);
     switch (msg.kind) {
       case 'accepted': {
-        let relay: { server: Uint8Array; token: number } | undefined;
-        if (this.relayed) {
-          const route = this.relayTarget(msg.accepted.udp, msg.accepted.token);
-          if (!route) {
-            this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
-            this.phase = 'leaving';
-            this.link?.close();
-            return;
-          }
-          relay = route;
-          // The gameserver's clock is the common game time; it answers time-sync requests on its game port.
-          session.clock.source = () => route.server;
-          this.heartbeat = route.server;
-        } else {
-          // A slotserver names its time-sync port; an older one does not, and the players then follow the lowest slot.
-          const timeAddr = msg.accepted.time === undefined || !this.link?.remoteAddress ? null : this.endpointAddr({ address: this.link.remoteAddress, port: msg.accepted.time });
-          session.clock.source = timeAddr ? () => timeAddr : null;
-          this.heartbeat = timeAddr;
+        const route = serverRoute(this.ctx.packetApi, this.link?.remoteAddress, msg.accepted, this.relayed);
+        if (!route) {
+          this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
+          this.phase = 'leaving';
+          this.link?.close();
+          return;
         }
-        peer.adopt(msg.accepted.slot, relay);
+        const clock = route.clock;
+        session.clock.source = clock ? () => clock : null;
+        this.heartbeat = clock;
+        peer.adopt(msg.accepted.slot, route.relay);
         if (this.name === NETGAME_PROTOCOL) this.netgame.joined(peer, session, msg.accepted.slot, () => this.heartbeat);
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';
@@ -333,7 +312,7 @@ export class ServerClientProtocol implements Protocol {
         if (msg.reply === REMOVING_YOU) {
           // Our own `remove me` (phase 'leaving') is answered so too; a server that said it is closing is gone; anything else is the server removing us.
           if (this.phase === 'leaving') this.ctx.print(`disconnected from the ${this.name}`);
-          else if (this.closingReason !== null) this.ended('lost', this.closedLine(this.closingReason));
+          else if (this.closingReason !== null) this.ended('lost', closedLine(this.name, this.serverName, this.closingReason));
           else if (this.afterStall()) this.rejoinLater('the server removed you');
           else this.ended('lost', `disconnected from the ${this.name}: the server removed you${this.howToRejoin()}`);
           this.phase = 'leaving';
@@ -355,13 +334,6 @@ export class ServerClientProtocol implements Protocol {
     }
   }
 
-  /** The server shut down (its admin stopped it, or the player hosting a netgame left): nothing to rejoin, and the way on. */
-  private closedLine(reason: string): string {
-    const noun = this.name === NETGAME_PROTOCOL ? 'netgame' : this.name;
-    const next = this.name === NETGAME_PROTOCOL ? 'host netgame starts your own, or connect host[:port] joins another' : 'servers lists the others, or connect host[:port] joins one';
-    return `the ${noun} "${this.serverName}" closed: ${reason}. You are not in a game — ${next}`;
-  }
-
   private onClosed(error: string | undefined): void {
     const was = this.phase;
     const closing = this.closingReason;
@@ -374,12 +346,12 @@ export class ServerClientProtocol implements Protocol {
     this.session?.pipeline.deliverPlayers();
     if (this.rejoin) return this.connectAgain();
     if (was === 'leaving') return;
-    if (closing !== null) return this.ended('lost', this.closedLine(closing));
+    if (closing !== null) return this.ended('lost', closedLine(this.name, this.serverName, closing));
     if (!error) return;
     const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
     if (was === 'connecting' || was === 'joining') this.failed(error);
     else if ((was === 'joined' || was === 'welcome') && this.afterStall()) {
-      this.forgetStall();
+      this.session?.serverSilence.forget();
       this.ctx.print(`lost connection to the ${this.name} at ${where} after it stopped responding: ${error}; rejoining`);
       this.connectAgain();
     } else this.ended('lost', `lost connection to the ${this.name} at ${where}: ${error}${this.howToRejoin()}`);
@@ -398,24 +370,15 @@ export class ServerClientProtocol implements Protocol {
     return t ? `${t.host.includes(':') ? `[${t.host}]` : t.host}:${t.port}` : null;
   }
 
-  /** One rejoin per stall: a silence that led to one does not excuse the next removal. */
-  private forgetStall(): void {
-    if (this.session) this.session.serverSilence.lastSilence = null;
-  }
-
-  /** Whether the server is not answering now, or stopped answering for a while just before (a stall, not a verdict on us). */
+  /** Whether a stall excuses the removal or the lost link (serverSilence.ts): then we rejoin, once per stall. */
   private afterStall(): boolean {
-    const watch = this.session?.serverSilence;
-    if (!watch) return false;
-    if (watch.silent) return true;
-    const last = watch.lastSilence;
-    return last !== null && this.ctx.game.now() - last.endedAt <= REJOIN_WITHIN_MS;
+    return this.session?.serverSilence.excuses(this.ctx.game.now()) ?? false;
   }
 
   /** Dropped after a stall: say so, and connect again to the same server once the link has closed. */
   private rejoinLater(what: string): void {
     const ms = this.session?.serverSilence.recentSilenceMs(this.ctx.game.now()) ?? null;
-    this.forgetStall();
+    this.session?.serverSilence.forget();
     this.ctx.print(`${what} after it stopped responding${ms === null ? '' : ` for ${(ms / 1000).toFixed(0)} s`}; rejoining`);
     this.rejoin = true;
   }
@@ -454,12 +417,4 @@ export class SlotserverProtocol extends ServerClientProtocol {
   constructor(ctx: ProtocolContext) {
     super(ctx, SLOTSERVER_PROTOCOL);
   }
-}
-
-/** What the players read when `name` leaves, by the server's word (a 1.0 server gives none). */
-export function leftLine(name: string, reason: string | undefined): string {
-  if (reason === undefined) return `${name} disconnected`;
-  if (reason === 'left' || reason === 'lost connection' || reason === 'timed out') return `${name} ${reason}`;
-  if (reason.startsWith('removed: ')) return `${name} was removed by the server (${reason.slice('removed: '.length)})`;
-  return `${name} left (${reason})`;
 }

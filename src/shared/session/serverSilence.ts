@@ -14,6 +14,9 @@
 /** Silence longer than this is worth telling the player (twice the 1 s heartbeat). */
 export const SERVER_SILENT_AFTER_MS = 2000;
 
+/** A removal (or a lost connection) this soon after the server stopped answering is taken as the stall's doing: the client rejoins. */
+export const REJOIN_WITHIN_MS = 5000;
+
 export type SilenceNotice = { kind: 'silent'; silentMs: number } | { kind: 'back'; silentMs: number };
 
 export class SilenceWatch {
@@ -50,6 +53,18 @@ export class SilenceWatch {
   recentSilenceMs(now: number): number | null {
     if (this.reported > 0 && this.lastHeard !== null) return now - this.lastHeard;
     return this.lastSilence?.silentMs ?? null;
+  }
+
+  /** Whether the server is not answering at `now`, or stopped answering for a while just before (a stall, not a verdict on us). */
+  excuses(now: number): boolean {
+    if (this.silent) return true;
+    const last = this.lastSilence;
+    return last !== null && now - last.endedAt <= REJOIN_WITHIN_MS;
+  }
+
+  /** One rejoin per stall: a silence that led to one does not excuse the next removal. */
+  forget(): void {
+    this.lastSilence = null;
   }
 
   /** A datagram from the server arrived at `now`; `back` when it ends a reported silence. */

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { leftLine } from '../../../src/node/protocol/serverClient';
+import { leftLine } from '../../../src/node/protocol/leaveWords';
 import fc from 'fast-check';
 import {
   BANNED,
