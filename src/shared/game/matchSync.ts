@@ -11,7 +11,7 @@ import { addScore } from './combat';
 import { createShip, withShip } from './kinds/ship';
 import { RULES } from './rules';
 import { freeSpawnPoint } from './spawnPoint';
-import type { World } from './types';
+import { MATCH_PLAYING, type World } from './types';
 
 /** The match as its authority announces it: a matchState event's fields. */
 export type MatchAnnouncement = Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>;
@@ -55,8 +55,15 @@ export function withAnnouncement(world: World, ev: MatchAnnouncement, ageMs: num
   return { ...world, ships, objects, scores, match };
 }
 
-/** `world` with a kill announced by the victim's game: the victim's death, and the killer's kill when that is another player. */
+/**
+ * `world` with a kill announced by the victim's game: the victim's death, and
+ * the killer's kill when that is another player. The match ends the moment
+ * someone reaches the kill limit (the next step shows it): a kill that
+ * arrives after that, in the same tick, counts in no match.
+ */
 export function withKill(world: World, victim: number, killerSlot: number): World {
+  const m = world.match;
+  if (m.phase !== MATCH_PLAYING || (m.killLimit > 0 && world.scores.some((s) => s.kills >= m.killLimit))) return world;
   let scores = addScore(world.scores, victim, { deaths: 1 });
   if (killerSlot !== NO_SLOT && killerSlot !== victim && Number.isInteger(killerSlot) && killerSlot >= 0 && killerSlot < MAX_WIRE_SLOTS) scores = addScore(scores, killerSlot, { kills: 1 });
   return { ...world, scores };

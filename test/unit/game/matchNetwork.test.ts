@@ -83,6 +83,20 @@ describe('the match over the network', () => {
     alpha.applyEvent(1, { type: 'killObject', id: objectId(1, 0), killerSlot: 1 }, 0, 0);
     expect(alpha.curr.scores).toEqual([{ slot: 1, kills: 0, deaths: 1 }, { slot: 2, kills: 0, deaths: 1 }]);
   });
+
+  it('two kills arriving in one tick cannot take the winner past the kill limit: the match ended at the first', () => {
+    const alpha = new ClientGame({ match: { killLimit: 2 } });
+    alpha.applyPlayers(players([0, 1, 2, 3], 0), 0);
+    alpha.applyEvent(2, { type: 'killObject', id: objectId(2, 0), killerSlot: 1 }, 0, 0);
+    tick(alpha, 1);
+    // Slot 1 at 1 kill; two more of its kills land before the next step.
+    alpha.applyEvent(2, { type: 'killObject', id: objectId(2, 0), killerSlot: 1 }, 0, 0);
+    alpha.applyEvent(3, { type: 'killObject', id: objectId(3, 0), killerSlot: 1 }, 0, 0);
+    tick(alpha, 2);
+    expect(alpha.curr.match.phase).not.toBe(0);
+    expect(alpha.curr.scores.find((s) => s.slot === 1)).toEqual({ slot: 1, kills: 2, deaths: 0 });
+    expect(alpha.curr.scores.find((s) => s.slot === 3)).toBeUndefined();
+  });
 });
 
 describe('match limits (the killlimit and timelimit cvars)', () => {
