@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, chooseBrowser } from '../test/support/browser';
 import { cleanUpFile } from '../test/support/testRun';
 import { startWebShell } from '../test/support/webShellProcess';
+import { passFrontDoor } from '../test/support/frontDoor';
 import { TICK_HZ } from '../src/shared/sim';
 
 const program = new Command('bench-page')
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
     await page.goto(shell.url);
-    await page.waitForFunction('window.__starlane?.ready === true', undefined, { timeout: 30_000 });
+    await passFrontDoor(page);
     const mark = (hz: number) => (Math.abs(hz - TICK_HZ) <= 1 ? 'meets' : 'MISSES');
     const visible = await measure(page, seconds, false);
     const hidden = await measure(page, seconds, true);

@@ -7,6 +7,7 @@ import { launchChromium } from '../support/browser';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
 import { startWebShell } from '../support/webShellProcess';
 import { openGame, type GameTarget } from '../support/gameTarget';
+import { passFrontDoor } from '../support/frontDoor';
 
 /** Plain text of the page's console, scroll-back included. */
 export const consoleText = (page: Page): Promise<string> => page.evaluate(() => window.__starlane?.consoleText() ?? '');
@@ -30,14 +31,15 @@ export async function waitTicks(page: Page, n: number): Promise<void> {
 
 /**
  * Opens the game page at `url` in a new tab of `browser` and waits until it is
- * ready; console errors and page errors go into `problems` for the tests to check.
+ * ready and past the name prompt and the menu (frontDoor.ts); console errors
+ * and page errors go into `problems` for the tests to check.
  */
 export async function openGamePage(browser: Browser, url: string, problems: string[], viewport = { width: 1024, height: 640 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(url);
-  await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+  await passFrontDoor(page);
   return page;
 }
 

@@ -4,6 +4,7 @@ import { _electron, type Page } from 'playwright-core';
 import { launchChromium } from './browser';
 import { repoRoot, startWebShell } from './webShellProcess';
 import { tempDir } from './testRun';
+import { passFrontDoor } from './frontDoor';
 
 /** A running game to drive: its page and how to close everything it started. */
 export interface GameTarget {
@@ -26,7 +27,8 @@ export function electronBinary(): string | null {
 /**
  * Starts the game for the e2e suite. By default: the browser shell as a real
  * process and headless Chromium on its URL. With STARLANE_E2E=electron: the
- * real Electron app (needs the Electron binary and a display).
+ * real Electron app (needs the Electron binary and a display). Either way
+ * the page is past the name prompt and the menu (frontDoor.ts).
  */
 export async function openGame(viewport = { width: 1024, height: 640 }): Promise<GameTarget> {
   if (process.env.STARLANE_E2E === 'electron') {
@@ -39,12 +41,14 @@ export async function openGame(viewport = { width: 1024, height: 640 }): Promise
     });
     const page = await app.firstWindow();
     await page.setViewportSize(viewport);
+    await passFrontDoor(page);
     return { kind: 'electron', page, close: () => app.close() };
   }
   const shell = await startWebShell();
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport });
   await page.goto(shell.url);
+  await passFrontDoor(page);
   return {
     kind: 'browser-shell',
     page,

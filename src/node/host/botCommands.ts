@@ -30,8 +30,8 @@ export function registerBotCommands(host: HostService): () => void {
       const game = host.game;
       if (!game) return out.print('bot: the game is not running', 'error');
       const [sub = 'list', ...rest] = args;
-      if (sub === 'add') return add(host, game, rest, out);
-      if (sub === 'kick') return kick(game, rest, out);
+      if (sub === 'add') return addBots(host, game, rest, out);
+      if (sub === 'kick') return kickBots(game, rest, out);
       if (sub === 'list' && rest.length === 0) return list(game, out);
       out.print(`bot: unknown argument "${args.join(' ')}" — usage: ${USAGE}`, 'error');
     },
@@ -51,7 +51,8 @@ function whole(text: string, lo: number, hi: number): number | null {
   return n >= lo && n <= hi ? n : null;
 }
 
-function add(host: HostService, hostGame: HostGame, args: string[], out: ConsoleOutput): void {
+/** `bot add [n] [skill]` (args after `add`). */
+export function addBots(host: HostService, hostGame: HostGame, args: string[], out: ConsoleOutput): void {
   const game = hostGame.game;
   if (online(host)) return out.print(`bot add: you are in a network game; ${OFFLINE_ONLY}`, 'warn');
   const room = MAX_SLOTS - 1;
@@ -81,7 +82,8 @@ function add(host: HostService, hostGame: HostGame, args: string[], out: Console
   out.print(`${added.length === 1 ? 'it comes' : 'they come'} in ${JOIN_DISTANCE} units away, weapons ready in ${RULES.joinGraceTicks / TICK_HZ} s${match}`);
 }
 
-function kick(hostGame: HostGame, args: string[], out: ConsoleOutput): void {
+/** `bot kick [all]` (args after `kick`). */
+export function kickBots(hostGame: HostGame, args: string[], out: ConsoleOutput): void {
   const game = hostGame.game;
   if (args.length > 1 || (args[0] !== undefined && args[0] !== 'all')) return out.print(`bot kick: unknown argument "${args.join(' ')}" — type bot kick (the last bot added) or bot kick all`, 'error');
   if (game.bots.length === 0) return out.print('bot kick: there are no bots (bot add [n] [skill] adds some)', 'warn');

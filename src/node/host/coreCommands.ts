@@ -61,6 +61,7 @@ export function registerCoreCommands(host: HostService): () => void {
         }
         const settings = host.settings.update((s) => {
           s.playerName = checked.name;
+          s.pilotNamed = true;
         });
         host.emit({ kind: 'settings', settings });
         out.print(`you are now known as ${checked.name}`);

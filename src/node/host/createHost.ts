@@ -16,6 +16,8 @@ import { NO_CONDITIONS, describeConditions, isConditioned, type LinkConditions }
 import { HostGame } from './hostGame';
 import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';
 import { registerServersCommand } from './serversCommand';
+import { registerMenuCommand } from './menuCommand';
+import { registerPracticeCommand } from './practiceCommand';
 import { switchTo } from './protocolSwitch';
 
 export interface CreateHostOptions {
@@ -125,6 +127,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   registerCoreCommands(host);
   registerBotCommands(host);
   registerHostCommand(host);
+  registerMenuCommand(host);
+  registerPracticeCommand(host);
   // `servers lan` asks where the game's own discovery goes (tests keep it on loopback).
   const serverList = registerServersCommand(host, {
     ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),

@@ -7,6 +7,8 @@ import type {
   ConsoleLine,
 } from '../../shared/host/contract';
 import { HOST_CONTRACT_VERSION } from '../../shared/host/contract';
+import type { MenuState } from '../../shared/menu/menuState';
+import { emptyBrowserState, type BrowserState } from '../../shared/servers/browserState';
 import { ConsoleCore, type ConsoleOutput } from '../../shared/console';
 import type { Cvar, CvarDef, CvarType } from '../../shared/console/cvar';
 import { pushHistory } from '../../shared/console/lineEditor';
@@ -60,6 +62,10 @@ export class HostService {
   private readonly disposers: (() => void)[] = [];
   /** The game the host runs, steered by the pages' inputs (set by createHost). */
   game: HostGame | null = null;
+  /** The menu over the game: every start opens on the main menu. */
+  private menuState: MenuState = { page: 'main', dialog: null };
+  /** The server browser's table as last refreshed. */
+  private browserState: BrowserState = emptyBrowserState();
 
   constructor(readonly options: HostServiceOptions) {
     this.console = options.console ?? new ConsoleCore();
@@ -122,7 +128,29 @@ export class HostService {
       consoleBacklog: [...this.backlog],
       consoleSeq: this.consoleSeq,
       net: this.game?.pageAttached() ?? [],
+      menu: this.menuState,
+      servers: this.browserState,
     };
+  }
+
+  get menu(): MenuState {
+    return this.menuState;
+  }
+
+  /** Shows a menu page and/or dialog on every page (and on pages that attach later). */
+  setMenu(next: Partial<MenuState>): void {
+    this.menuState = { ...this.menuState, ...next };
+    this.emit({ kind: 'menu', menu: this.menuState });
+  }
+
+  get browser(): BrowserState {
+    return this.browserState;
+  }
+
+  /** Updates the server browser's table on every page. */
+  setBrowser(next: Partial<BrowserState>): void {
+    this.browserState = { ...this.browserState, ...next };
+    this.emit({ kind: 'servers', browser: this.browserState });
   }
 
   /** Runs one console line (already validated for type and length); remembers it in the history. */

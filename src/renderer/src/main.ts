@@ -7,6 +7,7 @@
  */
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
+import './menu/menu.css';
 import type { HostApi, HostEvent } from '../../shared/host/contract';
 import { cvarNumber, type Settings } from '../../shared/settings/settings';
 import { NO_SLOT } from '../../shared/wire/types';
@@ -32,6 +33,11 @@ import type { PageHooks } from '../../shared/host/pageHooks';
 import { ConsoleSequence } from '../../shared/host/consoleSequence';
 import { goldenRun } from '../../shared/game/goldenRun';
 import { MATCH_OVER } from '../../shared/game/types';
+import { MenuView } from './menu/menuView';
+import { hostPanel, lanPanel, practicePanel } from './menu/startPanels';
+import { mainPanel, pausePanel } from './menu/rootPanels';
+import { serversPanel } from './menu/serversPanel';
+import { settingsPanel } from './menu/settingsPanel';
 
 declare global {
   interface Window {
@@ -121,9 +127,28 @@ async function boot(): Promise<void> {
     hud.addFeed(killLine(names.label(n.slot), labelOf(n.killerSlot)), now);
   };
 
-  const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) =>
-    input.setEnabled(!open),
-  );
+  // The game takes input only while neither the console nor the menu shows.
+  let consoleOpen = false;
+  let menu: MenuView | null = null;
+  const steer = () => input.setEnabled(!consoleOpen && !(menu?.isOpen ?? false));
+  const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) => {
+    consoleOpen = open;
+    steer();
+    if (!open) menu?.focus();
+  });
+
+  // The menu over the game: the host says which page shows; every button runs console lines.
+  let home: 'main' | 'pause' = 'main';
+  const menuCtx = { run: (line: string) => host.command(line), settings: () => settings, home: () => home };
+  const servers = serversPanel(menuCtx);
+  menu = new MenuView(document.body, menuCtx, [mainPanel(menuCtx), practicePanel(menuCtx), lanPanel(menuCtx), hostPanel(menuCtx), servers, settingsPanel(menuCtx), pausePanel(menuCtx)]);
+  const showMenu = (state: typeof snapshot.menu) => {
+    if (state.page === 'main' || state.page === 'pause') home = state.page;
+    menu?.show(state, settings.pilotNamed);
+    steer();
+  };
+  showMenu(snapshot.menu);
+  servers.update(snapshot.servers);
   // A gamepad, when one is plugged in (hot-plug is said in the console); its sticks read the joy_* cvars.
   const pads = new PadWatch(() => (typeof navigator.getGamepads === 'function' ? navigator.getGamepads() : []), (line) => consoleView.print(line, 'info'));
   input.pad = { current: () => pads.current(), config: () => ({ deadZone: cvarNumber(settings, 'joy_deadzone', 0.15), invertPitch: cvarNumber(settings, 'joy_invert', 0) !== 0 }) };
@@ -142,6 +167,13 @@ async function boot(): Promise<void> {
         e.preventDefault();
         e.stopPropagation();
         if (!e.repeat) consoleView.toggle();
+        return;
+      }
+      if (consoleView.isOpen || !menu) return;
+      // The menu's keys while it shows; Esc in the game opens the pause menu.
+      if (menu.isOpen ? menu.key(e) : e.key === 'Escape' && !e.repeat && (host.command('menu pause'), true)) {
+        e.preventDefault();
+        e.stopPropagation();
       }
     },
     { capture: true },
@@ -162,6 +194,7 @@ async function boot(): Promise<void> {
           break;
         case 'settings':
           settings = ev.settings;
+          menu.settingsChanged(settings.pilotNamed);
           hud.setName(names.own());
           input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
           showNetGraph();
@@ -180,6 +213,12 @@ async function boot(): Promise<void> {
         case 'netgraph':
           netGraph.push(ev.sample);
           break;
+        case 'menu':
+          showMenu(ev.menu);
+          break;
+        case 'servers':
+          servers.update(ev.browser);
+          break;
         case 'quit':
           quitting = true;
           loop?.stop();
@@ -197,6 +236,9 @@ async function boot(): Promise<void> {
     {
       // Every 25 ms of the page's clock: one input sample (mouse motion is consumed per sample).
       step: () => {
+        // A gamepad drives the menu while it shows.
+        const pad = pads.current();
+        if (menu?.isOpen && pad) menu.pad(pad.buttons.map((b) => b.pressed), pad.axes[1] ?? 0);
         const s = input.sample();
         // The target key cycles through the ships in the newest view; every sample carries the choice.
         s.target = targeting.update(currView.ships, currView.localSlot, input.takeTargetPresses());
@@ -247,6 +289,7 @@ async function boot(): Promise<void> {
     chat: () => hud.chatLines(),
     overlays: () => ({ scoreboard: scoreboard.boardVisible, matchEnd: scoreboard.endVisible, lockWarning: currView.lockedBy.length > 0, target: targeting.slot }),
     goldenRun: (options) => goldenRun(options),
+    menu: () => (menu?.isOpen ? (document.querySelector<HTMLElement>('#menu > section:not([hidden])')?.id ?? 'open') : 'off'),
   };
 }
 

@@ -17,12 +17,15 @@ import { NO_TARGET, type ShipInput } from '../sim/types';
 import { MAX_WIRE_SLOTS } from '../wire/types';
 import type { GameNotice } from '../game/clientGame';
 import type { WorldView } from '../game/view';
+import type { MenuState } from '../menu/menuState';
+import type { BrowserState } from '../servers/browserState';
 
 /**
  * Bumped when a message changes shape; the browser shell refuses other versions.
  * v4: the host runs the game; frames carry the player's input up, `world` events the world down.
+ * v5: the menu (`menu` in the snapshot and as events) and the server browser (`servers` events).
  */
-export const HOST_CONTRACT_VERSION = 4;
+export const HOST_CONTRACT_VERSION = 5;
 
 /** Electron IPC channel names, one per message. */
 export const HOST_CHANNELS = {
@@ -54,6 +57,10 @@ export interface HostSnapshot {
    * (age counted up to the snapshot). Applied like `net` events before any of them.
    */
   net: NetDelivery[];
+  /** The menu page and dialog showing (the first screen of a start is the main menu). */
+  menu: MenuState;
+  /** The server browser's table as last refreshed. */
+  servers: BrowserState;
 }
 
 /** One console line as the host numbers it: `seq` counts every line and clear, from 1, per host run. */
@@ -112,6 +119,10 @@ export type HostEvent =
   /** One host tick: the world to draw and what happened (explosions, kills) since the last. */
   | { kind: 'world'; view: WorldView; notices: GameNotice[] }
   | { kind: 'netgraph'; sample: NetGraphSample }
+  /** The menu page or dialog changed. */
+  | { kind: 'menu'; menu: MenuState }
+  /** The server browser's table changed (a refresh under way, pings in, a join refused). */
+  | { kind: 'servers'; browser: BrowserState }
   | { kind: 'quit' };
 
 /** The renderer's view of the host, identical in both shells. */

@@ -30,4 +30,6 @@ export interface PageHooks {
   overlays(): { scoreboard: boolean; matchEnd: boolean; lockWarning: boolean; target: number };
   /** Runs the golden run (src/shared/game/goldenRun.ts) in this engine, so a test can compare its hash with Node's. */
   goldenRun(options: GoldenRunOptions): GoldenRunResult;
+  /** The menu layer showing (`menu-main`, `menu-name`, `menu-dialog`, …), or `off` when the game has the screen. */
+  menu(): string;
 }

@@ -12,6 +12,8 @@ export interface Settings {
   /** Settings file layout version; bumped when a field changes meaning (2: bindings are an input → command table). */
   version: 2;
   playerName: string;
+  /** The player has chosen a name (by the first start's prompt or `name`); until then the menu asks for one. */
+  pilotNamed: boolean;
   /** Input (key code, `Mouse1`…, `Pad…`) → command (bindings.ts). */
   bindings: BindTable;
   /** Packet API bound at start-up (`udp` or `udp6`). */
@@ -31,6 +33,7 @@ export function defaultSettings(): Settings {
   return {
     version: 2,
     playerName: 'pilot',
+    pilotNamed: false,
     bindings: defaultBindTable(),
     packetApi: 'udp',
     cvars: {},
@@ -79,6 +82,10 @@ export function sanitizeSettings(raw: unknown): { settings: Settings; issues: Is
 
   if (typeof r.playerName === 'string' && validatePlayerName(r.playerName).ok) out.playerName = r.playerName.trim();
   else if (r.playerName !== undefined) issues.push('playerName');
+  // A file from before the prompt existed: a name other than the default was chosen by the player.
+  if (typeof r.pilotNamed === 'boolean') out.pilotNamed = r.pilotNamed;
+  else if (r.pilotNamed !== undefined) issues.push('pilotNamed');
+  else out.pilotNamed = out.playerName !== d.playerName;
 
   if (r.bindings !== undefined) {
     // Version 1 (or no version) kept one key per action, keyed by the action: moved to the table with every custom key.

@@ -1,0 +1,24 @@
+/**
+ * The server browser as the host keeps it and a page draws it (issue 24):
+ * the merged table (browserModel.ts), how far a refresh has got, what could
+ * not be asked, and the last join that failed. Pure data.
+ */
+import type { BrowserRow } from './browserModel';
+
+export interface BrowserState {
+  /** `idle` before the first refresh, `asking` the masterserver and the LAN, `pinging` the listed servers, `done`. */
+  status: 'idle' | 'asking' | 'pinging' | 'done';
+  /** Pings answered or given up so far, of how many asked (0 of 0 outside `pinging`). */
+  progress: { done: number; total: number };
+  /** Why the masterserver's list is missing ('' when it answered or was not asked). */
+  masterError: string;
+  /** Why the LAN was not asked or could not be ('' when it was). */
+  lanError: string;
+  rows: BrowserRow[];
+  /** The last join from the browser that failed: where, and why in words with what to do. */
+  joinError: { address: string; reason: string } | null;
+}
+
+export function emptyBrowserState(): BrowserState {
+  return { status: 'idle', progress: { done: 0, total: 0 }, masterError: '', lanError: '', rows: [], joinError: null };
+}

@@ -1,0 +1,63 @@
+/**
+ * The menu's commands in a complete host (the menu's buttons run them, and
+ * so may the console or a script): every start opens on the main menu;
+ * `menu <page>` shows a page on every page attached and on pages that attach
+ * later; `practice 2 4` leaves a network game for the offline one with two
+ * bots of skill 4 and closes the menu; `leave` sends them home and opens the
+ * main menu.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostEvent } from '../../src/shared/host/contract';
+import { startTestHost, type TestHost } from '../support/testHost';
+import { waitFor } from '../support/waitFor';
+
+const hosts: TestHost[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.host.dispose()));
+});
+
+const menuEvents = (events: HostEvent[]) => events.flatMap((e) => (e.kind === 'menu' ? [e.menu.page] : []));
+
+describe('menu, practice and leave on the host', () => {
+  it('opens on the main menu; menu settings and menu off reach every page and a page attaching later', async () => {
+    const t = await startTestHost('alpha');
+    hosts.push(t);
+    expect(t.host.hello().menu).toEqual({ page: 'main', dialog: null });
+    await t.run('menu settings');
+    await t.run('menu off');
+    await new Promise((r) => setImmediate(r));
+    expect(menuEvents(t.events)).toEqual(['settings', 'off']);
+    expect(t.host.hello().menu.page).toBe('off');
+    await t.run('menu');
+    await t.run('menu lobby');
+    await new Promise((r) => setImmediate(r));
+    expect(t.text()).toMatch(/^menu: closed \(menu main\|servers\|settings\|off\)$/m);
+    expect(t.text()).toMatch(/^menu: no page "lobby" \(pages: main, practice, lan, host, servers, settings, pause, off\)$/m);
+    expect(t.host.hello().menu.page).toBe('off');
+  });
+
+  it('practice 2 4 leaves a peer-to-peer game for two bots of skill 4 offline and closes the menu; leave sends them home and opens the main menu', async () => {
+    const t = await startTestHost('alpha', { protocol: 'p2p' });
+    hosts.push(t);
+    await t.run('connect');
+    await waitFor('alone in a peer-to-peer game', () => /connected to the peer-to-peer game as slot 0/.test(t.text()));
+    await t.run('practice 2 4');
+    await new Promise((r) => setImmediate(r));
+    expect(t.host.subsystems.protocol.bound()).toBe('offline');
+    const game = t.host.game!;
+    expect(game.game.bots.length).toBe(2);
+    expect(game.game.bots.map((s) => game.crew.skillOf(s))).toEqual([4, 4]);
+    expect(t.host.hello().menu.page).toBe('off');
+    // Practice again: the old bots go, the new ones come.
+    await t.run('practice 1');
+    expect(game.game.bots.length).toBe(1);
+    await t.run('practice x');
+    await new Promise((r) => setImmediate(r));
+    expect(t.text()).toMatch(/^practice: the number of bots must be a whole number \(got "x"\)/m);
+    expect(game.game.bots.length).toBe(1);
+    await t.run('leave');
+    await new Promise((r) => setImmediate(r));
+    expect(game.game.bots.length).toBe(0);
+    expect(t.host.hello().menu.page).toBe('main');
+  });
+});
