@@ -2,7 +2,8 @@
  * What the console says when the game moves under a player (the game page,
  * a real gameserver process): a switch to a model with no server at that
  * host is one line with the way back, and switching back rejoins; a server
- * that shuts down says it closed and why; `quit` ends with "Starlane has
+ * that shuts down says it closed and why (in the console, and in a dialog
+ * over the game); `quit` ends with "Starlane has
  * quit", never a lost-connection banner. Screenshots (test-artifacts/):
  * the console after the switch, and after the server shut down.
  */
@@ -59,6 +60,10 @@ describe('leaving a game, in words a player reads (the game page)', () => {
     expect(await server.exited).toBe(0);
     await page.screenshot({ path: join(artifacts, 'console-after-server-shutdown.png') });
     expect(await consoleText(page)).not.toMatch(/removed you|to join again/);
+    // Over the game, a dialog says the same, with the way to the menu and no Reconnect (the server is gone by its admin's will).
+    await page.waitForFunction(() => window.__starlane?.menu() === 'menu-dialog');
+    const dialog = await page.evaluate(() => ({ title: document.querySelector('#menu-dialog h1')?.textContent, text: document.querySelector('#menu-dialog p')?.textContent, buttons: [...document.querySelectorAll('#menu-dialog button')].map((b) => b.textContent) }));
+    expect(dialog).toEqual({ title: 'The server closed', text: 'the gameserver "Evening" closed: shut down by its admin (SIGTERM).', buttons: ['Back to menu'] });
   });
 
   it('quit ends with "Starlane has quit", not a lost connection', async () => {

@@ -4,8 +4,11 @@
  * `menu <page>` shows a page on every page attached and on pages that attach
  * later; `practice 2 4` leaves a network game for the offline one with two
  * bots of skill 4 and closes the menu; `leave` sends them home and opens the
- * main menu.
+ * main menu. A join that fails says why where the player is looking: in
+ * the server browser while it shows, in a dialog over another menu page,
+ * and only in the console while the menu is closed.
  */
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostEvent } from '../../src/shared/host/contract';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -59,5 +62,34 @@ describe('menu, practice and leave on the host', () => {
     await new Promise((r) => setImmediate(r));
     expect(game.game.bots.length).toBe(0);
     expect(t.host.hello().menu.page).toBe('main');
+  });
+
+  it('a failed join: the reason in the browser on its page, a dialog over the main menu, the console only with the menu closed', async () => {
+    const t = await startTestHost('alpha', { protocol: 'gameserver' });
+    hosts.push(t);
+    // A TCP port nothing listens on.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const failures = () => (t.text().match(/nothing is listening at 127\.0\.0\.1/g) ?? []).length;
+    await t.run(`connect 127.0.0.1:${port}`);
+    await waitFor('the first refusal', () => failures() === 1);
+    await new Promise((r) => setImmediate(r));
+    expect(t.host.menu.page).toBe('main');
+    expect(t.host.menu.dialog).toEqual({ title: 'Could not join', text: expect.stringMatching(/nothing is listening at 127\.0\.0\.1/), actions: [{ label: 'OK', command: 'menu main' }] });
+    await t.run('menu servers');
+    await t.run(`connect 127.0.0.1:${port}`);
+    await waitFor('the second refusal', () => failures() === 2);
+    await new Promise((r) => setImmediate(r));
+    expect(t.host.menu.dialog).toBeNull();
+    expect(t.host.browser.joinError).toEqual({ address: `127.0.0.1:${port}`, reason: expect.stringMatching(/nothing is listening at 127\.0\.0\.1/) });
+    await t.run('menu off');
+    await t.run(`connect 127.0.0.1:${port}`);
+    await waitFor('the third refusal', () => failures() === 3);
+    await new Promise((r) => setImmediate(r));
+    expect(t.host.menu).toEqual({ page: 'off', dialog: null });
   });
 });

@@ -18,6 +18,7 @@ import { DEFAULT_CONVERGE_MS } from '../../shared/net/smoothing';
 import { registerServersCommand } from './serversCommand';
 import { registerMenuCommand } from './menuCommand';
 import { registerPracticeCommand } from './practiceCommand';
+import { GameDialogs } from './gameDialogs';
 import { switchTo } from './protocolSwitch';
 
 export interface CreateHostOptions {
@@ -83,6 +84,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   // Protocols may print while they start; their output goes to the host once it exists.
   let host: HostService | null = null;
   let cvars: NetCvars | null = null;
+  let dialogs: GameDialogs | null = null;
   const game = new HostGame({
     playerName: () => store.peek().playerName,
     sendFrequency: () => cvars?.sendfreq.value ?? 20,
@@ -113,6 +115,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     leavingFor: () => host?.switching ?? null,
     pickServer: (text) => serverList.pick(text),
     switchTo: (protocol, target) => void switchTo(host as HostService, protocol, target),
+    // A lost game or a failed join: a dialog, or the reason in the server browser (gameDialogs.ts).
+    connectionEnded: (outcome, line, target) => dialogs?.ended(outcome, line, target),
   });
   host = new HostService({
     console: consoleCore,
@@ -124,6 +128,9 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     onQuit: options.onQuit,
     release: profile.release,
   });
+  const shown = new GameDialogs(host);
+  dialogs = shown;
+  game.watch((d) => shown.delivered(d));
   registerCoreCommands(host);
   registerBotCommands(host);
   registerHostCommand(host);

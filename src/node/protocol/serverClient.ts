@@ -398,7 +398,8 @@ export class ServerClientProtocol implements Protocol {
   /** Prints `line` and tells the context the attempt or the game is over (a bot exits on it). */
   private ended(outcome: 'failed' | 'lost', line: string): void {
     this.ctx.print(line);
-    this.ctx.connectionEnded?.(outcome, line);
+    const target = this.targetText();
+    this.ctx.connectionEnded?.(outcome, line, ...(target !== null ? [target] : []));
   }
 
   private onNotice(n: ManagedNotice): void {

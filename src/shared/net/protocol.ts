@@ -86,10 +86,12 @@ export interface ProtocolContext {
    * Called once a connect attempt ends without a game (`failed`: refused,
    * full, unreachable, nothing found on the LAN) or a game ends without the
    * player asking (`lost`: connection broken, removed by the server).
-   * `reason` is the text of the console line printed with it. A window has
-   * the console line; a headless bot exits on it.
+   * `reason` is the text of the console line printed with it; `target`, the
+   * server as `connect` takes it (absent when there is none to go back to).
+   * A window shows a dialog (or the reason in its server browser); a
+   * headless bot exits on it.
    */
-  connectionEnded?(outcome: 'failed' | 'lost', reason: string): void;
+  connectionEnded?(outcome: 'failed' | 'lost', reason: string, target?: string): void;
   /**
    * A lockstep game reached a hash check frame (every 40th): the world's
    * hash there and the epoch (state transfers so far) it belongs to. The
