@@ -1,12 +1,11 @@
-import { queryMaster } from '../net/masterQuery';
 import { formatLanServers, lanOptionsOf, nothingAnsweredLine, queryLanDetailed, type LanQueryOptions } from '../net/lanQuery';
 import { parseTarget } from '../protocol/serverClient';
-import type { ListedServer } from '../../shared/servers/masterProtocol';
-import { DEFAULT_MASTER_PORT } from '../../shared/servers/masterProtocol';
+import { DEFAULT_MASTER_PORT, MASTER_SERVER_TYPES } from '../../shared/servers/masterProtocol';
 import { inListOrder } from '../../shared/servers/listOrder';
-import { pingServers } from '../net/serverPing';
-import { applyPings, mergeServers, pingTargets, type BrowserRow, type LanAnswer } from '../../shared/servers/browserModel';
+import type { BrowserRow } from '../../shared/servers/browserModel';
 import type { HostService } from './hostService';
+import { isServerKind, ServerBrowser } from './serverBrowser';
+import { registerFavouriteCommand } from './favouriteCommand';
 
 type Printer = { print(text: string, level?: 'info' | 'warn' | 'error'): void };
 
@@ -14,12 +13,13 @@ type Printer = { print(text: string, level?: 'info' | 'warn' | 'error'): void };
 export function formatBrowserRows(rows: readonly BrowserRow[]): string[] {
   const where = Math.max(7, ...rows.map((r) => r.address.length));
   const ping = (r: BrowserRow) => (r.pingMs !== null ? `${r.pingMs.toFixed(1)} ms` : r.ping === 'unreachable' ? 'no reply' : '?');
-  const from = (r: BrowserRow) => (r.fromMaster && r.fromLan ? 'master+LAN' : r.fromMaster ? 'master' : 'LAN');
+  const players = (r: BrowserRow) => (r.maxPlayers > 0 ? `${r.players}/${r.maxPlayers}` : '?');
+  const from = (r: BrowserRow) => (r.fromMaster && r.fromLan ? 'master+LAN' : r.fromMaster ? 'master' : r.fromLan ? 'LAN' : r.favourite ? 'favourite' : 'recent');
   return [
     `  #  ${'name'.padEnd(20)} ${'kind'.padEnd(11)} players  ${'ping'.padEnd(9)} ${'address'.padEnd(where)} from`,
     ...rows.map(
       (r, i) =>
-        `${String(i + 1).padStart(3)}  ${r.name.padEnd(20)} ${(r.kind ?? '?').padEnd(11)} ${`${r.players}/${r.maxPlayers}`.padEnd(8)} ${ping(r).padEnd(9)} ${r.address.padEnd(where)} ${from(r)}`,
+        `${String(i + 1).padStart(3)}  ${r.name.padEnd(20)} ${(r.kind ?? '?').padEnd(11)} ${players(r).padEnd(8)} ${ping(r).padEnd(9)} ${r.address.padEnd(where)} ${from(r)}`,
     ),
   ];
 }
@@ -42,6 +42,9 @@ type Pickable = { protocol: string | null; target: string | null };
  * kind, with `lan` as the host's broadcast settings). Both are printed in one
  * order (listOrder.ts). `connect <n>` then joins server n of whichever
  * list came last — the footer of each list says so — switching protocol if needed.
+ * The server browser page runs `servers refresh` (the same asking, the
+ * table only in the browser) and `servers join <kind> <host:port>`
+ * (serverBrowser.ts); `favourite` keeps servers (favouriteCommand.ts).
  */
 export function registerServersCommand(host: HostService, lan: LanQueryOptions = {}): ServerList {
   let last: Pickable[] = [];
@@ -54,55 +57,59 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
     flags: { archive: true },
     validate: (v) => (parseTarget(v, DEFAULT_MASTER_PORT) ? null : 'must be host[:port]'),
   });
+  const browser = new ServerBrowser(host, lan);
+  registerFavouriteCommand(host, browser);
+  const usage = 'type servers, servers lan, servers refresh or servers join <kind> <host:port>';
   host.console.addCommand({
     name: 'servers',
-    help: 'list the servers a masterserver knows and those answering on the LAN with their pings, or with "lan" only the LAN\'s (then: connect <number>)',
-    usage: '[lan]',
-    args: { max: 1 },
-    complete: (_args, argIndex) => (argIndex === 0 ? ['lan'] : []),
+    help: 'list the servers a masterserver knows and those answering on the LAN with their pings, or with "lan" only the LAN\'s (then: connect <number>); "refresh" fills the server browser without a table; "join <kind> <host:port>" joins a server of that kind',
+    usage: '[lan | refresh | join slotserver|gameserver|netgame <host:port>]',
+    args: { max: 3 },
+    complete: (args, argIndex) => (argIndex === 0 ? ['lan', 'refresh', 'join'] : argIndex === 1 && args[0] === 'join' ? [...MASTER_SERVER_TYPES] : []),
     run: async (args, out) => {
-      if (args[0] !== undefined && args[0] !== 'lan') return out.print(`servers: unknown argument "${args[0]}" (type servers, or servers lan)`, 'error');
-      if (args[0] === 'lan') return listLan(out);
+      const [what, kind, address] = args;
+      if (what === 'join') {
+        if (!isServerKind(kind) || address === undefined) return out.print(`servers join: say the kind and the address (servers join slotserver|gameserver|netgame <host:port>)`, 'error');
+        return browser.join(kind, address, out);
+      }
+      if (what !== undefined && ((what !== 'lan' && what !== 'refresh') || args.length > 1)) return out.print(`servers: unknown argument "${args.join(' ')}" (${usage})`, 'error');
+      if (what === 'lan') return listLan(out);
       const target = parseTarget(master.value, DEFAULT_MASTER_PORT);
       if (!target) return out.print(`net_master "${master.value}" is not host[:port]`, 'error');
-      return listAll(out, target);
+      return what === 'refresh' ? refreshQuietly(out, target) : listAll(out, target);
     },
   });
 
   /**
    * `servers`: the masterserver's list and the LAN's answers at once, merged
-   * into one table (browserModel.ts), each server the LAN did not answer
-   * pinged by unicast discovery at the UDP port the list gives.
+   * into one table (browserModel.ts) with the player's kept servers, each
+   * server the LAN did not answer pinged by unicast discovery at the UDP
+   * port the list gives; the server browser shows the same table.
    */
   async function listAll(out: Printer, target: { host: string; port: number }): Promise<void> {
     const where = `${target.host}:${target.port}`;
     const bound = host.subsystems.packetApi.bound();
     const lanKind = bound === 'udp' || bound === 'udp6' ? bound : null;
     out.print(`asking the masterserver at ${where} and ${lanKind ? `the LAN (${lanKind === 'udp' ? 'IPv4 broadcast' : 'IPv6 multicast'})` : 'not the LAN (no packet API is bound)'} for Starlane servers…`);
-    const [fromMaster, fromLan] = await Promise.all([
-      queryMaster(target.host, target.port).then(
-        (list) => ({ list, error: null }),
-        (err: Error) => ({ list: [] as ListedServer[], error: err.message }),
-      ),
-      lanKind
-        ? queryLanDetailed(lanKind, lanOptionsOf(host.subsystems.packetApi.table, lan)).then(
-            (r) => ({ list: r.servers as LanAnswer[], error: null }),
-            (err: Error) => ({ list: [] as LanAnswer[], error: err.message }),
-          )
-        : { list: [] as LanAnswer[], error: null },
-    ]);
-    if (fromMaster.error !== null) out.print(`servers: the masterserver at ${where} cannot be reached (${fromMaster.error}); listing the LAN only`, 'warn');
-    if (fromLan.error !== null) out.print(`servers: the LAN could not be asked (${fromLan.error})`, 'warn');
-    let rows = mergeServers(fromMaster.list, fromLan.list);
-    const pinged = await pingServers(pingTargets(rows).map((t) => ({ address: t.host, port: t.udp })));
-    rows = applyPings(rows, pinged.results.map((r) => ({ host: r.target.address, udp: r.target.port, pingMs: r.pingMs })));
+    const { rows, masterError } = await browser.refresh(target, (r) => {
+      if (r.masterError !== null) out.print(`servers: the masterserver at ${where} cannot be reached (${r.masterError}); listing the LAN only`, 'warn');
+      if (r.lanError !== null && r.lanKind !== null) out.print(`servers: the LAN could not be asked (${r.lanError})`, 'warn');
+    });
     last = rows.map((r) => ({ protocol: r.kind, target: r.port === null ? null : r.address }));
     if (rows.length === 0) {
-      const masterSaid = fromMaster.error === null ? `the masterserver at ${where} lists no servers` : 'no masterserver list';
+      const masterSaid = masterError === null ? `the masterserver at ${where} lists no servers` : 'no masterserver list';
       return out.print(`${masterSaid} and ${lanKind ? 'no server answered on the LAN' : 'the LAN was not asked'}`);
     }
     formatBrowserRows(rows).forEach((line) => out.print(line));
     out.print(`type connect <number> to join one of this list (the masterserver's and the LAN's; servers lan lists only the LAN's)`);
+  }
+
+  /** `servers refresh` (the browser's Refresh): the same asking, one line in the console; the table is the browser's. */
+  async function refreshQuietly(out: Printer, target: { host: string; port: number }): Promise<void> {
+    const r = await browser.refresh(target);
+    const listed = r.rows.filter((row) => row.fromMaster || row.fromLan).length;
+    const missing = [r.masterError !== null ? `the masterserver at ${r.where} cannot be reached (${r.masterError})` : null, r.lanError !== null ? `the LAN was not asked (${r.lanError})` : null].filter((m) => m !== null);
+    out.print(`servers: ${listed} server${listed === 1 ? '' : 's'} listed${missing.length > 0 ? `; ${missing.join('; ')}` : ''} (servers prints the table)`, missing.length > 0 ? 'warn' : 'info');
   }
 
   /** `servers lan`: one discovery round over the bound packet API's kind, printed numbered. */

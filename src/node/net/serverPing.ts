@@ -63,6 +63,8 @@ export interface PingOptions {
   transport?: PingTransport;
   /** Nonce source (default: random u32). */
   nonce?: () => number;
+  /** Called as each server's outcome is known (answered, or out of tries), with how many are known of how many. */
+  onResult?: (result: PingResult, settled: number, total: number) => void;
 }
 
 /** An address as datagrams report it: no IPv6 zone, lower case, IPv4-mapped IPv6 as plain IPv4. */
@@ -87,11 +89,18 @@ export async function pingServers(targets: readonly PingTarget[], options: PingO
   let next = 0;
   let inFlight = 0;
   let requests = 0;
+  let settled = 0;
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (finish = resolve));
 
-  const settle = () => {
+  const settle = (index: number) => {
     inFlight -= 1;
+    settled += 1;
+    try {
+      options.onResult?.(results[index] as PingResult, settled, targets.length);
+    } catch {
+      // A listener's trouble is its own: the round goes on.
+    }
     launch();
   };
   const launch = () => {
@@ -104,14 +113,14 @@ export async function pingServers(targets: readonly PingTarget[], options: PingO
   const ask = (index: number) => {
     const target = targets[index] as PingTarget;
     tries[index] = (tries[index] ?? 0) + 1;
-    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535 || canonicalAddress(target.address) === '') return settle();
+    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535 || canonicalAddress(target.address) === '') return settle(index);
     let nonce = nextNonce() >>> 0;
     for (let guard = 0; pending.has(nonce) && guard < 16; guard++) nonce = nextNonce() >>> 0;
-    if (pending.has(nonce)) return settle();
+    if (pending.has(nonce)) return settle(index);
     const timer = clock.setTimeout(() => {
       pending.delete(nonce);
       if ((tries[index] ?? 0) < attempts) ask(index);
-      else settle();
+      else settle(index);
     }, timeoutMs);
     pending.set(nonce, { index, sentAt: clock.now(), timer, source: `${canonicalAddress(target.address)} ${target.port}` });
     requests += 1;
@@ -136,7 +145,7 @@ export async function pingServers(targets: readonly PingTarget[], options: PingO
       const result = results[asked.index] as PingResult;
       result.pingMs = Math.round((now - asked.sentAt) * 10) / 10;
       result.announcement = parsed.value;
-      settle();
+      settle(asked.index);
     } catch {
       ignore('handler-threw');
     }

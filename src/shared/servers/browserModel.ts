@@ -32,6 +32,7 @@ export interface BrowserRow {
   name: string;
   kind: MasterServerType | null;
   players: number;
+  /** 0 with `players` 0: not known (a kept server nothing has listed and that has not answered). */
   maxPlayers: number;
   /** Round trip in ms; null when not measured or unreachable (see `ping`). */
   pingMs: number | null;
@@ -47,6 +48,10 @@ export interface BrowserRow {
   /** Where the row came from. */
   fromMaster: boolean;
   fromLan: boolean;
+  /** A favourite of the player's (savedRows.ts). */
+  favourite?: boolean;
+  /** One of the servers the player joined lately. */
+  recent?: boolean;
 }
 
 /** A sortable column. */
@@ -54,8 +59,11 @@ export type BrowserColumn = 'name' | 'kind' | 'players' | 'ping' | 'address';
 
 /** Which rows to hide. */
 export interface BrowserFilter {
+  /** Hide servers known to be full (a row whose count is not known is neither full nor empty). */
   hideFull?: boolean;
   hideEmpty?: boolean;
+  /** Show only the favourites, or only the servers joined lately. */
+  only?: 'favourites' | 'recent';
   /** Show only these kinds (rows of unknown kind are shown only when this is absent). */
   kinds?: readonly MasterServerType[];
 }
@@ -119,6 +127,12 @@ export interface PingMeasure {
   host: string;
   udp: number;
   pingMs: number | null;
+  /**
+   * What the server announced in its answer (already parsed and checked): it
+   * replaces the row's name, kind and figures, as a LAN answer does, when it
+   * names the row's join port (else it is some other server's answer).
+   */
+  answer?: { name: string; kind: MasterServerType; port: number; players: number; maxPlayers: number };
 }
 
 /**
@@ -127,13 +141,15 @@ export interface PingMeasure {
  * replaces an older one. New rows; the input is not changed.
  */
 export function applyPings(rows: readonly BrowserRow[], pings: readonly PingMeasure[]): BrowserRow[] {
-  const byTarget = new Map(pings.map((p) => [`${canonicalHost(p.host)} ${p.udp}`, p.pingMs]));
+  const byTarget = new Map(pings.map((p) => [`${canonicalHost(p.host)} ${p.udp}`, p]));
   return rows.map((r) => {
     if (r.fromLan || r.udp === null) return { ...r };
-    const key = `${canonicalHost(r.host)} ${r.udp}`;
-    if (!byTarget.has(key)) return { ...r };
-    const pingMs = byTarget.get(key) ?? null;
-    return { ...r, pingMs, ping: pingMs === null ? 'unreachable' : 'measured' };
+    const measure = byTarget.get(`${canonicalHost(r.host)} ${r.udp}`);
+    if (!measure) return { ...r };
+    const pingMs = measure.pingMs;
+    const a = pingMs !== null && measure.answer?.port === r.port ? measure.answer : null;
+    const figures = a ? { name: a.name, kind: a.kind, players: a.players, maxPlayers: a.maxPlayers } : {};
+    return { ...r, ...figures, pingMs, ping: pingMs === null ? 'unreachable' : 'measured' };
   });
 }
 
@@ -169,12 +185,15 @@ export function sortRows(rows: readonly BrowserRow[], column?: BrowserColumn, de
   });
 }
 
-/** `rows` without those `filter` hides (full: players ≥ max; empty: no players; kinds). */
+/** `rows` without those `filter` hides (full: players ≥ max; empty: no players; kinds; only favourites or recent ones). */
 export function filterRows(rows: readonly BrowserRow[], filter: BrowserFilter): BrowserRow[] {
+  const known = (r: BrowserRow) => r.maxPlayers > 0;
   return rows.filter(
     (r) =>
-      !(filter.hideFull && r.players >= r.maxPlayers) &&
-      !(filter.hideEmpty && r.players === 0) &&
+      !(filter.hideFull && known(r) && r.players >= r.maxPlayers) &&
+      !(filter.hideEmpty && known(r) && r.players === 0) &&
+      !(filter.only === 'favourites' && !r.favourite) &&
+      !(filter.only === 'recent' && !r.recent) &&
       (filter.kinds === undefined || (r.kind !== null && filter.kinds.includes(r.kind))),
   );
 }

@@ -4,6 +4,7 @@
  * not be asked, and the last join that failed. Pure data.
  */
 import type { BrowserRow } from './browserModel';
+import type { MasterServerType } from './masterProtocol';
 
 export interface BrowserState {
   /** `idle` before the first refresh, `asking` the masterserver and the LAN, `pinging` the listed servers, `done`. */
@@ -17,8 +18,10 @@ export interface BrowserState {
   rows: BrowserRow[];
   /** The last join from the browser that failed: where, and why in words with what to do. */
   joinError: { address: string; reason: string } | null;
+  /** The join the browser started last (`servers join <kind> <address>`); null: none yet. A join error names its address. */
+  joining: { kind: MasterServerType; address: string } | null;
 }
 
 export function emptyBrowserState(): BrowserState {
-  return { status: 'idle', progress: { done: 0, total: 0 }, masterError: '', lanError: '', rows: [], joinError: null };
+  return { status: 'idle', progress: { done: 0, total: 0 }, masterError: '', lanError: '', rows: [], joinError: null, joining: null };
 }

@@ -5,6 +5,7 @@
 
 import { defaultBindTable, migrateV1Bindings, sanitizeBindTable, type BindTable } from './bindings';
 import { sanitizeWindowState, type WindowState } from './windowState';
+import { sanitizeSavedServers, type SavedServers } from './savedServers';
 
 export type { BindTable } from './bindings';
 
@@ -24,6 +25,8 @@ export interface Settings {
   history: string[];
   /** The Electron window as the player left it (absent until it has been moved, sized or made fullscreen). */
   window?: WindowState;
+  /** Favourite servers and the servers joined lately (savedServers.ts; absent until there is one). */
+  servers?: SavedServers;
 }
 
 export const MAX_HISTORY = 200;
@@ -112,6 +115,12 @@ export function sanitizeSettings(raw: unknown): { settings: Settings; issues: Is
   } else if (r.cvars !== undefined) issues.push('cvars');
 
   if (r.window !== undefined) out.window = sanitizeWindowState(r.window);
+
+  if (r.servers !== undefined) {
+    const kept = sanitizeSavedServers(r.servers);
+    out.servers = kept.servers;
+    issues.push(...kept.issues);
+  }
 
   if (Array.isArray(r.history)) {
     out.history = r.history

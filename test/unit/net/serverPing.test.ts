@@ -130,6 +130,28 @@ describe('pingServers', () => {
     expect(await round).toMatchObject({ results: [{ pingMs: null }], ignored: { 'send-failed': 1 }, requests: 1 });
   });
 
+  it('tells each outcome as it is known, answered or given up, with how many are known of how many (the browser\'s progress)', async () => {
+    const clock = new VirtualClock();
+    const net = new FakeTransport();
+    const told: string[] = [];
+    const round = pingServers([A, B], {
+      clock,
+      transport: net,
+      attempts: 1,
+      timeoutMs: 100,
+      onResult: (r, settled, total) => {
+        told.push(`${r.target.address} ${r.pingMs} ${settled}/${total}`);
+        throw new Error('a listener in trouble does not stop the round');
+      },
+    });
+    clock.advance(7);
+    net.deliver(FakeTransport.answer((net.sent[1] as { nonce: number }).nonce, 'Bravo'), B);
+    expect(told).toEqual(['2001:db8::2 7 1/2']);
+    clock.advance(93);
+    await round;
+    expect(told).toEqual(['2001:db8::2 7 1/2', '192.0.2.1 null 2/2']);
+  });
+
   it('compares addresses as datagrams report them', () => {
     expect(canonicalAddress('FE80::1%eth0')).toBe('fe80::1');
     expect(canonicalAddress('::ffff:192.0.2.1')).toBe('192.0.2.1');
