@@ -4,6 +4,7 @@ import { subsystemCommand } from './subsystemCommand';
 import { carryGame, protocolReport } from './protocolSwitch';
 import { KEYS_HINT, keysCommand } from './keysCommand';
 import { bindCommands } from './bindCommands';
+import { registerPageCvars } from './pageCvars';
 
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
@@ -11,7 +12,7 @@ const fmt = (n: number, digits = 1): string => n.toFixed(digits);
  * Registers the commands every Starlane host has from start-up: `name`,
  * `clear`, `stats`, `keys`, `subsystems`, `packetapi`, `protocol`, `quit` (`help` is built into
  * the console core; its list ends with a line pointing at `keys`), and the archived `sensitivity` and `hud_stats` cvars (`stats 1` sets the
- * latter: the page shows tick rate and fps only while it, or the net graph, is on).
+ * latter: the page shows tick rate and fps only while it, or the net graph, is on), and the page's own cvars (pageCvars.ts).
  * Returns a function that removes them again.
  */
 export function registerCoreCommands(host: HostService): () => void {
@@ -45,6 +46,8 @@ export function registerCoreCommands(host: HostService): () => void {
     () => void c.removeCvar(hudStats.name),
     () => void c.removeCvar(joyDeadZone.name),
     () => void c.removeCvar(joyInvert.name),
+    // ui_scale, r_quality and m_invert: read only by the page.
+    registerPageCvars(host),
     c.addCommand({
       name: 'name',
       help: 'show or set your player name',

@@ -11,6 +11,7 @@ import type { MenuState } from '../../shared/menu/menuState';
 import { emptyBrowserState, type BrowserState } from '../../shared/servers/browserState';
 import { ConsoleCore, type ConsoleOutput } from '../../shared/console';
 import type { Cvar, CvarDef, CvarType } from '../../shared/console/cvar';
+import { archivedCvarInfo } from '../../shared/console/cvarInfo';
 import { pushHistory } from '../../shared/console/lineEditor';
 import { MAX_HISTORY } from '../../shared/settings/settings';
 import type { LoopStatsSnapshot } from '../../shared/util/stats';
@@ -130,6 +131,7 @@ export class HostService {
       net: this.game?.pageAttached() ?? [],
       menu: this.menuState,
       servers: this.browserState,
+      cvars: archivedCvarInfo(this.console.cvars()),
     };
   }
 

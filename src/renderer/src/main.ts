@@ -19,6 +19,7 @@ import { GameLoop } from './game/loop';
 import { InputState } from './game/input';
 import { PadWatch } from './game/gamepad';
 import { isFullscreenKey, toggleFullscreen } from './view/fullscreen';
+import { applyDisplay } from './view/display';
 import { PlayerTable } from './net/playerTable';
 import { PilotNames } from './net/pilotNames';
 import { SceneView, type RemoteView } from './view/scene';
@@ -98,6 +99,12 @@ async function boot(): Promise<void> {
   // A key bound to a command that is no flight action (bind F5 "say gg") runs it in the host's console.
   const input = new InputState(settings.bindings, cvarNumber(settings, 'sensitivity', 1), (command) => host.command(command));
   input.attach(view.canvas);
+  // ui_scale, r_quality and m_invert apply whenever the settings change (the settings screen, the console).
+  const applyPageCvars = () => {
+    applyDisplay(settings, view);
+    input.invertMouse = cvarNumber(settings, 'm_invert', 0) !== 0;
+  };
+  applyPageCvars();
 
   // One name per pilot on every screen: ours as we play under it, ours marked "(you)" among others.
   const names = new PilotNames({
@@ -141,7 +148,7 @@ async function boot(): Promise<void> {
   let home: 'main' | 'pause' = 'main';
   const menuCtx = { run: (line: string) => host.command(line), settings: () => settings, home: () => home };
   const servers = serversPanel(menuCtx);
-  menu = new MenuView(document.body, menuCtx, [mainPanel(menuCtx), practicePanel(menuCtx), lanPanel(menuCtx), hostPanel(menuCtx), servers, settingsPanel(menuCtx), pausePanel(menuCtx)]);
+  menu = new MenuView(document.body, menuCtx, [mainPanel(menuCtx), practicePanel(menuCtx), lanPanel(menuCtx), hostPanel(menuCtx), servers, settingsPanel(menuCtx, { cvars: snapshot.cvars ?? [] }), pausePanel(menuCtx)]);
   const showMenu = (state: typeof snapshot.menu) => {
     if (state.page === 'main' || state.page === 'pause') home = state.page;
     menu?.show(state, settings.pilotNamed);
@@ -157,6 +164,12 @@ async function boot(): Promise<void> {
   window.addEventListener(
     'keydown',
     (e) => {
+      // A menu page waiting for a key to bind takes every key first.
+      if (menu?.takeKey(e)) {
+        e.preventDefault();
+        e.stopPropagation();
+        return;
+      }
       if (isFullscreenKey(e, snapshot.shell)) {
         e.preventDefault();
         e.stopPropagation();
@@ -197,6 +210,7 @@ async function boot(): Promise<void> {
           menu.settingsChanged(settings.pilotNamed);
           hud.setName(names.own());
           input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
+          applyPageCvars();
           showNetGraph();
           break;
         case 'subsystems':

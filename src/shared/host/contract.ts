@@ -19,6 +19,7 @@ import type { GameNotice } from '../game/clientGame';
 import type { WorldView } from '../game/view';
 import type { MenuState } from '../menu/menuState';
 import type { BrowserState } from '../servers/browserState';
+import type { CvarInfo } from '../console/cvarInfo';
 
 /**
  * Bumped when a message changes shape; the browser shell refuses other versions.
@@ -61,6 +62,8 @@ export interface HostSnapshot {
   menu: MenuState;
   /** The server browser's table as last refreshed. */
   servers: BrowserState;
+  /** Every archived cvar's type, range, default and help (the settings screen's controls; values are in settings.cvars). */
+  cvars: CvarInfo[];
 }
 
 /** One console line as the host numbers it: `seq` counts every line and clear, from 1, per host run. */

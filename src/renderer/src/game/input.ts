@@ -38,6 +38,8 @@ export class InputState {
   private padDown = new Set<string>();
   /** The gamepad, when the page has one. */
   pad: PadSource | null = null;
+  /** Mouse forward dives instead of climbing (the `m_invert` cvar). */
+  invertMouse = false;
 
   constructor(
     private table: BindTable,
@@ -158,7 +160,7 @@ export class InputState {
     const input: ShipInput = {
       thrust: clamp(k('thrust') - k('brake') + sticks.thrust),
       yaw: clamp(k('yawRight') - k('yawLeft') + this.mouseX * mouseScale + sticks.yaw),
-      pitch: clamp(k('pitchUp') - k('pitchDown') - this.mouseY * mouseScale + sticks.pitch),
+      pitch: clamp(k('pitchUp') - k('pitchDown') + (this.invertMouse ? this.mouseY : -this.mouseY) * mouseScale + sticks.pitch),
       roll: clamp(k('rollRight') - k('rollLeft') + sticks.roll),
       fire: t('fire'),
       afterburner: this.held('afterburner'),

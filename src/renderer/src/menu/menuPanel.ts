@@ -21,6 +21,13 @@ export interface MenuPanel {
   back(): string | null;
   /** Called when the page shows, and when the settings change while it shows. */
   refresh?(): void;
+  /**
+   * A key the page takes before the menu, the console key and fullscreen see
+   * it (the settings screen waiting for a key to bind); true: it was the page's.
+   */
+  takeKey?(e: KeyboardEvent): boolean;
+  /** The gamepad's buttons each frame the page shows, before the menu reads them; true: the page took them. */
+  takePad?(buttons: readonly boolean[]): boolean;
 }
 
 /** An element with a class and optional text. */

@@ -84,6 +84,12 @@ export class MenuView {
     this.focusFirst();
   }
 
+  /** Whether the page showing takes `e` before anything else does (MenuPanel.takeKey). */
+  takeKey(e: KeyboardEvent): boolean {
+    const panel = this.panels.get(this.state.page);
+    return this.layer !== null && this.layer === panel?.element && (panel.takeKey?.(e) ?? false);
+  }
+
   /** The menu's keys; returns whether the key was the menu's (the caller then stops it). */
   key(e: KeyboardEvent): boolean {
     if (!this.layer) return false;
@@ -131,6 +137,8 @@ export class MenuView {
     const a = pressed(PAD.a, buttons[PAD.a] ?? false);
     const b = pressed(PAD.b, buttons[PAD.b] ?? false);
     if (!this.layer) return;
+    const panel = this.panels.get(this.state.page);
+    if (this.layer === panel?.element && panel.takePad?.(buttons)) return;
     if (up) this.move(-1);
     if (down) this.move(1);
     const focused = document.activeElement;
@@ -146,7 +154,7 @@ export class MenuView {
   }
 
   private controls(): HTMLElement[] {
-    return this.layer ? [...this.layer.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((e) => e.offsetParent !== null) : [];
+    return this.layer ? [...this.layer.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((e) => e.offsetParent !== null && !e.closest('[inert]')) : [];
   }
 
   private focusFirst(): void {

@@ -2,6 +2,8 @@ import * as THREE from 'three';
 import type { Quat, Vec3 } from '../../../shared/sim/types';
 import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../shared/game/view';
 import { ObjectShapes } from './objects';
+import { MAX_STARS, QUALITY } from './quality';
+import { DEFAULT_QUALITY, type QualityLevel } from '../../../shared/settings/display';
 
 /** One remote ship to draw this frame, where interpolation puts it. Objects are reused between frames. */
 export interface RemoteView {
@@ -69,17 +71,19 @@ export class SceneView {
   private readonly tmpA = new THREE.Quaternion();
   private readonly tmpB = new THREE.Quaternion();
   private readonly resizeObserver: ResizeObserver;
+  private qualityLevel: QualityLevel = DEFAULT_QUALITY;
 
   constructor(private readonly container: HTMLElement) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.setPixelRatio(QUALITY[this.qualityLevel].pixelRatio(window.devicePixelRatio));
     container.appendChild(this.renderer.domElement);
     this.scene.background = new THREE.Color(0x000004);
     this.scene.add(new THREE.AmbientLight(0x404860, 1.2));
     const sun = new THREE.DirectionalLight(0xfff4e0, 2.2);
     sun.position.set(0.6, 0.8, 0.3);
     this.scene.add(sun);
-    this.stars = makeStars(3000, 2500);
+    this.stars = makeStars(MAX_STARS, 2500);
+    this.stars.geometry.setDrawRange(0, QUALITY[this.qualityLevel].stars);
     this.scene.add(this.stars);
     this.scene.add(this.camera);
     this.resizeObserver = new ResizeObserver(() => this.resize());
@@ -90,6 +94,20 @@ export class SceneView {
   /** The canvas (pointer lock target). */
   get canvas(): HTMLCanvasElement {
     return this.renderer.domElement;
+  }
+
+  /** The `r_quality` level drawn. */
+  get quality(): QualityLevel {
+    return this.qualityLevel;
+  }
+
+  /** Draws at `level` from the next frame on: the resolution and the stars change at once. */
+  setQuality(level: QualityLevel): void {
+    if (level === this.qualityLevel) return;
+    this.qualityLevel = level;
+    const q = QUALITY[level];
+    this.renderer.setPixelRatio(q.pixelRatio(window.devicePixelRatio));
+    this.stars.geometry.setDrawRange(0, q.stars);
   }
 
   private resize(): void {
