@@ -90,7 +90,7 @@ export class ServerBrowser {
     const where = `${target.host}:${target.port}`;
     const bound = this.host.subsystems.packetApi.bound();
     const lanKind: 'udp' | 'udp6' | null = bound === 'udp' || bound === 'udp6' ? bound : null;
-    this.host.setBrowser({ status: 'asking', progress: { done: 0, total: 0 }, masterError: '', lanError: '', joinError: null });
+    this.host.setBrowser({ status: 'asking', progress: { done: 0, total: 0 }, masterError: '', lanError: '', joinError: null, joining: null });
     const [fromMaster, fromLan] = await Promise.all([
       queryMaster(target.host, target.port).then(
         (list) => ({ list, error: null }),

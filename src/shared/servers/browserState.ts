@@ -18,7 +18,7 @@ export interface BrowserState {
   rows: BrowserRow[];
   /** The last join from the browser that failed: where, and why in words with what to do. */
   joinError: { address: string; reason: string } | null;
-  /** The join the browser started last (`servers join <kind> <address>`); null: none yet. A join error names its address. */
+  /** The join the browser started (`servers join <kind> <address>`) while it is under way: null once the player is in the game, and after a refresh. */
   joining: { kind: MasterServerType; address: string } | null;
 }
 

@@ -18,7 +18,8 @@ export function statusLine(state: BrowserState): string {
       return `pinging ${state.progress.done} of ${state.progress.total}…`;
     case 'done': {
       const n = state.rows.filter((r) => r.fromMaster || r.fromLan).length;
-      return `${n} server${n === 1 ? '' : 's'} found`;
+      const kept = state.rows.length - n;
+      return `${n} server${n === 1 ? '' : 's'} found${kept > 0 ? `, plus ${kept} of your favourite and recent ones` : ''}`;
     }
   }
 }
@@ -58,7 +59,7 @@ export function emptyText(state: BrowserState, shown: number): string {
 /** What could not be asked, in words with what it means for the list; '' when everything answered. */
 export function problemText(state: BrowserState): string {
   const parts: string[] = [];
-  if (state.masterError) parts.push(`${capital(state.masterError)}: only your LAN's servers and your kept ones are listed. Set the masterserver with net_master host:port in the console.`);
+  if (state.masterError) parts.push(`${capital(state.masterError)}: only your LAN's servers and your favourite and recent ones are listed. Set the masterserver with net_master host:port in the console.`);
   if (state.lanError) parts.push(`${capital(state.lanError)}.`);
   return parts.join(' ');
 }

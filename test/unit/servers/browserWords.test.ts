@@ -13,6 +13,7 @@ describe('browser words', () => {
     expect(statusLine(state({ status: 'asking' }))).toBe('asking the masterserver and the LAN…');
     expect(statusLine(state({ status: 'pinging', progress: { done: 3, total: 5 } }))).toBe('pinging 3 of 5…');
     expect(statusLine(state({ status: 'done', rows: [row] }))).toBe('1 server found');
+    expect(statusLine(state({ status: 'done', rows: [{ ...row, fromMaster: false, favourite: true }] }))).toBe('0 servers found, plus 1 of your favourite and recent ones');
   });
 
   it('words pings and player counts, known or not', () => {
@@ -32,7 +33,7 @@ describe('browser words', () => {
     expect(emptyText(state({ status: 'done', rows: [row, row] }), 0)).toBe('No server matches the filters (2 hidden): switch a filter off to see them.');
     expect(emptyText(state({ status: 'done', rows: [row] }), 1)).toBe('');
     expect(problemText(state({ masterError: 'the masterserver at x:1 cannot be reached (nothing is listening at x:1)' }))).toBe(
-      "The masterserver at x:1 cannot be reached (nothing is listening at x:1): only your LAN's servers and your kept ones are listed. Set the masterserver with net_master host:port in the console.",
+      "The masterserver at x:1 cannot be reached (nothing is listening at x:1): only your LAN's servers and your favourite and recent ones are listed. Set the masterserver with net_master host:port in the console.",
     );
   });
 
