@@ -207,7 +207,7 @@ describe('the settings screen (keyboard and mouse)', () => {
     await waitConsole(page, /^you are now known as Ace Pilot$/m);
   });
 
-  it('UI scale and quality apply at once', async () => {
+  it('UI scale, quality and fullscreen apply at once', async () => {
     const titleSize = () => page.evaluate(() => document.querySelector('#menu-settings .menu-title')!.getBoundingClientRect().height);
     const before = await titleSize();
     await page.fill('#settings-ui_scale', '1.5');
@@ -224,6 +224,11 @@ describe('the settings screen (keyboard and mouse)', () => {
     expect(await page.getAttribute('#settings-r_quality-low', 'aria-pressed')).toBe('true');
     await page.click('#settings-r_quality-high');
     await page.waitForFunction((w) => (document.querySelector('#view canvas') as HTMLCanvasElement).width === w, full);
+    // Fullscreen: the window's, as F11 and Alt+Enter switch it; the button says which it is.
+    await page.click('#settings-fullscreen');
+    await page.waitForFunction(() => document.fullscreenElement !== null && document.getElementById('settings-fullscreen')?.textContent === 'on');
+    await page.click('#settings-fullscreen');
+    await page.waitForFunction(() => document.fullscreenElement === null && document.getElementById('settings-fullscreen')?.textContent === 'off');
   });
 
   it('Up and Down reach every control of the page, in order and round again', async () => {
@@ -272,6 +277,18 @@ describe('the settings screen (keyboard and mouse)', () => {
       await page.evaluate(() => document.getElementById('menu-settings')!.scrollTo({ top: 0 }));
     }
     await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  it('Reset controls to defaults asks first; Reset brings every default binding back', async () => {
+    await page.click('#settings-bindreset');
+    await page.waitForSelector('#settings-modal-ok', { state: 'visible' });
+    expect(await modalText(page)).toContain('Put every key, mouse button and gamepad button back as it was at the first start?');
+    await page.click('#settings-modal-ok');
+    await waitBound(page, 'fire', ['Space', 'Mouse1', 'PadRT']);
+    await waitBound(page, 'target', ['KeyT', 'PadX']);
+    await page.keyboard.press('Backquote');
+    await waitConsole(page, /^bindings reset to the defaults/m);
+    await page.keyboard.press('Backquote');
     expect(problems).toEqual([]);
   });
 });
