@@ -277,6 +277,13 @@ describe('the settings screen (keyboard and mouse)', () => {
       await page.evaluate(() => document.getElementById('menu-settings')!.scrollTo({ top: 0 }));
     }
     await page.setViewportSize({ width: 1280, height: 720 });
+    // The largest UI scale at 1280×720: the page still fits the window and scrolls inside its panel.
+    await consoleLine(page, 'ui_scale 2');
+    await page.waitForFunction(() => document.documentElement.style.getPropertyValue('--ui-scale') === '2');
+    const scaled = await menuLayout(page);
+    expect(scaled.problems, 'ui_scale 2 at 1280x720').toEqual([]);
+    await page.screenshot({ path: join(artifacts, 'menu-settings-1280x720-scale2.png') });
+    await consoleLine(page, 'ui_scale 1');
   });
 
   it('Reset controls to defaults asks first; Reset brings every default binding back', async () => {
