@@ -93,9 +93,12 @@ describe('the main menu (a new player, keyboard and mouse)', () => {
     await page.screenshot({ path: join(artifacts, 'menu-practice-fight.png') });
   });
 
-  it('Esc opens the pause menu over the game; Esc again resumes; Leave game goes back to the main menu without the bots', async () => {
+  it('Esc opens the pause menu over the game (the pointer captured by a click is let go); Esc again resumes; Leave game goes back to the main menu without the bots', async () => {
+    await page.mouse.click(640, 360);
+    await page.waitForFunction(() => document.pointerLockElement?.tagName === 'CANVAS');
     await page.keyboard.press('Escape');
     await waitMenu(page, 'menu-pause');
+    expect(await page.evaluate(() => document.pointerLockElement)).toBeNull();
     expect(await layerText(page)).toMatch(/Resume.*Settings.*Leave game.*Quit/);
     await page.screenshot({ path: join(artifacts, 'menu-pause.png') });
     // Keys steer no ship while the menu shows.

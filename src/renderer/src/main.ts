@@ -138,6 +138,12 @@ async function boot(): Promise<void> {
   let consoleOpen = false;
   let menu: MenuView | null = null;
   const steer = () => input.setEnabled(!consoleOpen && !(menu?.isOpen ?? false));
+  // The browser takes Esc for itself while the pointer is captured (it releases the pointer and
+  // the page never sees the key): a release that neither the console nor the menu asked for
+  // (Esc, or the window losing focus) opens the pause menu, as Esc does.
+  document.addEventListener('pointerlockchange', () => {
+    if (document.pointerLockElement === null && !consoleOpen && menu !== null && !menu.isOpen && !quitting) host.command('menu pause');
+  });
   const consoleView = new ConsoleView(document.getElementById('console') as HTMLElement, host, settings.history, (open) => {
     consoleOpen = open;
     steer();
