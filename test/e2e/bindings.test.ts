@@ -7,26 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameTarget } from '../support/gameTarget';
-import { consoleText, openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
-
-/** Lasers of ours flying now. */
-const ownLasers = (page: Page): Promise<number> =>
-  page.evaluate(() => {
-    const w = window.__starlane!.world();
-    return w.objects.filter((o) => o.owner === w.localSlot && o.kind === 'laser').length;
-  });
-
-/** Holds `key` for `ticks` game ticks (console closed); returns the most of our lasers seen flying meanwhile. */
-async function holdAndCount(page: Page, key: string, ticks: number): Promise<number> {
-  await page.keyboard.down(key);
-  let most = 0;
-  for (let i = 0; i < ticks; i += 4) {
-    await waitTicks(page, 4);
-    most = Math.max(most, await ownLasers(page));
-  }
-  await page.keyboard.up(key);
-  return most;
-}
+import { consoleText, holdAndCount, openWatchedGame, ownLasers, type, waitConsole, waitTicks } from './gamePage';
 
 describe('key bindings in the game page', () => {
   let game: GameTarget;

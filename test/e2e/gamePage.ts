@@ -81,3 +81,22 @@ export async function openWatchedGame(problems: string[], viewport = { width: 10
   await game.page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
   return game;
 }
+
+/** Lasers of ours flying now. */
+export const ownLasers = (page: Page): Promise<number> =>
+  page.evaluate(() => {
+    const w = window.__starlane!.world();
+    return w.objects.filter((o) => o.owner === w.localSlot && o.kind === 'laser').length;
+  });
+
+/** Holds `key` for `ticks` game ticks (console closed); returns the most of our lasers seen flying meanwhile. */
+export async function holdAndCount(page: Page, key: string, ticks: number): Promise<number> {
+  await page.keyboard.down(key);
+  let most = 0;
+  for (let i = 0; i < ticks; i += 4) {
+    await waitTicks(page, 4);
+    most = Math.max(most, await ownLasers(page));
+  }
+  await page.keyboard.up(key);
+  return most;
+}

@@ -14,6 +14,7 @@ import { launchChromium } from '../support/browser';
 import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
 import { menuLayer, waitMenu } from '../support/frontDoor';
 import { menuLayout } from './menuLayout';
+import { installPadStandIn, pressPad } from './padStandIn';
 import { type, waitConsole, waitTicks } from './gamePage';
 
 const artifacts = join(repoRoot, 'test-artifacts');
@@ -181,15 +182,7 @@ describe('the main menu with a gamepad', () => {
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
     // A stand-in standard-mapping pad the test presses (headless Chromium has no pads).
-    await page.addInitScript(() => {
-      const buttons = Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 }));
-      const pad = { id: 'Test Pad (STANDARD GAMEPAD)', index: 0, connected: true, mapping: 'standard', axes: [0, 0, 0, 0], buttons, timestamp: 0 };
-      (window as unknown as { __press: (i: number, down: boolean) => void }).__press = (i, down) => {
-        buttons[i]!.pressed = down;
-        buttons[i]!.value = down ? 1 : 0;
-      };
-      Object.defineProperty(navigator, 'getGamepads', { value: () => [pad, null, null, null] });
-    });
+    await installPadStandIn(page);
     await page.goto(shell.url);
     await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
   });
@@ -199,23 +192,15 @@ describe('the main menu with a gamepad', () => {
     await shell?.stop();
   });
 
-  /** One press of pad button `i`, held for a few ticks (the page reads the pad every 25 ms). */
-  async function press(i: number): Promise<void> {
-    await page.evaluate((b) => (window as unknown as { __press: (i: number, d: boolean) => void }).__press(b, true), i);
-    await waitTicks(page, 3);
-    await page.evaluate((b) => (window as unknown as { __press: (i: number, d: boolean) => void }).__press(b, false), i);
-    await waitTicks(page, 3);
-  }
-
   it('the d-pad moves through the menu, A opens a page and B comes back', async () => {
     await page.fill('#menu-name-input', 'padder');
     await page.press('#menu-name-input', 'Enter');
     await waitMenu(page, 'menu-main');
-    await press(13); // down
+    await pressPad(page, 13); // down
     expect(await focused(page)).toBe('Play on LAN');
-    await press(0); // A
+    await pressPad(page, 0); // A
     await waitMenu(page, 'menu-lan');
-    await press(1); // B
+    await pressPad(page, 1); // B
     await waitMenu(page, 'menu-main');
   });
 });

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameTarget } from '../support/gameTarget';
 import { menuLayer, waitMenu } from '../support/frontDoor';
 import { repoRoot } from '../support/webShellProcess';
-import { openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
+import { holdAndCount, openWatchedGame, ownLasers, type, waitConsole, waitTicks } from './gamePage';
+import { installPadStandIn, pressPad } from './padStandIn';
 import { menuLayout } from './menuLayout';
 
 const artifacts = join(repoRoot, 'test-artifacts');
@@ -29,24 +30,6 @@ async function consoleLine(page: Page, line: string): Promise<void> {
 }
 
 /** Lasers of ours flying now. */
-const ownLasers = (page: Page): Promise<number> =>
-  page.evaluate(() => {
-    const w = window.__starlane!.world();
-    return w.objects.filter((o) => o.owner === w.localSlot && o.kind === 'laser').length;
-  });
-
-/** Holds `key` for `ticks` game ticks; returns the most of our lasers seen flying meanwhile. */
-async function holdAndCount(page: Page, key: string, ticks: number): Promise<number> {
-  await page.keyboard.down(key);
-  let most = 0;
-  for (let i = 0; i < ticks; i += 4) {
-    await waitTicks(page, 4);
-    most = Math.max(most, await ownLasers(page));
-  }
-  await page.keyboard.up(key);
-  return most;
-}
-
 /** The inputs the screen shows for an action (the ids of its key buttons). */
 const boundTo = (page: Page, action: string): Promise<string[]> =>
   page.evaluate((a) => [...document.querySelectorAll<HTMLElement>(`#bind-${a} .settings-chip`)].map((b) => b.id.slice(`bind-${a}-`.length)), action);
@@ -309,15 +292,7 @@ describe('the settings screen with a gamepad', () => {
     game = await openWatchedGame(problems, { width: 1280, height: 720 });
     page = game.page;
     // A stand-in standard-mapping pad the test presses (headless Chromium has no pads), from the next load on.
-    await page.addInitScript(() => {
-      const buttons = Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 }));
-      const pad = { id: 'Test Pad (STANDARD GAMEPAD)', index: 0, connected: true, mapping: 'standard', axes: [0, 0, 0, 0], buttons, timestamp: 0 };
-      (window as unknown as { __press: (i: number, down: boolean) => void }).__press = (i, down) => {
-        buttons[i]!.pressed = down;
-        buttons[i]!.value = down ? 1 : 0;
-      };
-      Object.defineProperty(navigator, 'getGamepads', { value: () => [pad, null, null, null] });
-    });
+    await installPadStandIn(page);
     await page.reload();
     await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
   });
@@ -326,34 +301,26 @@ describe('the settings screen with a gamepad', () => {
     await game?.close();
   });
 
-  /** One press of pad button `i`, held for a few ticks (the page reads the pad every 25 ms). */
-  async function press(i: number): Promise<void> {
-    await page.evaluate((b) => (window as unknown as { __press: (i: number, d: boolean) => void }).__press(b, true), i);
-    await waitTicks(page, 3);
-    await page.evaluate((b) => (window as unknown as { __press: (i: number, d: boolean) => void }).__press(b, false), i);
-    await waitTicks(page, 3);
-  }
-
   it('A on + waits for a button; the pad button pressed then is bound (and not taken as the menu\'s B)', async () => {
     await consoleLine(page, 'menu settings');
     await waitMenu(page, 'menu-settings');
     await page.focus('#bind-target-add');
-    await press(0); // A: opens the wait
+    await pressPad(page, 0); // A: opens the wait
     await page.waitForSelector('#settings-modal', { state: 'visible' });
-    await press(9); // Start: unbound, so it is bound at once
+    await pressPad(page, 9); // Start: unbound, so it is bound at once
     await waitBound(page, 'target', ['KeyT', 'PadX', 'PadStart']);
     await page.focus('#bind-scoreboard-add');
-    await press(0);
+    await pressPad(page, 0);
     await page.waitForSelector('#settings-modal', { state: 'visible' });
-    await press(1); // B: the mine's button, not the menu's Back while waiting
+    await pressPad(page, 1); // B: the mine's button, not the menu's Back while waiting
     await page.waitForSelector('#settings-modal-ok', { state: 'visible' });
     expect(await modalText(page)).toContain('pad B is bound to Drop mine');
     expect(await menuLayer(page)).toBe('menu-settings');
-    await press(1); // B now cancels the question and stays on the page
+    await pressPad(page, 1); // B now cancels the question and stays on the page
     await page.waitForSelector('#settings-modal', { state: 'hidden' });
     expect(await menuLayer(page)).toBe('menu-settings');
     expect(await boundTo(page, 'mine')).toEqual(['KeyG', 'PadB']);
-    await press(1); // and B again goes back
+    await pressPad(page, 1); // and B again goes back
     await waitMenu(page, 'menu-main');
     expect(problems).toEqual([]);
   });

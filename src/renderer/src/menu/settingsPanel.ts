@@ -9,12 +9,13 @@
 import './settings.css';
 import type { CvarInfo } from '../../../shared/console/cvarInfo';
 import { quoteArgument } from '../../../shared/console/tokenize';
-import { PLAYER_NAME_MAX, validatePlayerName } from '../../../shared/settings/settings';
+import { PLAYER_NAME_MAX } from '../../../shared/settings/settings';
 import { toggleFullscreen } from '../view/fullscreen';
 import { BindCapture } from './bindCapture';
 import { cvarControl, type CvarControl, type CvarSpec } from './cvarControls';
 import { el, menuButton, panelFrame, type MenuContext, type MenuPanel } from './menuPanel';
 import { controlsSection } from './settingsControls';
+import { nameField } from './nameField';
 
 /** What the page needs besides the menu: the host's cvar descriptions. */
 export interface SettingsDeps {
@@ -37,26 +38,13 @@ function pilotSection(ctx: MenuContext) {
   const element = el('section', 'settings-section');
   element.id = 'settings-pilot';
   const line = el('div', 'menu-field');
-  const input = el('input', 'menu-input settings-name');
-  input.id = 'settings-name';
-  input.maxLength = PLAYER_NAME_MAX;
-  input.autocomplete = 'off';
-  input.spellcheck = false;
-  input.setAttribute('aria-label', 'pilot name');
-  const error = el('p', 'settings-error');
-  error.id = 'settings-name-error';
-  error.hidden = true;
+  const field = nameField('settings-name', 'settings-name', 'settings-error');
+  const { input, error } = field;
   let dirty = false;
   const commit = () => {
     dirty = false;
-    const checked = validatePlayerName(input.value);
-    if (!checked.ok) {
-      error.textContent = `That name cannot be used: ${checked.error}.`;
-      error.hidden = false;
-      return;
-    }
-    error.hidden = true;
-    if (checked.name !== ctx.settings().playerName) ctx.run(`name ${quoteArgument(checked.name)}`);
+    const name = field.checked();
+    if (name !== null && name !== ctx.settings().playerName) ctx.run(`name ${quoteArgument(name)}`);
   };
   input.addEventListener('input', () => (dirty = true));
   const rename = menuButton('Rename', commit, 'settings-rename');
