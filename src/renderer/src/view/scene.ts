@@ -2,6 +2,10 @@ import * as THREE from 'three';
 import type { Quat, Vec3 } from '../../../shared/sim/types';
 import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../shared/game/view';
 import { ObjectShapes } from './objects';
+import { ShipModels, type ShipModel } from './shipModels';
+import { engineLevel, lookOfSlot } from './shipLooks';
+import { declutter, disposeTag, makeTag, setTag, type ShipTag, type TagPlace } from './shipLabels';
+import { DESTROYED_DAMAGE, SHIELD_MAX } from '../../../shared/game/kinds/ship';
 import { MAX_STARS, QUALITY } from './quality';
 import { DEFAULT_QUALITY, type QualityLevel } from '../../../shared/settings/display';
 
@@ -11,6 +15,11 @@ export interface RemoteView {
   name: string;
   pos: Vec3;
   rot: Quat;
+  /** Shield and hull left, 0..1 (the tag's bars). */
+  shield: number;
+  hull: number;
+  /** How hard its engine burns (engineLevel). */
+  engine: number;
 }
 
 const CHASE_OFFSET = new THREE.Vector3(0, 3.2, 13);
@@ -19,12 +28,11 @@ const FLASH_MS = 700;
 /** Most flashes alive at once (older ones are cut short). */
 const MAX_FLASHES = 16;
 /** Height of a name label above its ship, along the camera's up axis (units). */
-const LABEL_LIFT = 6;
+const LABEL_LIFT = 7;
 
 interface RemoteShipView {
-  mesh: THREE.Mesh;
-  label: THREE.Sprite;
-  name: string;
+  model: ShipModel;
+  tag: ShipTag;
   /** Frame stamp of the last render that drew it (older ones are removed). */
   seen: number;
 }
@@ -52,10 +60,10 @@ export class SceneView {
   private readonly stars: THREE.Points;
   private readonly asteroidGeometry = new THREE.IcosahedronGeometry(1, 1);
   private readonly asteroidMaterial = new THREE.MeshStandardMaterial({ color: 0x8a8278, flatShading: true, roughness: 0.9 });
-  private readonly shipGeometry = makeShipGeometry();
-  private readonly shipMaterial = new THREE.MeshStandardMaterial({ color: 0x9fc4ff, flatShading: true, metalness: 0.3, roughness: 0.5 });
+  private readonly models = new ShipModels();
+  /** Our ship (by slot: a new slot is a new ship, in its slot's look). */
+  private own: { slot: number; model: ShipModel } | null = null;
   private readonly shapes = new ObjectShapes();
-  private readonly remoteShipMaterial = new THREE.MeshStandardMaterial({ color: 0xffb070, flatShading: true, metalness: 0.3, roughness: 0.5 });
   private readonly flashGeometry = new THREE.IcosahedronGeometry(1, 2);
   private readonly meshes = new Map<string, THREE.Mesh>();
   private readonly remoteShips = new Map<number, RemoteShipView>();
@@ -78,10 +86,15 @@ export class SceneView {
     this.renderer.setPixelRatio(QUALITY[this.qualityLevel].pixelRatio(window.devicePixelRatio));
     container.appendChild(this.renderer.domElement);
     this.scene.background = new THREE.Color(0x000004);
-    this.scene.add(new THREE.AmbientLight(0x404860, 1.2));
-    const sun = new THREE.DirectionalLight(0xfff4e0, 2.2);
+    this.scene.add(new THREE.AmbientLight(0x404860, 1.0));
+    // A warm sun and a cool light from below, so a ship's dark side still shows its shape.
+    this.scene.add(new THREE.HemisphereLight(0x8090b0, 0x201830, 0.8));
+    const sun = new THREE.DirectionalLight(0xfff4e0, 2.4);
     sun.position.set(0.6, 0.8, 0.3);
     this.scene.add(sun);
+    const rim = new THREE.DirectionalLight(0x6080ff, 0.9);
+    rim.position.set(-0.5, -0.3, -0.8);
+    this.scene.add(rim);
     this.stars = makeStars(MAX_STARS, 2500);
     this.stars.geometry.setDrawRange(0, QUALITY[this.qualityLevel].stars);
     this.scene.add(this.stars);
@@ -94,6 +107,11 @@ export class SceneView {
   /** The canvas (pointer lock target). */
   get canvas(): HTMLCanvasElement {
     return this.renderer.domElement;
+  }
+
+  /** The camera as the last frame drew it: the combat HUD projects its marks through it (read only). */
+  get viewCamera(): THREE.PerspectiveCamera {
+    return this.camera;
   }
 
   /** The `r_quality` level drawn. */
@@ -129,17 +147,23 @@ export class SceneView {
     const remotes = this.remotes;
     remotes.length = 0;
     const prevShips = reindex(this.prevShips, prev.ships, (s) => s.slot);
+    const ticks = Math.max(1, curr.tick - prev.tick);
+    let ownDrawn = false;
     for (const ship of curr.ships) {
       const from = prevShips.get(ship.slot) ?? ship;
+      const engine = engineLevel(from, ship, ticks);
       if (ship.slot !== curr.localSlot) {
-        remotes.push(this.remoteAt(ship.slot, nameOf(ship.slot), from, ship, alpha));
+        remotes.push(this.remoteAt(ship.slot, nameOf(ship.slot), from, ship, alpha, engine));
         continue;
       }
-      const mesh = this.mesh(`s${ship.slot}`, this.shipGeometry, this.shipMaterial, 1);
-      this.place(mesh, from, ship, alpha);
-      seen.add(`s${ship.slot}`);
-      this.chase(mesh);
+      const model = this.ownModel(ship.slot);
+      this.place(model.group, from, ship, alpha);
+      this.models.setEngine(model, engine, nowMs);
+      model.group.visible = true;
+      ownDrawn = true;
+      this.chase(model.group);
     }
+    if (!ownDrawn && this.own) this.own.model.group.visible = false;
     const prevRocks = reindex(this.prevRocks, prev.asteroids, (a) => a.id);
     for (const rock of curr.asteroids) {
       const mesh = this.mesh(`a${rock.id}`, this.asteroidGeometry, this.asteroidMaterial, rock.radius);
@@ -173,7 +197,7 @@ export class SceneView {
         this.meshes.set(key, halo);
         this.scene.add(halo);
       }
-      const at = ship.slot === curr.localSlot ? this.meshes.get(`s${ship.slot}`)?.position : remotes.find((r) => r.slot === ship.slot)?.pos;
+      const at = ship.slot === curr.localSlot ? this.own?.model.group.position : remotes.find((r) => r.slot === ship.slot)?.pos;
       this.shapes.updateHalo(halo, at ?? ship.pos, nowMs);
       seen.add(key);
     }
@@ -183,7 +207,7 @@ export class SceneView {
         this.meshes.delete(key);
       }
     }
-    this.drawRemotes(remotes);
+    this.drawRemotes(remotes, nowMs);
     this.animateFlashes(nowMs);
     this.stars.position.copy(this.camera.position);
     this.renderer.render(this.scene, this.camera);
@@ -193,10 +217,13 @@ export class SceneView {
   private readonly remotePool = new Map<number, RemoteView>();
 
   /** The view of remote `slot` interpolated `alpha` of the way from `a` to `b`. */
-  private remoteAt(slot: number, name: string, a: ShipView, b: ShipView, alpha: number): RemoteView {
+  private remoteAt(slot: number, name: string, a: ShipView, b: ShipView, alpha: number, engine: number): RemoteView {
     let r = this.remotePool.get(slot);
-    if (!r) this.remotePool.set(slot, (r = { slot, name, pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 } }));
+    if (!r) this.remotePool.set(slot, (r = { slot, name, pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, shield: 1, hull: 1, engine: 0 }));
     r.name = name;
+    r.shield = b.shield / SHIELD_MAX;
+    r.hull = 1 - b.damage / DESTROYED_DAMAGE;
+    r.engine = engine;
     r.pos.x = a.pos.x + (b.pos.x - a.pos.x) * alpha;
     r.pos.y = a.pos.y + (b.pos.y - a.pos.y) * alpha;
     r.pos.z = a.pos.z + (b.pos.z - a.pos.z) * alpha;
@@ -220,33 +247,45 @@ export class SceneView {
     this.flashes.push({ mesh, material, startMs: nowMs });
   }
 
-  private drawRemotes(remotes: readonly RemoteView[]): void {
+  private readonly tagPlaces: TagPlace[] = [];
+  private readonly ndcPool: THREE.Vector3[] = [];
+
+  /** Our ship's model, made anew in its slot's look when the slot changes. */
+  private ownModel(slot: number): ShipModel {
+    if (this.own?.slot !== slot) {
+      if (this.own) this.scene.remove(this.own.model.group);
+      this.own = { slot, model: this.models.make(lookOfSlot(slot)) };
+      this.scene.add(this.own.model.group);
+    }
+    return this.own.model;
+  }
+
+  private drawRemotes(remotes: readonly RemoteView[], nowMs: number): void {
     const stamp = ++this.frameStamp;
     this.camUp.set(0, 1, 0).applyQuaternion(this.camera.quaternion).multiplyScalar(LABEL_LIFT);
+    const places = this.tagPlaces;
+    places.length = 0;
     for (const r of remotes) {
       let v = this.remoteShips.get(r.slot);
       if (!v) {
-        const mesh = new THREE.Mesh(this.shipGeometry, this.remoteShipMaterial);
-        const label = new THREE.Sprite(new THREE.SpriteMaterial({ depthTest: false, transparent: true, sizeAttenuation: false }));
-        label.renderOrder = 10;
-        v = { mesh, label, name: '', seen: stamp };
+        v = { model: this.models.make(lookOfSlot(r.slot)), tag: makeTag(), seen: stamp };
         this.remoteShips.set(r.slot, v);
-        this.scene.add(mesh, label);
+        this.scene.add(v.model.group, v.tag.sprite);
       }
-      if (v.name !== r.name) {
-        v.name = r.name;
-        setLabel(v.label, r.name);
-      }
+      setTag(v.tag, r.name, r.shield, r.hull);
       v.seen = stamp;
-      v.mesh.position.set(r.pos.x, r.pos.y, r.pos.z);
-      v.mesh.quaternion.set(r.rot.x, r.rot.y, r.rot.z, r.rot.w);
-      v.label.position.copy(v.mesh.position).add(this.camUp);
+      v.model.group.position.set(r.pos.x, r.pos.y, r.pos.z);
+      v.model.group.quaternion.set(r.rot.x, r.rot.y, r.rot.z, r.rot.w);
+      this.models.setEngine(v.model, r.engine, nowMs);
+      v.tag.sprite.position.copy(v.model.group.position).add(this.camUp);
+      const ndc = (this.ndcPool[places.length] ??= new THREE.Vector3()).copy(v.tag.sprite.position).project(this.camera);
+      places.push({ tag: v.tag, ndc, distance: v.model.group.position.distanceTo(this.camera.position) });
     }
+    declutter(places, this.camera.aspect);
     for (const [slot, v] of this.remoteShips) {
       if (v.seen === stamp) continue;
-      this.scene.remove(v.mesh, v.label);
-      v.label.material.map?.dispose();
-      v.label.material.dispose();
+      this.scene.remove(v.model.group, v.tag.sprite);
+      disposeTag(v.tag);
       this.remoteShips.delete(slot);
     }
   }
@@ -298,11 +337,13 @@ export class SceneView {
     this.resizeObserver.disconnect();
     for (const mesh of this.meshes.values()) this.scene.remove(mesh);
     this.meshes.clear();
-    this.drawRemotes([]);
+    this.drawRemotes([], 0);
+    if (this.own) this.scene.remove(this.own.model.group);
     while (this.flashes.length > 0) this.endFlash(0);
     this.stars.geometry.dispose();
     (this.stars.material as THREE.Material).dispose();
-    for (const d of [this.asteroidGeometry, this.asteroidMaterial, this.shipGeometry, this.shipMaterial, this.remoteShipMaterial, this.flashGeometry]) d.dispose();
+    for (const d of [this.asteroidGeometry, this.asteroidMaterial, this.flashGeometry]) d.dispose();
+    this.models.dispose();
     this.shapes.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
@@ -316,52 +357,8 @@ function reindex<T>(map: Map<number, T>, items: readonly T[], key: (item: T) => 
   return map;
 }
 
-/** Draws `name` into a fresh canvas texture on `label` (the old texture is freed); a constant size on screen. */
-function setLabel(label: THREE.Sprite, name: string): void {
-  const canvas = document.createElement('canvas');
-  canvas.width = 256;
-  canvas.height = 64;
-  const ctx = canvas.getContext('2d');
-  if (ctx) {
-    ctx.font = 'bold 36px ui-monospace, "DejaVu Sans Mono", monospace';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.lineWidth = 5;
-    ctx.strokeStyle = 'rgba(0, 0, 8, 0.9)';
-    ctx.strokeText(name, 128, 32, 248);
-    ctx.fillStyle = '#ffd8b0';
-    ctx.fillText(name, 128, 32, 248);
-  }
-  label.material.map?.dispose();
-  label.material.map = new THREE.CanvasTexture(canvas);
-  label.material.needsUpdate = true;
-  // Without size attenuation a sprite's scale is measured at distance 1: about 5 % of the view's height.
-  label.scale.set(0.28, 0.07, 1);
-}
-
 function lerpInto(out: THREE.Vector3, a: Vec3, b: Vec3, t: number): void {
   out.set(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
-}
-
-/** A small arrow-shaped hull: nose at -Z (the simulation's forward). */
-function makeShipGeometry(): THREE.BufferGeometry {
-  const v = [
-    [0, 0, -4], // nose
-    [-2.6, 0, 2], // left wing
-    [2.6, 0, 2], // right wing
-    [0, 1, 1.6], // canopy
-    [0, -0.6, 1.8], // keel
-  ];
-  const faces = [
-    [0, 3, 1], [0, 2, 3], [1, 3, 2], // top
-    [0, 1, 4], [0, 4, 2], [1, 2, 4], // bottom
-  ];
-  const pos: number[] = [];
-  for (const f of faces) for (const i of f) pos.push(...(v[i] as number[]));
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
-  g.computeVertexNormals();
-  return g;
 }
 
 /** Stars on a far sphere that follows the camera (so they never get closer). Visual only: Math.random is fine here. */
