@@ -29,6 +29,10 @@ export class ObjectShapes {
   private readonly laserGeometry = new THREE.BoxGeometry(0.25, 0.25, 6);
   private readonly laserMaterial = new THREE.MeshBasicMaterial({ color: 0xff4040 });
   private readonly remoteLaserMaterial = new THREE.MeshBasicMaterial({ color: 0x60ff90 });
+  // A laser bolt glows: a wider, longer soft box around its core, added light.
+  private readonly boltGlowGeometry = new THREE.BoxGeometry(0.55, 0.55, 6.6);
+  private readonly boltGlowMaterial = additive(0xff6050, 0.22);
+  private readonly remoteBoltGlowMaterial = additive(0x70ffa0, 0.22);
   // Missile: a slim body along -Z (nose forward) and an exhaust glow behind it.
   private readonly missileGeometry = new THREE.CylinderGeometry(0.35, 0.5, 3.2, 8).rotateX(-Math.PI / 2);
   private readonly missileMaterial = new THREE.MeshStandardMaterial({ color: 0xc8ccd4, metalness: 0.5, roughness: 0.4 });
@@ -49,8 +53,11 @@ export class ObjectShapes {
   /** A new mesh for an object of `o`'s kind (its material and size are set by `update`). */
   make(o: ObjectView): THREE.Mesh {
     switch (o.kind) {
-      case 'laser':
-        return new THREE.Mesh(this.laserGeometry, this.laserMaterial);
+      case 'laser': {
+        const bolt = new THREE.Mesh(this.laserGeometry, this.laserMaterial);
+        bolt.add(new THREE.Mesh(this.boltGlowGeometry, this.boltGlowMaterial));
+        return bolt;
+      }
       case 'missile': {
         const body = new THREE.Mesh(this.missileGeometry, this.missileMaterial);
         body.add(new THREE.Mesh(this.exhaustGeometry, this.exhaustMaterial));
@@ -77,6 +84,8 @@ export class ObjectShapes {
     switch (o.kind) {
       case 'laser':
         mesh.material = local ? this.laserMaterial : this.remoteLaserMaterial;
+        const glow = mesh.children[0];
+        if (glow instanceof THREE.Mesh) glow.material = local ? this.boltGlowMaterial : this.remoteBoltGlowMaterial;
         this.orientAlong(mesh, o.vel);
         break;
       case 'missile': {
@@ -121,7 +130,7 @@ export class ObjectShapes {
 
   dispose(): void {
     for (const d of [
-      this.laserGeometry, this.laserMaterial, this.remoteLaserMaterial, this.missileGeometry, this.missileMaterial, this.homingMaterial,
+      this.laserGeometry, this.laserMaterial, this.remoteLaserMaterial, this.boltGlowGeometry, this.boltGlowMaterial, this.remoteBoltGlowMaterial, this.missileGeometry, this.missileMaterial, this.homingMaterial,
       this.exhaustGeometry, this.exhaustMaterial, this.mineGeometry, this.mineMaterial, this.sphereGeometry, this.empMaterial,
       this.fieldMaterial, this.extraGeometry, ...this.extraMaterials, this.haloGeometry, this.haloMaterial,
     ]) d.dispose();

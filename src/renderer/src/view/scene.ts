@@ -5,6 +5,7 @@ import { ObjectShapes } from './objects';
 import { ShipModels, type ShipModel } from './shipModels';
 import { engineLevel, lookOfSlot } from './shipLooks';
 import { declutter, disposeTag, makeTag, setTag, type ShipTag, type TagPlace } from './shipLabels';
+import { Effects } from './effects';
 import { DESTROYED_DAMAGE, SHIELD_MAX } from '../../../shared/game/kinds/ship';
 import { MAX_STARS, QUALITY } from './quality';
 import { DEFAULT_QUALITY, type QualityLevel } from '../../../shared/settings/display';
@@ -23,10 +24,6 @@ export interface RemoteView {
 }
 
 const CHASE_OFFSET = new THREE.Vector3(0, 3.2, 13);
-/** How long an explosion flash lasts (ms). */
-const FLASH_MS = 700;
-/** Most flashes alive at once (older ones are cut short). */
-const MAX_FLASHES = 16;
 /** Height of a name label above its ship, along the camera's up axis (units). */
 const LABEL_LIFT = 7;
 
@@ -35,12 +32,6 @@ interface RemoteShipView {
   tag: ShipTag;
   /** Frame stamp of the last render that drew it (older ones are removed). */
   seen: number;
-}
-
-interface Flash {
-  mesh: THREE.Mesh;
-  material: THREE.MeshBasicMaterial;
-  startMs: number;
 }
 
 /**
@@ -64,10 +55,15 @@ export class SceneView {
   /** Our ship (by slot: a new slot is a new ship, in its slot's look). */
   private own: { slot: number; model: ShipModel } | null = null;
   private readonly shapes = new ObjectShapes();
-  private readonly flashGeometry = new THREE.IcosahedronGeometry(1, 2);
+  private readonly effects: Effects;
+  /** The tick whose hits were last turned into sparks, and each ship's shield and damage then. */
+  private hitsTick = -1;
+  private readonly lastHull = new Map<number, { shield: number; damage: number }>();
+  /** The missiles drawn this frame (their trails). */
+  private readonly missiles: THREE.Object3D[] = [];
+  private readonly drawSize = new THREE.Vector2();
   private readonly meshes = new Map<string, THREE.Mesh>();
   private readonly remoteShips = new Map<number, RemoteShipView>();
-  private readonly flashes: Flash[] = [];
   private frameStamp = 0;
   private readonly seen = new Set<string>();
   // Reused every frame (indexes of the previous world by id), so rendering makes little garbage.
@@ -99,6 +95,7 @@ export class SceneView {
     this.stars.geometry.setDrawRange(0, QUALITY[this.qualityLevel].stars);
     this.scene.add(this.stars);
     this.scene.add(this.camera);
+    this.effects = new Effects(this.scene);
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
@@ -185,6 +182,7 @@ export class SceneView {
       lerpInto(mesh.position, from.pos, o.pos, alpha);
       const radius = (from.radius ?? 0) + ((o.radius ?? 0) - (from.radius ?? 0)) * alpha;
       this.shapes.update(mesh, o, o.owner === curr.localSlot, radius, nowMs);
+      if (o.kind === 'missile') this.missiles.push(mesh);
       seen.add(key);
     }
     // Invulnerable ships shimmer: a halo where the ship is drawn this frame.
@@ -208,7 +206,13 @@ export class SceneView {
       }
     }
     this.drawRemotes(remotes, nowMs);
-    this.animateFlashes(nowMs);
+    this.sparkHits(curr, remotes);
+    const heightPx = this.renderer.getDrawingBufferSize(this.drawSize).y;
+    // gl_PointSize per unit of size at distance 1: the drawing buffer's height over the view's height there (2 tan 35°).
+    const dt = this.effects.update(nowMs, this.camera, heightPx / 1.4);
+    this.effects.trails(this.missiles, dt);
+    this.missiles.length = 0;
+    this.camera.position.add(this.effects.shakeFor(dt));
     this.stars.position.copy(this.camera.position);
     this.renderer.render(this.scene, this.camera);
     return remotes;
@@ -237,14 +241,41 @@ export class SceneView {
     return r;
   }
 
-  /** Starts an explosion flash at `pos` at `nowMs` (the clock `render` is given). */
+  /** An explosion at `pos` at `nowMs` (the clock `render` is given): flash, fire, sparks, debris and a ring. */
   explode(pos: Vec3, nowMs: number): void {
-    if (this.flashes.length >= MAX_FLASHES) this.endFlash(0);
-    const material = new THREE.MeshBasicMaterial({ color: 0xffd080, transparent: true, blending: THREE.AdditiveBlending, depthWrite: false });
-    const mesh = new THREE.Mesh(this.flashGeometry, material);
-    mesh.position.set(pos.x, pos.y, pos.z);
-    this.scene.add(mesh);
-    this.flashes.push({ mesh, material, startMs: nowMs });
+    this.effects.explosion(pos, nowMs);
+  }
+
+  /** Particles alive in the effects (for tests and the page benchmark). */
+  get particles(): number {
+    return this.effects.pool.alive();
+  }
+
+  /**
+   * Once per new tick: a ship whose shield dropped gets blue sparks, one whose
+   * hull took damage orange ones (our own ship also jolts the camera); a badly
+   * damaged ship smokes every frame.
+   */
+  private sparkHits(curr: WorldView, remotes: readonly RemoteView[]): void {
+    const where = (slot: number): Vec3 | undefined => (slot === curr.localSlot ? this.own?.model.group.position : remotes.find((r) => r.slot === slot)?.pos);
+    const fresh = curr.tick !== this.hitsTick;
+    for (const ship of curr.ships) {
+      const at = where(ship.slot);
+      if (!at) continue;
+      const hull = ship.damage / DESTROYED_DAMAGE;
+      if (hull > 0.5) this.effects.smoke(at, ship.vel, 0.4 * hull);
+      if (!fresh) continue;
+      const was = this.lastHull.get(ship.slot);
+      if (was) {
+        const shieldLost = was.shield - ship.shield;
+        const hullLost = ship.damage - was.damage;
+        if (shieldLost > 0.5) this.effects.shieldHit(at);
+        if (hullLost > 0.5) this.effects.hullHit(at);
+        if (ship.slot === curr.localSlot && (shieldLost > 0.5 || hullLost > 0.5)) this.effects.jolt(Math.min(1, (Math.max(0, shieldLost) + Math.max(0, hullLost) * 2) / 30));
+      }
+      this.lastHull.set(ship.slot, { shield: ship.shield, damage: ship.damage });
+    }
+    if (fresh) this.hitsTick = curr.tick;
   }
 
   private readonly tagPlaces: TagPlace[] = [];
@@ -290,26 +321,6 @@ export class SceneView {
     }
   }
 
-  private animateFlashes(nowMs: number): void {
-    for (let i = this.flashes.length - 1; i >= 0; i--) {
-      const f = this.flashes[i]!;
-      const t = (nowMs - f.startMs) / FLASH_MS;
-      if (t >= 1 || t < 0) {
-        this.endFlash(i);
-        continue;
-      }
-      f.mesh.scale.setScalar(1.5 + 8.5 * t);
-      f.material.opacity = 1 - t;
-    }
-  }
-
-  private endFlash(i: number): void {
-    const [f] = this.flashes.splice(i, 1);
-    if (!f) return;
-    this.scene.remove(f.mesh);
-    f.material.dispose();
-  }
-
   private mesh(key: string, geometry: THREE.BufferGeometry, material: THREE.Material, scale: number): THREE.Mesh {
     let mesh = this.meshes.get(key);
     if (!mesh) {
@@ -339,11 +350,11 @@ export class SceneView {
     this.meshes.clear();
     this.drawRemotes([], 0);
     if (this.own) this.scene.remove(this.own.model.group);
-    while (this.flashes.length > 0) this.endFlash(0);
     this.stars.geometry.dispose();
     (this.stars.material as THREE.Material).dispose();
-    for (const d of [this.asteroidGeometry, this.asteroidMaterial, this.flashGeometry]) d.dispose();
+    for (const d of [this.asteroidGeometry, this.asteroidMaterial]) d.dispose();
     this.models.dispose();
+    this.effects.dispose();
     this.shapes.dispose();
     this.renderer.dispose();
     this.renderer.domElement.remove();
