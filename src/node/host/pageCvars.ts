@@ -1,7 +1,7 @@
 /**
  * The cvars only the page reads (archived, so they are remembered): how the
- * view is drawn — `ui_scale` (HUD and menu size) and `r_quality` (resolution
- * and stars) — and `m_invert` (the mouse's pitch). The host keeps, checks and
+ * view is drawn — `ui_scale` (HUD and menu size), `r_quality` (resolution
+ * and stars) and `r_effects` (particles, trails, rings, glows) — and `m_invert` (the mouse's pitch). The host keeps, checks and
  * saves them like every cvar; the page applies a change the moment its
  * `settings` event arrives (renderer view/display.ts, game/input.ts).
  */
@@ -25,6 +25,13 @@ export function registerPageCvars(host: HostService): () => void {
       default: DEFAULT_QUALITY,
       allowed: QUALITY_LEVELS,
       help: 'drawing detail: low (3/4 resolution, fewer stars), medium (1 pixel per CSS pixel), high (the display\'s full resolution)',
+      flags: { archive: true },
+    }),
+    host.addCvar({
+      name: 'r_effects',
+      type: 'bool',
+      default: true,
+      help: 'effects: explosions, sparks, smoke, missile trails, shock rings and glowing bolts (0 draws none, for a slow machine)',
       flags: { archive: true },
     }),
     host.addCvar({

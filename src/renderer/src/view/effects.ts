@@ -67,7 +67,25 @@ export class Effects {
   /** Trail particles owed to each missile (fractions carried between frames). */
   private trailDebt = 0;
   private shake = 0;
+  /** Off (`r_effects 0`): nothing is emitted or drawn, and the camera keeps still. */
+  private on = true;
   private readonly shakeOffset = new THREE.Vector3();
+
+  /** Turns the effects on or off; off clears what is flying. */
+  setEnabled(on: boolean): void {
+    if (on === this.on) return;
+    this.on = on;
+    this.points.visible = on;
+    if (!on) {
+      this.pool.clear();
+      while (this.rings.length > 0) this.endRing(0);
+      this.shake = 0;
+    }
+  }
+
+  get enabled(): boolean {
+    return this.on;
+  }
 
   constructor(private readonly scene: THREE.Scene) {
     this.geometry.setAttribute('position', new THREE.BufferAttribute(this.positions, 3).setUsage(THREE.DynamicDrawUsage));
@@ -81,6 +99,7 @@ export class Effects {
 
   /** A ship (or anything big) blowing up at `pos`. */
   explosion(pos: Vec3, nowMs: number, drift?: Vec3): void {
+    if (!this.on) return;
     const at = { x: pos.x, y: pos.y, z: pos.z, ...(drift ? { drift } : {}) };
     this.pool.emit({ ...at, count: 90, speed: [4, 28], life: [0.5, 1.2], colour: 0xd07028, size: [2, 4], drag: 1.2 });
     this.pool.emit({ ...at, count: 50, speed: [30, 70], life: [0.3, 0.8], colour: 0xfff0b0, size: [0.8, 1.6], drag: 0.6 });
@@ -92,22 +111,25 @@ export class Effects {
 
   /** Something hit a shield at `pos`. */
   shieldHit(pos: Vec3): void {
+    if (!this.on) return;
     this.pool.emit({ x: pos.x, y: pos.y, z: pos.z, count: 18, speed: [8, 22], life: [0.2, 0.5], colour: 0x60b0ff, size: [1, 2], drag: 2 });
   }
 
   /** Something hit the hull at `pos`. */
   hullHit(pos: Vec3): void {
+    if (!this.on) return;
     this.pool.emit({ x: pos.x, y: pos.y, z: pos.z, count: 14, speed: [10, 30], life: [0.2, 0.6], colour: 0xffb050, size: [0.7, 1.4], drag: 1 });
   }
 
   /** A puff of smoke from a damaged ship at `pos` (called often: it emits only sometimes). */
   smoke(pos: Vec3, drift: Vec3, share: number): void {
-    if (Math.random() > share) return;
+    if (!this.on || Math.random() > share) return;
     this.pool.emit({ x: pos.x, y: pos.y, z: pos.z, count: 1, speed: [1, 3], life: [0.8, 1.6], colour: 0x3a3a40, size: [2, 3.5], drift, drag: 0.5 });
   }
 
   /** Exhaust behind each missile in `missiles` for the time since the last frame. */
   trails(missiles: readonly THREE.Object3D[], dtS: number): void {
+    if (!this.on) return;
     this.trailDebt += TRAIL_RATE * Math.min(0.1, dtS);
     const each = Math.floor(this.trailDebt);
     this.trailDebt -= each;
@@ -119,6 +141,7 @@ export class Effects {
 
   /** Our own ship was hit: the camera shakes a little, more for a harder hit (0..1). */
   jolt(strength: number): void {
+    if (!this.on) return;
     this.shake = Math.min(1, this.shake + strength);
   }
 

@@ -49,6 +49,8 @@ export class ObjectShapes {
   private readonly haloGeometry = new THREE.IcosahedronGeometry(6, 2);
   private readonly haloMaterial = new THREE.MeshBasicMaterial({ color: 0xfff0a0, wireframe: true, transparent: true, opacity: 0.45, depthWrite: false, blending: THREE.AdditiveBlending });
   private readonly dir = new THREE.Vector3();
+  /** Laser bolts glow (`r_effects`). */
+  glow = true;
 
   /** A new mesh for an object of `o`'s kind (its material and size are set by `update`). */
   make(o: ObjectView): THREE.Mesh {
@@ -85,7 +87,10 @@ export class ObjectShapes {
       case 'laser':
         mesh.material = local ? this.laserMaterial : this.remoteLaserMaterial;
         const glow = mesh.children[0];
-        if (glow instanceof THREE.Mesh) glow.material = local ? this.boltGlowMaterial : this.remoteBoltGlowMaterial;
+        if (glow instanceof THREE.Mesh) {
+          glow.material = local ? this.boltGlowMaterial : this.remoteBoltGlowMaterial;
+          glow.visible = this.glow;
+        }
         this.orientAlong(mesh, o.vel);
         break;
       case 'missile': {

@@ -84,6 +84,12 @@ export class ParticlePool {
     }
   }
 
+  /** Ends every particle. */
+  clear(): void {
+    this.age.fill(1);
+    this.life.fill(1);
+  }
+
   /** Moves every live particle on by `dt` seconds. */
   step(dt: number): void {
     if (!(dt > 0)) return;

@@ -246,6 +246,12 @@ export class SceneView {
     this.effects.explosion(pos, nowMs);
   }
 
+  /** Effects on or off (`r_effects`): particles, trails, rings, the camera's shake and the bolts' glow. */
+  setEffects(on: boolean): void {
+    this.effects.setEnabled(on);
+    this.shapes.glow = on;
+  }
+
   /** Particles alive in the effects (for tests and the page benchmark). */
   get particles(): number {
     return this.effects.pool.alive();
