@@ -20,6 +20,6 @@ describe('packet API switch during a game', () => {
     await until('bravo told it left, then switched', () => /leaving the peer-to-peer game\npacketapi udp -> udp6: listening on port \d+/.test(b.text()));
     await until('alpha sees bravo leave', () => /^bravo left$/m.test(a.text()));
     expect(a.text()).not.toMatch(/timed out/);
-    expect(b.host.subsystems.describe()).toEqual({ packetapi: 'udp6', protocol: 'p2p' });
+    expect(b.host.subsystems.describe()).toEqual({ packetapi: 'udp6', protocol: 'p2p', sound: 'webaudio' });
   });
 });

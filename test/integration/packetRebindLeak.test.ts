@@ -24,7 +24,7 @@ describe('packet API rebinding through the subsystem registry', () => {
       // Exactly one socket is open at any time: the old one is gone before the new one counts.
       expect(udpHandles()).toBe(startHandles + 1);
     }
-    expect(registry.describe()).toEqual({ packetapi: 'udp', protocol: 'offline' });
+    expect(registry.describe()).toEqual({ packetapi: 'udp', protocol: 'offline', sound: null });
 
     // A datagram still crosses through the table after all that churn.
     const peer = new UdpPacketApi();
@@ -41,7 +41,7 @@ describe('packet API rebinding through the subsystem registry', () => {
     }
 
     await registry.killAll();
-    expect(registry.describe()).toEqual({ packetapi: null, protocol: null });
+    expect(registry.describe()).toEqual({ packetapi: null, protocol: null, sound: null });
     expect(udpHandles()).toBe(startHandles);
     expect(timers()).toBeLessThanOrEqual(startTimers);
     expect(lines).toEqual([]);

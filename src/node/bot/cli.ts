@@ -190,7 +190,8 @@ async function main(): Promise<void> {
     // A bot that cannot play has nothing to do: it says why and exits, rather than fly alone for ever.
     connectionEnded: (outcome, reason) => void stop(outcome === 'failed' ? 'cannot join' : 'game lost', reason),
   });
-  for (const [kind, impl] of [[subsystems.packetApi, o.packetapi], [subsystems.protocol, o.protocol]] as const) {
+  // A bot has nobody to hear it: its sound kind is `none`.
+  for (const [kind, impl] of [[subsystems.packetApi, o.packetapi], [subsystems.protocol, o.protocol], [subsystems.sound, 'none']] as const) {
     const r = await kind.bind(impl);
     if (!r.ok) {
       process.stderr.write(`starlane-bot: cannot start ${kind.kindName} ${impl}: ${r.error}\n`);

@@ -20,6 +20,7 @@ import { registerMenuCommand } from './menuCommand';
 import { registerPracticeCommand } from './practiceCommand';
 import { GameDialogs } from './gameDialogs';
 import { switchTo } from './protocolSwitch';
+import { registerSoundCommands, soundAtStart } from './soundCommands';
 
 export interface CreateHostOptions {
   shell: 'electron' | 'browser';
@@ -117,6 +118,8 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
     switchTo: (protocol, target) => void switchTo(host as HostService, protocol, target),
     // A lost game or a failed join: a dialog, or the reason in the server browser (gameDialogs.ts).
     connectionEnded: (outcome, line, target) => dialogs?.ended(outcome, line, target),
+    // The sound kind's webaudio: cues from the game's ticks, to the pages.
+    sound: { ticks: (listener) => game.onTick(listener), send: (batch) => host?.emit({ kind: 'sound', batch }) },
   });
   host = new HostService({
     console: consoleCore,
@@ -136,6 +139,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   registerHostCommand(host);
   registerMenuCommand(host);
   registerPracticeCommand(host);
+  registerSoundCommands(host);
   // `servers lan` asks where the game's own discovery goes (tests keep it on loopback).
   const serverList = registerServersCommand(host, {
     ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),
@@ -161,6 +165,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   for (const [kind, name] of [
     [subsystems.packetApi, store.get().packetApi],
     [subsystems.protocol, 'offline'],
+    [subsystems.sound, soundAtStart(store.get().sound)],
   ] as const) {
     const result = await kind.bind(name);
     if (!result.ok) {

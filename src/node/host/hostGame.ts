@@ -10,7 +10,9 @@
 import type { HostEvent } from '../../shared/host/contract';
 import type { NetDelivery, PlayerPing } from '../../shared/net/gameLink';
 import { NetPicture } from '../../shared/net/netPicture';
-import { ClientGame, GameDriver, sanitiseInput, worldView } from '../../shared/game';
+import { ClientGame, GameDriver, sanitiseInput, worldView, type GameNotice } from '../../shared/game';
+import type { WorldView } from '../../shared/game/view';
+import type { WorldEvent } from '../../shared/game/events';
 import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
 import { BotCrew } from '../../shared/game/pilots/crew';
 import { systemClock, type Clock } from '../../shared/time/clock';
@@ -31,6 +33,16 @@ export interface HostGameOptions {
   clock?: Clock;
 }
 
+/** One tick as the host ran it (HostGame.onTick). */
+export interface HostTick {
+  view: WorldView;
+  notices: readonly GameNotice[];
+  /** What the tick did (ClientGame.events; a lockstep frame that waited repeats the last ones: compare view ticks). */
+  events: readonly WorldEvent[];
+  /** Our ship's input for the tick. */
+  input: ShipInput;
+}
+
 export class HostGame {
   readonly driver: GameDriver;
   /** The hunt pilots flying the offline game's bots (`bot add`). */
@@ -40,6 +52,9 @@ export class HostGame {
   private readonly picture = new NetPicture();
   private readonly clock: Clock;
   private readonly watchers = new Set<(d: NetDelivery) => void>();
+  private readonly tickers = new Set<(tick: HostTick) => void>();
+  /** The input our ship was given for the tick running now. */
+  private fed: ShipInput = NO_INPUT;
 
   constructor(private readonly options: HostGameOptions) {
     this.clock = options.clock ?? systemClock;
@@ -49,12 +64,14 @@ export class HostGame {
       playerName: options.playerName,
       sendFrequency: options.sendFrequency,
       autoJoin: options.autoJoin,
-      input: () => (this.clock.now() - this.inputAt <= INPUT_STALE_MS ? this.input : NO_INPUT),
+      input: () => (this.fed = this.clock.now() - this.inputAt <= INPUT_STALE_MS ? this.input : NO_INPUT),
       botInputs: (game) => this.crew.inputs(game),
       onDeliver: (d) => this.delivered(d),
       onTick: (game, notices) => {
         game.convergeMs = options.convergeMs();
-        options.emit({ kind: 'world', view: worldView(game, this.pings()), notices });
+        const view = worldView(game, this.pings());
+        options.emit({ kind: 'world', view, notices });
+        for (const t of this.tickers) t({ view, notices, events: game.events, input: this.fed });
       },
     });
   }
@@ -91,6 +108,16 @@ export class HostGame {
   watch(watcher: (d: NetDelivery) => void): () => void {
     this.watchers.add(watcher);
     return () => this.watchers.delete(watcher);
+  }
+
+  /**
+   * Calls `listener` after every tick with its world view, notices, events
+   * and our ship's input (the sound kind derives its cues from them), after
+   * the tick's `world` event. Returns the unsubscribe function.
+   */
+  onTick(listener: (tick: HostTick) => void): () => void {
+    this.tickers.add(listener);
+    return () => this.tickers.delete(listener);
   }
 
   /** The protocol's round trips; a protocol bug must not stop the game, the scoreboard then shows none. */

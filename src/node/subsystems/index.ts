@@ -1,8 +1,9 @@
 /**
- * The process's subsystem set: the `packetapi` kind (udp, udp6) and the
- * `protocol` kind (offline, p2p, slotserver, gameserver), each held typed,
- * wired so that protocols use the packet API jump table, stop before the
- * packet API under them is killed and start again on whatever is bound after.
+ * The process's subsystem set: the `packetapi` kind (udp, udp6), the
+ * `protocol` kind (offline, p2p, slotserver, gameserver, lockstep, netgame)
+ * and the `sound` kind (webaudio, none), each held typed, wired so that
+ * protocols use the packet API jump table, stop before the packet API under
+ * them is killed and start again on whatever is bound after.
  */
 import { DEFAULT_CLIENT_PORT, type PacketApi, type PacketApiOptions } from '../../shared/net/packetApi';
 import type { Protocol, ProtocolContext, ProtocolFactory, ProtocolGame } from '../../shared/net/protocol';
@@ -19,13 +20,14 @@ import { GAMESERVER_PROTOCOL, NETGAME_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClien
 import type { P2pConfig } from '../../shared/p2p';
 import { ConditionedPacketApi, type Traffic } from '../../shared/net/conditionedPacketApi';
 import { NO_CONDITIONS, type LinkConditions } from '../../shared/net/linkConditions';
+import { createSoundKind, SOUND_KIND, type SoundPort, type SoundSystem } from './sound';
 
 /** Kind name of the packet API layer (as typed in the console). */
 export const PACKET_API_KIND = 'packetapi';
 /** Kind name of the protocol layer. */
 export const PROTOCOL_KIND = 'protocol';
-/** The kind names a player types (`packetapi udp6`, `protocol p2p`, `subsystems`). */
-export type NetKindName = typeof PACKET_API_KIND | typeof PROTOCOL_KIND;
+/** The kind names a player types (`packetapi udp6`, `protocol p2p`, `sound none`, `subsystems`). */
+export type NetKindName = typeof PACKET_API_KIND | typeof PROTOCOL_KIND | typeof SOUND_KIND;
 
 /** Packet API implementation names, default first (for console completion). */
 export const PACKET_API_NAMES = [UDP_PACKET_API, UDP6_PACKET_API] as const;
@@ -67,24 +69,28 @@ export interface SubsystemOptions {
   linkConditions?: (() => LinkConditions) | undefined;
   /** Seed of the link conditioner's PRNG, so a conditioned run can be repeated. Default 1. */
   linkSeed?: number | undefined;
+  /** The game's ticks and the pages, for the sound kind's `webaudio`; without it the kind offers only `none` (bots, servers). */
+  sound?: SoundPort | undefined;
 }
 
 /**
- * The two kinds, typed (`subsystems.protocol.table.status()`, no look-up by
- * name), and the registry of both by the names players type (describe,
- * killAll: the protocol first), plus the link conditioner's traffic counters.
+ * The kinds, typed (`subsystems.protocol.table.status()`, no look-up by
+ * name), and the registry of them by the names players type (describe,
+ * killAll: the sound, then the protocol, then the packet API), plus the link conditioner's traffic counters.
  */
 export type NetSubsystems = SubsystemRegistry<NetKindName> & {
   /** The packet API layer: `udp` or `udp6`. */
   readonly packetApi: SubsystemKind<PacketApi, typeof PACKET_API_KIND>;
   /** The protocol layer on top of it: `offline`, `p2p`, `slotserver` or `gameserver`. */
   readonly protocol: SubsystemKind<Protocol, typeof PROTOCOL_KIND>;
+  /** The game's sound (sound.ts): `webaudio` or `none` (the host binds the saved choice, a bot `none`). */
+  readonly sound: SubsystemKind<SoundSystem, typeof SOUND_KIND>;
   /** Cumulative datagrams and bytes the protocols moved through the packet API, both directions. */
   traffic(): Traffic;
 };
 
 /**
- * Builds the set with both kinds and nothing bound; the caller binds (e.g.
+ * Builds the set with every kind and nothing bound; the caller binds (e.g.
  * `packetApi.bind('udp')`, then `protocol.bind('offline')`) and owns shutdown
  * through `killAll()`.
  *
@@ -176,9 +182,12 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     { log },
   );
 
-  return Object.assign(new SubsystemRegistry<NetKindName>([packetApi, protocol]), {
+  const sound = createSoundKind(options.sound, log);
+
+  return Object.assign(new SubsystemRegistry<NetKindName>([packetApi, protocol, sound]), {
     packetApi,
     protocol,
+    sound,
     traffic: () => link.traffic(),
   });
 }

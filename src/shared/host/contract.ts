@@ -20,13 +20,15 @@ import type { WorldView } from '../game/view';
 import type { MenuState } from '../menu/menuState';
 import type { BrowserState } from '../servers/browserState';
 import type { CvarInfo } from '../console/cvarInfo';
+import type { SoundBatch } from '../game/soundCues';
 
 /**
  * Bumped when a message changes shape; the browser shell refuses other versions.
  * v4: the host runs the game; frames carry the player's input up, `world` events the world down.
  * v5: the menu (`menu` in the snapshot and as events) and the server browser (`servers` events).
+ * v6: `sound` events (the sound kind's cues, one batch per host tick while `webaudio` is bound).
  */
-export const HOST_CONTRACT_VERSION = 5;
+export const HOST_CONTRACT_VERSION = 6;
 
 /** Electron IPC channel names, one per message. */
 export const HOST_CHANNELS = {
@@ -121,6 +123,8 @@ export type HostEvent =
   | { kind: 'net'; delivery: NetDelivery }
   /** One host tick: the world to draw and what happened (explosions, kills) since the last. */
   | { kind: 'world'; view: WorldView; notices: GameNotice[] }
+  /** One host tick's sound (after its `world` event, in the same batch): cues, engine, lock warning, listener. */
+  | { kind: 'sound'; batch: SoundBatch }
   | { kind: 'netgraph'; sample: NetGraphSample }
   /** The menu page or dialog changed. */
   | { kind: 'menu'; menu: MenuState }

@@ -19,6 +19,8 @@ export interface Settings {
   bindings: BindTable;
   /** Packet API bound at start-up (`udp` or `udp6`). */
   packetApi: string;
+  /** Sound system bound at start-up (`webaudio` or `none`; absent: webaudio). */
+  sound?: string;
   /** Archived console variables by name, as text (the host writes every archived cvar here). */
   cvars: Record<string, string>;
   /** Console history, newest last. */
@@ -106,6 +108,9 @@ export function sanitizeSettings(raw: unknown): { settings: Settings; issues: Is
 
   if (r.packetApi === 'udp' || r.packetApi === 'udp6') out.packetApi = r.packetApi;
   else if (r.packetApi !== undefined) issues.push('packetApi');
+
+  if (r.sound === 'webaudio' || r.sound === 'none') out.sound = r.sound;
+  else if (r.sound !== undefined) issues.push('sound');
 
   if (typeof r.cvars === 'object' && r.cvars !== null && !Array.isArray(r.cvars)) {
     for (const [k, v] of Object.entries(r.cvars as Record<string, unknown>)) {

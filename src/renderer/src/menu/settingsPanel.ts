@@ -1,6 +1,6 @@
 /**
- * The settings page (issue 24): Pilot, Controls, Network, Match limits and
- * Display. Every setting is the console's — a name, a binding or a cvar — so
+ * The settings page (issue 24): Pilot, Controls, Network, Match limits,
+ * Display and Sound. Every setting is the console's — a name, a binding or a cvar — so
  * each control runs the console line that sets it (`name`, `bind`, `<cvar>
  * <value>`), the host saves it and sends the settings back, and the page
  * shows what the host holds. The cvars' ranges, choices, defaults and help
@@ -112,9 +112,15 @@ export function settingsPanel(ctx: MenuContext, deps: SettingsDeps = { cvars: []
     { cvar: 'r_quality', label: 'Quality' },
   ]);
   display.element.insertBefore(fullscreenControl(), display.element.children[2] ?? null);
+  const sound = cvarSection(ctx, infoOf, 'settings-sound', 'Sound', 'Applied at once. Sound starts with your first key press or click (sound none in the console turns it off altogether).', [
+    { cvar: 'volume', label: 'Master volume', step: 0.05 },
+    { cvar: 's_effects', label: 'Effects volume', step: 0.05 },
+    { cvar: 's_engine', label: 'Engine hum', step: 0.05 },
+    { cvar: 's_mute', label: 'Mute' },
+  ]);
 
-  const sections = [pilot.element, controls.element, network.element, match.element, display.element];
-  const cvars: CvarControl[] = [...controls.cvars, ...network.controls, ...match.controls, ...display.controls];
+  const sections = [pilot.element, controls.element, network.element, match.element, display.element, sound.element];
+  const cvars: CvarControl[] = [...controls.cvars, ...network.controls, ...match.controls, ...display.controls, ...sound.controls];
   // Enter in a field sets it (the menu's own Enter would press a page's main button; this page has none).
   const commits = new Map<HTMLInputElement, () => void>([[pilot.input, pilot.commit]]);
   for (const c of cvars) if (c.input && c.commit) commits.set(c.input, c.commit);
@@ -122,7 +128,7 @@ export function settingsPanel(ctx: MenuContext, deps: SettingsDeps = { cvars: []
   const back = () => ctx.run(`menu ${ctx.home()}`);
   const top = el('nav', 'settings-nav');
   top.setAttribute('aria-label', 'settings sections');
-  for (const [label, section] of [['Pilot', pilot.element], ['Controls', controls.element], ['Network', network.element], ['Match', match.element], ['Display', display.element]] as const) {
+  for (const [label, section] of [['Pilot', pilot.element], ['Controls', controls.element], ['Network', network.element], ['Match', match.element], ['Display', display.element], ['Sound', sound.element]] as const) {
     const go = menuButton(label, () => {
       section.scrollIntoView({ block: 'start' });
       section.querySelector<HTMLElement>('button, input')?.focus({ preventScroll: true });
@@ -153,7 +159,7 @@ export function settingsPanel(ctx: MenuContext, deps: SettingsDeps = { cvars: []
       const settings = ctx.settings();
       pilot.refresh();
       controls.refresh(settings);
-      for (const c of [...network.controls, ...match.controls, ...display.controls]) c.refresh(settings);
+      for (const c of [...network.controls, ...match.controls, ...display.controls, ...sound.controls]) c.refresh(settings);
     },
     takeKey: (e) => {
       if (capture.takeKey(e)) return true;
