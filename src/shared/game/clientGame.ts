@@ -17,6 +17,7 @@ import { ExtraClaims } from './extraClaims';
 import { ArenaLog } from './arena';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { explosions, type SteppedFrame } from './frameSync';
+import { killCause } from './killCause';
 
 export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
@@ -248,10 +249,13 @@ export class ClientGame {
     const mine = world.ships.find((s) => s.slot === local);
     let destroyed: TickOutcome['destroyed'] = null;
     for (const e of events) {
-      if (e.type !== 'destroyed' || e.slot !== local) continue;
+      // Our ship, and offline our computer pilots': this game decided, so it knows the weapon too.
+      if (e.type !== 'destroyed' || (e.slot !== local && !bots.includes(e.slot))) continue;
       const killerSlot = e.killer === NO_ATTACKER ? NO_SLOT : e.killer;
-      destroyed = { killerSlot };
-      this.notices.push({ type: 'destroyed', slot: local, killerSlot, pos: mine ? mine.pos : null, local: true });
+      const cause = killCause(events, e.slot);
+      const ship = e.slot === local ? mine : world.ships.find((s) => s.slot === e.slot);
+      this.notices.push({ type: 'destroyed', slot: e.slot, killerSlot, pos: ship ? ship.pos : null, local: e.slot === local, ...(cause === undefined ? {} : { cause }) });
+      if (e.slot === local) destroyed = { killerSlot };
     }
     let ships = this.replicas.ships(nowMs);
     if (mine) ships = withShip(ships, mine);

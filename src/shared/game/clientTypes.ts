@@ -2,7 +2,7 @@
 import type { MatchLimits } from './match';
 import type { MatchAnnouncement } from './matchSync';
 import type { ExtraAnswer, ExtraClaim } from './extraClaims';
-import type { GameObject, Vec3 } from './types';
+import type { GameObject, ObjectKind, Vec3 } from './types';
 import type { BreakEntry } from '../wire/types';
 
 /** Something the view shows once (an explosion, a kill-feed line). */
@@ -16,7 +16,12 @@ export type GameNotice = {
   pos: Vec3 | null;
   /** It was our ship. */
   local: boolean;
+  /** What dealt the last blow, when the game that decided the kill is this one (killCause.ts); absent for a kill reported by another player's game. */
+  cause?: KillCause;
 };
+
+/** What can destroy a ship: an object of some kind, or an asteroid it flew into. */
+export type KillCause = ObjectKind | 'asteroid';
 
 /** What one tick of our own game did that other players must hear of. */
 export interface TickOutcome {

@@ -11,6 +11,7 @@ import type { ShipInput } from '../sim/types';
 import { NO_SLOT } from '../wire/types';
 import type { GameNotice } from './clientTypes';
 import type { WorldEvent } from './events';
+import { killCause } from './killCause';
 import { NO_ATTACKER, type World } from './types';
 
 /** One frame of the shared world: before and after the step, and what happened. */
@@ -32,7 +33,8 @@ export function explosions(frames: readonly SteppedFrame[], slot: number): GameN
     for (const e of f.events) {
       if (e.type !== 'destroyed') continue;
       const ship = f.before.ships.find((s) => s.slot === e.slot);
-      out.push({ type: 'destroyed', slot: e.slot, killerSlot: e.killer === NO_ATTACKER ? NO_SLOT : e.killer, pos: ship ? ship.pos : null, local: e.slot === slot });
+      const cause = killCause(f.events, e.slot);
+      out.push({ type: 'destroyed', slot: e.slot, killerSlot: e.killer === NO_ATTACKER ? NO_SLOT : e.killer, pos: ship ? ship.pos : null, local: e.slot === slot, ...(cause === undefined ? {} : { cause }) });
     }
   }
   return out;
