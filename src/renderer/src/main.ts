@@ -39,6 +39,8 @@ import { hostPanel, lanPanel, practicePanel } from './menu/startPanels';
 import { mainPanel, pausePanel } from './menu/rootPanels';
 import { serversPanel } from './menu/serversPanel';
 import { settingsPanel } from './menu/settingsPanel';
+// The page benchmark's scripted scene (window.__starlaneBench, bench/page.ts).
+import './view/benchScene';
 
 declare global {
   interface Window {
