@@ -41,6 +41,7 @@ import { serversPanel } from './menu/serversPanel';
 import { settingsPanel } from './menu/settingsPanel';
 // The page benchmark's scripted scene (window.__starlaneBench, bench/page.ts).
 import './view/benchScene';
+import { PageSound } from './sound/pageSound';
 
 declare global {
   interface Window {
@@ -72,6 +73,8 @@ async function boot(): Promise<void> {
   });
   const snapshot = await host.hello();
   let settings: Settings = snapshot.settings;
+  // Sound starts with the first key or click; the host's sound kind says whether it plays.
+  const sound = new PageSound(document.body, settings, snapshot.subsystems);
 
   const hud = new Hud();
   const status = new StatusHud();
@@ -220,8 +223,13 @@ async function boot(): Promise<void> {
           input.setBindings(settings.bindings, cvarNumber(settings, 'sensitivity', 1));
           applyPageCvars();
           showNetGraph();
+          sound.settingsChanged(settings);
           break;
         case 'subsystems':
+          sound.subsystemsChanged(ev.bound);
+          break;
+        case 'sound':
+          sound.batch(ev.batch);
           break;
         case 'net':
           players.handle(ev.delivery);
@@ -311,6 +319,7 @@ async function boot(): Promise<void> {
     chat: () => hud.chatLines(),
     overlays: () => ({ scoreboard: scoreboard.boardVisible, matchEnd: scoreboard.endVisible, lockWarning: currView.lockedBy.length > 0, target: targeting.slot }),
     goldenRun: (options) => goldenRun(options),
+    ...sound.hooks(),
     menu: () => (menu?.isOpen ? (document.querySelector<HTMLElement>('#menu > section:not([hidden])')?.id ?? 'open') : 'off'),
   };
 }

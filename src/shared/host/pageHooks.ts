@@ -1,6 +1,8 @@
 import type { GoldenRunOptions, GoldenRunResult } from '../game/goldenRun';
 import type { Vec3 } from '../sim/types';
 import type { WorldView } from '../game/view';
+import type { SoundHookState, SoundRendered } from './soundHooks';
+import type { SoundCue } from '../game/soundCues';
 
 /**
  * Read-only hooks the game page puts on `window.__starlane`, for the
@@ -32,4 +34,11 @@ export interface PageHooks {
   goldenRun(options: GoldenRunOptions): GoldenRunResult;
   /** The menu layer showing (`menu-main`, `menu-name`, `menu-dialog`, …), or `off` when the game has the screen. */
   menu(): string;
+  /** The page's sound: its AudioContext, the host's sound kind, cues received and played (soundHooks.ts). */
+  sound(): SoundHookState;
+  /**
+   * A cue rendered through the page's cue graph in an OfflineAudioContext at the levels in force: the newest
+   * one of type `what` the host sent (null when none came), or the cue `what` itself, placed from our ship.
+   */
+  soundRender(what: string | SoundCue): Promise<SoundRendered | null>;
 }
