@@ -127,9 +127,12 @@ describe('one name per player on every screen (two pages named "pilot", p2p on l
       return false;
     }, 60_000, 0);
     await alpha.keyboard.up('Space');
-    expect(await feed(bravo)).toEqual(['pilot-2 (you) was shot down by pilot']);
+    // Bravo's game decided the kill, so its line names the weapon; alpha hears of it by the kill event, which does not carry one.
+    expect(await feed(bravo)).toEqual(['pilot-2 (you) was shot down by pilot with a laser']);
     await alpha.waitForFunction(() => document.querySelectorAll('#hud-feed .hud-line').length > 0, undefined, { timeout: 10_000, polling: 50 });
     expect(await feed(alpha)).toEqual(['pilot-2 was shot down by pilot (you)']);
+    // Alpha's screen saw its bolts meet bravo (its hit markers; bravo's game decided the hits).
+    expect((await alpha.evaluate(() => window.__starlane!.hud())).hitMarkers).toBeGreaterThan(0);
 
     // A kill limit of 1: the match is over, and both pages show its end.
     // Each page in front in turn, as its player sees it (the overlays are drawn with the frames).

@@ -29,6 +29,9 @@ import { Scoreboard } from './view/scoreboard';
 import { hasOpponents } from './view/hudText';
 import { Targeting } from './game/target';
 import { NetGraph } from './view/netGraph';
+import { CombatHud } from './view/combat/combatHud';
+import { killLine } from './view/combat/combatText';
+import { uiScaleOf } from '../../shared/settings/display';
 import { ConsoleView } from './console/consoleView';
 import type { PageHooks } from '../../shared/host/pageHooks';
 import { ConsoleSequence } from '../../shared/host/consoleSequence';
@@ -47,11 +50,6 @@ declare global {
   interface Window {
     __starlane?: PageHooks;
   }
-}
-
-/** The kill-feed line for a destroyed ship, with the names as they stand among others (the killer is null when unknown). */
-function killLine(victim: string, killer: string | null): string {
-  return killer === null ? `${victim} was shot down` : `${victim} was shot down by ${killer}`;
 }
 
 function banner(text: string): void {
@@ -81,6 +79,8 @@ async function boot(): Promise<void> {
   const scoreboard = new Scoreboard();
   const targeting = new Targeting();
   const netGraph = new NetGraph(document.body);
+  // Crosshair, target marks, lead, radar, missile warning, hit markers, rank (view/combat).
+  const combat = new CombatHud(document.body);
   // The net graph with `netgraph 1`; tick rate and fps on the HUD with it, or with `stats 1`.
   const showNetGraph = () => {
     const graph = cvarNumber(settings, 'netgraph', 0) !== 0;
@@ -107,6 +107,7 @@ async function boot(): Promise<void> {
   // ui_scale, r_quality and m_invert apply whenever the settings change (the settings screen, the console).
   const applyPageCvars = () => {
     applyDisplay(settings, view);
+    combat.setUiScale(uiScaleOf(settings.cvars['ui_scale']));
     input.invertMouse = cvarNumber(settings, 'm_invert', 0) !== 0;
   };
   applyPageCvars();
@@ -136,7 +137,7 @@ async function boot(): Promise<void> {
   for (const delivery of snapshot.net) players.handle(delivery);
   const onNotice = (n: GameNotice) => {
     if (n.pos) view.explode(n.pos, now);
-    hud.addFeed(killLine(names.label(n.slot), labelOf(n.killerSlot)), now);
+    hud.addFeed(killLine(names.label(n.slot), labelOf(n.killerSlot), n.cause), now);
   };
 
   // The game takes input only while neither the console nor the menu shows.
@@ -238,6 +239,7 @@ async function boot(): Promise<void> {
           prevView = currView === empty ? ev.view : currView;
           currView = ev.view;
           viewAt = now;
+          combat.onWorld(ev.view, now);
           for (const n of ev.notices) onNotice(n);
           break;
         case 'netgraph':
@@ -279,6 +281,7 @@ async function boot(): Promise<void> {
         // The host's ticks arrive 25 ms apart: draw the way from the previous one to the newest.
         const alpha = Math.min(1, Math.max(0, (now - viewAt) / STEP_MS));
         drawn = view.render(prevView, currView, alpha, shipName, now);
+        combat.frame({ prev: prevView, curr: currView, alpha, remotes: drawn, target: targeting.slot, camera: view.viewCamera, width: window.innerWidth, height: window.innerHeight, nowMs: now });
         netGraph.draw();
         scoreboard.update(currView, input.held('scoreboard'), shipName, joinedSlots);
       },
@@ -293,7 +296,9 @@ async function boot(): Promise<void> {
           status.setShip(ours);
           status.setLock(currView.lockedBy, shipName);
           status.setTarget(targeting.slot, shipName);
-          status.setMatch(currView.match, hasOpponents(currView, players.players));
+          const opponents = hasOpponents(currView, players.players);
+          status.setMatch(currView.match, opponents);
+          combat.slow(currView, joinedSlots, opponents);
           // The match-end screen has the stage while it shows: no respawn countdown over it.
           hud.setDestroyed(currView.match.phase === MATCH_OVER ? null : currView.respawnSeconds);
           hud.prune(now);
@@ -319,6 +324,7 @@ async function boot(): Promise<void> {
     chat: () => hud.chatLines(),
     overlays: () => ({ scoreboard: scoreboard.boardVisible, matchEnd: scoreboard.endVisible, lockWarning: currView.lockedBy.length > 0, target: targeting.slot }),
     goldenRun: (options) => goldenRun(options),
+    hud: () => combat.state(),
     ...sound.hooks(),
     menu: () => (menu?.isOpen ? (document.querySelector<HTMLElement>('#menu > section:not([hidden])')?.id ?? 'open') : 'off'),
   };

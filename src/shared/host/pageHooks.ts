@@ -2,6 +2,7 @@ import type { GoldenRunOptions, GoldenRunResult } from '../game/goldenRun';
 import type { Vec3 } from '../sim/types';
 import type { WorldView } from '../game/view';
 import type { SoundHookState, SoundRendered } from './soundHooks';
+import type { HudHookState } from './hudHooks';
 import type { SoundCue } from '../game/soundCues';
 
 /**
@@ -32,6 +33,8 @@ export interface PageHooks {
   overlays(): { scoreboard: boolean; matchEnd: boolean; lockWarning: boolean; target: number };
   /** Runs the golden run (src/shared/game/goldenRun.ts) in this engine, so a test can compare its hash with Node's. */
   goldenRun(options: GoldenRunOptions): GoldenRunResult;
+  /** The combat HUD as the player sees it. */
+  hud(): HudHookState;
   /** The menu layer showing (`menu-main`, `menu-name`, `menu-dialog`, …), or `off` when the game has the screen. */
   menu(): string;
   /** The page's sound: its AudioContext, the host's sound kind, cues received and played (soundHooks.ts). */
