@@ -31,15 +31,17 @@ export async function waitTicks(page: Page, n: number): Promise<void> {
 
 /**
  * Opens the game page at `url` in a new tab of `browser` and waits until it is
- * ready and past the name prompt and the menu (frontDoor.ts); console errors
- * and page errors go into `problems` for the tests to check.
+ * ready and past the name prompt and the menu (frontDoor.ts; with `frontDoor`
+ * false, as a new player first sees it); console errors and page errors go
+ * into `problems` for the tests to check.
  */
-export async function openGamePage(browser: Browser, url: string, problems: string[], viewport = { width: 1024, height: 640 }): Promise<Page> {
+export async function openGamePage(browser: Browser, url: string, problems: string[], viewport = { width: 1024, height: 640 }, frontDoor = true): Promise<Page> {
   const page = await browser.newPage({ viewport });
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(url);
-  await passFrontDoor(page);
+  if (frontDoor) await passFrontDoor(page);
+  else await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
   return page;
 }
 

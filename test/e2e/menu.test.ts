@@ -15,7 +15,7 @@ import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShe
 import { menuLayer, waitMenu } from '../support/frontDoor';
 import { menuLayout } from './menuLayout';
 import { installPadStandIn, pressPad } from './padStandIn';
-import { type, waitConsole, waitTicks } from './gamePage';
+import { openGamePage, type, waitConsole, waitTicks } from './gamePage';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -33,11 +33,8 @@ describe('the main menu (a new player, keyboard and mouse)', () => {
   beforeAll(async () => {
     shell = await startWebShell();
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(shell.url);
-    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    // As a new player first sees it: the front door is what this test is about.
+    page = await openGamePage(browser, shell.url, problems, { width: 1280, height: 720 }, false);
   });
 
   afterAll(async () => {

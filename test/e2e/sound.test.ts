@@ -10,7 +10,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleText, holdAndCount, waitTicks } from './gamePage';
+import { consoleText, holdAndCount, openGamePage, waitTicks } from './gamePage';
 import { launchChromium } from '../support/browser';
 import { startWebShell, type WebShellProcess } from '../support/webShellProcess';
 import { passFrontDoor, waitMenu } from '../support/frontDoor';
@@ -39,11 +39,8 @@ describe('sound in the game page (headless Chromium through the browser shell)',
   beforeAll(async () => {
     shell = await startWebShell();
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1024, height: 640 } });
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(shell.url);
-    await page.waitForFunction(() => window.__starlane?.ready === true, undefined, { timeout: 20_000 });
+    // As a new player first sees it: the name prompt and the menu still up, no key pressed yet.
+    page = await openGamePage(browser, shell.url, problems, { width: 1024, height: 640 }, false);
   });
 
   afterAll(async () => {
