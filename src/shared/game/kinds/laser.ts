@@ -64,7 +64,7 @@ function stepLaser(l: Laser, ctx: StepContext): Laser | null {
   const pos = addScaled(l.pos, l.vel, STEP_S);
   const contact = firstContact(ctx, l.pos, pos, 0, l.owner);
   if (contact && contact.ship >= 0) {
-    ctx.hit(contact.ship, LASER_DAMAGE, l.owner, 'laser');
+    ctx.hit(contact.ship, LASER_DAMAGE, l.owner, 'laser', l.id);
     return null;
   }
   if (contact) {

@@ -91,7 +91,7 @@ function stepMissile(m: Missile, ctx: StepContext): Missile | null {
   const vel = steer(m, to);
   const pos = addScaled(m.pos, vel, STEP_S);
   const contact = firstContact(ctx, m.pos, pos, M.hitRadius, m.owner);
-  if (contact && contact.ship >= 0) ctx.hit(contact.ship, M.damage, m.owner, 'missile');
+  if (contact && contact.ship >= 0) ctx.hit(contact.ship, M.damage, m.owner, 'missile', m.id);
   if (contact) return null;
   const ttl = m.ttl - 1;
   if (ttl <= 0) return null;

@@ -26,7 +26,7 @@ import { Projector } from './projector';
 import { TargetMarks, place } from './targetMarks';
 import { IncomingWarning } from './incoming';
 import { HitMarkers, type HitState } from './hitMarkers';
-import { ShotWatch } from './shotWatch';
+import { ShotWatch } from '../../../../shared/game/shotWatch';
 import { Radar, type Contact } from './radar';
 import { bodyOffset } from './scope';
 import { rankOf, rankText } from './combatText';

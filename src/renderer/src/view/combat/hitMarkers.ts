@@ -9,7 +9,7 @@
  * deciding game's word to reach the shooter (issue 25, "shots that agree").
  */
 import type { Vec3 } from '../../../../shared/sim/types';
-import type { SeenHit } from './shotWatch';
+import type { SeenHit } from '../../../../shared/game/shotWatch';
 import type { Projector } from './projector';
 import { place } from './targetMarks';
 

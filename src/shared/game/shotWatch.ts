@@ -12,12 +12,12 @@
  * hit seen here is the shooter's view only, to be confirmed or withdrawn by
  * the victim's word (SeenHit.key names the shot for that).
  */
-import type { ObjectView, WorldView } from '../../../../shared/game/view';
-import type { Vec3 } from '../../../../shared/sim/types';
-import { STEP_S } from '../../../../shared/sim/types';
-import { sweepMoving } from '../../../../shared/game/sweep';
-import { SHIP_RADIUS } from '../../../../shared/game/kinds/ship';
-import { RULES } from '../../../../shared/game/rules';
+import type { ObjectView, WorldView } from './view';
+import type { Vec3 } from '../sim/types';
+import { STEP_S } from '../sim/types';
+import { sweepMoving } from './sweep';
+import { SHIP_RADIUS } from './kinds/ship';
+import { RULES } from './rules';
 
 /** One hit of ours as the shooter's screen showed it. */
 export interface SeenHit {

@@ -1,9 +1,9 @@
 /**
- * Hits as the shooter's screen shows them (src/renderer/src/view/combat/shotWatch.ts),
+ * Hits as the shooter's screen shows them (src/shared/game/shotWatch.ts),
  * from consecutive world views: the hit markers' source.
  */
 import { describe, expect, it } from 'vitest';
-import { ShotWatch } from '../../../src/renderer/src/view/combat/shotWatch';
+import { ShotWatch } from '../../../src/shared/game/shotWatch';
 import type { ObjectView, ShipView, WorldView } from '../../../src/shared/game/view';
 import type { Vec3 } from '../../../src/shared/sim/types';
 
