@@ -280,7 +280,7 @@ async function boot(): Promise<void> {
         rendered += 1;
         // The host's ticks arrive 25 ms apart: draw the way from the previous one to the newest.
         const alpha = Math.min(1, Math.max(0, (now - viewAt) / STEP_MS));
-        drawn = view.render(prevView, currView, alpha, shipName, now);
+        drawn = view.render(prevView, currView, alpha, shipName, now, targeting.slot);
         combat.frame({ prev: prevView, curr: currView, alpha, remotes: drawn, target: targeting.slot, camera: view.viewCamera, width: window.innerWidth, height: window.innerHeight, nowMs: now });
         netGraph.draw();
         scoreboard.update(currView, input.held('scoreboard'), shipName, joinedSlots);
@@ -325,6 +325,7 @@ async function boot(): Promise<void> {
     overlays: () => ({ scoreboard: scoreboard.boardVisible, matchEnd: scoreboard.endVisible, lockWarning: currView.lockedBy.length > 0, target: targeting.slot }),
     goldenRun: (options) => goldenRun(options),
     hud: () => combat.state(),
+    scene: () => view.state(),
     ...sound.hooks(),
     menu: () => (menu?.isOpen ? (document.querySelector<HTMLElement>('#menu > section:not([hidden])')?.id ?? 'open') : 'off'),
   };

@@ -3,6 +3,7 @@ import type { Vec3 } from '../sim/types';
 import type { WorldView } from '../game/view';
 import type { SoundHookState, SoundRendered } from './soundHooks';
 import type { HudHookState } from './hudHooks';
+import type { SceneHookState } from './sceneHooks';
 import type { SoundCue } from '../game/soundCues';
 
 /**
@@ -35,6 +36,8 @@ export interface PageHooks {
   goldenRun(options: GoldenRunOptions): GoldenRunResult;
   /** The combat HUD as the player sees it. */
   hud(): HudHookState;
+  /** What the 3-D view drew in its last frame: the ships' designs and tags, missile trails, explosions, particles. */
+  scene(): SceneHookState;
   /** The menu layer showing (`menu-main`, `menu-name`, `menu-dialog`, …), or `off` when the game has the screen. */
   menu(): string;
   /** The page's sound: its AudioContext, the host's sound kind, cues received and played (soundHooks.ts). */

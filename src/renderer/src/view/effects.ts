@@ -15,6 +15,9 @@ export const PARTICLE_CAPACITY = 6000;
 const RINGS = 20;
 const RING_MS = 600;
 
+/** How long an explosion counts as burning (ms): its fire's longest life. */
+const EXPLOSION_MS = 1200;
+
 /** Missile trail particles per second of each missile. */
 const TRAIL_RATE = 60;
 
@@ -62,6 +65,8 @@ export class Effects {
   private readonly points: THREE.Points;
   private readonly ringGeometry = new THREE.RingGeometry(0.8, 1, 48);
   private readonly rings: Ring[] = [];
+  /** When each explosion still burning started (ms, the clock `update` is given). */
+  private readonly explosionsAt: number[] = [];
 
   private lastMs: number | null = null;
   /** Trail particles owed to each missile (fractions carried between frames). */
@@ -79,6 +84,7 @@ export class Effects {
     if (!on) {
       this.pool.clear();
       while (this.rings.length > 0) this.endRing(0);
+      this.explosionsAt.length = 0;
       this.shake = 0;
     }
   }
@@ -107,6 +113,12 @@ export class Effects {
     // The flash: a few large, short-lived, almost white particles.
     this.pool.emit({ ...at, count: 5, speed: [0, 3], life: [0.12, 0.25], colour: 0xfff0d0, size: [12, 18] });
     this.ring(pos, nowMs, 26);
+    this.explosionsAt.push(nowMs);
+  }
+
+  /** Explosions still burning (for tests: the `scene()` page hook). */
+  get explosions(): number {
+    return this.explosionsAt.length;
   }
 
   /** Something hit a shield at `pos`. */
@@ -168,6 +180,7 @@ export class Effects {
     }
     for (const name of ['position', 'tint', 'size']) (this.geometry.getAttribute(name) as THREE.BufferAttribute).needsUpdate = true;
     this.material.uniforms['scale']!.value = viewHeightPx;
+    while (this.explosionsAt.length > 0 && nowMs - this.explosionsAt[0]! >= EXPLOSION_MS) this.explosionsAt.shift();
     for (let i = this.rings.length - 1; i >= 0; i--) {
       const r = this.rings[i]!;
       const t = (nowMs - r.startMs) / RING_MS;

@@ -8,6 +8,7 @@ import { declutter, disposeTag, makeTag, setTag, type ShipTag, type TagPlace } f
 import { Effects } from './effects';
 import { DESTROYED_DAMAGE, SHIELD_MAX } from '../../../shared/game/kinds/ship';
 import { MAX_STARS, QUALITY } from './quality';
+import type { SceneHookState } from '../../../shared/host/sceneHooks';
 import { DEFAULT_QUALITY, type QualityLevel } from '../../../shared/settings/display';
 
 /** One remote ship to draw this frame, where interpolation puts it. Objects are reused between frames. */
@@ -40,7 +41,8 @@ interface RemoteShipView {
  * state `alpha` of the way from `prev` to `curr` (ships matched by slot,
  * everything else by id), so motion is smooth at any display rate although
  * the game runs at 40 Hz. Our ship is followed by the camera; the other
- * players' ships have their names above them; each kind of object has its
+ * players' ships have their names above them (but the targeted one, whose
+ * brackets carry its name); each kind of object has its
  * shape (objects.ts), other players' lasers their own colour; invulnerable
  * ships shimmer in a halo.
  */
@@ -61,6 +63,8 @@ export class SceneView {
   private readonly lastHull = new Map<number, { shield: number; damage: number }>();
   /** The missiles drawn this frame (their trails). */
   private readonly missiles: THREE.Object3D[] = [];
+  /** Missiles the last frame drew a trail behind (the `scene()` hook). */
+  private trailsDrawn = 0;
   private readonly drawSize = new THREE.Vector2();
   private readonly meshes = new Map<string, THREE.Mesh>();
   private readonly remoteShips = new Map<number, RemoteShipView>();
@@ -135,10 +139,11 @@ export class SceneView {
 
   /**
    * Draws `alpha` of the way from `prev` to `curr`, the other players' ships
-   * labelled by `nameOf`, and the running explosion flashes at `nowMs` (the
-   * loop's clock). Returns the remote ships drawn (reused by the next call).
+   * labelled by `nameOf` (all but `targetSlot`'s, -1: none), and the running
+   * explosion flashes at `nowMs` (the loop's clock). Returns the remote ships
+   * drawn (reused by the next call).
    */
-  render(prev: WorldView, curr: WorldView, alpha: number, nameOf: (slot: number) => string, nowMs = 0): readonly RemoteView[] {
+  render(prev: WorldView, curr: WorldView, alpha: number, nameOf: (slot: number) => string, nowMs = 0, targetSlot = -1): readonly RemoteView[] {
     const seen = this.seen;
     seen.clear();
     const remotes = this.remotes;
@@ -205,12 +210,13 @@ export class SceneView {
         this.meshes.delete(key);
       }
     }
-    this.drawRemotes(remotes, nowMs);
+    this.drawRemotes(remotes, nowMs, targetSlot);
     this.sparkHits(curr, remotes);
     const heightPx = this.renderer.getDrawingBufferSize(this.drawSize).y;
     // gl_PointSize per unit of size at distance 1: the drawing buffer's height over the view's height there (2 tan 35°).
     const dt = this.effects.update(nowMs, this.camera, heightPx / 1.4);
     this.effects.trails(this.missiles, dt);
+    this.trailsDrawn = this.effects.enabled ? this.missiles.length : 0;
     this.missiles.length = 0;
     this.camera.position.add(this.effects.shakeFor(dt));
     this.stars.position.copy(this.camera.position);
@@ -257,6 +263,18 @@ export class SceneView {
     return this.effects.pool.alive();
   }
 
+  /** What the last frame drew, for the `scene()` page hook (read only). */
+  state(): SceneHookState {
+    const ships: SceneHookState['ships'] = [];
+    const own = this.own;
+    if (own?.model.group.visible) ships.push({ slot: own.slot, design: own.model.look.design, colour: own.model.look.colour, own: true, tag: false });
+    for (const [slot, v] of this.remoteShips) {
+      if (v.seen === this.frameStamp) ships.push({ slot, design: v.model.look.design, colour: v.model.look.colour, own: false, tag: v.tag.sprite.visible });
+    }
+    ships.sort((a, b) => a.slot - b.slot);
+    return { ships, trails: this.trailsDrawn, explosions: this.effects.explosions, particles: this.particles };
+  }
+
   /**
    * Once per new tick: a ship whose shield dropped gets blue sparks, one whose
    * hull took damage orange ones (our own ship also jolts the camera); a badly
@@ -297,7 +315,7 @@ export class SceneView {
     return this.own.model;
   }
 
-  private drawRemotes(remotes: readonly RemoteView[], nowMs: number): void {
+  private drawRemotes(remotes: readonly RemoteView[], nowMs: number, targetSlot = -1): void {
     const stamp = ++this.frameStamp;
     this.camUp.set(0, 1, 0).applyQuaternion(this.camera.quaternion).multiplyScalar(LABEL_LIFT);
     const places = this.tagPlaces;
@@ -316,9 +334,9 @@ export class SceneView {
       this.models.setEngine(v.model, r.engine, nowMs);
       v.tag.sprite.position.copy(v.model.group.position).add(this.camUp);
       const ndc = (this.ndcPool[places.length] ??= new THREE.Vector3()).copy(v.tag.sprite.position).project(this.camera);
-      places.push({ tag: v.tag, ndc, distance: v.model.group.position.distanceTo(this.camera.position) });
+      places.push({ tag: v.tag, slot: r.slot, ndc, distance: v.model.group.position.distanceTo(this.camera.position) });
     }
-    declutter(places, this.camera.aspect);
+    declutter(places, this.camera.aspect, targetSlot);
     for (const [slot, v] of this.remoteShips) {
       if (v.seen === stamp) continue;
       this.scene.remove(v.model.group, v.tag.sprite);

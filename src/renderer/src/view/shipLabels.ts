@@ -3,7 +3,9 @@
  * hull, drawn into a small canvas texture on a sprite of constant size on
  * screen. Redrawn only when the name changes or a bar moves by a step.
  * `declutter` hides the tags of ships beyond reading range and, where tags
- * would overlap on screen, keeps the nearer ship's.
+ * would overlap on screen, keeps the nearer ship's; the targeted ship has
+ * none, since the combat HUD's brackets (or its edge arrow) already show its
+ * name, shield and hull.
  */
 import * as THREE from 'three';
 
@@ -65,6 +67,8 @@ export function disposeTag(tag: ShipTag): void {
 /** One tag to place: where it is in normalised device coordinates and how far its ship is. */
 export interface TagPlace {
   tag: ShipTag;
+  /** The ship's slot. */
+  slot: number;
   /** NDC x, y; z > 1 or < -1: behind or beyond the camera's range. */
   ndc: THREE.Vector3;
   distance: number;
@@ -72,15 +76,17 @@ export interface TagPlace {
 
 /**
  * Hides the tags too far to read or behind the camera, and where two would
- * overlap keeps the nearer ship's (nearest first). `aspect`: the view's width / height.
+ * overlap keeps the nearer ship's (nearest first). The tag of `targetSlot`
+ * (-1: no target) is hidden and takes no room: the target's brackets carry
+ * its name and bars. `aspect`: the view's width / height.
  */
-export function declutter(places: TagPlace[], aspect: number): void {
+export function declutter(places: TagPlace[], aspect: number, targetSlot = -1): void {
   places.sort((a, b) => a.distance - b.distance);
   const w = TAG_SCALE.x * NDC_PER_SCALE / Math.max(0.1, aspect);
   const h = TAG_SCALE.y * NDC_PER_SCALE;
   const shown: THREE.Vector3[] = [];
   for (const p of places) {
-    const visible = p.distance <= TAG_RANGE && p.ndc.z < 1 && p.ndc.z > -1 && !shown.some((q) => Math.abs(q.x - p.ndc.x) < w && Math.abs(q.y - p.ndc.y) < h);
+    const visible = p.slot !== targetSlot && p.distance <= TAG_RANGE && p.ndc.z < 1 && p.ndc.z > -1 && !shown.some((q) => Math.abs(q.x - p.ndc.x) < w && Math.abs(q.y - p.ndc.y) < h);
     p.tag.sprite.visible = visible;
     if (visible) shown.push(p.ndc);
   }
