@@ -4,15 +4,18 @@
  * plays as "pilot-2", and its page says so everywhere — the HUD's pilot
  * line, the player list, the scoreboard, the kill feed and the match-end
  * screen — with its own name marked "(you)" the one way on each. Alpha
- * (slot 0, "pilot") shoots bravo down with a kill limit of 1.
+ * (slot 0, "pilot") shoots bravo down with a kill limit of 1, flown by the
+ * gamepad pilot that aims by the combat HUD (hudPilot.ts): it steers every
+ * frame in proportion to where the target's mark sits, so a loaded machine
+ * slows it down but does not throw its aim off, as timed key taps did.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoPlayersOnLoopback, type, waitConsole, waitTicks, type TwoPlayers } from './gamePage';
+import { startHudPilot, stopHudPilot } from './hudPilot';
 import { repoRoot } from '../support/webShellProcess';
-import { waitFor } from '../support/waitFor';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -24,38 +27,6 @@ const ranking = (page: Page, body: string): Promise<string[][]> =>
 async function setConsole(page: Page, open: boolean): Promise<void> {
   if ((await page.isVisible('#console')) !== open) await page.keyboard.press('Backquote');
   await page.waitForSelector('#console', { state: open ? 'visible' : 'hidden' });
-}
-
-/**
- * One step of keeping the ship of `slot` on our nose, as a player would: a
- * tap of the yaw (and pitch) keys for one tick towards it when it is more
- * than a degree or so off, else a wait of two ticks (the body axes of the
- * rotation: right +X, up +Y, nose −Z). A turning ship drifts on a little
- * after the keys are up, so this is repeated while firing.
- */
-async function steerAt(page: Page, slot: number): Promise<void> {
-  const aim = await page.evaluate((target) => {
-    const w = window.__starlane!.world();
-    const us = w.ships.find((s) => s.slot === w.localSlot);
-    const them = w.ships.find((s) => s.slot === target);
-    if (!us || !them) return null;
-    const q = us.rot;
-    const rot = (x: number, y: number, z: number) => {
-      const tx = 2 * (q.y * z - q.z * y);
-      const ty = 2 * (q.z * x - q.x * z);
-      const tz = 2 * (q.x * y - q.y * x);
-      return { x: x + q.w * tx + (q.y * tz - q.z * ty), y: y + q.w * ty + (q.z * tx - q.x * tz), z: z + q.w * tz + (q.x * ty - q.y * tx) };
-    };
-    const d = { x: them.pos.x - us.pos.x, y: them.pos.y - us.pos.y, z: them.pos.z - us.pos.z };
-    const dot = (a: { x: number; y: number; z: number }) => a.x * d.x + a.y * d.y + a.z * d.z;
-    return { right: dot(rot(1, 0, 0)), up: dot(rot(0, 1, 0)), ahead: dot(rot(0, 0, -1)), dist: Math.hypot(d.x, d.y, d.z) };
-  }, slot);
-  if (aim === null || aim.ahead > 0.9995 * aim.dist) return waitTicks(page, 2);
-  const keys = [aim.right >= 0 || aim.ahead < 0 ? 'KeyD' : 'KeyA'];
-  if (Math.abs(aim.up) > 0.01 * aim.dist) keys.push(aim.up >= 0 ? 'ArrowDown' : 'ArrowUp');
-  for (const k of keys) await page.keyboard.down(k);
-  await waitTicks(page, 1);
-  for (const k of keys) await page.keyboard.up(k);
 }
 
 /** The kill-feed lines on `page`'s HUD, oldest first. */
@@ -80,6 +51,8 @@ describe('one name per player on every screen (two pages named "pilot", p2p on l
     await waitConsole(alpha, /connected to the peer-to-peer game as slot 0/);
     await type(bravo, 'connect');
     await waitConsole(bravo, /connected to the peer-to-peer game as slot 1/);
+    // Alpha's gamepad pilot (hudPilot.ts): its stick acts from the centre out.
+    await type(alpha, 'joy_deadzone 0');
   });
 
   afterAll(async () => {
@@ -119,14 +92,18 @@ describe('one name per player on every screen (two pages named "pilot", p2p on l
   });
 
   it('alpha shoots bravo down: the kill feeds, and the match-end screens name pilot and pilot-2 the same way (screenshots)', async () => {
-    // Alpha fires with the trigger held, keeping bravo on its nose, until bravo's page tells its player.
-    await alpha.keyboard.down('Space');
-    await waitFor('bravo shot down, in bravo\'s kill feed', async () => {
-      if ((await feed(bravo)).length > 0) return true;
-      await steerAt(alpha, 1);
-      return false;
-    }, 60_000, 0);
-    await alpha.keyboard.up('Space');
+    // Alpha targets bravo (T) and its pilot flies by the HUD — the crosshair onto the lead
+    // indicator, the trigger held there — until bravo's page tells its player (the pilot runs
+    // on alpha's animation frames: alpha in front).
+    await alpha.bringToFront();
+    for (let i = 0; i < 5 && (await alpha.evaluate(() => window.__starlane!.overlays().target)) !== 1; i++) {
+      await alpha.keyboard.press('KeyT');
+      await waitTicks(alpha, 2);
+    }
+    expect(await alpha.evaluate(() => window.__starlane!.overlays().target)).toBe(1);
+    await startHudPilot(alpha);
+    await bravo.waitForFunction(() => document.querySelectorAll('#hud-feed .hud-line').length > 0, undefined, { timeout: 60_000, polling: 100 });
+    await stopHudPilot(alpha);
     // Bravo's game decided the kill, so its line names the weapon; alpha hears of it by the kill event, which does not carry one.
     expect(await feed(bravo)).toEqual(['pilot-2 (you) was shot down by pilot with a laser']);
     await alpha.waitForFunction(() => document.querySelectorAll('#hud-feed .hud-line').length > 0, undefined, { timeout: 10_000, polling: 50 });
