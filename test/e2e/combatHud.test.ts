@@ -5,7 +5,8 @@
  * is behind us, the lead indicator once we face it — a missile locking on
  * us raises the incoming-missile warning; against a skill-1 bot, aimed at by
  * the lead indicator as a player would, our laser's hit shows a hit marker
- * at once (and the bot's game — ours, offline — counts the hit). Every step
+ * at once, confirmed by the host in the same tick (the bot's game — ours,
+ * offline — decides and counts the hit). Every step
  * waits for what the player would notice (the `hud()` page hook reads the
  * HUD as drawn); screenshots in test-artifacts/hud-*.png, with the HUD's
  * text measured (≥ 12 px, inside the window, fixed parts apart).
@@ -128,7 +129,7 @@ describe('the combat HUD in a fight against bots (the game page)', () => {
     expect(warning.radar.missiles).toBeGreaterThan(0);
   }, 150_000);
 
-  it('against a skill-1 bot, flown at by the lead indicator: our laser hits it and a hit marker shows at once (screenshot)', async () => {
+  it('against a skill-1 bot, flown at by the lead indicator: our laser hits it and a hit marker shows at once, confirmed (screenshot)', async () => {
     await setConsole(page, true);
     await type(page, 'joy_deadzone 0');
     await type(page, 'practice 1 1');
@@ -144,6 +145,9 @@ describe('the combat HUD in a fight against bots (the game page)', () => {
     await stopHudPilot(page);
     const h = await hud(page);
     expect(h.hitMarkers).toBeGreaterThan(before);
+    // …and offline our game decides: the host's verdict (WorldView.hits, hitLedger.ts) confirmed it in the same tick, nothing withdrawn.
+    expect(h.hitMarkersConfirmed).toBeGreaterThan(0);
+    expect(h.hitMarkersWithdrawn).toBe(0);
     // Offline our game decides the bot's hits: it took one (its shield is down, or it was shot down).
     const hurt = await page.evaluate(() => {
       const w = window.__starlane!.world();

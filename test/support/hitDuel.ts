@@ -37,7 +37,8 @@
 import { GameDriver } from '../../src/shared/game/gameDriver';
 import { ClientGame } from '../../src/shared/game/clientGame';
 import { createHuntMemory, huntInput } from '../../src/shared/game/pilots/hunt';
-import { ShotWatch } from '../../src/shared/game/shotWatch';
+import { HitLedger, type HitVerdict } from '../../src/shared/game/hitLedger';
+import type { SeenHit } from '../../src/shared/game/shotWatch';
 import { worldView } from '../../src/shared/game/view';
 import { ConditionedPacketApi } from '../../src/shared/net/conditionedPacketApi';
 import type { PacketApi } from '../../src/shared/net/packetApi';
@@ -76,16 +77,24 @@ export interface HitTally {
   counted: number;
   /** Of those, the ones the shooter's screen showed as misses. */
   countedNotSeen: number;
+  /** Seen hits whose marker ended confirmed (HitLedger, on the victim's report). */
+  markerConfirmed: number;
+  /** Seen hits whose marker's last verdict disagrees with the victim's game (confirmed but not counted, withdrawn but counted, or none). */
+  markerWrong: number;
   /** Shots fired inside the window (lasers and missiles, both players). */
   fired: number;
+  /** Strikes the gameserver counted against the players (0 in the other protocols). */
+  strikes: number;
   /** Virtual seconds counted. */
   seconds: number;
 }
 
-export const emptyTally = (): HitTally => ({ seen: 0, seenAndCounted: 0, counted: 0, countedNotSeen: 0, fired: 0, seconds: 0 });
+export const emptyTally = (): HitTally => ({ seen: 0, seenAndCounted: 0, counted: 0, countedNotSeen: 0, markerConfirmed: 0, markerWrong: 0, fired: 0, strikes: 0, seconds: 0 });
 
 export function addTally(a: HitTally, b: HitTally): HitTally {
-  return { seen: a.seen + b.seen, seenAndCounted: a.seenAndCounted + b.seenAndCounted, counted: a.counted + b.counted, countedNotSeen: a.countedNotSeen + b.countedNotSeen, fired: a.fired + b.fired, seconds: a.seconds + b.seconds };
+  const out = emptyTally();
+  for (const k of Object.keys(out) as (keyof HitTally)[]) out[k] = a[k] + b[k];
+  return out;
 }
 
 /** A shot as the wire names it: kind, owner slot, 16-bit id. */
@@ -103,6 +112,8 @@ interface Player {
   seen: Set<string>;
   /** Shots of the other player this game applied to its own ship. */
   counted: Set<string>;
+  /** The hit marker's last verdict per seen shot (HitLedger). */
+  verdicts: Map<string, HitVerdict['state']>;
 }
 
 /** Slot of a player's game in the game it joined (null before). */
@@ -114,7 +125,7 @@ const STEP_MS = 2;
 export async function runHitDuel(o: HitDuelOptions): Promise<HitTally> {
   const skill = o.skill ?? 5;
   const warmupMs = o.warmupMs ?? 2000;
-  const tailMs = o.tailMs ?? 3000;
+  const tailMs = o.tailMs ?? 8000;
   const clock = new VirtualClock();
   const net = new MemoryNet(clock, 1);
   const hopLoss = 100 * (1 - Math.sqrt(1 - o.lossPct / 100));
@@ -126,8 +137,8 @@ export async function runHitDuel(o: HitDuelOptions): Promise<HitTally> {
   const players: Player[] = [];
   const makeGame = (name: string, index: number) => () => {
     const memory = createHuntMemory(o.seed * 2 + index);
-    const watch = new ShotWatch();
-    const p: Player = { driver: null as unknown as GameDriver, fired: new Set(), seen: new Set(), counted: new Set() };
+    const ledger = new HitLedger();
+    const p: Player = { driver: null as unknown as GameDriver, fired: new Set(), seen: new Set(), counted: new Set(), verdicts: new Map() };
     p.driver = new GameDriver({
       // The rig's host clocks have no offset here: the node's host clock is the virtual clock.
       clock,
@@ -144,7 +155,10 @@ export async function runHitDuel(o: HitDuelOptions): Promise<HitTally> {
           // The deciding game's word: a shot of the other player applied to our ship.
           if (e.type === 'hit' && e.slot === us && e.by !== us && e.id !== undefined && (e.cause === 'laser' || e.cause === 'missile')) p.counted.add(shotName(e.cause, e.by, e.id));
         }
-        for (const hit of watch.next(worldView(game))) p.seen.add(wireName(hit.key));
+        // What the shooter's HUD does (hostGame.ts): ShotWatch's hits, then the deciding game's verdicts on them.
+        const seen: SeenHit[] = [];
+        for (const v of ledger.tick(worldView(game), game, clock.now(), seen)) p.verdicts.set(wireName(v.key), v.state);
+        for (const hit of seen) p.seen.add(wireName(hit.key));
       },
     });
     players[index] = p;
@@ -208,13 +222,18 @@ export async function runHitDuel(o: HitDuelOptions): Promise<HitTally> {
 
   const t = emptyTally();
   t.seconds = secondsCounted;
+  if (server) t.strikes = Object.values(server.strikes()).reduce((a, b) => a + b, 0);
   players.forEach((shooter, i) => {
     const victim = players[1 - i]!;
     t.fired += shooter.fired.size;
     for (const shot of shooter.seen) {
       if (!shooter.fired.has(shot)) continue;
       t.seen++;
-      if (victim.counted.has(shot)) t.seenAndCounted++;
+      const counted = victim.counted.has(shot);
+      if (counted) t.seenAndCounted++;
+      const verdict = shooter.verdicts.get(shot);
+      if (verdict === 'confirmed') t.markerConfirmed++;
+      if (verdict !== (counted ? 'confirmed' : 'withdrawn')) t.markerWrong++;
     }
     for (const shot of victim.counted) {
       if (!shooter.fired.has(shot)) continue;

@@ -16,6 +16,7 @@ import { SHIP_RADIUS } from '../../shared/game/kinds/ship';
 import { RULES } from '../../shared/game/rules';
 import type { Vec3 } from '../../shared/sim/types';
 import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
+import { LiveShots } from './liveShots';
 
 /** Tunables of a {@link Forwarder} (validated by the gameserver). */
 export interface ForwarderConfig {
@@ -87,6 +88,8 @@ export class Forwarder {
    * extras and the players' mines, newest last, at most MAX_CLAIMABLE.
    */
   private readonly claimable = new Map<number, { pos: Vec3; reach: number; extraType?: number }>();
+  /** Lasers and missiles relayed lately: a victim may report one that hit it (liveShots.ts). */
+  private readonly shots = new LiveShots();
   /** Called when the authority gives extra of `type` to `winner` (the rules guard grants the ammunition it carries). */
   onExtraTaken: ((winner: number, type: number) => void) | null = null;
   /** Called with each laser a player fires (the server's arena simulates it). */
@@ -140,6 +143,7 @@ export class Forwarder {
       }
       if (event.type === 'createObject' && event.kind === MINE_CODE) this.claimableAt(event.id, event.pos, MINE_REACH);
       else if (event.type === 'createLaser') this.onLaser?.(s.slot, event);
+      this.shots.relayed(event, now);
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
@@ -205,7 +209,9 @@ export class Forwarder {
           if (taken?.extraType !== undefined && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.extraType);
           this.claimable.delete(ev.event.id);
         }
-        if (!claim && !ownedBy(ev.event, s.slot)) {
+        // A victim's report of a laser or missile that hit it (hitReports.ts): for the shooter and everyone who still shows the shot.
+        const hitReport = !claim && claimed !== undefined && this.shots.report(claimed, now);
+        if (!claim && !hitReport && !ownedBy(ev.event, s.slot)) {
           this.eventDrops.foreign += 1;
           foreign += 1;
           continue;

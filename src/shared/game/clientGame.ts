@@ -18,6 +18,7 @@ import { ArenaLog } from './arena';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { explosions, type SteppedFrame } from './frameSync';
 import { killCause } from './killCause';
+import { reportsOf, ShotLog } from './hitReports';
 
 export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
@@ -36,6 +37,8 @@ import { RULES } from './rules';
 export const RESPAWN_TICKS = RULES.respawnTicks;
 /** Most replicated objects alive at once (a flooding peer cannot make every tick expensive). */
 export const MAX_REMOTE_OBJECTS = 256;
+/** Most reported shots kept for takeCountedShots. */
+const MAX_COUNTED_SHOTS = 256;
 /** The seed every node's offline world starts from (so every peer sees the same asteroids). */
 export const WORLD_SEED = 0x5741524c;
 
@@ -75,6 +78,12 @@ export class ClientGame {
   private serverRunsMatch = false;
   /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
   private authority: number | null = null;
+  /** Our recent lasers and missiles, to recognise a victim's report of one (hitReports.ts). */
+  private readonly shotLog = new ShotLog();
+  /** Keys (ShotWatch's) of our shots the victims' games said they counted, since the last take. */
+  private counted: string[] = [];
+  /** The last tick was a shared world's (lockstep, netgame): every node decides every hit. */
+  private synced = false;
 
   constructor(options: ClientGameOptions = {}) {
     this.limits = { ...options.match };
@@ -148,6 +157,23 @@ export class ClientGame {
   get bots(): readonly number[] {
     return this.botSlots;
   }
+  /**
+   * Whether this game decides the hits our shots make: offline (every ship is
+   * ours or a bot's) and in a shared world (lockstep, netgame). In a Parsec
+   * game the victim's game decides, and says so (takeCountedShots).
+   */
+  get decidesOurHits(): boolean {
+    return this.netSlot === null || this.synced;
+  }
+
+  /** Keys of our shots (ShotWatch's `SeenHit.key`) whose victims' games reported counting them since the last call, oldest first. */
+  takeCountedShots(): string[] {
+    if (this.counted.length === 0) return [];
+    const out = this.counted;
+    this.counted = [];
+    return out;
+  }
+
   /** What the last tick did: hits, kills, pickups, launches (events.ts). */
   get events(): readonly WorldEvent[] {
     return this.lastEvents;
@@ -215,6 +241,7 @@ export class ClientGame {
    * `nowMs`; replicated objects that arrived since the last tick join first.
    */
   step(input: ShipInput, nowMs: number, botInputs?: ReadonlyMap<number, ShipInput>): TickOutcome {
+    this.synced = false;
     let world = this.arena.rebuilt(this.currWorld);
     if (this.incoming.length > 0 || this.removals.size > 0) world = this.applyReplicas(world);
     this.prevWorld = world;
@@ -245,7 +272,9 @@ export class ClientGame {
       this.reportedId = o.id;
       created.push(o);
     }
-    const claims = online ? this.extraClaims.fromTick(events, local) : [];
+    if (online) this.shotLog.fired(created);
+    // Extras we took and others' mines that went off under us are claimed; others' shots that hit us are reported the same way (hitReports.ts).
+    const claims = online ? [...this.extraClaims.fromTick(events, local), ...reportsOf(events, local)] : [];
     const mine = world.ships.find((s) => s.slot === local);
     let destroyed: TickOutcome['destroyed'] = null;
     for (const e of events) {
@@ -292,6 +321,7 @@ export class ClientGame {
     this.reportedId = last.world.nextId - 1;
     this.lastEvents = frames.flatMap((f) => f.events);
     this.notices.push(...explosions(frames, slot));
+    this.synced = true;
   }
 
   /**
@@ -334,6 +364,8 @@ export class ClientGame {
       this.incoming.length = 0;
       this.removals.clear();
       this.extraClaims.clear();
+      this.shotLog.clear();
+      this.counted = [];
       this.arena.clear();
       this.serverRunsMatch = false;
     }
@@ -374,13 +406,22 @@ export class ClientGame {
     if (!('id' in ev)) return;
     if (objectOwner(ev.id) !== slot) {
       // The one object another player may name: one of our extras, claimed by the player who took it.
-      if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot) {
+      // Or one of our shots that hit the sender's ship: its game decided, and counted it (hitReports.ts).
+      const shot = ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot ? this.shotLog.keyOf(ev.id) : undefined;
+      if (shot !== undefined) {
+        // Bounded: a game whose driver never takes them (a headless bot) keeps only the newest.
+        if (this.counted.length >= MAX_COUNTED_SHOTS) this.counted.shift();
+        this.counted.push(shot);
+        // Spent on the victim's ship: it flies no further here either.
+        const spent = this.currWorld.objects.find((o) => o.owner === this.local && (o.kind === 'laser' || o.kind === 'missile') && (o.id & 0xffff) === (ev.id & 0xffff));
+        if (spent) this.removals.add(objectKey(spent.owner, spent.id));
+      } else if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot) {
         this.currWorld = this.extraClaims.onClaim(this.currWorld, slot, ev.id & 0xffff);
       } else if (ev.type === 'killObject' && ev.killerSlot === slot) {
-        // A mine that went off under the sender's ship (its game decided): gone here too.
+        // A mine that went off under the sender's ship, or a laser or missile that hit it (its game decided): gone here too.
         const owner = objectOwner(ev.id);
         const id = ev.id & 0xffff;
-        if (this.currWorld.objects.some((o) => o.kind === 'mine' && o.owner === owner && o.id === id)) this.removals.add(objectKey(owner, id));
+        if (this.currWorld.objects.some((o) => (o.kind === 'mine' || o.kind === 'laser' || o.kind === 'missile') && o.owner === owner && (o.id & 0xffff) === id)) this.removals.add(objectKey(owner, id));
       }
       return;
     }

@@ -8,6 +8,7 @@ import { kindOf, type ObjectView } from './registry';
 import { TICK_HZ } from '../sim/types';
 import { MATCH_PLAYING, type Quat, type Score, type Vec3 } from './types';
 import type { PlayerPing } from '../net/gameLink';
+import type { HitVerdict } from './hitLedger';
 
 export interface ShipView {
   slot: number;
@@ -64,6 +65,11 @@ export interface WorldView {
    * in net/protocol.ts — offline, and so for bots, there are none).
    */
   pings: PlayerPing[];
+  /**
+   * The deciding game's verdicts on hits our screen saw (hitLedger.ts: confirmed,
+   * or withdrawn), given this tick; set by the host, absent when there are none.
+   */
+  hits?: HitVerdict[];
 }
 
 export type { ObjectView } from './registry';

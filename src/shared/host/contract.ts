@@ -27,8 +27,9 @@ import type { SoundBatch } from '../game/soundCues';
  * v4: the host runs the game; frames carry the player's input up, `world` events the world down.
  * v5: the menu (`menu` in the snapshot and as events) and the server browser (`servers` events).
  * v6: `sound` events (the sound kind's cues, one batch per host tick while `webaudio` is bound).
+ * v7: `world` views carry the hit markers' verdicts (`WorldView.hits`: confirmed or withdrawn by the deciding game).
  */
-export const HOST_CONTRACT_VERSION = 6;
+export const HOST_CONTRACT_VERSION = 7;
 
 /** Electron IPC channel names, one per message. */
 export const HOST_CHANNELS = {

@@ -20,6 +20,9 @@ export interface HudHookState {
   /** Hit markers shown since the page started, and showing now. */
   hitMarkers: number;
   hitMarkersShowing: number;
+  /** Hit markers the deciding game confirmed, and withdrew, since the page started (hitLedger.ts). */
+  hitMarkersConfirmed: number;
+  hitMarkersWithdrawn: number;
   /** The incoming-missile warning shows (a missile homes on us). */
   missileWarning: boolean;
   /** Our rank under the radar ("rank 1 of 3"), null while it is not shown. */

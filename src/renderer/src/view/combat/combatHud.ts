@@ -71,6 +71,8 @@ export class CombatHud {
   private readonly hits: HitMarkers;
   private readonly radar: Radar;
   private readonly shots = new ShotWatch();
+  /** The page clock of the last world view (verdicts come with views). */
+  private lastWorldMs = 0;
   private readonly proj = new Projector();
   private readonly qa = new THREE.Quaternion();
   private readonly qb = new THREE.Quaternion();
@@ -120,18 +122,22 @@ export class CombatHud {
     this.radar.fit();
   }
 
-  /** Every world view the host sends, in order: our shots' hits as this screen sees them get their markers at once. */
+  /**
+   * Every world view the host sends, in order: our shots' hits as this screen sees them get their
+   * markers at once, then the deciding game's verdicts the view carries (WorldView.hits) resolve theirs.
+   */
   onWorld(view: WorldView, nowMs: number): void {
+    this.lastWorldMs = nowMs;
     for (const hit of this.shots.next(view)) this.hits.add(hit, nowMs);
+    for (const v of view.hits ?? []) this.resolveHit(v.key, v.state);
   }
 
   /**
    * What the game that decides hits said of the hit of shot `key` (SeenHit.key): its marker, while
-   * it shows, turns `confirmed` or `withdrawn`. The hook for the deciding game's word (issue 25,
-   * "shots that agree"); nothing calls it yet.
+   * it shows, turns `confirmed` or `withdrawn` (hitLedger.ts decides, in the host).
    */
   resolveHit(key: string, state: HitState): void {
-    this.hits.resolve(key, state);
+    this.hits.resolve(key, state, this.lastWorldMs);
   }
 
   /** One frame, drawn just now by the view. */
@@ -179,6 +185,8 @@ export class CombatHud {
       ...this.marks.state,
       hitMarkers: this.hits.total,
       hitMarkersShowing: this.hits.showing,
+      hitMarkersConfirmed: this.hits.resolvedTotal.confirmed,
+      hitMarkersWithdrawn: this.hits.resolvedTotal.withdrawn,
       missileWarning: this.incoming.count > 0,
       rank: this.rank.hidden ? null : this.rank.textContent,
     };
