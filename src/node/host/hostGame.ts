@@ -15,6 +15,7 @@ import type { WorldView } from '../../shared/game/view';
 import type { WorldEvent } from '../../shared/game/events';
 import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
 import { BotCrew } from '../../shared/game/pilots/crew';
+import type { ShipLook } from '../../shared/game/shipLook';
 import { systemClock, type Clock } from '../../shared/time/clock';
 
 /** An input older than this (no page drawing: closed, frozen, throttled) counts as no input: the ship does not fly on by itself. */
@@ -22,6 +23,8 @@ export const INPUT_STALE_MS = 250;
 
 export interface HostGameOptions {
   playerName(): string;
+  /** The ship look the player chose (the `ship_design` and `ship_colour` cvars); absent: left to the slot. */
+  shipLook?(): ShipLook;
   sendFrequency(): number;
   autoJoin(): boolean;
   /** Correction time of remote ships' smoothing (the `net_smooth` cvar), read every tick. */
@@ -62,6 +65,7 @@ export class HostGame {
       clock: this.clock,
       game: new ClientGame({ convergeMs: options.convergeMs() }),
       playerName: options.playerName,
+      ...(options.shipLook ? { shipLook: options.shipLook } : {}),
       sendFrequency: options.sendFrequency,
       autoJoin: options.autoJoin,
       input: () => (this.fed = this.clock.now() - this.inputAt <= INPUT_STALE_MS ? this.input : NO_INPUT),
