@@ -231,6 +231,28 @@ describe('slotserver renames and leaves', () => {
     expect(await c[0]?.next()).toBe(`remove ip: ${at(6527)}`);
   });
 
+  it('passes a 1.2 client\'s ship look to the other 1.2 clients (a newcomer hears it after the adds), never to 1.1 ones', async () => {
+    const s = await server();
+    const c: Client[] = [];
+    for (const [i, [name, version]] of ([['ace', '1.2'], ['bob', '1.1'], ['cat', '1.2']] as const).entries()) {
+      const client = await Client.at(s.ports.tcp ?? 0);
+      expect(await client.join(name, 6526 + i, version)).toMatch(/^join from \w+ accepted/);
+      await client.take(i);
+      for (const earlier of c) await earlier.next();
+      c.push(client);
+      if (i === 0) client.send('my ship: manta pink');
+    }
+    // cat joined after ace chose: after its adds comes ace's look.
+    expect(await c[2]?.next()).toBe('ship ip: 127.0.0.1 ship: manta pink');
+    c[2]?.send('my ship: wasp auto');
+    expect(await c[0]?.next()).toBe(`ship ip: ${at(6528)} ship: wasp auto`);
+    await c[1]?.quiet();
+    await c[2]?.quiet();
+    const x = await Client.at(s.ports.tcp ?? 0);
+    x.send('my ship: dart blue');
+    expect(await x.next()).toBe("you're not even joined");
+  });
+
   it('answers "remove me" before a join with "you\'re not even joined"', async () => {
     const s = await server();
     const a = await Client.at(s.ports.tcp ?? 0);

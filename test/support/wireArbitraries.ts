@@ -104,6 +104,7 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
   killObject: fc.record({ type: fc.constant('killObject'), id: arbU32, killerSlot: arbSlotOrNone }),
   sendText: fc.record({ type: fc.constant('sendText'), text: arbText }),
   playerName: fc.record({ type: fc.constant('playerName'), name: arbName }),
+  playerLook: fc.record({ type: fc.constant('playerLook'), design: fc.constantFrom(0, 1, 2, 0xff), colour: fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7, 0xff) }),
   particleObject: fc.record({
     type: fc.constant('particleObject'),
     id: arbU32,

@@ -5,6 +5,7 @@ import { carryGame, protocolReport } from './protocolSwitch';
 import { KEYS_HINT, keysCommand } from './keysCommand';
 import { bindCommands } from './bindCommands';
 import { registerPageCvars } from './pageCvars';
+import { registerShipCvars } from './shipCvars';
 
 const fmt = (n: number, digits = 1): string => n.toFixed(digits);
 
@@ -48,6 +49,7 @@ export function registerCoreCommands(host: HostService): () => void {
     () => void c.removeCvar(joyInvert.name),
     // ui_scale, r_quality and m_invert: read only by the page.
     registerPageCvars(host),
+    registerShipCvars(host),
     c.addCommand({
       name: 'name',
       help: 'show or set your player name',

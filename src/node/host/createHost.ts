@@ -1,4 +1,5 @@
 import { createSubsystems, type NetSubsystems } from '../subsystems';
+import { lookFromCvars } from '../../shared/game/shipLook';
 import { SETTINGS_FILE, SettingsStore, readSettingsFile, type SettingsLoadReport } from '../settings/store';
 import { claimInstanceProfile, seedInstanceSettings, type InstanceProfile } from '../settings/instanceProfile';
 import { defaultSettings } from '../../shared/settings/settings';
@@ -88,6 +89,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   let dialogs: GameDialogs | null = null;
   const game = new HostGame({
     playerName: () => store.peek().playerName,
+    shipLook: () => lookFromCvars(store.peek().cvars),
     sendFrequency: () => cvars?.sendfreq.value ?? 20,
     autoJoin: () => cvars?.autojoin.value ?? true,
     convergeMs: () => cvars?.smooth.value ?? DEFAULT_CONVERGE_MS,

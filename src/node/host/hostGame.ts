@@ -15,6 +15,7 @@ import type { WorldView } from '../../shared/game/view';
 import type { WorldEvent } from '../../shared/game/events';
 import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
 import { BotCrew } from '../../shared/game/pilots/crew';
+import { HitLedger } from '../../shared/game/hitLedger';
 import type { ShipLook } from '../../shared/game/shipLook';
 import { systemClock, type Clock } from '../../shared/time/clock';
 
@@ -58,6 +59,8 @@ export class HostGame {
   private readonly tickers = new Set<(tick: HostTick) => void>();
   /** The input our ship was given for the tick running now. */
   private fed: ShipInput = NO_INPUT;
+  /** Hits our screen saw, until the deciding game's word confirms or withdraws them. */
+  private readonly hits = new HitLedger();
 
   constructor(private readonly options: HostGameOptions) {
     this.clock = options.clock ?? systemClock;
@@ -73,7 +76,10 @@ export class HostGame {
       onDeliver: (d) => this.delivered(d),
       onTick: (game, notices) => {
         game.convergeMs = options.convergeMs();
-        const view = worldView(game, this.pings());
+        const plain = worldView(game, this.pings());
+        // The hit markers' verdicts: what the game that decides each hit our screen saw said of it (hitLedger.ts).
+        const hits = this.hits.tick(plain, game, this.clock.now());
+        const view = hits.length > 0 ? { ...plain, hits } : plain;
         options.emit({ kind: 'world', view, notices });
         for (const t of this.tickers) t({ view, notices, events: game.events, input: this.fed });
       },

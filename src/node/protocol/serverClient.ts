@@ -6,6 +6,8 @@
  * - `gameserver` (TCP 6581): game packets go to the server only (UDP port and
  *   session token from the join reply), which relays the others' to us.
  */
+import { AUTO_LOOK, sameLook } from '../../shared/game/shipLook';
+import { formatMyShip, parseShipUpdate } from '../../shared/servers/shipLines';
 import { platform, arch } from 'node:os';
 import type { PlayerPing } from '../../shared/net/gameLink';
 import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
@@ -91,15 +93,18 @@ export class ServerClientProtocol implements Protocol {
       server: () => (this.phase === 'welcome' || this.phase === 'joined' ? this.heartbeat : null),
       // Slotserver players send to each other directly: each proves its address to the others (a gameserver's session token does that job there).
       proveAddresses: this.name === SLOTSERVER_PROTOCOL,
-      member: (transport) =>
-        new ManagedPeer(
+      member: (transport) => {
+        const member = new ManagedPeer(
           api.encodeNode(api.localNode()),
           this.ctx.game.playerName(),
           (to, packet) => transport.send(to, packet),
           (n) => this.onNotice(n),
           (name) => this.link?.send(formatNewName(name)),
           (addr) => transport.keyOf(addr),
-        ),
+        );
+        member.onLookChange = (look) => this.link?.send(formatMyShip(look));
+        return member;
+      },
       // A netgame server runs the game: no ship states go to it, only the netgame messages.
       ...(this.name === NETGAME_PROTOCOL ? { noShipStates: true, extraPlayerLines: () => this.netgame.playerLines() } : {}),
       // Through a gameserver (or a netgame server) the only link is the server: if it stops acknowledging, the game is over for us.
@@ -266,6 +271,12 @@ export class ServerClientProtocol implements Protocol {
       if (this.welcomeLeft === 0) this.phase = 'joined';
       return;
     }
+    const ship = parseShipUpdate(line);
+    if (ship) {
+      const addr = this.endpointAddr(ship.endpoint);
+      if (addr) peer.heardLook(addr, ship.look);
+      return;
+    }
     const msg = parseServerLine(line);
     switch (msg.kind) {
       case 'accepted': {
@@ -280,6 +291,8 @@ export class ServerClientProtocol implements Protocol {
         session.clock.source = clock ? () => clock : null;
         this.heartbeat = clock;
         peer.adopt(msg.accepted.slot, route.relay);
+        // Our chosen ship look (none: left to the slot) goes to the server, which passes it on.
+        if (!sameLook(peer.ownLook(), AUTO_LOOK)) this.link?.send(formatMyShip(peer.ownLook()));
         if (this.name === NETGAME_PROTOCOL) this.netgame.joined(peer, session, msg.accepted.slot, () => this.heartbeat);
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';

@@ -30,6 +30,8 @@
  *   closed at its first bad line until its score fades. Each such close is
  *   logged with its reason, at most once a minute per address.
  */
+import { AUTO_LOOK, formatLook, sameLook, type ShipLook } from '../../shared/game/shipLook';
+import { formatShipUpdate, parseMyShip, SHIP_LOOK_MINOR } from '../../shared/servers/shipLines';
 import { DEFAULT_CLIENT_PORT } from '../../shared/net/packetApi';
 import {
   BANNED,
@@ -133,8 +135,10 @@ export interface JoinServer {
 interface Seat {
   player: SeatedPlayer;
   conn: LineConnection;
-  /** The minor of the protocol version it joined with: 1.1 clients read why others left. */
+  /** The minor of the protocol version it joined with: 1.1 clients read why others left, 1.2 clients ship looks. */
   minor: number;
+  /** The ship look it chose (`my ship:`; AUTO_LOOK until it says). */
+  look: ShipLook;
 }
 /** Per-connection state kept in `conn.state`. */
 interface ConnState {
@@ -237,7 +241,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       return refuse(conn, INVALID_REQUEST, 'endpoint already joined', who);
     }
     const player: SeatedPlayer = { slot, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
-    const seat: Seat = { player, conn, minor: Number(req.version.split('.')[1] ?? 0) };
+    const seat: Seat = { player, conn, minor: Number(req.version.split('.')[1] ?? 0), look: AUTO_LOOK };
     seats[slot] = seat;
     perAddress.add(player.address);
     st.seat = seat;
@@ -249,6 +253,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     // The newcomer learns everyone already here; everyone else learns the newcomer.
     for (const s of joined()) if (s !== seat) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
     toOthers(seat, formatAdd({ endpoint: endpointOf(player), name: player.name, slot }));
+    if (seat.minor >= SHIP_LOOK_MINOR) for (const s of joined()) if (s !== seat && !sameLook(s.look, AUTO_LOOK)) conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
     log.info({ slot, player: req.name, address: conn.address, port, os: req.os, version: req.version }, 'player joined');
     changed();
   };
@@ -279,6 +284,16 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     conn.send(NEW_NAME_ACCEPTED);
     if (newName !== old) toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
     logOnce(conn.address, 'renamed', { slot: seat.player.slot, from: old, to: newName }, 'player renamed', 'info');
+  };
+
+  const chooseLook = (conn: LineConnection, st: ConnState, look: ShipLook) => {
+    const seat = st.seat;
+    if (!seat) return refuse(conn, NOT_JOINED, 'ship look while not joined', {});
+    if (sameLook(look, seat.look)) return;
+    seat.look = look;
+    const line = formatShipUpdate({ endpoint: endpointOf(seat.player), look });
+    for (const s of joined()) if (s !== seat && s.minor >= SHIP_LOOK_MINOR) s.conn.send(line);
+    logOnce(conn.address, 'ship-look', { slot: seat.player.slot, look: formatLook(look) }, 'player chose a ship look', 'info');
   };
 
   /** An invalid line: reply, count strikes against the connection and its address, and close or remove it when they run out. */
@@ -349,6 +364,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
         // A banned address gets its reply to whatever it sends first: replying
         // before the client has written could lose the line to a reset.
         if (bans().isBanned(conn.address)) return refuse(conn, BANNED, 'banned address', {}, true);
+        const look = parseMyShip(line);
+        if (look) return chooseLook(conn, st, look);
         const req = parseClientLine(line);
         switch (req.kind) {
           case 'join':

@@ -7,6 +7,7 @@
  * every protocol sees. The host feeds it the renderer's inputs; a headless
  * bot feeds it a pilot's. No window, hidden or not, can stall it.
  */
+import { AUTO_LOOK, type ShipLook } from './shipLook';
 import { GameCodeInterface } from '../net/gameCode';
 import type { NetDelivery } from '../net/gameLink';
 import type { ProtocolGame } from '../net/protocol';
@@ -26,6 +27,8 @@ export interface GameDriverOptions {
   /** The game to drive (default: a fresh offline ClientGame). */
   game?: ClientGame;
   playerName(): string;
+  /** The ship look the player chose (absent: left to the slot). */
+  shipLook?(): ShipLook;
   /** Packets per second while joined (the `sendfreq` cvar). */
   sendFrequency(): number;
   autoJoin(): boolean;
@@ -151,6 +154,10 @@ export class GameDriver implements ProtocolGame {
 
   playerName(): string {
     return this.options.playerName();
+  }
+
+  shipLook(): ShipLook {
+    return this.options.shipLook?.() ?? AUTO_LOOK;
   }
 
   sendFrequency(): number {

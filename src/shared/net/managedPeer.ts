@@ -17,6 +17,7 @@ import { DEFAULT_P2P_CONFIG } from '../p2p/config';
 import { MessageFilter } from '../p2p/packetFilter';
 import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
 import { addrKey } from '../wire/addr';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
 import { NO_SLOT, PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 
 /** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */
@@ -57,6 +58,11 @@ export class ManagedPeer {
   private readonly heardAt = new Map<number, number>();
   /** Members dropped for silence, by node key, until heard again or removed by the server. */
   private readonly timedOut = new Map<string, PlayerEntry>();
+  /** Our chosen ship look, and the others' as the server passed them on (by slot; absent: left to the slot). */
+  private look: ShipLook = AUTO_LOOK;
+  private readonly looks = new Map<number, ShipLook>();
+  /** Called when our look changes while connected: the adapter tells the server (`my ship:`). */
+  onLookChange: (look: ShipLook) => void = () => undefined;
 
   constructor(
     private readonly self: WireAddr,
@@ -95,6 +101,7 @@ export class ManagedPeer {
     const key = this.keyOf(addr);
     for (const [k, e] of this.timedOut) if (k === key || e.slot === slot) this.timedOut.delete(k);
     this.heardAt.delete(slot);
+    this.looks.delete(slot);
     this.table.set(slot, entry);
     return { ...entry };
   }
@@ -146,6 +153,34 @@ export class ManagedPeer {
     const me = this.mySlot === null ? undefined : this.table.get(this.mySlot);
     if (me) me.name = clean;
     if (this.state === 'connected') this.onRename(clean);
+  }
+
+  /** Chooses the ship look we are seen in; while connected the server hears of it at once. */
+  setLook(look: ShipLook): void {
+    if (sameLook(look, this.look)) return;
+    this.look = { design: look.design, colour: look.colour };
+    if (this.state !== 'connected') return;
+    this.onLookChange(this.look);
+    const me = this.mySlot === null ? undefined : this.table.get(this.mySlot);
+    if (me) this.notify({ kind: 'player-changed', player: { ...me } });
+  }
+
+  /** Our chosen look, whatever the state (the adapter sends it after a join). */
+  ownLook(): ShipLook {
+    return { ...this.look };
+  }
+
+  /** The look the player in `slot` chose (ours for our slot), AUTO_LOOK when the server has not said. */
+  lookOf(slot: number): ShipLook {
+    return slot === this.mySlot ? this.look : (this.looks.get(slot) ?? AUTO_LOOK);
+  }
+
+  /** The server says the player at `addr` flies in `look`. */
+  heardLook(addr: WireAddr, look: ShipLook): void {
+    const entry = this.byAddr(addr);
+    if (!entry || entry.slot === this.mySlot || sameLook(look, this.lookOf(entry.slot))) return;
+    this.looks.set(entry.slot, { design: look.design, colour: look.colour });
+    this.notify({ kind: 'player-changed', player: { ...entry } });
   }
 
   /** The player in `slot` renamed itself (a reliable playerName message). */
@@ -304,6 +339,7 @@ export class ManagedPeer {
     this.table.clear();
     this.heardAt.clear();
     this.timedOut.clear();
+    this.looks.clear();
     this.filter.clear();
     this.lastAliveAt = -Infinity;
     this.relay = null;

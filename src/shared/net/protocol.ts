@@ -10,6 +10,7 @@ import type { ShipState } from '../wire/types';
 import type { GameCodeInterface } from './gameCode';
 import type { NetDelivery, PlayerPing } from './gameLink';
 import type { FrameSync } from '../game/frameSync';
+import type { ShipLook } from '../game/shipLook';
 import type { LockstepStats } from '../lockstep/engineTypes';
 
 /**
@@ -27,6 +28,8 @@ export interface ProtocolGame {
   deliver(delivery: NetDelivery): void;
   /** The local player's name. */
   playerName(): string;
+  /** The ship look the player chose (`ship_design`, `ship_colour`); absent: left to the slot. */
+  shipLook?(): ShipLook;
   /** Packets per second to send while joined (the `sendfreq` cvar, 5..60). */
   sendFrequency(): number;
   /** Join automatically once connected. */

@@ -9,7 +9,7 @@ import { MAX_SLOTS, NO_SLOT, PacketType, type Packet, type PlayerEntry, type Wir
 import type { PeerCore } from './core';
 import { applyClaim, type Claim } from './membership';
 import { settleNames, startNames } from './names';
-import { disconnectReason, gameFullMessage, nameEvent, nameOf, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
+import { disconnectReason, gameFullMessage, identityEvents, nameOf, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
 import { planAssignment, toPlayer, UNKNOWN_NAME, type AssignmentPlan } from './slotTable';
 
 /** A name/keepalive NodeAlive goes out at least this many alive intervals apart even while GameStates flow. */
@@ -21,7 +21,7 @@ function validSlot(slot: number): boolean {
 
 /** Sends NodeAlive (our header: slot and joined flag, plus our name) to every member. */
 export function sendAliveToAll(core: PeerCore, now: number): void {
-  core.sendToMembers(core.packet(PacketType.NodeAlive, now, [nameEvent(core.name)]));
+  core.sendToMembers(core.packet(PacketType.NodeAlive, now, identityEvents(core.name, core.look)));
   core.lastToAllAt = now;
   core.lastAliveAt = now;
 }

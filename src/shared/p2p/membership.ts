@@ -7,7 +7,7 @@
 import { compareAddr } from '../wire/addr';
 import { MAX_SLOTS, PacketType, type WireAddr } from '../wire/types';
 import type { PeerCore } from './core';
-import { nameEvent, playerListEvent, queueEvent } from './packets';
+import { identityEvents, playerListEvent, queueEvent } from './packets';
 import { toPlayer } from './slotTable';
 
 /** One statement "node `addr` holds `slot`". */
@@ -42,7 +42,7 @@ function evidenceAllowed(core: PeerCore, key: string, now: number): boolean {
 
 /** Sends `to` a NodeAlive: our own header is direct evidence of the slot we hold. */
 export function sendAliveTo(core: PeerCore, to: WireAddr, now: number): void {
-  core.send(to, core.packet(PacketType.NodeAlive, now, [nameEvent(core.name)]));
+  core.send(to, core.packet(PacketType.NodeAlive, now, identityEvents(core.name, core.look)));
 }
 
 /** Sends `to` our table as a ConnectReply that answers nobody (empty queue): a hint that it lost a slot conflict. */

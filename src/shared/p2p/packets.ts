@@ -3,6 +3,7 @@
  * (connectQueue, playerList, playerName), plus the text helpers for notices.
  */
 import { isLeaveReason } from '../net/leaveReason';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
 import { MAX_NAME_LENGTH, MAX_QUEUE, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type ShipState, type WireAddr } from '../wire/types';
 
 /** The ship state control packets carry: all zeros, identity rotation. */
@@ -36,6 +37,33 @@ export function playerListEvent(players: readonly PlayerEntry[]): RemoteEvent {
 /** A playerName event with the sender's own name. */
 export function nameEvent(name: string): RemoteEvent {
   return { type: 'playerName', name };
+}
+
+/**
+ * The events that say who we are, for every packet that carries our name
+ * (ConnectRequest, SlotRequest, NodeAlive): the name, then our ship look
+ * when we chose one (none: left to the slot, so a player who never chose
+ * sends the 1998 bytes).
+ */
+export function identityEvents(name: string, look: ShipLook): RemoteEvent[] {
+  const events: RemoteEvent[] = [nameEvent(name)];
+  if (!sameLook(look, AUTO_LOOK)) events.push({ type: 'playerLook', design: look.design, colour: look.colour });
+  return events;
+}
+
+/**
+ * The ship look a packet says its sender chose: its playerLook event, or
+ * AUTO_LOOK for a packet that names the sender without one (the sender left
+ * its look to the slot); null when the packet names nobody.
+ */
+export function lookOf(p: Packet): ShipLook | null {
+  let look: ShipLook | null = null;
+  let named = false;
+  for (const e of p.events) {
+    if (e.type === 'playerLook') look = { design: e.design, colour: e.colour };
+    else if (e.type === 'playerName') named = true;
+  }
+  return look ?? (named ? AUTO_LOOK : null);
 }
 
 /** The first connectQueue event's addresses (empty if none). */

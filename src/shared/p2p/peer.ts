@@ -9,7 +9,8 @@ import { leaveReason } from '../net/leaveReason';
 import { resolveConfig, type P2pConfig } from './config';
 import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
 import { connectedReceive, connectedTick, handshaking, knowledgeAfterLoss, provenNow, sendAliveToAll, settleOwnName } from './gameLoop';
-import { nameOf, sanitizeName } from './packets';
+import { lookOf, nameOf, sanitizeName } from './packets';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
 import { beginStartup, startupReceive, startupTick } from './startup';
 import { toPlayer } from './slotTable';
 
@@ -132,6 +133,34 @@ export class P2pPeer {
     if (!settleOwnName(core, now) && core.state === 'connected') sendAliveToAll(core, now);
   }
 
+  /** Chooses the ship look we are seen in; while connected a NodeAlive takes it to every member at once. */
+  setLook(look: ShipLook, now: number): void {
+    const core = this.core;
+    if (sameLook(look, core.look)) return;
+    core.look = { design: look.design, colour: look.colour };
+    const me = core.table.byAddrKey(core.selfKey);
+    if (me) core.emit({ kind: 'player-changed', player: toPlayer(me) });
+    if (core.state === 'connected') sendAliveToAll(core, now);
+  }
+
+  /** The look the player in `slot` chose (ours for our slot), AUTO_LOOK when unknown or left to the slot. */
+  lookOf(slot: number): ShipLook {
+    const core = this.core;
+    const entry = core.table.atSlot(slot);
+    if (!entry) return AUTO_LOOK;
+    return entry.key === core.selfKey ? core.look : (core.looks.get(entry.key) ?? AUTO_LOOK);
+  }
+
+  /** A packet of node `key` said which look it flies in (null: it did not say): a member's change goes to the table's listeners. */
+  private heardLook(key: string, look: ShipLook | null): void {
+    const core = this.core;
+    if (look === null || key === core.selfKey) return;
+    const before = core.looks.get(key) ?? AUTO_LOOK;
+    core.looks.set(key, look);
+    const entry = core.table.byAddrKey(key);
+    if (entry && !sameLook(before, look)) core.emit({ kind: 'player-changed', player: toPlayer(entry) });
+  }
+
   /** The name we use in this game: the wanted one, or the one we took because another player held it. */
   ownName(): string {
     return this.core.name;
@@ -158,6 +187,7 @@ export class P2pPeer {
     if (!fresh && h.type === PacketType.ConnectRequest) core.filter.restart(key, h.messageId, now);
     const name = nameOf(packet);
     if (name !== null) core.names.set(key, name);
+    this.heardLook(key, lookOf(packet));
     if (core.state === 'connected') {
       const lost = connectedReceive(core, from, key, packet, fresh, now);
       if (lost) {

@@ -8,7 +8,7 @@ import { compareAddr } from '../wire/addr';
 import { PacketType, type Packet, type PlayerEntry, type WireAddr } from '../wire/types';
 import type { PeerCore } from './core';
 import { adoptTable, becomeMaster } from './gameLoop';
-import { formatAddr, gameFullMessage, nameEvent, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
+import { formatAddr, gameFullMessage, identityEvents, playerListEvent, playersOf, queueEvent, queueOf } from './packets';
 
 /**
  * Starts a run of the start-up protocol: fresh session, state 'connecting',
@@ -38,7 +38,7 @@ export function beginStartup(core: PeerCore, now: number, knowledge: PlayerEntry
 function sendConnectRequest(core: PeerCore, now: number): void {
   const run = core.run;
   if (!run) return;
-  const events = [queueEvent([...run.queue.values()]), nameEvent(core.name)];
+  const events = [queueEvent([...run.queue.values()]), ...identityEvents(core.name, core.look)];
   if (run.knowledge.length > 0) events.push(playerListEvent(run.knowledge));
   core.broadcast(core.packet(PacketType.ConnectRequest, now, events));
   run.requestsSent++;
@@ -51,7 +51,7 @@ function sendSlotRequest(core: PeerCore, now: number): void {
   if (!run || !run.master) return;
   const mk = core.keyOf(run.master);
   const queue = [...run.queue.entries()].filter(([k]) => k !== mk).map(([, a]) => a);
-  core.send(run.master, core.packet(PacketType.SlotRequest, now, [queueEvent(queue), nameEvent(core.name)]));
+  core.send(run.master, core.packet(PacketType.SlotRequest, now, [queueEvent(queue), ...identityEvents(core.name, core.look)]));
   run.nextSlotRequestAt = now + core.cfg.slotRequestIntervalMs;
 }
 

@@ -18,6 +18,7 @@
  *   removed   = "remove ip: " EP [ " left: " REASON ]      (the reason: to 1.1 clients only)
  *   renamed   = "name ip: " EP " name: " NAME
  *   closing   = "server closing: " MESSAGE                  (Starlane extension)
+ *   my ship / ship = the ship-look lines of version 1.2 (shipLines.ts)
  *   replies   = the constants below; after `accepted` exactly four MESSAGE lines follow.
  *
  *   NAME   = 1..16 printable ASCII, no space at either end (validatePlayerName);
@@ -70,7 +71,7 @@ export { isLeaveReason, leaveReason, MAX_REASON_LENGTH } from '../net/leaveReaso
 import { DEFAULT_CLIENT_PORT } from '../net/packetApi';
 
 /** Version string Starlane sends, and the major it accepts. */
-export const PROTOCOL_VERSION = '1.1';
+export const PROTOCOL_VERSION = '1.2';
 /** The first minor whose clients read `remove ip: … left: <reason>`. */
 export const LEAVE_REASON_MINOR = 1;
 export const PROTOCOL_MAJOR = 1;

@@ -3,6 +3,7 @@
  * packets that keep it. P2pPeer fits it, and so does ManagedPeer (a table a
  * slot- or gameserver runs).
  */
+import type { ShipLook } from '../game/shipLook';
 import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../wire/types';
 
 /** Where a membership is: p2p passes through `connecting` (and `slave`) or ends in `failed`; a server-run one is `idle` or `connected`. */
@@ -15,6 +16,10 @@ export interface Membership {
   players(): PlayerEntry[];
   /** The player asked for `name` (the `name` command). */
   setName(name: string, now: number): void;
+  /** The player chose the ship look it is seen in (`ship_design`, `ship_colour`); the membership takes it to the others. */
+  setLook?(look: ShipLook, now: number): void;
+  /** The look the player in `slot` chose, as this membership heard it (AUTO_LOOK: unknown or left to the slot). */
+  lookOf?(slot: number): ShipLook;
   /** The name we play under here, when the membership may differ from the one asked for (p2p renames a taken one). */
   ownName?(): string;
   tick(now: number): void;

@@ -38,6 +38,7 @@ import { SessionClock, timeReference } from './sessionClock';
 import type { SessionNotice } from './notices';
 import { SequenceNumbers, SessionReplays } from './replayWindow';
 import type { NotConnected, PlayerRow, SessionParts } from './parts';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
 
 export type { NotConnected, PlayerRow, SessionParts } from './parts';
 
@@ -72,6 +73,7 @@ export class SessionPipeline<M extends Membership> {
   private nextPruneAt = -Infinity;
   private memory: SendMemory = { at: -Infinity, key: '' };
   private myName: string;
+  private myLook: ShipLook;
   private readonly game: ProtocolGame;
   private readonly api: PacketApi;
   private readonly now: () => number;
@@ -95,6 +97,8 @@ export class SessionPipeline<M extends Membership> {
     });
     this.member = parts.member(this.sender);
     this.myName = game.playerName();
+    this.myLook = game.shipLook?.() ?? AUTO_LOOK;
+    this.member.setLook?.(this.myLook, clock.now());
     // A new session starts with nothing queued: what the game raised before it (offline practice, another game) is nobody's business here.
     game.events.setScope('none');
   }
@@ -190,6 +194,13 @@ export class SessionPipeline<M extends Membership> {
       this.myName = name;
       member.setName(name, now);
       if (member.state === 'connected') game.events.playerName(member.ownName?.() ?? name, now);
+    }
+    const look = game.shipLook?.() ?? AUTO_LOOK;
+    if (!sameLook(look, this.myLook)) {
+      // ship_design or ship_colour changed: the membership takes it to the others (and the table shows it).
+      this.myLook = look;
+      member.setLook?.(look, now);
+      this.deliverPlayers();
     }
     member.tick(now);
     this.syncScope();
@@ -315,7 +326,7 @@ export class SessionPipeline<M extends Membership> {
       game.deliver({ kind: 'chat', slot, from, text: event.text });
     } else if (event.type === 'playerName') {
       this.deliverPlayers();
-    } else if (event.type !== 'playerList' && event.type !== 'connectQueue' && event.type !== 'relayed' && event.type !== 'reliable' && event.type !== 'ack') {
+    } else if (event.type !== 'playerLook' && event.type !== 'playerList' && event.type !== 'connectQueue' && event.type !== 'relayed' && event.type !== 'reliable' && event.type !== 'ack') {
       if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) {
         this.parts.notify({ kind: 'killed', victim: this.nameOf(slot), killer: event.killerSlot === NO_SLOT ? null : this.nameOf(event.killerSlot) });
       }
@@ -347,7 +358,10 @@ export class SessionPipeline<M extends Membership> {
     const mine = member.slot();
     const players: NetPlayer[] = member.players().map((p) => {
       this.names.set(p.slot, p.name);
-      return { slot: p.slot, name: p.name, joined: p.joined, local: p.slot === mine, address: this.addresses.text(p.addr) };
+      const look = member.lookOf?.(p.slot) ?? AUTO_LOOK;
+      const player: NetPlayer = { slot: p.slot, name: p.name, joined: p.joined, local: p.slot === mine, address: this.addresses.text(p.addr) };
+      if (!sameLook(look, AUTO_LOOK)) player.look = look;
+      return player;
     });
     this.game.deliver({ kind: 'players', players, localSlot: mine, status: this.parts.status() });
   }

@@ -4,8 +4,8 @@
  * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12
  * `reliable` and 13 `ack` (reliable messages, src/shared/net/reliable.ts),
  * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepFrame`
- * and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8);
- * 0 ends the list.
+ * and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8),
+ * 25 `playerLook` (wire v9); 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
@@ -32,6 +32,7 @@ import { chatText, playerName, wireAddr } from './strings';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
+import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from '../game/shipLook';
 import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES } from './types';
 import type { AckEvent, BreakEntry, FrameInput, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
@@ -70,6 +71,7 @@ export const EVENT_CODES = {
   stateAck: 22,
   lateControl: 23,
   netgameWelcome: 24,
+  playerLook: 25,
 } as const satisfies Record<RemoteEventType, number>;
 
 /** The event-list terminator in place of a type code. */
@@ -157,6 +159,11 @@ function badDiffChunk(c: { index: number; count: number }): string | null {
   return c.count === 0 || c.count > MAX_STATE_CHUNKS || c.index >= c.count ? `chunk ${c.index} of ${c.count} (1..${MAX_STATE_CHUNKS} chunks)` : null;
 }
 
+/** One part of a ship look: an index of its list (`n` entries) or LOOK_AUTO. */
+function lookPart(n: number, what: string): Codec<number> {
+  return refine(u8, (v) => (v < n || v === LOOK_AUTO ? null : `${what} ${v} is neither 0..${n - 1} nor ${LOOK_AUTO} (auto)`), 'out-of-range');
+}
+
 const matchPhase = refine(u8, (v) => (v > 1 ? `phase ${v} is neither 0 (playing) nor 1 (over)` : null), 'out-of-range');
 
 function duplicateSlot(players: readonly PlayerEntry[]): string | null {
@@ -177,6 +184,7 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
   killObject: struct({ id: u32, killerSlot: slotOrNone }),
   sendText: struct({ text: chatText }),
   playerName: struct({ name: playerName }),
+  playerLook: struct({ design: lookPart(SHIP_DESIGNS.length, 'design'), colour: lookPart(SHIP_COLOURS.length, 'colour') }),
   particleObject: struct({ id: u32, kind: u8, pos: position, radius, ttl: u16 }),
   playerList: struct({ players: refine(list(playerEntry, MAX_SLOTS), duplicateSlot, 'bad-list') }),
   connectQueue: struct({ addrs: list(wireAddr, MAX_QUEUE) }),

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 8;
+export const WIRE_VERSION = 9;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -278,7 +278,9 @@ export const MAX_SCORE = 0xffff;
  * over; NO_TIME_LIMIT without a time limit), the round, the ms since the round
  * began (the arena's clock), and every player's score; and `asteroidBreaks`
  * (wire v6), the authority's word on which asteroids broke at which tick of
- * match `round` (src/shared/game/arena.ts).
+ * match `round` (src/shared/game/arena.ts); `playerLook` (wire v9), the
+ * sender's chosen ship design and colour (src/shared/game/shipLook.ts; 0xff
+ * each: left to the slot), beside its name in p2p control packets.
  */
 export type GameEvent =
   | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
@@ -288,6 +290,7 @@ export type GameEvent =
   | { type: 'killObject'; id: number; killerSlot: number }
   | { type: 'sendText'; text: string }
   | { type: 'playerName'; name: string }
+  | { type: 'playerLook'; design: number; colour: number }
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
   | { type: 'playerList'; players: PlayerEntry[] }
   | { type: 'connectQueue'; addrs: WireAddr[] }

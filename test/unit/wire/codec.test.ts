@@ -32,7 +32,7 @@ describe('wire layout (golden bytes)', () => {
     expect(packetSize({ header: HEADER, events: [] })).toBe(HEADER_SIZE + 1);
   });
 
-  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepFrame 16, lockstepState 17 and the netgame messages 18..24', () => {
+  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepFrame 16, lockstepState 17, the netgame messages 18..24 and playerLook 25', () => {
     expect(Object.entries(EVENT_CODES)).toEqual([
       ['createObject', 1],
       ['createLaser', 2],
@@ -55,6 +55,7 @@ describe('wire layout (golden bytes)', () => {
       ['stateAck', 22],
       ['lateControl', 23],
       ['netgameWelcome', 24],
+      ['playerLook', 25],
     ]);
   });
 

@@ -97,6 +97,10 @@ export function settingsPanel(ctx: MenuContext, deps: SettingsDeps = { cvars: []
   const capture = new BindCapture(() => [...element.children].filter((c): c is HTMLElement => c instanceof HTMLElement && c !== capture.element));
 
   const pilot = pilotSection(ctx);
+  const ship = cvarSection(ctx, infoOf, 'settings-ship', 'Ship', 'How every player sees your ship (looks only; auto: by your slot).', [
+    { cvar: 'ship_design', label: 'Design' },
+    { cvar: 'ship_colour', label: 'Colour' },
+  ]);
   const controls = controlsSection(ctx, capture, infoOf);
   const network = cvarSection(ctx, infoOf, 'settings-network', 'Network', 'Used from the next packet; saved for every game.', [
     { cvar: 'sendfreq', label: 'Send rate (packets/s)' },
@@ -119,8 +123,8 @@ export function settingsPanel(ctx: MenuContext, deps: SettingsDeps = { cvars: []
     { cvar: 's_mute', label: 'Mute' },
   ]);
 
-  const sections = [pilot.element, controls.element, network.element, match.element, display.element, sound.element];
-  const cvars: CvarControl[] = [...controls.cvars, ...network.controls, ...match.controls, ...display.controls, ...sound.controls];
+  const sections = [pilot.element, ship.element, controls.element, network.element, match.element, display.element, sound.element];
+  const cvars: CvarControl[] = [...ship.controls, ...controls.cvars, ...network.controls, ...match.controls, ...display.controls, ...sound.controls];
   // Enter in a field sets it (the menu's own Enter would press a page's main button; this page has none).
   const commits = new Map<HTMLInputElement, () => void>([[pilot.input, pilot.commit]]);
   for (const c of cvars) if (c.input && c.commit) commits.set(c.input, c.commit);

@@ -3,7 +3,8 @@ import type { Quat, Vec3 } from '../../../shared/sim/types';
 import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../shared/game/view';
 import { ObjectShapes } from './objects';
 import { ShipModels, type ShipModel } from './shipModels';
-import { engineLevel, lookOfSlot } from './shipLooks';
+import { engineLevel, lookOfSlot, type ShipLook } from './shipLooks';
+import { AUTO_LOOK, type ShipLook as ChosenLook } from '../../../shared/game/shipLook';
 import { declutter, disposeTag, makeTag, setTag, type ShipTag, type TagPlace } from './shipLabels';
 import { Effects } from './effects';
 import { DESTROYED_DAMAGE, SHIELD_MAX } from '../../../shared/game/kinds/ship';
@@ -305,14 +306,25 @@ export class SceneView {
   private readonly tagPlaces: TagPlace[] = [];
   private readonly ndcPool: THREE.Vector3[] = [];
 
-  /** Our ship's model, made anew in its slot's look when the slot changes. */
+  /** The look each pilot chose, by slot (the page sets it from the settings and the slot table; default: all by slot). */
+  chosenLook: (slot: number) => ChosenLook = () => AUTO_LOOK;
+
+  /** Slot `slot`'s ship as it should be drawn now, when `model` is not already that. */
+  private lookChange(slot: number, model: ShipModel | undefined): ShipLook | null {
+    const want = lookOfSlot(slot, this.chosenLook(slot));
+    return model && model.look.design === want.design && model.look.colour === want.colour ? null : want;
+  }
+
+  /** Our ship's model, made anew when the slot or the look changes. */
   private ownModel(slot: number): ShipModel {
-    if (this.own?.slot !== slot) {
-      if (this.own) this.scene.remove(this.own.model.group);
-      this.own = { slot, model: this.models.make(lookOfSlot(slot)) };
-      this.scene.add(this.own.model.group);
+    let own = this.own;
+    const look = this.lookChange(slot, own?.slot === slot ? own.model : undefined);
+    if (look || !own) {
+      if (own) this.scene.remove(own.model.group);
+      own = this.own = { slot, model: this.models.make(look ?? lookOfSlot(slot)) };
+      this.scene.add(own.model.group);
     }
-    return this.own.model;
+    return own.model;
   }
 
   private drawRemotes(remotes: readonly RemoteView[], nowMs: number, targetSlot = -1): void {
@@ -322,10 +334,16 @@ export class SceneView {
     places.length = 0;
     for (const r of remotes) {
       let v = this.remoteShips.get(r.slot);
+      const look = this.lookChange(r.slot, v?.model);
       if (!v) {
-        v = { model: this.models.make(lookOfSlot(r.slot)), tag: makeTag(), seen: stamp };
+        v = { model: this.models.make(look ?? lookOfSlot(r.slot)), tag: makeTag(), seen: stamp };
         this.remoteShips.set(r.slot, v);
         this.scene.add(v.model.group, v.tag.sprite);
+      } else if (look) {
+        // The pilot chose another look: a new model in the old one's place.
+        this.scene.remove(v.model.group);
+        v.model = this.models.make(look);
+        this.scene.add(v.model.group);
       }
       setTag(v.tag, r.name, r.shield, r.hull);
       v.seen = stamp;

@@ -1,19 +1,20 @@
 /**
  * How a ship looks, decided without the GPU (pure, unit-tested): its design
- * and colour by slot — every player's screen draws slot n alike, so a pilot
- * is the same ship to everyone — and how hard its engine burns, read from
- * two consecutive world views (a remote ship's input is not sent, its
+ * and colour — the pilot's choice (shared/game/shipLook.ts, carried to every
+ * player) or, where it left them to the slot, the slot's own, so every
+ * player's screen draws a pilot alike — and how hard its engine burns, read
+ * from two consecutive world views (a remote ship's input is not sent, its
  * acceleration is seen). Looks only: the simulation never reads these.
  */
 import { AFTERBURNER_MAX_SPEED, DRAG_PER_S, MAX_SPEED, THRUST_ACCEL } from '../../../shared/game/kinds/ship';
 import { forwardOf } from '../../../shared/sim/vec';
 import { STEP_S } from '../../../shared/sim/types';
 import type { ShipView } from '../../../shared/game/view';
+import { AUTO_LOOK, resolvedLook, SHIP_DESIGNS, type ShipDesign, type ShipLook as ChosenLook } from '../../../shared/game/shipLook';
 
-export const SHIP_DESIGNS = ['dart', 'wasp', 'manta'] as const;
-export type ShipDesign = (typeof SHIP_DESIGNS)[number];
+export { SHIP_DESIGNS, type ShipDesign };
 
-/** Eight colours far apart in hue and light, one per slot (the game has at most 8 ships). */
+/** The eight pilot colours (shared/game/shipLook.ts SHIP_COLOURS names them in this order): far apart in hue and light. */
 export const PILOT_COLOURS: readonly number[] = [0x4aa8ff, 0xff7a3a, 0x5ee06a, 0xf0d040, 0xd060ff, 0x40e0e0, 0xff5a8a, 0xe8e8f0];
 
 export interface ShipLook {
@@ -21,10 +22,10 @@ export interface ShipLook {
   colour: number;
 }
 
-/** Slot n's ship: designs and colours in turn, so neighbouring slots differ in both. */
-export function lookOfSlot(slot: number): ShipLook {
-  const i = Math.max(0, Math.trunc(slot));
-  return { design: SHIP_DESIGNS[i % SHIP_DESIGNS.length]!, colour: PILOT_COLOURS[i % PILOT_COLOURS.length]! };
+/** Slot n's ship as drawn: the pilot's `chosen` design and colour, or the slot's own where left to it (designs and colours in turn, so neighbouring slots differ in both). */
+export function lookOfSlot(slot: number, chosen: ChosenLook = AUTO_LOOK): ShipLook {
+  const r = resolvedLook(slot, chosen);
+  return { design: r.design, colour: PILOT_COLOURS[r.colour % PILOT_COLOURS.length]! };
 }
 
 /**
