@@ -113,6 +113,26 @@ describe('a fight with effects against two bots (the game page)', () => {
     expect(ships.find((s) => s.own)!.tag).toBe(false);
   });
 
+  it('`ship manta pink` in the console: our ship is drawn a pink manta at once, and `ship auto auto` gives it back its slot\'s look', async () => {
+    const own = () => page.evaluate(() => window.__starlane!.scene().ships.find((s) => s.own) ?? null);
+    const before = await own();
+    await setConsole(page, true);
+    await type(page, 'ship manta pink');
+    await waitConsole(page, /your ship: manta pink; every player sees it/);
+    // PILOT_COLOURS' pink (shipLooks.ts), the seventh of the eight colours.
+    await page.waitForFunction(() => {
+      const s = window.__starlane!.scene().ships.find((x) => x.own);
+      return s?.design === 'manta' && s.colour === 0xff5a8a;
+    }, undefined, { timeout: 10_000 });
+    await type(page, 'ship auto auto');
+    const back = await page.waitForFunction((was) => {
+      const s = window.__starlane!.scene().ships.find((x) => x.own);
+      return s && s.design === was.design && s.colour === was.colour ? s : false;
+    }, before!, { timeout: 10_000 });
+    console.log(`our ship: ${before!.design} -> manta pink -> ${((await back.jsonValue()) as { design: string }).design} again`);
+    await setConsole(page, false);
+  });
+
   it('the targeted bot, flown at: its brackets show its name and bars, its scene tag is gone; the other targeted, the tag is back (screenshot)', async () => {
     quarry = await targetNext(page);
     await startHudPilot(page);
