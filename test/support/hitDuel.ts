@@ -29,7 +29,13 @@
  *   views, tick by tick, as the shooter's HUD sees it;
  * - counted: the victim's game applied the shot to its ship (a `hit` event of
  *   its own slot whose object is that shot: stepWorld decides hits on our
- *   ship only, so this is the deciding game's word).
+ *   ship only, so this is the deciding game's word);
+ * - the marker's verdict: the HitLedger (src/shared/game/hitLedger.ts) run on
+ *   the shooter's views as the host runs it for the HUD — confirmed by the
+ *   victim's report of the shot (hitReports.ts), withdrawn without one.
+ *   (When a report comes before the shooter's screen has seen the hit, the
+ *   shooter's game drops its spent shot, so a few shots the victim counted may
+ *   never be seen hitting: they count as missed by the shooter, as on screen.)
  * Only shots fired inside the counting window (after both ships joined and
  * `warmupMs`, up to `seconds`) count; the duel then runs `tailMs` more so
  * every such shot has landed or expired on both sides.
