@@ -32,7 +32,10 @@ export async function menuLayout(page: Page): Promise<LayoutReport> {
     const rects = controls.map((c) => c.getBoundingClientRect());
     rects.forEach((r, i) => {
       const shown = r.bottom > box.top && r.top < box.bottom;
-      if (shown && (r.left < 0 || r.right > vw || r.top < 0 || r.bottom > vh)) problems.push(`${name(controls[i]!)} is outside the window`);
+      // What shows of a control the scrolling layer cuts at its top or bottom edge is the part inside the layer.
+      const top = Math.max(r.top, box.top);
+      const bottom = Math.min(r.bottom, box.bottom);
+      if (shown && (r.left < 0 || r.right > vw || top < 0 || bottom > vh)) problems.push(`${name(controls[i]!)} is outside the window`);
       if (r.width < 1 || r.height < 1) problems.push(`${name(controls[i]!)} has no size`);
       for (let j = i + 1; j < rects.length; j++) {
         const o = rects[j]!;
