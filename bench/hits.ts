@@ -21,7 +21,9 @@
  * - marker right %: of the seen hits, the share whose hit marker ended the
  *   way the victim's game decided — confirmed by its report when it counted
  *   the shot, withdrawn (no report within 1.5 s) when it did not
- *   (src/shared/game/hitLedger.ts, as the HUD runs it).
+ *   (src/shared/game/hitLedger.ts, as the HUD runs it);
+ * - kills named: of the deaths the victims' games decided, how many the
+ *   other player's game showed with the same weapon (killObject's cause).
  * A shot is a laser bolt or a missile, matched across the two games by its
  * owner and id. Both players shoot, so each duel counts both directions.
  * Then the wall time of the case and of the whole run.
@@ -44,7 +46,7 @@ const pct = (part: number, whole: number): string => (whole === 0 ? '-' : `${((1
 const started = performance.now();
 console.log(`hits as the shooter's screen saw them (ShotWatch) against hits the victim's game counted (it decides), skill-5 duels, lasers and missiles, ≥ ${hits} seen hits per case, ${seconds} s per duel`);
 console.log(
-  ['protocol'.padEnd(10), 'lag'.padStart(6), 'loss'.padStart(5), 'duels'.padStart(5), 'seen'.padStart(6), 'confirmed'.padStart(10), 'counted'.padStart(8), 'missed by shooter'.padStart(18), 'marker right'.padStart(13), 'wall'.padStart(7)].join(' '),
+  ['protocol'.padEnd(10), 'lag'.padStart(6), 'loss'.padStart(5), 'duels'.padStart(5), 'seen'.padStart(6), 'confirmed'.padStart(10), 'counted'.padStart(8), 'missed by shooter'.padStart(18), 'marker right'.padStart(13), 'kills named'.padStart(12), 'wall'.padStart(7)].join(' '),
 );
 for (const protocol of protocols) {
   for (const lagMs of lags) {
@@ -66,6 +68,7 @@ for (const protocol of protocols) {
         String(total.counted).padStart(8),
         pct(total.countedNotSeen, total.counted).padStart(18),
         pct(total.seen - total.markerWrong, total.seen).padStart(13),
+        `${total.killsNamed}/${total.kills}`.padStart(12),
         `${((performance.now() - t0) / 1000).toFixed(1)} s`.padStart(7),
       ].join(' '),
     );

@@ -41,6 +41,7 @@
  * every such shot has landed or expired on both sides.
  */
 import { GameDriver } from '../../src/shared/game/gameDriver';
+import type { KillCause } from '../../src/shared/game/clientTypes';
 import { ClientGame } from '../../src/shared/game/clientGame';
 import { createHuntMemory, huntInput } from '../../src/shared/game/pilots/hunt';
 import { HitLedger, type HitVerdict } from '../../src/shared/game/hitLedger';
@@ -93,9 +94,13 @@ export interface HitTally {
   strikes: number;
   /** Virtual seconds counted. */
   seconds: number;
+  /** Deaths the victim's own game decided (a weapon named), from the start to the counting window's end. */
+  kills: number;
+  /** Of those, the ones the other player's game showed with the same weapon (the killObject's cause, wire v9). */
+  killsNamed: number;
 }
 
-export const emptyTally = (): HitTally => ({ seen: 0, seenAndCounted: 0, counted: 0, countedNotSeen: 0, markerConfirmed: 0, markerWrong: 0, fired: 0, strikes: 0, seconds: 0 });
+export const emptyTally = (): HitTally => ({ seen: 0, seenAndCounted: 0, counted: 0, countedNotSeen: 0, markerConfirmed: 0, markerWrong: 0, fired: 0, strikes: 0, seconds: 0, kills: 0, killsNamed: 0 });
 
 export function addTally(a: HitTally, b: HitTally): HitTally {
   const out = emptyTally();
@@ -120,6 +125,10 @@ interface Player {
   counted: Set<string>;
   /** The hit marker's last verdict per seen shot (HitLedger). */
   verdicts: Map<string, HitVerdict['state']>;
+  /** Our ship's deaths as our game decided them, with the weapon, in order. */
+  deaths: KillCause[];
+  /** The other ship's deaths as our game showed them (the weapon its game named, or none), in order. */
+  shown: (KillCause | undefined)[];
 }
 
 /** Slot of a player's game in the game it joined (null before). */
@@ -144,7 +153,7 @@ export async function runHitDuel(o: HitDuelOptions): Promise<HitTally> {
   const makeGame = (name: string, index: number) => () => {
     const memory = createHuntMemory(o.seed * 2 + index);
     const ledger = new HitLedger();
-    const p: Player = { driver: null as unknown as GameDriver, fired: new Set(), seen: new Set(), counted: new Set(), verdicts: new Map() };
+    const p: Player = { driver: null as unknown as GameDriver, fired: new Set(), seen: new Set(), counted: new Set(), verdicts: new Map(), deaths: [], shown: [] };
     p.driver = new GameDriver({
       // The rig's host clocks have no offset here: the node's host clock is the virtual clock.
       clock,
@@ -153,8 +162,14 @@ export async function runHitDuel(o: HitDuelOptions): Promise<HitTally> {
       sendFrequency: () => 20,
       autoJoin: () => true,
       input: (game) => huntInput(game.curr, game.localSlot, memory, skill),
-      onTick: (game) => {
+      onTick: (game, notices) => {
         const us = game.localSlot;
+        for (const n of notices) {
+          if (n.type !== 'destroyed') continue;
+          // Deaths up to the window's end: the tail gives their announcements time to arrive.
+          if (n.local && n.cause !== undefined && clock.now() < window.to) p.deaths.push(n.cause);
+          else if (!n.local) p.shown.push(n.cause);
+        }
         const counting = clock.now() >= window.from && clock.now() < window.to && slotOf(p) !== null;
         for (const e of game.events) {
           if (counting && e.type === 'fired' && e.slot === us && (e.kind === 'laser' || e.kind === 'missile')) p.fired.add(shotName(e.kind, us, e.id));
@@ -231,6 +246,8 @@ export async function runHitDuel(o: HitDuelOptions): Promise<HitTally> {
   if (server) t.strikes = Object.values(server.strikes()).reduce((a, b) => a + b, 0);
   players.forEach((shooter, i) => {
     const victim = players[1 - i]!;
+    t.kills += victim.deaths.length;
+    t.killsNamed += victim.deaths.filter((cause, k) => shooter.shown[k] === cause).length;
     t.fired += shooter.fired.size;
     for (const shot of shooter.seen) {
       if (!shooter.fired.has(shot)) continue;

@@ -101,7 +101,10 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
   createLaser: fc.record({ type: fc.constant('createLaser'), id: arbU32, pos: arbCoordVec, vel: arbCoordVec, ttl: arbU16 }),
   createMissile: fc.record({ type: fc.constant('createMissile'), id: arbU32, pos: arbCoordVec, vel: arbCoordVec, targetSlot: arbSlotOrNone, ttl: arbU16 }),
   createExtra: fc.record({ type: fc.constant('createExtra'), id: arbU32, kind: arbU8, pos: arbCoordVec }),
-  killObject: fc.record({ type: fc.constant('killObject'), id: arbU32, killerSlot: arbSlotOrNone }),
+  killObject: fc.oneof(
+    fc.record({ type: fc.constant('killObject'), id: arbU32, killerSlot: arbSlotOrNone }),
+    fc.record({ type: fc.constant('killObject'), id: arbU32, killerSlot: arbSlotOrNone, cause: fc.integer({ min: 1, max: 5 }) }),
+  ),
   sendText: fc.record({ type: fc.constant('sendText'), text: arbText }),
   playerName: fc.record({ type: fc.constant('playerName'), name: arbName }),
   playerLook: fc.record({ type: fc.constant('playerLook'), design: fc.constantFrom(0, 1, 2, 0xff), colour: fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7, 0xff) }),

@@ -17,7 +17,7 @@ import { ExtraClaims } from './extraClaims';
 import { ArenaLog } from './arena';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { explosions, type SteppedFrame } from './frameSync';
-import { killCause } from './killCause';
+import { killCause, killCauseOf } from './killCause';
 import { reportsOf, ShotLog } from './hitReports';
 
 export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
@@ -284,7 +284,7 @@ export class ClientGame {
       const cause = killCause(events, e.slot);
       const ship = e.slot === local ? mine : world.ships.find((s) => s.slot === e.slot);
       this.notices.push({ type: 'destroyed', slot: e.slot, killerSlot, pos: ship ? ship.pos : null, local: e.slot === local, ...(cause === undefined ? {} : { cause }) });
-      if (e.slot === local) destroyed = { killerSlot };
+      if (e.slot === local) destroyed = cause === undefined ? { killerSlot } : { killerSlot, cause };
     }
     let ships = this.replicas.ships(nowMs);
     if (mine) ships = withShip(ships, mine);
@@ -431,7 +431,9 @@ export class ClientGame {
         // The match authority keeps the score; the others show its word (matchState), so nothing is counted twice.
         if (this.decidesMatch) this.currWorld = withKill(this.currWorld, slot, ev.killerSlot);
         const pos = this.replicas.destroyed(slot, nowMs);
-        this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false });
+        // The victim's game decided, and (wire v9) names the weapon.
+        const cause = killCauseOf(ev.cause);
+        this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false, ...(cause === undefined ? {} : { cause }) });
       } else {
         this.removals.add(objectKey(slot, id));
         // The owner's word on an extra we claimed (the arena's or a dropped one): ours, or taken back.

@@ -16,7 +16,7 @@ export type GameNotice = {
   pos: Vec3 | null;
   /** It was our ship. */
   local: boolean;
-  /** What dealt the last blow, when the game that decided the kill is this one (killCause.ts); absent for a kill reported by another player's game. */
+  /** What dealt the last blow (killCause.ts): named by the game that decided the kill — this one, or the victim's in its killObject (wire v9); absent when that game could not say. */
   cause?: KillCause;
 };
 
@@ -27,8 +27,8 @@ export type KillCause = ObjectKind | 'asteroid';
 export interface TickOutcome {
   /** Objects our ship created this tick (each kind sends its own creation event). */
   created: GameObject[];
-  /** Our ship was destroyed this tick, by `killerSlot` (NO_SLOT if unknown). */
-  destroyed: { killerSlot: number } | null;
+  /** Our ship was destroyed this tick, by `killerSlot` (NO_SLOT if unknown), with the weapon when the tick's events name it. */
+  destroyed: { killerSlot: number; cause?: KillCause } | null;
   /** We are the match authority and the others must hear the match as it stands (scores, clock, phase). */
   match?: MatchAnnouncement;
   /** Other players' objects our ship took or set off this tick (the authority's extras, their mines): each told with a killObject naming us. */

@@ -7,6 +7,7 @@
  * every protocol sees. The host feeds it the renderer's inputs; a headless
  * bot feeds it a pilot's. No window, hidden or not, can stall it.
  */
+import { killCauseCode } from './killCause';
 import { AUTO_LOOK, type ShipLook } from './shipLook';
 import { GameCodeInterface } from '../net/gameCode';
 import type { NetDelivery } from '../net/gameLink';
@@ -115,7 +116,7 @@ export class GameDriver implements ProtocolGame {
     }
     const outcome = game.step(this.options.input(game), at, game.bots.length > 0 ? this.options.botInputs?.(game) : undefined);
     for (const o of outcome.created) kindOf(o).send(o, this.events, at);
-    if (outcome.destroyed) this.events.killOwnShip(outcome.destroyed.killerSlot, at);
+    if (outcome.destroyed) this.events.killOwnShip(outcome.destroyed.killerSlot, at, killCauseCode(outcome.destroyed.cause));
     if (outcome.match) this.events.matchState(outcome.match, at);
     for (const c of outcome.claims ?? []) this.events.killObject(objectId(c.owner, c.id), game.localSlot, at);
     for (const a of outcome.answers ?? []) this.events.killObject(objectId(game.localSlot, a.id), a.winner, at);

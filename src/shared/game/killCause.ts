@@ -10,6 +10,24 @@
 import type { KillCause } from './clientTypes';
 import type { WorldEvent } from './events';
 
+/**
+ * The causes a ship's own killObject may name on the wire (wire v9: one
+ * byte after killerSlot, present only in the announcement of a destroyed
+ * ship), code = index + 1; a cause not listed is left out.
+ */
+export const WIRE_KILL_CAUSES = ['laser', 'missile', 'mine', 'emp', 'asteroid'] as const satisfies readonly KillCause[];
+
+/** The wire code of `cause` (1..), or undefined for none or one the wire does not name. */
+export function killCauseCode(cause: KillCause | undefined): number | undefined {
+  const i = cause === undefined ? -1 : (WIRE_KILL_CAUSES as readonly string[]).indexOf(cause);
+  return i < 0 ? undefined : i + 1;
+}
+
+/** The cause a wire code names (undefined for none; the codec has refused codes out of range). */
+export function killCauseOf(code: number | undefined): KillCause | undefined {
+  return code === undefined ? undefined : WIRE_KILL_CAUSES[code - 1];
+}
+
 /** The cause of the last hit on `slot` in `events` (one tick's), or undefined when there is none. */
 export function killCause(events: readonly WorldEvent[], slot: number): KillCause | undefined {
   for (let i = events.length - 1; i >= 0; i--) {

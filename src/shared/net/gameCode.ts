@@ -125,8 +125,9 @@ export class GameCodeInterface {
   }
 
   /** The local ship was destroyed (its id is object 0 of our slot, known at send time). */
-  killOwnShip(killerSlot: number, now: number): void {
-    this.push({ type: 'killObject', id: SHIP_LOCAL_ID, killerSlot }, now);
+  /** Our ship was destroyed by `killerSlot` (NO_SLOT: nobody), with the weapon's wire code when our game knows it (killCause.ts). */
+  killOwnShip(killerSlot: number, now: number, cause?: number): void {
+    this.push({ type: 'killObject', id: SHIP_LOCAL_ID, killerSlot, ...(cause === undefined ? {} : { cause }) }, now);
   }
 
   sendText(text: string, now: number): void {

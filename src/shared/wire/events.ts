@@ -33,6 +33,7 @@ import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
 import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from '../game/shipLook';
+import { WIRE_KILL_CAUSES } from '../game/killCause';
 import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES } from './types';
 import type { AckEvent, BreakEntry, FrameInput, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
@@ -159,6 +160,20 @@ function badDiffChunk(c: { index: number; count: number }): string | null {
   return c.count === 0 || c.count > MAX_STATE_CHUNKS || c.index >= c.count ? `chunk ${c.index} of ${c.count} (1..${MAX_STATE_CHUNKS} chunks)` : null;
 }
 
+/** killObject: id and killerSlot, then (wire v9) the weapon as one byte 1..WIRE_KILL_CAUSES.length when the event names one. */
+const killObjectBase = struct({ id: u32, killerSlot: slotOrNone });
+const killCause = refine(u8, (v) => (v < 1 || v > WIRE_KILL_CAUSES.length ? `cause ${v} is not 1..${WIRE_KILL_CAUSES.length}` : null), 'out-of-range');
+const killObjectBody: Codec<EventBody<'killObject'>> = {
+  write(s, v) {
+    killObjectBase.write(s, v);
+    if (v.cause !== undefined) struct({ cause: killCause }).write(s, { cause: v.cause });
+  },
+  read(r) {
+    const base = killObjectBase.read(r);
+    return r.remaining() === 0 ? base : { ...base, cause: killCause.read(r) };
+  },
+};
+
 /** One part of a ship look: an index of its list (`n` entries) or LOOK_AUTO. */
 function lookPart(n: number, what: string): Codec<number> {
   return refine(u8, (v) => (v < n || v === LOOK_AUTO ? null : `${what} ${v} is neither 0..${n - 1} nor ${LOOK_AUTO} (auto)`), 'out-of-range');
@@ -181,7 +196,7 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
   createLaser: struct({ id: u32, pos: position, vel: velocity, ttl: u16 }),
   createMissile: struct({ id: u32, pos: position, vel: velocity, targetSlot: slotOrNone, ttl: u16 }),
   createExtra: struct({ id: u32, kind: u8, pos: position }),
-  killObject: struct({ id: u32, killerSlot: slotOrNone }),
+  killObject: killObjectBody,
   sendText: struct({ text: chatText }),
   playerName: struct({ name: playerName }),
   playerLook: struct({ design: lookPart(SHIP_DESIGNS.length, 'design'), colour: lookPart(SHIP_COLOURS.length, 'colour') }),

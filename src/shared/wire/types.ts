@@ -280,14 +280,16 @@ export const MAX_SCORE = 0xffff;
  * (wire v6), the authority's word on which asteroids broke at which tick of
  * match `round` (src/shared/game/arena.ts); `playerLook` (wire v9), the
  * sender's chosen ship design and colour (src/shared/game/shipLook.ts; 0xff
- * each: left to the slot), beside its name in p2p control packets.
+ * each: left to the slot), beside its name in p2p control packets; and
+ * since v9 a killObject announcing the sender's own ship may end with the
+ * weapon that destroyed it (`cause`, src/shared/game/killCause.ts).
  */
 export type GameEvent =
   | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
   | { type: 'createLaser'; id: number; pos: Vec3; vel: Vec3; ttl: number }
   | { type: 'createMissile'; id: number; pos: Vec3; vel: Vec3; targetSlot: number; ttl: number }
   | { type: 'createExtra'; id: number; kind: number; pos: Vec3 }
-  | { type: 'killObject'; id: number; killerSlot: number }
+  | { type: 'killObject'; id: number; killerSlot: number; cause?: number }
   | { type: 'sendText'; text: string }
   | { type: 'playerName'; name: string }
   | { type: 'playerLook'; design: number; colour: number }

@@ -53,7 +53,7 @@ describe('ClientGame: our ship', () => {
     let destroyed: TickOutcome['destroyed'] = null;
     for (let t = 0; t < 20 && !game.dead; t++) destroyed = game.step(NO_INPUT, t * STEP_MS).destroyed ?? destroyed;
     expect(game.dead).toBe(true);
-    expect(destroyed).toEqual({ killerSlot: 2 });
+    expect(destroyed).toEqual({ killerSlot: 2, cause: 'laser' });
     expect(game.takeNotices()).toEqual([expect.objectContaining({ type: 'destroyed', slot: 0, killerSlot: 2, local: true })]);
     expect(game.localState()).toBeNull();
     expect(game.localShip).toBeUndefined();

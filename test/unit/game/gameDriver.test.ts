@@ -93,7 +93,8 @@ describe('GameDriver', () => {
     expect(notices).toEqual([expect.objectContaining({ slot: 0, killerSlot: 1, local: true })]);
     expect(d.localShip()).toMatchObject({ damage: 100, vel: { x: 0, y: 0, z: 0 } });
     const packet = d.events.take(header(0), 0, clock.now());
-    expect(packet.events).toContainEqual({ type: 'killObject', id: 0, killerSlot: 1 });
+    // Shot down by lasers: the announcement names the weapon (wire v9 cause 1, killCause.ts).
+    expect(packet.events).toContainEqual({ type: 'killObject', id: 0, killerSlot: 1, cause: 1 });
   });
 
   it('offline practice queues nothing for a later game: every weapon fired raises no event for a session to send later', () => {
