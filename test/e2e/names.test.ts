@@ -104,10 +104,10 @@ describe('one name per player on every screen (two pages named "pilot", p2p on l
     await startHudPilot(alpha);
     await bravo.waitForFunction(() => document.querySelectorAll('#hud-feed .hud-line').length > 0, undefined, { timeout: 60_000, polling: 100 });
     await stopHudPilot(alpha);
-    // Bravo's game decided the kill, so its line names the weapon; alpha hears of it by the kill event, which does not carry one.
+    // Bravo's game decided the kill, so its line names the weapon; alpha hears of it by the kill event, which names it too (wire v9).
     expect(await feed(bravo)).toEqual(['pilot-2 (you) was shot down by pilot with a laser']);
     await alpha.waitForFunction(() => document.querySelectorAll('#hud-feed .hud-line').length > 0, undefined, { timeout: 10_000, polling: 50 });
-    expect(await feed(alpha)).toEqual(['pilot-2 was shot down by pilot (you)']);
+    expect(await feed(alpha)).toEqual(['pilot-2 was shot down by pilot (you) with a laser']);
     // Alpha's screen saw its bolts meet bravo (its hit markers; bravo's game decided the hits).
     expect((await alpha.evaluate(() => window.__starlane!.hud())).hitMarkers).toBeGreaterThan(0);
 
