@@ -13,7 +13,7 @@ import { waitFor as until } from '../support/waitFor';
 import { startGameserver } from '../../src/node/servers/gameserver';
 import { startNetgameServer } from '../../src/node/servers/netgameServer';
 import { startSlotserver } from '../../src/node/servers/slotserver';
-import { formatLook, LOOK_AUTO, type ShipLook } from '../../src/shared/game/shipLook';
+import { formatLook, LOOK_AUTO, type ShipLook } from '../../src/shared/wire/shipLook';
 import { openHandles, SwitchRig, type SwitchPlayer } from '../support/switchRig';
 
 /** What each player's table says of `name`'s look ("auto auto" when absent). */

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MANAGED_ALIVE_TIMEOUT_MS } from '../../src/shared/net/managedPeer';
+import { MANAGED_ALIVE_TIMEOUT_MS } from '../../src/shared/session/managedPeer';
 import { BotWatch, serverBot } from '../support/botProcess';
 import { botEntry } from '../support/paths';
 import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';

@@ -40,7 +40,7 @@
  * `warmupMs`, up to `seconds`) count; the duel then runs `tailMs` more so
  * every such shot has landed or expired on both sides.
  */
-import { GameDriver } from '../../src/shared/game/gameDriver';
+import { GameDriver } from '../../src/shared/protocol/gameDriver';
 import type { KillCause } from '../../src/shared/game/clientTypes';
 import { ClientGame } from '../../src/shared/game/clientGame';
 import { createHuntMemory, huntInput } from '../../src/shared/game/pilots/hunt';

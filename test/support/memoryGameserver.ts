@@ -36,7 +36,7 @@ import type { ClientSeat } from '../../src/node/servers/seat';
 import { EXTRA_KINDS } from '../../src/shared/game/combat';
 import { RULES } from '../../src/shared/game/rules';
 import type { PacketApi } from '../../src/shared/net/packetApi';
-import type { RelayRoute } from '../../src/shared/net/managedPeer';
+import type { RelayRoute } from '../../src/shared/session/managedPeer';
 import { PacketType, type ReliableGameEvent } from '../../src/shared/wire/types';
 import type { MemoryNet } from './memoryNet';
 import type { VirtualClock } from './virtualClock';

@@ -8,9 +8,9 @@
  */
 import { GameCodeInterface } from '../../src/shared/net/gameCode';
 import type { NetDelivery } from '../../src/shared/net/gameLink';
-import { ManagedPeer, type ManagedNotice } from '../../src/shared/net/managedPeer';
+import { ManagedPeer, type ManagedNotice } from '../../src/shared/session/managedPeer';
 import type { PacketApi } from '../../src/shared/net/packetApi';
-import type { ProtocolGame } from '../../src/shared/net/protocol';
+import type { ProtocolGame } from '../../src/shared/protocol/protocol';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../src/shared/p2p';
 import type { DatagramCodec } from '../../src/shared/session/datagram';
 import type { Membership } from '../../src/shared/session/membership';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConsoleCore } from '../../shared/console/registry';
-import { validatePlayerName } from '../../shared/settings/settings';
+import { validatePlayerName } from '../../shared/wire/strings';
 import { DEFAULT_CLIENT_PORT } from '../../shared/net/packetApi';
 import type { NetDelivery } from '../../shared/net/gameLink';
 import { createSubsystems } from '../subsystems';
@@ -15,7 +15,8 @@ import { formatLanServers, nothingAnsweredLine, queryLanDetailed } from '../net/
 import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditions';
 import { APP_VERSION } from '../version';
 import { parseTarget } from '../protocol/serverClient';
-import { ClientGame, GameDriver } from '../../shared/game';
+import { ClientGame } from '../../shared/game';
+import { GameDriver } from '../../shared/protocol/gameDriver';
 import { createPilot, PILOTS, type Pilot } from '../../shared/game/pilot';
 import { DEFAULT_SKILL, MAX_SKILL, MIN_SKILL } from '../../shared/game/pilots/skill';
 import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S, ranking } from '../../shared/game/match';

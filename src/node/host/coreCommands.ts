@@ -1,4 +1,4 @@
-import { validatePlayerName } from '../../shared/settings/settings';
+import { validatePlayerName } from '../../shared/wire/strings';
 import type { HostService } from './hostService';
 import { subsystemCommand } from './subsystemCommand';
 import { carryGame, protocolReport } from './protocolSwitch';

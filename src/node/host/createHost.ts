@@ -1,5 +1,5 @@
 import { createSubsystems, type NetSubsystems } from '../subsystems';
-import { lookFromCvars } from '../../shared/game/shipLook';
+import { lookFromCvars } from '../../shared/wire/shipLook';
 import { SETTINGS_FILE, SettingsStore, readSettingsFile, type SettingsLoadReport } from '../settings/store';
 import { claimInstanceProfile, seedInstanceSettings, type InstanceProfile } from '../settings/instanceProfile';
 import { defaultSettings } from '../../shared/settings/settings';

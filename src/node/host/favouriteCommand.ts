@@ -6,7 +6,7 @@
  */
 import { MASTER_SERVER_TYPES, type MasterServerType } from '../../shared/servers/masterProtocol';
 import { rowAt } from '../../shared/servers/savedRows';
-import { findSaved, MAX_FAVOURITES, savedAddress, savedName, withFavourite, withoutFavourite } from '../../shared/settings/savedServers';
+import { findSaved, MAX_FAVOURITES, savedAddress, savedName, withFavourite, withoutFavourite } from '../../shared/servers/savedServers';
 import type { ConsoleOutput } from '../../shared/console/registry';
 import type { HostService } from './hostService';
 import { DEFAULT_JOIN_PORT, isServerKind, type ServerBrowser } from './serverBrowser';

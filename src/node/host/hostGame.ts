@@ -10,13 +10,14 @@
 import type { HostEvent } from '../../shared/host/contract';
 import type { NetDelivery, PlayerPing } from '../../shared/net/gameLink';
 import { NetPicture } from '../../shared/net/netPicture';
-import { ClientGame, GameDriver, sanitiseInput, worldView, type GameNotice } from '../../shared/game';
+import { ClientGame, sanitiseInput, worldView, type GameNotice } from '../../shared/game';
+import { GameDriver } from '../../shared/protocol/gameDriver';
 import type { WorldView } from '../../shared/game/view';
 import type { WorldEvent } from '../../shared/game/events';
 import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
 import { BotCrew } from '../../shared/game/pilots/crew';
 import { HitLedger } from '../../shared/game/hitLedger';
-import type { ShipLook } from '../../shared/game/shipLook';
+import type { ShipLook } from '../../shared/wire/shipLook';
 import { systemClock, type Clock } from '../../shared/time/clock';
 
 /** An input older than this (no page drawing: closed, frozen, throttled) counts as no input: the ship does not fly on by itself. */

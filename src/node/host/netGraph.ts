@@ -6,7 +6,7 @@
  */
 import type { NetGraphSample } from '../../shared/host/contract';
 import type { Traffic } from '../../shared/net/conditionedPacketApi';
-import type { LinkStats } from '../../shared/net/protocol';
+import type { LinkStats } from '../../shared/protocol/protocol';
 
 /** Sampling period, ms. */
 export const NETGRAPH_SAMPLE_MS = 100;

@@ -10,7 +10,7 @@
  * host says so in one line, with the way back.
  */
 import type { ConsoleOutput } from '../../shared/console/registry';
-import type { CarriedConnect } from '../../shared/net/protocol';
+import type { CarriedConnect } from '../../shared/protocol/protocol';
 import { OFFLINE_PROTOCOL } from '../protocol/offline';
 import { P2P_PROTOCOL } from '../protocol/p2p';
 import { LOCKSTEP_PROTOCOL } from '../protocol/lockstep';

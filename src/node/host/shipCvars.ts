@@ -1,12 +1,12 @@
 /**
  * The ship a player is seen in: the archived cvars `ship_design` and
  * `ship_colour` (each `auto`, left to the slot, or one of the list in
- * shared/game/shipLook.ts) and the `ship` command that sets both and says
+ * shared/wire/shipLook.ts) and the `ship` command that sets both and says
  * what others see. The settings screen shows the two cvars; a network game
  * takes a change to the other players within a moment (the session reads
  * the look every tick).
  */
-import { AUTO_WORD, colourIndex, designIndex, SHIP_COLOUR_CVAR, SHIP_COLOURS, SHIP_DESIGN_CVAR, SHIP_DESIGNS } from '../../shared/game/shipLook';
+import { AUTO_WORD, colourIndex, designIndex, SHIP_COLOUR_CVAR, SHIP_COLOURS, SHIP_DESIGN_CVAR, SHIP_DESIGNS } from '../../shared/wire/shipLook';
 import type { HostService } from './hostService';
 
 export function registerShipCvars(host: HostService): () => void {

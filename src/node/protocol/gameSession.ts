@@ -9,7 +9,7 @@
 import { randomInt } from 'node:crypto';
 import type { PlayerPing } from '../../shared/net/gameLink';
 import type { NodeAddress } from '../../shared/net/packetApi';
-import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
+import type { LinkStats, ProtocolContext } from '../../shared/protocol/protocol';
 import { VersionNotices } from '../../shared/net/versionNotices';
 import type { Membership } from '../../shared/session/membership';
 import type { SessionNotice } from '../../shared/session/notices';

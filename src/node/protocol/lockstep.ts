@@ -13,7 +13,7 @@ import type { MatchLimits } from '../../shared/game/match';
 import type { SteppedFrame } from '../../shared/game/frameSync';
 import { WORLD_SEED } from '../../shared/game/clientGame';
 import { LockstepEngine, type LockstepNotice, type LockstepStats } from '../../shared/lockstep/engine';
-import type { LinkStats, ProtocolContext } from '../../shared/net/protocol';
+import type { LinkStats, ProtocolContext } from '../../shared/protocol/protocol';
 import type { P2pConfig } from '../../shared/p2p';
 import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import type { ShipInput } from '../../shared/sim/types';

@@ -12,7 +12,7 @@ import { hashWorld } from '../../shared/game/hash';
 import type { SteppedFrame } from '../../shared/game/frameSync';
 import { HASH_EVERY } from '../../shared/lockstep/config';
 import { NetgameClient, type NetgameClientStats } from '../../shared/netgame/client';
-import type { ProtocolContext } from '../../shared/net/protocol';
+import type { ProtocolContext } from '../../shared/protocol/protocol';
 import type { ShipInput } from '../../shared/sim/types';
 import { NO_SLOT, type NetgameEvent, type Packet, type RemoteEvent } from '../../shared/wire/types';
 import { zlibPacker } from '../lockstep/zlibPacker';

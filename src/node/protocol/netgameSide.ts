@@ -4,8 +4,8 @@
  * server this game hosts (`host netgame`, netgameHost.ts), closed when we
  * leave.
  */
-import type { ManagedPeer } from '../../shared/net/managedPeer';
-import type { ProtocolContext } from '../../shared/net/protocol';
+import type { ManagedPeer } from '../../shared/session/managedPeer';
+import type { ProtocolContext } from '../../shared/protocol/protocol';
 import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import type { SessionPipeline } from '../../shared/session/pipeline';
 import type { Packet, WireAddr } from '../../shared/wire/types';

@@ -2,7 +2,7 @@
  * The `offline` protocol: single player. It never touches the packet API, so
  * it works even when no packet API could be bound.
  */
-import type { Protocol, ProtocolContext } from '../../shared/net/protocol';
+import type { Protocol, ProtocolContext } from '../../shared/protocol/protocol';
 import { resolveConnectTarget } from './serverPick';
 
 /** Name of the offline protocol as typed in the console. */

@@ -6,7 +6,7 @@
  */
 import { leftLine } from './leaveWords';
 import type { PlayerPing } from '../../shared/net/gameLink';
-import type { LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
+import type { LinkStats, Protocol, ProtocolContext } from '../../shared/protocol/protocol';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
 import { GameSession, type GameSessionOptions } from './gameSession';

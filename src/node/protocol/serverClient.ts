@@ -6,12 +6,12 @@
  * - `gameserver` (TCP 6581): game packets go to the server only (UDP port and
  *   session token from the join reply), which relays the others' to us.
  */
-import { AUTO_LOOK, sameLook } from '../../shared/game/shipLook';
+import { AUTO_LOOK, sameLook } from '../../shared/wire/shipLook';
 import { formatMyShip, parseShipUpdate } from '../../shared/servers/shipLines';
 import { platform, arch } from 'node:os';
 import type { PlayerPing } from '../../shared/net/gameLink';
-import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/net/protocol';
-import { ManagedPeer, type ManagedNotice } from '../../shared/net/managedPeer';
+import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/protocol/protocol';
+import { ManagedPeer, type ManagedNotice } from '../../shared/session/managedPeer';
 import { NO_SLOT } from '../../shared/wire/types';
 import { NETGAME_PORT } from '../../shared/servers/joinProtocol';
 import { NetgameSide } from './netgameSide';

@@ -5,7 +5,7 @@
  * later; `stillWanted` says whether it is still worth acting on (the
  * protocol may have been killed or connected elsewhere meanwhile).
  */
-import type { ProtocolContext } from '../../shared/net/protocol';
+import type { ProtocolContext } from '../../shared/protocol/protocol';
 import { lanOptionsOf, lanSilenceHint, queryLanDetailed } from '../net/lanQuery';
 
 export interface ServerDiscovery {

@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../../shared/net/protocol';
+import type { ProtocolContext } from '../../shared/protocol/protocol';
 import { SLOTSERVER_PORT } from '../../shared/servers/joinProtocol';
 
 /**

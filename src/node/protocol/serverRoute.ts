@@ -7,7 +7,7 @@
  * slot's clock).
  */
 import type { PacketApi } from '../../shared/net/packetApi';
-import type { RelayRoute } from '../../shared/net/managedPeer';
+import type { RelayRoute } from '../../shared/session/managedPeer';
 import type { Endpoint, JoinAccepted } from '../../shared/servers/joinProtocol';
 import type { WireAddr } from '../../shared/wire/types';
 

@@ -36,7 +36,7 @@ import type { ClientSeat } from './seat';
 import type { ServerUdp, UdpEndpoint } from './serverUdp';
 import { ClientGuard, type SourceGuard } from './strikes';
 import { RuleGuard, type RuleViolation } from './ruleGuard';
-import { stateTime } from '../../shared/net/shipValidation';
+import { stateTime } from '../../shared/game/shipValidation';
 import type { ServerTimeService } from './timeService';
 
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */

@@ -30,7 +30,7 @@
  *   closed at its first bad line until its score fades. Each such close is
  *   logged with its reason, at most once a minute per address.
  */
-import { AUTO_LOOK, formatLook, sameLook, type ShipLook } from '../../shared/game/shipLook';
+import { AUTO_LOOK, formatLook, sameLook, type ShipLook } from '../../shared/wire/shipLook';
 import { formatShipUpdate, parseMyShip, SHIP_LOOK_MINOR } from '../../shared/servers/shipLines';
 import { DEFAULT_CLIENT_PORT } from '../../shared/net/packetApi';
 import {

@@ -19,7 +19,7 @@
  */
 import { spawnPoints } from '../../shared/sim/spawn';
 import type { Vec3 } from '../../shared/sim/types';
-import type { Severity } from '../../shared/net/shipValidation';
+import type { Severity } from '../../shared/game/shipValidation';
 import { objectId, objectOwner, type Packet, type RemoteEvent } from '../../shared/wire/types';
 import { HitConfirm } from './hitConfirm';
 import { WeaponGuard } from './weaponGuard';

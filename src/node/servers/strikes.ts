@@ -14,10 +14,10 @@
  * - {@link SourceGuard}: the gameserver's per-source UDP gate (rate limit,
  *   strikes, temporary blocks) in front of the decoder;
  * - {@link ClientGuard}: one joined gameserver client's ship and lasers
- *   checked against the simulation's limits (src/shared/net/shipValidation.ts).
+ *   checked against the simulation's limits (src/shared/game/shipValidation.ts).
  * Time always comes from the caller (ms).
  */
-import { checkLaser, checkShipState, newShipTrack, stateTime, type ShipTrack, type Violation } from '../../shared/net/shipValidation';
+import { checkLaser, checkShipState, newShipTrack, stateTime, type ShipTrack, type Violation } from '../../shared/game/shipValidation';
 import { RateLimiter } from '../../shared/util/rateLimit';
 import type { Vec3 } from '../../shared/sim/types';
 import type { Packet, RemoteEvent } from '../../shared/wire/types';

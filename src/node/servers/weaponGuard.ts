@@ -38,7 +38,7 @@ import { MINE_CODE, MINE_DROP_OFFSET } from '../../shared/game/kinds/mine';
 import { EMP_CODE } from '../../shared/game/kinds/emp';
 import { NOSE_OFFSET } from '../../shared/game/kinds/laser';
 import { RULES } from '../../shared/game/rules';
-import { SHIP_LIMITS, type Severity, type ShipLimits } from '../../shared/net/shipValidation';
+import { SHIP_LIMITS, type Severity, type ShipLimits } from '../../shared/game/shipValidation';
 import { STEP_MS, STEP_S, type Vec3 } from '../../shared/sim/types';
 import { NO_SLOT, type RemoteEvent, type ShipState } from '../../shared/wire/types';
 

@@ -9,7 +9,8 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PLAYER_NAME_MAX, type Settings } from '../../shared/settings/settings';
+import type { Settings } from '../../shared/settings/settings';
+import { PLAYER_NAME_MAX } from '../../shared/wire/strings';
 import { processStartTime } from '../processStart';
 
 /** The lock file in a settings folder while an instance uses it. */

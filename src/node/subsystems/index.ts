@@ -6,8 +6,8 @@
  * them is killed and start again on whatever is bound after.
  */
 import { DEFAULT_CLIENT_PORT, type PacketApi, type PacketApiOptions } from '../../shared/net/packetApi';
-import type { Protocol, ProtocolContext, ProtocolFactory, ProtocolGame } from '../../shared/net/protocol';
-import { createIdleGame } from '../../shared/net/idleGame';
+import type { Protocol, ProtocolContext, ProtocolFactory, ProtocolGame } from '../../shared/protocol/protocol';
+import { createIdleGame } from '../../shared/protocol/idleGame';
 import { SubsystemKind } from '../../shared/subsystems/jumpTable';
 import { SubsystemRegistry } from '../../shared/subsystems/registry';
 import type { CommandDef } from '../../shared/console/registry';

@@ -5,7 +5,7 @@
  * host's world views, interpolating between the last two. Everything the
  * player does in the console runs on the host.
  */
-import { AUTO_LOOK, lookFromCvars } from '../../shared/game/shipLook';
+import { AUTO_LOOK, lookFromCvars } from '../../shared/wire/shipLook';
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import './menu/menu.css';
@@ -122,7 +122,7 @@ async function boot(): Promise<void> {
     bots: () => currView.bots,
   });
   const shipName = (slot: number): string => names.of(slot);
-  // The ships as their pilots chose them: ours from the settings, the others' from the slot table (shared/game/shipLook.ts).
+  // The ships as their pilots chose them: ours from the settings, the others' from the slot table (shared/wire/shipLook.ts).
   view.chosenLook = (slot) => (slot === currView.localSlot ? lookFromCvars(settings.cvars) : (players.players.find((p) => p.slot === slot)?.look ?? AUTO_LOOK));
   const labelOf = (slot: number): string | null => (slot === NO_SLOT ? null : names.label(slot));
   // The slots of the joined players: the scoreboard lists them before their first kill or death.

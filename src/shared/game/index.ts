@@ -1,7 +1,7 @@
 /**
  * Public surface of the client game: plain-data world, the entity registry,
- * the pure step and hash, the ClientGame every client holds and the driver
- * that clocks it.
+ * the pure step and hash, and the ClientGame every client holds (the driver
+ * that clocks it is beside the protocol contract, protocol/gameDriver.ts).
  */
 export * from './types';
 export * from './world';
@@ -27,5 +27,4 @@ export * from './kinds/field';
 export * from './kinds/asteroid';
 export * from './sweep';
 export * from './clientGame';
-export * from './gameDriver';
 export * from './view';

@@ -7,25 +7,22 @@
  * lockstep world for everyone — so only that game can name the weapon.
  * View data: it changes nothing in the simulation.
  */
+import { WIRE_KILL_CAUSES } from '../wire/types';
 import type { KillCause } from './clientTypes';
 import type { WorldEvent } from './events';
 
-/**
- * The causes a ship's own killObject may name on the wire (wire v9: one
- * byte after killerSlot, present only in the announcement of a destroyed
- * ship), code = index + 1; a cause not listed is left out.
- */
-export const WIRE_KILL_CAUSES = ['laser', 'missile', 'mine', 'emp', 'asteroid'] as const satisfies readonly KillCause[];
+/** The wire's cause list (wire/types.ts), each a KillCause: code = index + 1. */
+const WIRE_CAUSES: readonly KillCause[] = WIRE_KILL_CAUSES;
 
 /** The wire code of `cause` (1..), or undefined for none or one the wire does not name. */
 export function killCauseCode(cause: KillCause | undefined): number | undefined {
-  const i = cause === undefined ? -1 : (WIRE_KILL_CAUSES as readonly string[]).indexOf(cause);
+  const i = cause === undefined ? -1 : WIRE_CAUSES.indexOf(cause);
   return i < 0 ? undefined : i + 1;
 }
 
 /** The cause a wire code names (undefined for none; the codec has refused codes out of range). */
 export function killCauseOf(code: number | undefined): KillCause | undefined {
-  return code === undefined ? undefined : WIRE_KILL_CAUSES[code - 1];
+  return code === undefined ? undefined : WIRE_CAUSES[code - 1];
 }
 
 /** The cause of the last hit on `slot` in `events` (one tick's), or undefined when there is none. */

@@ -62,7 +62,7 @@ export interface WorldView {
   /**
    * The players' round trips as this host knows them now, ascending slot,
    * whole ms; a slot without a figure is absent (the rule: `Protocol.playerPings`
-   * in net/protocol.ts — offline, and so for bots, there are none).
+   * in protocol/protocol.ts — offline, and so for bots, there are none).
    */
   pings: PlayerPing[];
   /**

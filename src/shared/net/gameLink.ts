@@ -4,7 +4,7 @@
  * network goes through the game-code interface, gameCode.ts.)
  */
 import type { RemoteEvent, ShipState } from '../wire/types';
-import type { ShipLook } from '../game/shipLook';
+import type { ShipLook } from '../wire/shipLook';
 
 /** One player as the game view shows it. */
 export interface NetPlayer {
@@ -15,7 +15,7 @@ export interface NetPlayer {
   local: boolean;
   /** Printable node address. */
   address: string;
-  /** The ship look the player chose (shared/game/shipLook.ts; LOOK_AUTO parts by slot); absent when it left both to the slot. */
+  /** The ship look the player chose (shared/wire/shipLook.ts; LOOK_AUTO parts by slot); absent when it left both to the slot. */
   look?: ShipLook;
 }
 

@@ -10,7 +10,7 @@ import type { P2pConfig } from './config';
 import { MessageFilter } from './packetFilter';
 import type { NameRecord } from './names';
 import { controlPacket } from './packets';
-import { AUTO_LOOK, type ShipLook } from '../game/shipLook';
+import { AUTO_LOOK, type ShipLook } from '../wire/shipLook';
 import { SlotTable, toPlayer, UNKNOWN_NAME } from './slotTable';
 
 /** Where a peer is in its life cycle (STATE-MACHINE.md has the diagram). */
@@ -111,7 +111,7 @@ export class PeerCore {
   readonly names = new Map<string, string>();
   /** Last ship look heard from each node (beside its name; AUTO_LOOK when it named itself without one). */
   readonly looks = new Map<string, ShipLook>();
-  /** The ship look we chose (shared/game/shipLook.ts), sent beside our name. */
+  /** The ship look we chose (shared/wire/shipLook.ts), sent beside our name. */
   look: ShipLook = AUTO_LOOK;
   /** Recently removed nodes → until when stale player lists may not bring them back. */
   readonly tombstones = new Map<string, number>();

@@ -3,7 +3,7 @@
  * (connectQueue, playerList, playerName), plus the text helpers for notices.
  */
 import { isLeaveReason } from '../net/leaveReason';
-import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 import { MAX_NAME_LENGTH, MAX_QUEUE, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type ShipState, type WireAddr } from '../wire/types';
 
 /** The ship state control packets carry: all zeros, identity rotation. */

@@ -10,7 +10,7 @@ import { resolveConfig, type P2pConfig } from './config';
 import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
 import { connectedReceive, connectedTick, handshaking, knowledgeAfterLoss, provenNow, sendAliveToAll, settleOwnName } from './gameLoop';
 import { lookOf, nameOf, sanitizeName } from './packets';
-import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 import { beginStartup, startupReceive, startupTick } from './startup';
 import { toPlayer } from './slotTable';
 

@@ -64,7 +64,7 @@
  * pair is read only at the very end of the line, so a server name that
  * itself ends like it cannot be formatted (formatJoinAccepted refuses it).
  */
-import { validatePlayerName } from '../settings/settings';
+import { validatePlayerName } from '../wire/strings';
 import { isLeaveReason } from '../net/leaveReason';
 
 export { isLeaveReason, leaveReason, MAX_REASON_LENGTH } from '../net/leaveReason';

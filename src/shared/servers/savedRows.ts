@@ -6,7 +6,7 @@
  * Pure.
  */
 import { canonicalHost, formatAddress, sortRows, type BrowserRow } from './browserModel';
-import type { SavedServer, SavedServers } from '../settings/savedServers';
+import type { SavedServer, SavedServers } from './savedServers';
 
 /** Host and port of `host:port` / `[v6]:port` as a comparable key (no zone, lower case), or null. */
 export function addressKey(address: string): string | null {

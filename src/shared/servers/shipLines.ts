@@ -7,14 +7,14 @@
  *
  *   DESIGN = "dart" | "wasp" | "manta" | "auto";
  *   COLOUR = "blue" | "orange" | "green" | "yellow" | "violet" | "cyan" | "pink" | "white" | "auto"
- *   ("auto": left to the slot, shared/game/shipLook.ts).
+ *   ("auto": left to the slot, shared/wire/shipLook.ts).
  *
  * A 1.2 client sends `my ship:` right after its accept when it chose a look,
  * and again whenever it changes it. The server tells the other 1.2 clients
  * with `ship ip:`, and a 1.2 newcomer hears every chosen look after the
  * `add` lines. Older clients send and get none of this. Parsers never throw.
  */
-import { formatLook, isShipLook, parseLook, type ShipLook } from '../game/shipLook';
+import { formatLook, isShipLook, parseLook, type ShipLook } from '../wire/shipLook';
 import { formatEndpoint, parseEndpoint, type Endpoint } from './joinProtocol';
 
 /** The first minor whose clients send and read the ship lines. */

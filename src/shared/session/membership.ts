@@ -3,7 +3,7 @@
  * packets that keep it. P2pPeer fits it, and so does ManagedPeer (a table a
  * slot- or gameserver runs).
  */
-import type { ShipLook } from '../game/shipLook';
+import type { ShipLook } from '../wire/shipLook';
 import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../wire/types';
 
 /** Where a membership is: p2p passes through `connecting` (and `slave`) or ends in `failed`; a server-run one is `idle` or `connected`. */

@@ -3,7 +3,7 @@
  * console-facing methods return.
  */
 import type { NodeAddress, PacketApi } from '../net/packetApi';
-import type { ProtocolGame } from '../net/protocol';
+import type { ProtocolGame } from '../protocol/protocol';
 import type { CookieMac } from './addressProof';
 import type { DatagramCodec } from './datagram';
 import type { Membership } from './membership';

@@ -19,7 +19,7 @@ import { isReliableEvent, LinkLayer } from '../net/linkLayer';
 import { LossMeter } from '../net/lossMeter';
 import type { NodeAddress, PacketApi } from '../net/packetApi';
 import { PingTable } from '../net/pingTable';
-import type { LinkStats, ProtocolGame } from '../net/protocol';
+import type { LinkStats, ProtocolGame } from '../protocol/protocol';
 import type { NetPlayer, PlayerPing } from '../net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../net/gameCode';
 import { sendDecision, type SendMemory } from '../net/sendPolicy';
@@ -38,7 +38,7 @@ import { SessionClock, timeReference } from './sessionClock';
 import type { SessionNotice } from './notices';
 import { SequenceNumbers, SessionReplays } from './replayWindow';
 import type { NotConnected, PlayerRow, SessionParts } from './parts';
-import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 
 export type { NotConnected, PlayerRow, SessionParts } from './parts';
 

@@ -8,7 +8,7 @@
  * burst after a stall (the sender's, the server's or ours) is as far apart as
  * the ship flew it.
  */
-import { checkShipState, newShipTrack, stateTime, type ShipTrack } from '../net/shipValidation';
+import { checkShipState, newShipTrack, stateTime, type ShipTrack } from '../game/shipValidation';
 import { spawnPoints } from '../sim/spawn';
 import type { ShipState } from '../wire/types';
 

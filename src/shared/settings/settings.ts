@@ -5,7 +5,8 @@
 
 import { defaultBindTable, migrateV1Bindings, sanitizeBindTable, type BindTable } from './bindings';
 import { sanitizeWindowState, type WindowState } from './windowState';
-import { sanitizeSavedServers, type SavedServers } from './savedServers';
+import { sanitizeSavedServers, type SavedServers } from '../servers/savedServers';
+import { validatePlayerName } from '../wire/strings';
 
 export type { BindTable } from './bindings';
 
@@ -27,12 +28,11 @@ export interface Settings {
   history: string[];
   /** The Electron window as the player left it (absent until it has been moved, sized or made fullscreen). */
   window?: WindowState;
-  /** Favourite servers and the servers joined lately (savedServers.ts; absent until there is one). */
+  /** Favourite servers and the servers joined lately (servers/savedServers.ts; absent until there is one). */
   servers?: SavedServers;
 }
 
 export const MAX_HISTORY = 200;
-export const PLAYER_NAME_MAX = 16;
 
 export function defaultSettings(): Settings {
   return {
@@ -51,22 +51,6 @@ export function cvarNumber(settings: Settings, name: string, fallback: number): 
   const text = settings.cvars[name];
   const n = text === undefined ? NaN : Number(text);
   return Number.isFinite(n) ? n : fallback;
-}
-
-/**
- * Checks a player name: 1..16 printable ASCII characters (space allowed
- * inside, not at either end). Returns the trimmed name or one clear reason.
- */
-export function validatePlayerName(raw: string): { ok: true; name: string } | { ok: false; error: string } {
-  const name = raw.trim();
-  if (name.length === 0) return { ok: false, error: 'a name needs at least one character' };
-  if (name.length > PLAYER_NAME_MAX) {
-    return { ok: false, error: `a name may have at most ${PLAYER_NAME_MAX} characters (got ${name.length})` };
-  }
-  if (!/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(name)) {
-    return { ok: false, error: 'a name may only use printable ASCII characters' };
-  }
-  return { ok: true, name };
 }
 
 type Issue = string;

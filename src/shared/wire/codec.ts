@@ -15,7 +15,7 @@
  * clamped to ±32.767), energy/damage (rounded to whole percent) and every
  * float (sent as f32). Everything else round-trips exactly.
  */
-import { MAX_DATAGRAM_BYTES } from '../net/packetApi';
+import { MAX_DATAGRAM_BYTES } from './types';
 import { eventListFor, remoteEvent, TERMINATOR_SIZE } from './events';
 import { measure } from './fields';
 import type { Codec } from './fields';

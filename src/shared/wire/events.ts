@@ -11,7 +11,6 @@
  * allowed only in Relay packets, and the inner datagram is a GameState
  * without a token or `relayed` events of its own (else `bad-nesting`).
  */
-import { MAX_DATAGRAM_BYTES } from '../net/packetApi';
 import {
   flagBit,
   list,
@@ -32,9 +31,8 @@ import { chatText, playerName, wireAddr } from './strings';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
-import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from '../game/shipLook';
-import { WIRE_KILL_CAUSES } from '../game/killCause';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES } from './types';
+import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
 import type { AckEvent, BreakEntry, FrameInput, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */

@@ -98,6 +98,25 @@ export const playerName: Codec<string> = {
   },
 };
 
+/** Longest player name a player may choose (the wire's MAX_NAME_LENGTH). */
+export const PLAYER_NAME_MAX = 16;
+
+/**
+ * Checks a player name: 1..16 printable ASCII characters (space allowed
+ * inside, not at either end). Returns the trimmed name or one clear reason.
+ */
+export function validatePlayerName(raw: string): { ok: true; name: string } | { ok: false; error: string } {
+  const name = raw.trim();
+  if (name.length === 0) return { ok: false, error: 'a name needs at least one character' };
+  if (name.length > PLAYER_NAME_MAX) {
+    return { ok: false, error: `a name may have at most ${PLAYER_NAME_MAX} characters (got ${name.length})` };
+  }
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(name)) {
+    return { ok: false, error: 'a name may only use printable ASCII characters' };
+  }
+  return { ok: true, name };
+}
+
 /** The byte rule for a serialised node address: [4][4 bytes][port] or [6][16 bytes][port]. */
 function addrValid(a: Uint8Array): boolean {
   return (a.length === 7 && a[0] === 4) || (a.length === 19 && a[0] === 6);

@@ -110,6 +110,8 @@ export function objectOwner(id: number): number {
   return (id >>> 16) & 0xff;
 }
 
+/** Largest datagram payload Starlane sends or accepts, in bytes (Retro Tank's 512-byte rule); the packet API's limit too (net/packetApi.ts). */
+export const MAX_DATAGRAM_BYTES = 512;
 /** Longest chat text in UTF-8 bytes. */
 export const MAX_TEXT_BYTES = 160;
 /** Longest player name in characters (printable ASCII). */
@@ -272,6 +274,14 @@ export const NO_TIME_LIMIT = 0xffffffff;
 export const MAX_SCORE = 0xffff;
 
 /**
+ * The causes a ship's own killObject may name on the wire (wire v9: one
+ * byte after killerSlot, present only in the announcement of a destroyed
+ * ship), code = index + 1; a cause not listed is left out. The game's
+ * names for them (src/shared/game/killCause.ts checks each is a KillCause).
+ */
+export const WIRE_KILL_CAUSES = ['laser', 'missile', 'mine', 'emp', 'asteroid'] as const;
+
+/**
  * The ten remote events of the 1998 design; `matchState` (wire v5; msPlayed
  * since v6), the match authority's word on the match: its limits, phase (0
  * playing, 1 over), the time left in ms (of the match, or to the next one when
@@ -279,7 +289,7 @@ export const MAX_SCORE = 0xffff;
  * began (the arena's clock), and every player's score; and `asteroidBreaks`
  * (wire v6), the authority's word on which asteroids broke at which tick of
  * match `round` (src/shared/game/arena.ts); `playerLook` (wire v9), the
- * sender's chosen ship design and colour (src/shared/game/shipLook.ts; 0xff
+ * sender's chosen ship design and colour (src/shared/wire/shipLook.ts; 0xff
  * each: left to the slot), beside its name in p2p control packets; and
  * since v9 a killObject announcing the sender's own ship may end with the
  * weapon that destroyed it (`cause`, src/shared/game/killCause.ts).

@@ -1,11 +1,12 @@
 /**
- * The one clock of a client (src/shared/game/gameDriver.ts), on a virtual
+ * The one clock of a client (src/shared/protocol/gameDriver.ts), on a virtual
  * clock: 40 Hz ticks on the host's clock, creations stamped with their own
  * tick's time (so a laser fired in a catch-up batch starts where it was when
  * it was fired), deliveries applied to the game, stalls clamped.
  */
 import { describe, expect, it } from 'vitest';
-import { DESTROYED_DAMAGE, GameDriver, LASER_DAMAGE, MAX_CATCH_UP_TICKS, SHIELD_MAX, type GameNotice } from '../../../src/shared/game';
+import { DESTROYED_DAMAGE, LASER_DAMAGE, SHIELD_MAX, type GameNotice } from '../../../src/shared/game';
+import { GameDriver, MAX_CATCH_UP_TICKS } from '../../../src/shared/protocol/gameDriver';
 import { NO_INPUT, STEP_MS, type ShipInput } from '../../../src/shared/sim';
 import { NEUTRAL_STATE } from '../../../src/shared/p2p';
 import { PacketType, type PacketHeader } from '../../../src/shared/wire/types';

@@ -14,7 +14,7 @@
  * marker is withdrawn when the timeout runs out.
  */
 import { describe, expect, it } from 'vitest';
-import { GameDriver } from '../../../src/shared/game/gameDriver';
+import { GameDriver } from '../../../src/shared/protocol/gameDriver';
 import { ClientGame } from '../../../src/shared/game/clientGame';
 import { HIT_VERDICT_TIMEOUT_MS, HitLedger, type HitVerdict, type VerdictSource } from '../../../src/shared/game/hitLedger';
 import { createHuntMemory, huntInput } from '../../../src/shared/game/pilots/hunt';

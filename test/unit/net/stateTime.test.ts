@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkShipState, newShipTrack, SHIP_LIMITS, stateTime } from '../../../src/shared/net/shipValidation';
+import { checkShipState, newShipTrack, SHIP_LIMITS, stateTime } from '../../../src/shared/game/shipValidation';
 import { createWorld, MAX_SPEED, stepWorld, type World } from '../../../src/shared/game';
 import { floatStream, NO_INPUT, STEP_MS, type ShipInput } from '../../../src/shared/sim';
 import type { ShipState } from '../../../src/shared/wire/types';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPings, filterRows, mergeServers, pingTargets, type BrowserRow } from '../../../src/shared/servers/browserModel';
 import { addressKey, markSaved, rowAt } from '../../../src/shared/servers/savedRows';
 import type { ListedServer } from '../../../src/shared/servers/masterProtocol';
-import type { SavedServers } from '../../../src/shared/settings/savedServers';
+import type { SavedServers } from '../../../src/shared/servers/savedServers';
 
 const master: ListedServer[] = [
   { name: 'Arena', type: 'gameserver', host: '192.0.2.7', port: 6581, players: 3, maxPlayers: 16, udp: 6522 },

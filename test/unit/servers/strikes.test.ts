@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ClientGuard, LogThrottle, SourceGuard, StrikeBook, StrikeCounter } from '../../../src/node/servers/strikes';
-import { SHIP_LIMITS } from '../../../src/shared/net/shipValidation';
+import { SHIP_LIMITS } from '../../../src/shared/game/shipValidation';
 import { objectId, PacketType, type Packet, type RemoteEvent } from '../../../src/shared/wire/types';
 
 describe('strike counter', () => {

@@ -9,8 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { GameSession } from '../../../src/node/protocol/gameSession';
 import type { CommandDef } from '../../../src/shared/console/registry';
-import { ManagedPeer } from '../../../src/shared/net/managedPeer';
-import type { ProtocolContext } from '../../../src/shared/net/protocol';
+import { ManagedPeer } from '../../../src/shared/session/managedPeer';
+import type { ProtocolContext } from '../../../src/shared/protocol/protocol';
 import { AFTERBURNER_MAX_SPEED as MAX_SPEED } from '../../../src/shared/game/kinds/ship';
 import { encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type ShipState } from '../../../src/shared/wire/types';

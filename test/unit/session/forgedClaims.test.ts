@@ -7,7 +7,7 @@
  * and a real newcomer still gets a slot.
  */
 import { describe, expect, it } from 'vitest';
-import type { ManagedPeer } from '../../../src/shared/net/managedPeer';
+import type { ManagedPeer } from '../../../src/shared/session/managedPeer';
 import type { P2pPeer } from '../../../src/shared/p2p';
 import { decodeChallenge, encodeChallenge, isChallengeDatagram } from '../../../src/shared/session/challengeWire';
 import { encodePacket } from '../../../src/shared/wire/codec';

@@ -6,7 +6,7 @@
  * peer (≈ 4 ms).
  */
 import { describe, expect, it } from 'vitest';
-import type { ManagedPeer } from '../../../src/shared/net/managedPeer';
+import type { ManagedPeer } from '../../../src/shared/session/managedPeer';
 import type { P2pPeer } from '../../../src/shared/p2p';
 import { NEUTRAL_STATE } from '../../../src/shared/p2p/packets';
 import { answerTimeRequest, isTimeDatagram } from '../../../src/shared/time';

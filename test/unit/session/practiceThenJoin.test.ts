@@ -12,9 +12,9 @@
 import { describe, expect, it } from 'vitest';
 import { ClientGuard } from '../../../src/node/servers/strikes';
 import { IdWindow } from '../../../src/node/servers/interest';
-import { GameDriver } from '../../../src/shared/game/gameDriver';
+import { GameDriver } from '../../../src/shared/protocol/gameDriver';
 import { BotCrew } from '../../../src/shared/game/pilots/crew';
-import type { ManagedPeer } from '../../../src/shared/net/managedPeer';
+import type { ManagedPeer } from '../../../src/shared/session/managedPeer';
 import type { NodeAddress, PacketApi } from '../../../src/shared/net/packetApi';
 import type { P2pPeer } from '../../../src/shared/p2p';
 import type { Membership } from '../../../src/shared/session/membership';

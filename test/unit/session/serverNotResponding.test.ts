@@ -11,8 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { GameSession } from '../../../src/node/protocol/gameSession';
 import type { CommandDef } from '../../../src/shared/console/registry';
-import { ManagedPeer } from '../../../src/shared/net/managedPeer';
-import type { ProtocolContext } from '../../../src/shared/net/protocol';
+import { ManagedPeer } from '../../../src/shared/session/managedPeer';
+import type { ProtocolContext } from '../../../src/shared/protocol/protocol';
 import { SilenceWatch } from '../../../src/shared/session/serverSilence';
 import { answerTimeRequest, isTimeDatagram } from '../../../src/shared/time';
 import { encodePacket } from '../../../src/shared/wire/codec';

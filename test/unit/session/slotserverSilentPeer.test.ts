@@ -7,7 +7,7 @@
  * heard again.
  */
 import { describe, expect, it } from 'vitest';
-import { MANAGED_ALIVE_TIMEOUT_MS, type ManagedPeer } from '../../../src/shared/net/managedPeer';
+import { MANAGED_ALIVE_TIMEOUT_MS, type ManagedPeer } from '../../../src/shared/session/managedPeer';
 import { MemoryNet } from '../../support/memoryNet';
 import { flyingShip, managedNode, runUntil, seatAll, type TestNode } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { IdWindow } from '../../../src/node/servers/interest';
 import { ClientGuard } from '../../../src/node/servers/strikes';
 import { MAX_SPEED } from '../../../src/shared/game/kinds/ship';
-import type { ManagedPeer } from '../../../src/shared/net/managedPeer';
+import type { ManagedPeer } from '../../../src/shared/session/managedPeer';
 import { spawnPoints } from '../../../src/shared/sim/spawn';
 import { answerTimeRequest, isTimeDatagram } from '../../../src/shared/time';
 import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';

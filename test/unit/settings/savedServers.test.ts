@@ -13,7 +13,7 @@ import {
   withRecent,
   withoutFavourite,
   type SavedServer,
-} from '../../../src/shared/settings/savedServers';
+} from '../../../src/shared/servers/savedServers';
 
 const arena: SavedServer = { address: '192.0.2.7:6581', kind: 'gameserver', name: 'Arena', udp: 6522 };
 

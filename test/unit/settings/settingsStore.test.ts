@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SettingsStore } from '../../../src/node/settings/store';
-import { defaultSettings, sanitizeSettings, validatePlayerName } from '../../../src/shared/settings/settings';
+import { defaultSettings, sanitizeSettings } from '../../../src/shared/settings/settings';
+import { validatePlayerName } from '../../../src/shared/wire/strings';
 import { ACTION_COMMANDS } from '../../../src/shared/settings/bindings';
 import { tempDir } from '../../support/testRun';
 

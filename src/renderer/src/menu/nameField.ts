@@ -5,7 +5,7 @@
  * the typed name, or null once the reason is shown (nothing is sent then).
  */
 import { quoteArgument } from '../../../shared/console/tokenize';
-import { PLAYER_NAME_MAX, validatePlayerName } from '../../../shared/settings/settings';
+import { PLAYER_NAME_MAX, validatePlayerName } from '../../../shared/wire/strings';
 import { el } from './menuPanel';
 
 export interface NameField {

@@ -13,7 +13,7 @@ import { filterRows, sortRows, type BrowserColumn, type BrowserRow } from '../..
 import { emptyBrowserState, type BrowserState } from '../../../shared/servers/browserState';
 import { emptyText, joinErrorText, problemText, statusLine } from '../../../shared/servers/browserWords';
 import type { MasterServerType } from '../../../shared/servers/masterProtocol';
-import { savedAddress } from '../../../shared/settings/savedServers';
+import { savedAddress } from '../../../shared/servers/savedServers';
 import { el, menuButton, panelFrame, type MenuContext, type MenuPanel } from './menuPanel';
 import { serversFilters, toggleButton } from './serversFilters';
 import { serversTable } from './serversTable';

@@ -9,7 +9,7 @@
 import './settings.css';
 import type { CvarInfo } from '../../../shared/console/cvarInfo';
 import { quoteArgument } from '../../../shared/console/tokenize';
-import { PLAYER_NAME_MAX } from '../../../shared/settings/settings';
+import { PLAYER_NAME_MAX } from '../../../shared/wire/strings';
 import { toggleFullscreen } from '../view/fullscreen';
 import { BindCapture } from './bindCapture';
 import { cvarControl, type CvarControl, type CvarSpec } from './cvarControls';

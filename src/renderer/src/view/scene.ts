@@ -4,7 +4,7 @@ import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../sha
 import { ObjectShapes } from './objects';
 import { ShipModels, type ShipModel } from './shipModels';
 import { engineLevel, lookOfSlot, type ShipLook } from './shipLooks';
-import { AUTO_LOOK, type ShipLook as ChosenLook } from '../../../shared/game/shipLook';
+import { AUTO_LOOK, type ShipLook as ChosenLook } from '../../../shared/wire/shipLook';
 import { declutter, disposeTag, makeTag, setTag, type ShipTag, type TagPlace } from './shipLabels';
 import { Effects } from './effects';
 import { DESTROYED_DAMAGE, SHIELD_MAX } from '../../../shared/game/kinds/ship';

@@ -1,6 +1,6 @@
 /**
  * How a ship looks, decided without the GPU (pure, unit-tested): its design
- * and colour — the pilot's choice (shared/game/shipLook.ts, carried to every
+ * and colour — the pilot's choice (shared/wire/shipLook.ts, carried to every
  * player) or, where it left them to the slot, the slot's own, so every
  * player's screen draws a pilot alike — and how hard its engine burns, read
  * from two consecutive world views (a remote ship's input is not sent, its
@@ -10,11 +10,11 @@ import { AFTERBURNER_MAX_SPEED, DRAG_PER_S, MAX_SPEED, THRUST_ACCEL } from '../.
 import { forwardOf } from '../../../shared/sim/vec';
 import { STEP_S } from '../../../shared/sim/types';
 import type { ShipView } from '../../../shared/game/view';
-import { AUTO_LOOK, resolvedLook, SHIP_DESIGNS, type ShipDesign, type ShipLook as ChosenLook } from '../../../shared/game/shipLook';
+import { AUTO_LOOK, resolvedLook, SHIP_DESIGNS, type ShipDesign, type ShipLook as ChosenLook } from '../../../shared/wire/shipLook';
 
 export { SHIP_DESIGNS, type ShipDesign };
 
-/** The eight pilot colours (shared/game/shipLook.ts SHIP_COLOURS names them in this order): far apart in hue and light. */
+/** The eight pilot colours (shared/wire/shipLook.ts SHIP_COLOURS names them in this order): far apart in hue and light. */
 export const PILOT_COLOURS: readonly number[] = [0x4aa8ff, 0xff7a3a, 0x5ee06a, 0xf0d040, 0xd060ff, 0x40e0e0, 0xff5a8a, 0xe8e8f0];
 
 export interface ShipLook {

@@ -30,9 +30,9 @@
  * Pure: time comes from the caller (ms of common game time: the state's
  * {@link stateTime}; any monotonic clock in tests).
  */
-import { FIRE_COOLDOWN_TICKS, LASER_SPEED, LASER_TTL_TICKS, NOSE_OFFSET } from '../game/kinds/laser';
-import { AFTERBURNER_MAX_SPEED, DESTROYED_DAMAGE, ENERGY_MAX, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_YAW_RATE } from '../game/kinds/ship';
-import { RULES } from '../game/rules';
+import { FIRE_COOLDOWN_TICKS, LASER_SPEED, LASER_TTL_TICKS, NOSE_OFFSET } from './kinds/laser';
+import { AFTERBURNER_MAX_SPEED, DESTROYED_DAMAGE, ENERGY_MAX, MAX_PITCH_RATE, MAX_ROLL_RATE, MAX_YAW_RATE } from './kinds/ship';
+import { RULES } from './rules';
 import { STEP_MS, STEP_S, type Vec3 } from '../sim/types';
 import type { ShipState } from '../wire/types';
 

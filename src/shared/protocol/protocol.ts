@@ -4,13 +4,13 @@
  * jump-table entry bound through a `SubsystemKind<Protocol>`, exchangeable at
  * run time independently of the packet API underneath it.
  */
-import type { PacketApi } from './packetApi';
+import type { PacketApi } from '../net/packetApi';
 import type { CommandDef } from '../console/registry';
 import type { ShipState } from '../wire/types';
-import type { GameCodeInterface } from './gameCode';
-import type { NetDelivery, PlayerPing } from './gameLink';
+import type { GameCodeInterface } from '../net/gameCode';
+import type { NetDelivery, PlayerPing } from '../net/gameLink';
 import type { FrameSync } from '../game/frameSync';
-import type { ShipLook } from '../game/shipLook';
+import type { ShipLook } from '../wire/shipLook';
 import type { LockstepStats } from '../lockstep/engineTypes';
 
 /**

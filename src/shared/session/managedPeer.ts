@@ -17,7 +17,7 @@ import { DEFAULT_P2P_CONFIG } from '../p2p/config';
 import { MessageFilter } from '../p2p/packetFilter';
 import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
 import { addrKey } from '../wire/addr';
-import { AUTO_LOOK, sameLook, type ShipLook } from '../game/shipLook';
+import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 import { NO_SLOT, PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 
 /** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */

@@ -7,18 +7,18 @@
  * every protocol sees. The host feeds it the renderer's inputs; a headless
  * bot feeds it a pilot's. No window, hidden or not, can stall it.
  */
-import { killCauseCode } from './killCause';
-import { AUTO_LOOK, type ShipLook } from './shipLook';
+import { killCauseCode } from '../game/killCause';
+import { AUTO_LOOK, type ShipLook } from '../wire/shipLook';
 import { GameCodeInterface } from '../net/gameCode';
 import type { NetDelivery } from '../net/gameLink';
-import type { ProtocolGame } from '../net/protocol';
+import type { ProtocolGame } from './protocol';
 import { STEP_MS, type ShipInput } from '../sim/types';
 import type { Clock } from '../time/clock';
 import { objectId, type ShipState } from '../wire/types';
-import { ClientGame, type GameNotice } from './clientGame';
-import { DESTROYED_DAMAGE } from './kinds/ship';
-import { kindOf } from './registry';
-import type { FrameSync } from './frameSync';
+import { ClientGame, type GameNotice } from '../game/clientGame';
+import { DESTROYED_DAMAGE } from '../game/kinds/ship';
+import { kindOf } from '../game/registry';
+import type { FrameSync } from '../game/frameSync';
 
 /** Most ticks run in one wake-up after a stall (1 s); time beyond it is dropped, not replayed. */
 export const MAX_CATCH_UP_TICKS = 40;

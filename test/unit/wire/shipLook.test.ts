@@ -4,7 +4,7 @@
  * (what a server reads, what a client reads, what neither accepts).
  */
 import { describe, expect, it } from 'vitest';
-import { AUTO_LOOK, formatLook, isShipLook, lookFromCvars, LOOK_AUTO, parseLook, resolvedLook, SHIP_COLOURS, SHIP_DESIGNS } from '../../../src/shared/game/shipLook';
+import { AUTO_LOOK, formatLook, isShipLook, lookFromCvars, LOOK_AUTO, parseLook, resolvedLook, SHIP_COLOURS, SHIP_DESIGNS } from '../../../src/shared/wire/shipLook';
 import { formatMyShip, formatShipUpdate, parseMyShip, parseShipUpdate } from '../../../src/shared/servers/shipLines';
 import { identityEvents, lookOf } from '../../../src/shared/p2p/packets';
 import { controlPacket, nameEvent } from '../../../src/shared/p2p/packets';

@@ -1,4 +1,4 @@
-import { GameCodeInterface } from './gameCode';
+import { GameCodeInterface } from '../net/gameCode';
 import type { ProtocolGame } from './protocol';
 
 /**

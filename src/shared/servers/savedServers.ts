@@ -4,8 +4,8 @@
  * newest first. Saved in settings.json under `servers`; read back like every
  * other field, as untrusted text. Pure.
  */
-import type { MasterServerType } from '../servers/masterProtocol';
-import { MASTER_SERVER_TYPES } from '../servers/masterProtocol';
+import type { MasterServerType } from './masterProtocol';
+import { MASTER_SERVER_TYPES } from './masterProtocol';
 
 /** One kept server: where `connect` reaches it, which protocol it needs, what it was called, where it answers a ping. */
 export interface SavedServer {

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkLaser, checkShipState, newShipTrack, SHIP_LIMITS, type ShipTrack } from '../../../src/shared/net/shipValidation';
+import { checkLaser, checkShipState, newShipTrack, SHIP_LIMITS, type ShipTrack } from '../../../src/shared/game/shipValidation';
 import { floatStream, NO_INPUT, spawnPoint, STEP_MS } from '../../../src/shared/sim';
 import type { ShipInput, Vec3 } from '../../../src/shared/sim';
 import { createWorld, FIRE_COOLDOWN_TICKS, fireLasers, LASER_TTL_TICKS, MAX_PITCH_RATE, RULES, stepWorld } from '../../../src/shared/game';
