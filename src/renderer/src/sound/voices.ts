@@ -27,9 +27,13 @@ export const CUE_SECONDS: Readonly<Record<SoundCueType, number>> = {
 
 /** Farther than this (world units) a cue is not heard at all (no nodes made). */
 export const HEARING_RANGE = 2500;
-/** Distance at which a positional cue is as loud as our own (inverse distance law beyond it). */
-const REF_DISTANCE = 60;
-const ROLLOFF = 1.1;
+/**
+ * Distance at which a positional cue is as loud as our own (inverse distance
+ * law beyond it): a bot's laser at 300 units is about −8 dB, at the far end
+ * of the hearing range about −26 dB — enemy fire in a dogfight stays clear.
+ */
+const REF_DISTANCE = 120;
+const ROLLOFF = 1;
 
 /**
  * Where `cue` is heard from: null for our own (no position), the listener-space
