@@ -68,7 +68,12 @@ describe('bot console commands', () => {
     const seen = new Set<number>();
     await waitFor('every bot flown away from its spawn point, bots firing and a ship hurt', () => {
       const w = game.curr;
-      for (const o of w.objects) if (o.kind === 'laser' && game.bots.includes(o.owner) && !seen.has(o.id)) (seen.add(o.id), bolts++);
+      for (const o of w.objects) {
+        if (o.kind === 'laser' && game.bots.includes(o.owner) && !seen.has(o.id)) {
+          seen.add(o.id);
+          bolts++;
+        }
+      }
       if (w.ships.some((s) => s.shield < SHIELD_MAX || s.damage > 0 || s.respawnIn > 0)) hurt = true;
       const moved = game.bots.every((slot) => {
         const s = w.ships.find((x) => x.slot === slot);

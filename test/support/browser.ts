@@ -176,7 +176,7 @@ export async function launchChromium(): Promise<Browser> {
     });
   } catch (err) {
     const missing = missingLibraries(choice);
-    if (missing.length > 0) throw new Error(cannotStartLine(choice, missing));
+    if (missing.length > 0) throw new Error(cannotStartLine(choice, missing), { cause: err });
     throw err;
   }
 }

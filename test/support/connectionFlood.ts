@@ -23,7 +23,6 @@ export interface Flood {
  */
 export async function flood(port: number, localAddress: string, n: number, onConnect?: (s: Socket) => void, host = '127.0.0.1'): Promise<Flood> {
   const sockets: Socket[] = [];
-  let connected = 0;
   let closed = 0;
   let settled = 0;
   const openOne = () => {
@@ -35,7 +34,6 @@ export async function flood(port: number, localAddress: string, n: number, onCon
     };
     s.on('error', () => undefined);
     s.once('connect', () => {
-      connected += 1;
       settle();
       onConnect?.(s);
     });

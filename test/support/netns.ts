@@ -87,7 +87,7 @@ async function ip(args: string[]): Promise<string> {
     return (await execFileAsync('ip', args, { encoding: 'utf8' })).stdout;
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new Error(`ip ${args.join(' ')} failed: ${(e.stderr ?? '').trim() || e.message}`);
+    throw new Error(`ip ${args.join(' ')} failed: ${(e.stderr ?? '').trim() || e.message}`, { cause: err });
   }
 }
 
@@ -294,7 +294,7 @@ export async function createLan(options: CreateLanOptions): Promise<Lan> {
           return { stdout: r.stdout, stderr: r.stderr };
         } catch (err) {
           const e = err as { stdout?: string; stderr?: string; message: string };
-          throw new Error(`${cmd} in ${hostName(host)} failed: ${e.message}\nstdout:\n${e.stdout ?? ''}\nstderr:\n${e.stderr ?? ''}`);
+          throw new Error(`${cmd} in ${hostName(host)} failed: ${e.message}\nstdout:\n${e.stdout ?? ''}\nstderr:\n${e.stderr ?? ''}`, { cause: err });
         }
       },
       spawn(host, cmd, args = [], opts = {}) {

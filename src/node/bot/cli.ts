@@ -206,6 +206,7 @@ async function main(): Promise<void> {
   const connecting = subsystems.protocol.table.connect?.(o.protocol === 'p2p' || o.protocol === 'lockstep' ? undefined : o.server || undefined) ?? null;
   if (connecting !== null) out.print(connecting);
 
+  // eslint-disable-next-line prefer-const -- stop() (hoisted) may run before the interval starts: clearInterval(undefined) is fine, a const would be in its dead zone
   report = setInterval(() => {
     emit({ t: 'stats', received: Object.fromEntries(states), sent: packetApi.stats().packetsOut, ...lockstepStats() }, `received states: ${[...states].map(([s, n]) => `${s}:${n}`).join(' ') || 'none'}`);
   }, 1000);

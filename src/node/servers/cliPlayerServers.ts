@@ -97,7 +97,7 @@ export async function serveAndRegister(
     } catch (err) {
       // Only a URL built from --public-host or --host can still be invalid here (too long).
       await Promise.all([server.close('bad masterserver registration'), status?.close()]);
-      throw new Error(`--master: ${(err as Error).message} (${url}); pass --url`);
+      throw new Error(`--master: ${(err as Error).message} (${url}); pass --url`, { cause: err });
     }
     link.registration.update(server.playerCount(), server.maxPlayers);
     link.registration.start();

@@ -61,7 +61,7 @@ export class ServerUdp {
       const message = (err as Error).message;
       // The packet API words a taken exact port as `all in use`.
       if (/all in use/.test(message)) throw new PortInUseError('UDP', port, host, what);
-      throw new Error(`${what}: cannot bind UDP ${host}:${port}: ${message}`);
+      throw new Error(`${what}: cannot bind UDP ${host}:${port}: ${message}`, { cause: err });
     }
     return new ServerUdp(api, v6 && host === '::');
   }

@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     // Let the quit event reach the page before the sockets close.
     onQuit: () => setTimeout(() => void stop('quit command'), 200),
   });
+  // eslint-disable-next-line prefer-const -- stop() (the quit command's) reads it while the shell starts: shell?.close() skips it, a const would be in its dead zone
   let shell: Awaited<ReturnType<typeof startBrowserShell>> | undefined;
   shell = await startBrowserShell({ host, rendererDir: opts.renderer, port: opts.port });
   process.on('SIGINT', () => void stop('SIGINT'));

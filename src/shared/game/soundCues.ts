@@ -128,8 +128,14 @@ export function soundCues({ prev, curr, events, notices, input }: SoundTickInput
     let hullFrom = NO_SOURCE;
     for (const e of events) {
       if (e.type === 'hit' && e.slot === local) {
-        if (e.shield > 0) (shield += e.shield), (shieldFrom = e.by);
-        if (e.hull > 0) (hull += e.hull), (hullFrom = e.by);
+        if (e.shield > 0) {
+          shield += e.shield;
+          shieldFrom = e.by;
+        }
+        if (e.hull > 0) {
+          hull += e.hull;
+          hullFrom = e.by;
+        }
       } else if (e.type === 'drained' && e.slot === local) {
         cues.push({ type: 'drained', at: null, from: e.by, strength: 1 });
       } else if (e.type === 'pickup') {

@@ -11,7 +11,7 @@
  * membership are given at construction — the membership through a factory
  * that receives this session's sender as its transport, so nothing is set
  * afterwards and the membership never calls back into the session. Nothing
- * here prints: what a player should read is a {@link SessionNotice} for the
+ * here prints: what a player should read is a SessionNotice (notices.ts) for the
  * adapter (src/node/protocol/gameSession.ts), which also runs the timer and
  * the console commands.
  */
@@ -35,7 +35,6 @@ import type { Membership } from './membership';
 import { PeerPlausibility } from './plausibility';
 import { SessionSender } from './sender';
 import { SessionClock, timeReference } from './sessionClock';
-import type { SessionNotice } from './notices';
 import { SequenceNumbers, SessionReplays } from './replayWindow';
 import type { NotConnected, PlayerRow, SessionParts } from './parts';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';

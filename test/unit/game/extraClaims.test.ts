@@ -27,7 +27,7 @@ describe('extra claims at the match authority', () => {
     expect(world.objects).toHaveLength(1);
     world = claims.onClaim(world, 1, 7);
     expect(world.objects).toHaveLength(0);
-    world = claims.onClaim(world, 2, 7);
+    claims.onClaim(world, 2, 7);
     expect(claims.takeAnswers()).toEqual([
       { id: 7, winner: NO_SLOT },
       { id: 7, winner: 1 },

@@ -87,7 +87,7 @@ export class PadWatch {
 
   /** The pad to read this sample, after telling the player of any change. */
   current(): PadLike | null {
-    let pad: PadLike | null = null;
+    let pad: PadLike | null;
     try {
       pad = firstPad(this.source());
     } catch {

@@ -84,7 +84,7 @@ export class ObjectShapes {
    */
   update(mesh: THREE.Mesh, o: ObjectView, local: boolean, radius: number, nowMs: number): void {
     switch (o.kind) {
-      case 'laser':
+      case 'laser': {
         mesh.material = local ? this.laserMaterial : this.remoteLaserMaterial;
         const glow = mesh.children[0];
         if (glow instanceof THREE.Mesh) {
@@ -93,6 +93,7 @@ export class ObjectShapes {
         }
         this.orientAlong(mesh, o.vel);
         break;
+      }
       case 'missile': {
         mesh.material = o.type !== undefined && o.type !== NO_TARGET ? this.homingMaterial : this.missileMaterial;
         this.orientAlong(mesh, o.vel);

@@ -66,7 +66,7 @@ export class ParticlePool {
       const i = this.next;
       this.next = (this.next + 1) % this.capacity;
       // A random direction: a point in the unit ball, pushed out to its surface.
-      let dx = 0, dy = 0, dz = 0, len = 0;
+      let dx: number, dy: number, dz: number, len: number;
       do {
         dx = this.random() * 2 - 1;
         dy = this.random() * 2 - 1;
