@@ -1,17 +1,33 @@
 /**
  * Gameserver load benchmark (`npm run bench:gameserver -- [--bots N]
  * [--seconds S] [--warmup S] [--sweep] [--baseline] [--flush arrival|tick]`): starts one gameserver
- * PROCESS (out/main/server.js gameserver on free ports), joins N headless
- * clients from this process (test/support/gameClient.ts: TCP join, then real
- * UDP on loopback with the session token), and has each send a GameState at
- * 20 Hz (a laser in every tenth). After a warm-up (default 2 s) it measures
- * for `--seconds` (default 10) and prints, per run:
+ * PROCESS (out/main/server.js gameserver on free ports, every limit at its
+ * default), joins N headless clients from this process
+ * (test/support/gameClient.ts: TCP join, then real UDP with the session
+ * token) and has each send a GameState at 20 Hz (a laser in every tenth).
+ * The clients play as real ones do, so the server keeps them as it would
+ * keep players:
+ *  - each binds its TCP and UDP sockets to a loopback address of its own
+ *    group, 127.0.0.2, .3, ... with at most 8 clients per address (the
+ *    server's default seats per host; loopbackHosts.ts);
+ *  - each says hello (its first datagram, a NodeAlive) right after its own join;
+ *  - each acknowledges the server's reliable messages (match state, arena
+ *    events) through the real client's link layer (test/support/serverLink.ts).
+ * A server that refuses a join (beyond its max players, 16) is reported and
+ * that N is not measured.
+ * After a warm-up (default 2 s) it measures for `--seconds` (default 10)
+ * and prints, per run:
  *  - achieved send rate and receive rates per client (datagrams, states);
  *  - the server process's CPU use (from /proc/<pid>/stat, or the status JSON);
  *  - forward latency p50/p99/max: a client's send to another client's
  *    receipt, both stamped with this process's performance.now();
  *  - delivery: states received, superseded (a newer one arrived first, so
- *    the server rightly sent only that), and lost.
+ *    the server rightly sent only that), and lost;
+ *  - where every lost state went, from the server's own counters read at the
+ *    end (status JSON: drops by reason, states relayed and filtered per
+ *    player, datagrams read and sent): lost on the link either way, dropped
+ *    by the server by reason, filtered, seat removed, unexplained
+ *    (gameserverLoss.ts).
  * `--sweep` runs N = 4, 8, 16 and prints one summary line per N and the
  * largest N that holds 20 Hz with p99 ≤ 2 ms on this machine.
  * `--baseline` also measures, for each N, a bare forwarder process (a few
@@ -28,6 +44,8 @@ import { GameClient } from '../test/support/gameClient';
 import { decodePacket, FLAG_JOINED, FLAG_TOKEN, HEADER_SIZE, RELAYED_EVENT_CODE, TOKEN_SIZE } from '../src/shared/wire/codec';
 import { objectId, PacketType } from '../src/shared/wire/types';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
+import { reconcile, type ClientTally, type LostState, type ServerTally } from './gameserverLoss';
+import { loopbackHost, MAX_LOOPBACK_CLIENTS } from './loopbackHosts';
 
 const repoRoot = join(import.meta.dirname, '..');
 const SEND_HZ = 20;
@@ -41,7 +59,7 @@ interface Server {
 
 /** Starts the gameserver process and waits for its announce line. */
 async function startServer(flush: string): Promise<Server> {
-  const args = ['gameserver', '--host', '127.0.0.1', '--port', '0', '--udp-port', '0', '--http-port', '0', '--log-level', 'warn', '--flush', flush, '--timeout-seconds', '60'];
+  const args = ['gameserver', '--host', '127.0.0.1', '--port', '0', '--udp-port', '0', '--http-port', '0', '--log-level', 'warn', '--flush', flush];
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(repoRoot, 'out', 'main', 'server.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -87,6 +105,8 @@ interface Result {
   max: number;
   lossPercent: number;
   supersededPercent: number;
+  /** Lost states none of the server's or clients' counters account for. */
+  unexplainedPercent: number;
   /** The bare forwarder's latency for the same N (with --baseline). */
   floor?: { p50: number; p99: number; max: number };
 }
@@ -100,6 +120,9 @@ class Inbox {
   checked = 0;
   bad = 0;
   readonly states = new Map<number, Set<number>>();
+  /** Over the whole run (never reset): datagrams and relayed states read, gaps in the server's message ids. */
+  readonly ever = { datagrams: 0, states: 0, idGaps: 0 };
+  private lastId: number | null = null;
 
   /**
    * Scans a datagram without decoding it into objects (the bench must stay
@@ -108,6 +131,15 @@ class Inbox {
    */
   take(b: Uint8Array, at: number, state: (slot: number, id: number, at: number) => void): void {
     this.bytes += b.length;
+    this.ever.datagrams += 1;
+    if (b.length >= 10) {
+      // The server numbers its datagrams to each client 1, 2, 3...: a gap is a datagram lost on the way (a late one fills it).
+      const id = ((b[6] as number) * 0x1000000 + (((b[7] as number) << 16) | ((b[8] as number) << 8) | (b[9] as number))) >>> 0;
+      if (this.lastId === null || id > this.lastId) {
+        if (this.lastId !== null) this.ever.idGaps += id - this.lastId - 1;
+        this.lastId = id;
+      } else if (id < this.lastId) this.ever.idGaps -= 1;
+    }
     if (b[3] !== PacketType.Relay) {
       this.others += 1;
       return;
@@ -129,6 +161,7 @@ class Inbox {
           let ids = this.states.get(slot);
           if (!ids) this.states.set(slot, (ids = new Set()));
           ids.add(id);
+          this.ever.states += 1;
           state(slot, id, at);
         }
       }
@@ -142,8 +175,32 @@ class Inbox {
   }
 }
 
-/** One run: N bots for `seconds` (after `warmup`) against a fresh server process. */
-async function run(bots: number, seconds: number, warmup: number, flush: string, verbose: boolean): Promise<Result> {
+/** The server refused a join: which bot, from where, and the server's line. */
+class Refused extends Error {}
+
+/** The gameserver's status JSON (the part the bench reads). */
+async function serverStatus(server: Server): Promise<ServerTally> {
+  return (await (await fetch(`http://127.0.0.1:${server.http}/status.json`)).json()) as ServerTally;
+}
+
+/** Joins bot `i` from its loopback address; it says hello at once. Throws {@link Refused} when the server refuses it. */
+async function joinBot(server: Server, i: number, inbox: Inbox, onState: (slot: number, id: number, at: number) => void): Promise<GameClient> {
+  const from = loopbackHost(i);
+  let c: GameClient;
+  try {
+    c = await GameClient.join({ tcpPort: server.tcp, name: `bot${i}`, localAddress: from, link: true, raw: (bytes, at) => inbox.take(bytes, at, onState) });
+  } catch (err) {
+    const line = /^join refused: (.*)$/s.exec((err as Error).message)?.[1];
+    if (line === undefined) throw err;
+    const status = await serverStatus(server);
+    throw new Refused(`the gameserver refused bot${i} (join ${i + 1}, from ${from}): "${line}" (its max players: ${status.maxPlayers}; seated: ${status.players.length})`);
+  }
+  c.hello();
+  return c;
+}
+
+/** One run: N bots for `seconds` (after `warmup`) against a fresh server process; null when the server refused a join (printed). */
+async function run(bots: number, seconds: number, warmup: number, flush: string, verbose: boolean): Promise<Result | null> {
   const server = await startServer(flush);
   const clients: GameClient[] = [];
   const inboxes: Inbox[] = [];
@@ -159,11 +216,17 @@ async function run(bots: number, seconds: number, warmup: number, flush: string,
       const inbox = new Inbox();
       inboxes.push(inbox);
       sentAt.push(new Map());
-      const c = await GameClient.join({ tcpPort: server.tcp, name: `bot${i}`, raw: (bytes, at) => inbox.take(bytes, at, onState) });
+      let c: GameClient;
+      try {
+        c = await joinBot(server, i, inbox, onState);
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        console.log(`gameserver bench, N=${bots}: ${err.message}; N=${bots} not measured`);
+        return null;
+      }
       slotIndex.set(c.slot, i);
       clients.push(c);
     }
-    for (const c of clients) c.hello();
     await sleep(500);
     const sends = clients.map(() => 0);
     const counted = clients.map(() => 0);
@@ -173,8 +236,11 @@ async function run(bots: number, seconds: number, warmup: number, flush: string,
       const start = setTimeout(() => {
         const tick = () => {
           const n = sends[i] as number;
-          const events = n % 10 === 0 ? [{ type: 'createLaser' as const, id: objectId(c.slot, n & 0xffff), pos: { x: i, y: 0, z: 0 }, vel: { x: 0, y: 0, z: -500 }, ttl: 40 }] : [];
-          const id = c.sendState({ x: i * 10 + Math.sin(n / 10), y: 0, z: -n }, events);
+          // Side by side 10 units apart (ship radius 6), flying along −Z; each laser leaves its own ship straight ahead, so it
+          // starts where the server's rules guard expects it and passes no other ship (no hit a ship could be said to ignore).
+          const pos = { x: i * 10 + Math.sin(n / 10), y: 0, z: -n };
+          const events = n % 10 === 0 ? [{ type: 'createLaser' as const, id: objectId(c.slot, n & 0xffff), pos, vel: { x: 0, y: 0, z: -500 }, ttl: 40 }] : [];
+          const id = c.sendState(pos, events);
           sentAt[i]?.set(id, performance.now());
           sends[i] = n + 1;
           counted[i] = (counted[i] as number) + 1;
@@ -197,11 +263,25 @@ async function run(bots: number, seconds: number, warmup: number, flush: string,
     const elapsed = (performance.now() - t0) / 1000;
     const cpu1 = await cpuSeconds(server);
     await sleep(300); // in-flight relays
+    // Quiet clients (no pongs, no acknowledgements) for a moment: every datagram is then read or lost, so the counters compare exactly.
+    for (const c of clients) c.muted = true;
+    await sleep(200);
+    const status = await serverStatus(server);
 
     let expected = 0;
     let received = 0;
     let superseded = 0;
     let minStateHz = Infinity;
+    const lost: LostState[] = [];
+    /** Per sender slot: the states some client received. */
+    const relayed = new Map<number, Set<number>>();
+    for (const inbox of inboxes) {
+      for (const [slot, ids] of inbox.states) {
+        const all = relayed.get(slot) ?? new Set<number>();
+        relayed.set(slot, all);
+        for (const id of ids) all.add(id);
+      }
+    }
     clients.forEach((c, r) => {
       clients.forEach((o, s) => {
         if (s === r) return;
@@ -214,9 +294,16 @@ async function run(bots: number, seconds: number, warmup: number, flush: string,
           expected += 1;
           if (ids.has(id)) received += 1;
           else if (id < newest) superseded += 1;
+          else lost.push({ receiver: c.slot, sender: o.slot, id });
         }
       });
     });
+    const tallies: ClientTally[] = clients.map((c, i) => {
+      const inbox = inboxes[i] as Inbox;
+      const removed = c.tcp.lines.find((l) => l.startsWith('removed')) ?? (c.tcp.ended ? 'connection closed' : null);
+      return { slot: c.slot, name: c.accepted.name, datagramsSent: c.datagramsSent, datagramsReceived: inbox.ever.datagrams, statesReceived: inbox.ever.states, idGaps: inbox.ever.idGaps, removed };
+    });
+    const loss = reconcile(lost, expected, (slot, id) => relayed.get(slot)?.has(id) ?? false, tallies, status);
     latencies.sort((a, b) => a - b);
     const result: Result = {
       bots,
@@ -230,11 +317,12 @@ async function run(bots: number, seconds: number, warmup: number, flush: string,
       max: latencies.at(-1) ?? NaN,
       lossPercent: ((expected - received - superseded) / Math.max(1, expected)) * 100,
       supersededPercent: (superseded / Math.max(1, expected)) * 100,
+      unexplainedPercent: (loss.unexplained / Math.max(1, expected)) * 100,
     };
     const bad = inboxes.reduce((n, x) => n + x.bad, 0);
     if (bad > 0) throw new Error(`${bad} of ${inboxes.reduce((n, x) => n + x.checked, 0)} sampled relay datagrams did not decode`);
     if (verbose) {
-      console.log(`gameserver bench: ${bots} bots × ${SEND_HZ} Hz for ${fmt(elapsed)} s after ${warmup} s of warm-up, flush ${flush}`);
+      console.log(`gameserver bench: ${bots} bots × ${SEND_HZ} Hz for ${fmt(elapsed)} s after ${warmup} s of warm-up, flush ${flush}; bots join from ${loopbackHost(0)}..${loopbackHost(bots - 1)}`);
       console.log(`  per client: send ${fmt(result.sendHz)} Hz (min ${fmt(result.minSendHz)}), receive ${fmt(result.recvDatagramsHz)} relay datagrams/s, states of each other player ≥ ${fmt(minStateHz)} Hz`);
       clients.forEach((c, i) => {
         const inbox = inboxes[i] as Inbox;
@@ -247,6 +335,9 @@ async function run(bots: number, seconds: number, warmup: number, flush: string,
       console.log(`  server CPU: ${fmt(result.cpuPercent)} % of one core`);
       console.log(`  forward latency (client send → other client receive): p50 ${fmt(result.p50, 2)} ms, p99 ${fmt(result.p99, 2)} ms, max ${fmt(result.max, 2)} ms over ${latencies.length} states`);
       console.log(`  states: ${received} received, ${superseded} superseded (${fmt(result.supersededPercent, 2)} %), lost ${fmt(result.lossPercent, 2)} %`);
+      for (const line of loss.lines) console.log(line);
+      const acked = clients.reduce((n, c) => n + (c.link?.counters().delivered ?? 0), 0);
+      console.log(`  reliable messages from the server acknowledged by the bots' link layers: ${acked}`);
     }
     return result;
   } finally {
@@ -309,7 +400,7 @@ const positiveInt = (max: number) => (v: string) => {
   return n;
 };
 const program = new Command('bench:gameserver')
-  .option('--bots <n>', 'headless clients (2-16)', positiveInt(16), 8)
+  .option('--bots <n>', 'headless clients, 8 per loopback address (the server seats at most its max players, 16: more are reported as refused)', positiveInt(MAX_LOOPBACK_CLIENTS), 8)
   .option('--seconds <s>', 'length of each measured run', (v) => Math.max(1, Number(v)), 10)
   .option('--warmup <s>', 'traffic before measuring starts', (v) => Math.max(0, Number(v)), 2)
   .option('--sweep', 'run N = 4, 8 and 16 and print a summary line per N')
@@ -321,6 +412,10 @@ const o = program.opts<{ bots: number; seconds: number; warmup: number; sweep?: 
 const results: Result[] = [];
 for (const n of o.sweep ? [4, 8, 16] : [o.bots]) {
   const r = await run(n, o.seconds, o.warmup, o.flush, true);
+  if (!r) {
+    process.exitCode = 1;
+    continue;
+  }
   if (o.baseline) {
     r.floor = await baseline(n, o.seconds, o.warmup);
     console.log(`  bare forwarder, same load: p50 ${fmt(r.floor.p50, 2)} ms, p99 ${fmt(r.floor.p99, 2)} ms, max ${fmt(r.floor.max, 2)} ms`);
@@ -332,7 +427,7 @@ if (o.sweep) {
   for (const r of results) {
     console.log(
       `  N=${String(r.bots).padStart(2)}: send ${fmt(r.sendHz)} Hz, states/other ≥ ${fmt(r.minStateHz)} Hz, recv ${fmt(r.recvDatagramsHz)} dgram/s, ` +
-        `server CPU ${fmt(r.cpuPercent)} %, latency p50 ${fmt(r.p50, 2)} / p99 ${fmt(r.p99, 2)} / max ${fmt(r.max, 2)} ms, loss ${fmt(r.lossPercent, 2)} %` +
+        `server CPU ${fmt(r.cpuPercent)} %, latency p50 ${fmt(r.p50, 2)} / p99 ${fmt(r.p99, 2)} / max ${fmt(r.max, 2)} ms, loss ${fmt(r.lossPercent, 2)} % (unexplained ${fmt(r.unexplainedPercent, 2)} %)` +
         `${r.floor ? ` (bare forwarder p50 ${fmt(r.floor.p50, 2)} / p99 ${fmt(r.floor.p99, 2)} ms)` : ''} → ` +
         `${holds(r) && r.p99 <= P99_LIMIT_MS ? 'OK' : 'no'}`,
     );

@@ -3,6 +3,11 @@
  * the join protocol (lines read one at a time), then talks UDP through
  * node:dgram with the session token from the accept line. It answers the
  * server's pings, decodes every datagram it receives and keeps them.
+ * Options: `localAddress` binds both sockets to another loopback address
+ * (127.0.0.x plays a distinct host, so the server's per-host seat limit
+ * applies per address); `link` acknowledges the server's reliable messages
+ * through the real client's link layer (serverLink.ts) instead of the
+ * immediate acknowledgements of `answerReliable`.
  */
 import dgram from 'node:dgram';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
@@ -10,6 +15,7 @@ import { MAX_ACK_IDS, PacketType, type Packet, type PacketHeader, type RemoteEve
 import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
 import type { Vec3 } from '../../src/shared/sim/types';
 import { LineClient } from './lineClient';
+import { carriesLinkEvents, ServerLink } from './serverLink';
 
 export { LineClient };
 
@@ -47,12 +53,32 @@ export interface JoinOptions {
    * only scan bytes.
    */
   raw?: (bytes: Uint8Array, at: number) => void;
+  /** Local address both sockets bind to (default: `host`); another 127.0.0.x is another host to the server. */
+  localAddress?: string;
+  /**
+   * Acknowledge reliable messages as a Starlane client's session does, through
+   * its link layer (acknowledgements ride on this client's own datagrams, a
+   * Reliable packet only when none went within the ack delay; default false).
+   * Replaces `answerReliable`; in `raw` mode only datagrams carrying link
+   * events are decoded.
+   */
+  link?: boolean;
 }
+
+/** How often a `link` client checks whether its link owes the server a Reliable packet (ms). */
+const LINK_TICK_MS = 20;
 
 /** A joined gameserver client. */
 export class GameClient {
   readonly received: Received[] = [];
+  /** Datagrams this client sent (every kind). */
+  datagramsSent = 0;
+  /** While true the client sends nothing at all (no pongs, no acknowledgements, and `sendRaw` drops what it is given). */
+  muted = false;
+  /** The reliable link to the server (with the `link` option). */
+  readonly link: ServerLink | null;
   private messageId = 0;
+  private linkTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly tcp: LineClient,
@@ -63,17 +89,27 @@ export class GameClient {
     answerPings: boolean,
     raw?: (bytes: Uint8Array, at: number) => void,
     answerReliable = true,
+    link = false,
   ) {
+    this.link = link ? new ServerLink() : null;
+    if (this.link) {
+      const l = this.link;
+      this.linkTimer = setInterval(() => {
+        const now = performance.now();
+        if (!this.muted && l.owed(now)) this.sendRaw(this.packet({ type: PacketType.Reliable, joined: false }));
+      }, LINK_TICK_MS).unref();
+    }
     udp.on('message', (msg) => {
       const at = performance.now();
       if (raw) raw(msg, at);
-      if (raw && msg[3] !== PacketType.Ping) return;
+      if (raw && msg[3] !== PacketType.Ping && !(this.link && carriesLinkEvents(msg))) return;
       const r = decodePacket(msg);
       if (!r.ok) return;
       const h = r.packet.header;
       if (!raw) this.received.push({ packet: r.packet, at, bytes: msg.length });
       if (answerPings && h.type === PacketType.Ping) this.sendRaw(this.packet({ type: PacketType.Pong, gameTime: h.gameTime }));
-      if (answerReliable) {
+      if (this.link) this.link.incoming(r.packet, at);
+      else if (answerReliable) {
         // The server's own messages ride outside, the players' inside their relayed packets.
         const ids = r.packet.events.flatMap((e) => (e.type === 'reliable' ? [e.id] : e.type === 'relayed' ? e.packet.events.flatMap((x) => (x.type === 'reliable' ? [x.id] : [])) : []));
         if (ids.length > 0) this.sendRaw(this.packet({ type: PacketType.Reliable, joined: false, events: [{ type: 'ack', ids: ids.slice(0, MAX_ACK_IDS) }] }));
@@ -85,8 +121,8 @@ export class GameClient {
   static async join(o: JoinOptions): Promise<GameClient> {
     const host = o.host ?? '127.0.0.1';
     const udp = dgram.createSocket('udp4');
-    await new Promise<void>((resolve) => udp.bind(0, host, () => resolve()));
-    const tcp = await LineClient.open(o.tcpPort, host);
+    await new Promise<void>((resolve) => udp.bind(0, o.localAddress ?? host, () => resolve()));
+    const tcp = await LineClient.open(o.tcpPort, host, o.localAddress);
     tcp.send(formatJoin({ version: o.version ?? '1.0', name: o.name, os: 'test-os', port: udp.address().port }));
     const line = await tcp.next();
     const accepted = parseJoinAccepted(line);
@@ -96,7 +132,7 @@ export class GameClient {
       throw new Error(`join refused: ${line}`);
     }
     const welcome = [await tcp.next(), await tcp.next(), await tcp.next(), await tcp.next()];
-    return new GameClient(tcp, udp, accepted as JoinAccepted & { udp: number; token: number }, welcome, host, o.answerPings ?? true, o.raw, o.answerReliable ?? true);
+    return new GameClient(tcp, udp, accepted as JoinAccepted & { udp: number; token: number }, welcome, host, o.answerPings ?? true, o.raw, o.answerReliable ?? true, o.link ?? false);
   }
 
   get slot(): number {
@@ -127,9 +163,12 @@ export class GameClient {
     };
   }
 
-  /** Encodes and sends a packet to the server's UDP port (from this client's socket). */
+  /** Encodes and sends a packet to the server's UDP port (from this client's socket); with `link`, what the link owes rides along. */
   sendRaw(packet: Packet): void {
-    this.udp.send(encodePacket(packet), this.accepted.udp, this.host);
+    if (this.muted) return;
+    const out = this.link ? this.link.withEnvelopes(packet, performance.now()) : packet;
+    this.udp.send(encodePacket(out), this.accepted.udp, this.host);
+    this.datagramsSent += 1;
   }
 
   /** Sends a GameState at `pos` with `events`; returns its message id. */
@@ -169,6 +208,7 @@ export class GameClient {
   }
 
   close(): void {
+    clearInterval(this.linkTimer);
     this.tcp.socket.destroy();
     try {
       this.udp.close();
