@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { DownMessage, HostEvent } from '../../src/shared/host/contract';
 import { startWebShell, webEntry, type WebShellProcess } from '../support/webShellProcess';
+import { waitFor } from '../support/waitFor';
 
 /** Opens a WebSocket and resolves when open, or rejects with the HTTP status that refused it. */
 function open(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
@@ -23,15 +24,7 @@ function collect(ws: WebSocket): DownMessage[] {
   return got;
 }
 
-async function until<T>(what: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = what();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = <T>(what: () => T | undefined, ms = 5000): Promise<T> => waitFor('the shell', what, ms);
 
 describe('browser shell command line', () => {
   it('--help lists the options and exits 0', () => {

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GameClient } from '../support/gameClient';
 import { serverEntry, startServer, stopServers } from '../support/serverProcess';
+import { waitFor } from '../support/waitFor';
 
 const clients: GameClient[] = [];
 afterEach(() => {
@@ -22,13 +23,7 @@ async function start(args: string[]) {
   return { ...p, ports: { tcp: p.tcp, udp: p.udp, http: p.http } };
 }
 
-const until = async (check: () => Promise<boolean> | boolean, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = (check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<true> => waitFor(what, check, ms);
 
 beforeAll(() => {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run "npx electron-vite build" (or "npm test", which builds) first`);

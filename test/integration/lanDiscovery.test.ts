@@ -185,12 +185,15 @@ describe.skipIf(unavailable !== null)('LAN server discovery on a virtual LAN of 
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l.startsWith('{"text"') ? (JSON.parse(l) as { text: string }).text : l));
     const until = async (what: RegExp, ms = 10_000) => {
-      const end = Date.now() + ms;
-      for (;;) {
-        const hit = lines.find((l) => what.test(l));
-        if (hit !== undefined) return hit;
-        if (Date.now() > end || child.exitCode !== null) throw new Error(`host: no line matching ${what} within ${ms} ms:\n${lines.join('\n')}\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
+      try {
+        return await waitFor(`a host line matching ${what}`, () => {
+          const hit = lines.find((l) => what.test(l));
+          if (hit !== undefined) return hit;
+          if (child.exitCode !== null) throw new Error(`the host exited (${child.exitCode})`);
+          return null;
+        }, ms, 50);
+      } catch (err) {
+        throw new Error(`host: no line matching ${what} within ${ms} ms (${(err as Error).message}):\n${lines.join('\n')}\n${stderr}`);
       }
     };
     const run = (command: string) => child.stdin!.write(`${command}\n`);

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLineServer, type LineServer } from '../../src/node/servers/lineServer';
+import { waitFor } from '../support/waitFor';
 
 const servers: LineServer[] = [];
 afterEach(async () => {
@@ -29,13 +30,7 @@ function client(port: number): Promise<{ socket: Socket; lines: string[]; closed
   });
 }
 
-const until = async (check: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const until = (check: () => boolean, ms = 3000): Promise<true> => waitFor('the lines', check, ms, 10);
 
 describe('line server', () => {
   it('delivers complete lines (CRLF or LF, split across packets) and answers', async () => {

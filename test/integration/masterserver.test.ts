@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startMasterserver, type Masterserver, type MasterserverOptions } from '../../src/node/servers/masterserver';
 import { MasterRegistration } from '../../src/node/servers/masterClient';
 import { VirtualClock } from '../support/virtualClock';
+import { waitFor } from '../support/waitFor';
 
 const JOIN = 'version: 1.0 join me: Gamma_Quadrant os: i586-pc-linux-gnu maxplayers: 16 url: http://gamma.example.org/';
 const joinAs = (name: string, extra = '') => JOIN.replace('Gamma_Quadrant', name) + extra;
@@ -63,13 +64,7 @@ async function client(port: number, localAddress?: string) {
   return { socket, ask, next, closed };
 }
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = (check: () => boolean | Promise<boolean>, ms = 3000): Promise<true> => waitFor('the masterserver', check, ms);
 const getJson = async (m: Masterserver) => (await (await fetch(`http://127.0.0.1:${m.ports.http}/servers.json`)).json()) as { servers: Record<string, unknown>[] };
 const getHtml = async (m: Masterserver) => (await fetch(`http://127.0.0.1:${m.ports.http}/`)).text();
 

@@ -11,6 +11,7 @@ import {
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { Udp6PacketApi } from '../../src/node/packet/udp6';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { waitFor as until } from '../support/waitFor';
 
 /** A random high base port per call, so parallel runs on one machine rarely collide. */
 const basePort = (): Promise<number> => freeUdpPorts(P2P_PORT_SPAN);
@@ -34,13 +35,7 @@ function inbox(api: PacketApi): ReceivedPacket[] {
   return got;
 }
 
-async function waitFor(check: () => boolean, what: string, ms = 2000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const waitFor = (check: () => boolean, what: string, ms = 2000): Promise<true> => until(what, check, ms, 5);
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (data: Uint8Array): string => new TextDecoder().decode(data);

@@ -3,6 +3,7 @@ import type { ReceivedPacket } from '../../src/shared/net/packetApi';
 import { createSubsystems } from '../../src/node/subsystems';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { udpHandles, timers } from '../support/resources';
+import { waitFor } from '../support/waitFor';
 
 
 describe('packet API rebinding through the subsystem registry', () => {
@@ -33,8 +34,7 @@ describe('packet API rebinding through the subsystem registry', () => {
       const got: ReceivedPacket[] = [];
       packetKind.table.onPacket((p) => got.push(p));
       peer.send(peer.resolve('localhost', packetKind.table.localPort()), new Uint8Array([1, 2, 3]));
-      const deadline = Date.now() + 2000;
-      while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await waitFor('the datagram', () => got.length > 0, 2000, 5);
       expect(got.map((p) => [...p.data])).toEqual([[1, 2, 3]]);
     } finally {
       await peer.kill();

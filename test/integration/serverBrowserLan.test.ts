@@ -19,6 +19,7 @@ import { repoRoot } from '../support/webShellProcess';
 import { serverEntry } from '../support/serverProcess';
 import { tempDir } from '../support/testRun';
 import { GAMESERVER_PORT, NETGAME_PORT, SLOTSERVER_PORT } from '../../src/shared/servers/joinProtocol';
+import { waitFor } from '../support/waitFor';
 
 const unavailable = await lanAvailable();
 if (unavailable) console.warn(`server browser LAN tests skipped: ${unavailable}`);
@@ -73,12 +74,15 @@ describe.skipIf(unavailable !== null)('the server browser on a virtual LAN of ne
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l.startsWith('{"text"') ? (JSON.parse(l) as { text: string }).text : l));
     const until = async (what: RegExp, ms = 15_000) => {
-      const end = Date.now() + ms;
-      for (;;) {
-        const hit = lines.findIndex((l) => what.test(l));
-        if (hit >= 0) return hit;
-        if (Date.now() > end || child.exitCode !== null) throw new Error(`host: no line matching ${what} within ${ms} ms:\n${lines.join('\n')}\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
+      try {
+        return await waitFor(`a host line matching ${what}`, () => {
+          const hit = lines.findIndex((l) => what.test(l));
+          if (hit >= 0) return hit;
+          if (child.exitCode !== null) throw new Error(`the host exited (${child.exitCode})`);
+          return null;
+        }, ms, 50);
+      } catch (err) {
+        throw new Error(`host: no line matching ${what} within ${ms} ms (${(err as Error).message}):\n${lines.join('\n')}\n${stderr}`);
       }
     };
     const run = (command: string) => child.stdin!.write(`${command}\n`);

@@ -8,6 +8,7 @@ import { formatJoin } from '../../src/shared/servers/joinProtocol';
 import { LineClient } from '../support/lineClient';
 import { startServer, stopServers } from '../support/serverProcess';
 import { startTestHost, until, type TestHost } from '../support/testHost';
+import { waitFor } from '../support/waitFor';
 
 interface StatusPlayer {
   name: string;
@@ -31,12 +32,15 @@ async function status(http: number | undefined): Promise<{ players: StatusPlayer
 
 /** Polls the status page until `ok` holds for it; throws naming `what` after 8 s. */
 async function statusWhen(http: number | undefined, what: string, ok: (s: Awaited<ReturnType<typeof status>>) => boolean): Promise<Awaited<ReturnType<typeof status>>> {
-  const end = Date.now() + 8000;
-  for (;;) {
-    const s = await status(http);
-    if (ok(s)) return s;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(s.players)}`);
-    await new Promise((r) => setTimeout(r, 50));
+  const seen: { last?: Awaited<ReturnType<typeof status>> } = {};
+  try {
+    return await waitFor(what, async () => {
+      const s = await status(http);
+      seen.last = s;
+      return ok(s) ? s : null;
+    }, 8000, 50);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}: ${JSON.stringify(seen.last?.players)}`);
   }
 }
 

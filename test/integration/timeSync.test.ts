@@ -84,12 +84,11 @@ async function startLoopbackSync(seed: number): Promise<LoopbackSync> {
     server,
     error,
     async ready(ms: number): Promise<number> {
-      const deadline = performance.now() + ms;
-      while (readyError === null) {
-        if (performance.now() > deadline) throw new Error(`not ready after ${ms} ms: ${JSON.stringify(sync.stats())}`);
-        await new Promise((r) => setTimeout(r, 20));
+      try {
+        return await waitFor('the clock ready', () => readyError, ms);
+      } catch (err) {
+        throw new Error(`${(err as Error).message}: ${JSON.stringify(sync.stats())}`);
       }
-      return readyError;
     },
   };
 }
