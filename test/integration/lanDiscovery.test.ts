@@ -193,7 +193,7 @@ describe.skipIf(unavailable !== null)('LAN server discovery on a virtual LAN of 
           return null;
         }, ms, 50);
       } catch (err) {
-        throw new Error(`host: no line matching ${what} within ${ms} ms (${(err as Error).message}):\n${lines.join('\n')}\n${stderr}`);
+        throw new Error(`host: no line matching ${what} within ${ms} ms (${(err as Error).message}):\n${lines.join('\n')}\n${stderr}`, { cause: err });
       }
     };
     const run = (command: string) => child.stdin!.write(`${command}\n`);

@@ -40,7 +40,7 @@ async function statusWhen(http: number | undefined, what: string, ok: (s: Awaite
       return ok(s) ? s : null;
     }, 8000, 50);
   } catch (err) {
-    throw new Error(`${(err as Error).message}: ${JSON.stringify(seen.last?.players)}`);
+    throw new Error(`${(err as Error).message}: ${JSON.stringify(seen.last?.players)}`, { cause: err });
   }
 }
 

@@ -87,7 +87,7 @@ async function startLoopbackSync(seed: number): Promise<LoopbackSync> {
       try {
         return await waitFor('the clock ready', () => readyError, ms);
       } catch (err) {
-        throw new Error(`${(err as Error).message}: ${JSON.stringify(sync.stats())}`);
+        throw new Error(`${(err as Error).message}: ${JSON.stringify(sync.stats())}`, { cause: err });
       }
     },
   };
