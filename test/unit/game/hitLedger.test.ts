@@ -19,11 +19,12 @@ import { ClientGame } from '../../../src/shared/game/clientGame';
 import { HIT_VERDICT_TIMEOUT_MS, HitLedger, type HitVerdict, type VerdictSource } from '../../../src/shared/game/hitLedger';
 import { createHuntMemory, huntInput } from '../../../src/shared/game/pilots/hunt';
 import type { SeenHit } from '../../../src/shared/game/shotWatch';
-import { worldView, type ObjectView, type ShipView, type WorldView } from '../../../src/shared/game/view';
-import { NO_INPUT, type Vec3 } from '../../../src/shared/sim/types';
+import { worldView, type ObjectView } from '../../../src/shared/game/view';
+import { NO_INPUT } from '../../../src/shared/sim/types';
 import { MemoryNet } from '../../support/memoryNet';
 import { p2pNodeWith, runUntil } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
+import { boltView, duelView } from '../../support/duelViews';
 
 interface Shooter {
   driver: GameDriver;
@@ -114,22 +115,9 @@ describe('hit verdicts on real deliveries', () => {
   });
 });
 
-// Views of a bolt (ours, slot 0) meeting ship 1 between two ticks, as in shotWatch.test.ts.
-const ship = (slot: number, pos: Vec3): ShipView => ({ slot, pos, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, energy: 100, shield: 40, damage: 0, missiles: 3, mines: 2, laserLevel: 1, invulnerable: 0 });
-const laser = (id: number, z: number): ObjectView => ({ kind: 'laser', id, owner: 0, pos: { x: 0, y: 0, z }, vel: { x: 0, y: 0, z: -600 } });
-const view = (tick: number, objects: ObjectView[]): WorldView => ({
-  tick,
-  localSlot: 0,
-  respawnSeconds: null,
-  ships: [ship(0, { x: 0, y: 0, z: 0 }), ship(1, { x: 0, y: 0, z: -100 })],
-  objects,
-  asteroids: [],
-  scores: [],
-  match: { phase: 0, secondsLeft: null, killLimit: 0, timeLimitS: 0, round: 0 },
-  lockedBy: [],
-  bots: [],
-  pings: [],
-});
+// Views of a bolt (ours, slot 0) meeting ship 1 between two ticks (duelViews.ts, as in shotWatch.test.ts).
+const laser = (id: number, z: number) => boltView(0, id, z);
+const view = (tick: number, objects: ObjectView[]) => duelView(tick, objects);
 /** A game that decides (offline, shared world) or not, with reports to hand out. */
 const source = (decidesOurHits: boolean, reports: string[] = []): VerdictSource & { reports: string[] } => ({ decidesOurHits, reports, takeCountedShots: () => reports.splice(0) });
 

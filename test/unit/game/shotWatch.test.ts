@@ -4,26 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ShotWatch } from '../../../src/shared/game/shotWatch';
-import type { ObjectView, ShipView, WorldView } from '../../../src/shared/game/view';
-import type { Vec3 } from '../../../src/shared/sim/types';
+import type { ObjectView } from '../../../src/shared/game/view';
+import { boltView, duelView } from '../../support/duelViews';
 
-const ship = (slot: number, pos: Vec3): ShipView => ({ slot, pos, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, energy: 100, shield: 40, damage: 0, missiles: 3, mines: 2, laserLevel: 1, invulnerable: 0 });
 /** A bolt flying −Z at 600 u/s (15 units a tick). */
-const laser = (owner: number, id: number, z: number): ObjectView => ({ kind: 'laser', id, owner, pos: { x: 0, y: 0, z }, vel: { x: 0, y: 0, z: -600 } });
-const view = (tick: number, objects: ObjectView[], extra: Partial<WorldView> = {}): WorldView => ({
-  tick,
-  localSlot: 0,
-  respawnSeconds: null,
-  ships: [ship(0, { x: 0, y: 0, z: 0 }), ship(1, { x: 0, y: 0, z: -100 })],
-  objects,
-  asteroids: [],
-  scores: [],
-  match: { phase: 0, secondsLeft: null, killLimit: 0, timeLimitS: 0, round: 0 },
-  lockedBy: [],
-  bots: [],
-  pings: [],
-  ...extra,
-});
+const laser = boltView;
+const view = duelView;
 
 describe('ShotWatch', () => {
   it('our bolt gone where it would have met a ship: one hit, on that ship, at the contact', () => {
