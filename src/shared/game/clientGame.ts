@@ -9,7 +9,6 @@
  * events, and hits on our ship are decided here (the victim decides), so
  * stepWorld is told to decide hits on our slot only.
  */
-import { ShipTrail, skippedHit } from './shotRewind';
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
 import { createMatch, withLimits, withNewMatch, type MatchLimits } from './match';
 import { Rejoins, withAnnouncement, withKill } from './matchSync';
@@ -25,7 +24,7 @@ export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './c
 import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
-import { createShip, DESTROYED_DAMAGE, shipToState, withShip } from './kinds/ship';
+import { createShip, shipToState, withShip } from './kinds/ship';
 import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
@@ -59,8 +58,6 @@ export class ClientGame {
   /** Remote slots that are joined and shown. */
   private shown = new Set<number>();
   private readonly incoming: GameObject[] = [];
-  /** Our ship's last positions, for late lasers' skipped paths (shotRewind.ts). */
-  private readonly trail = new ShipTrail();
   private readonly removals = new Set<number>();
   private notices: GameNotice[] = [];
   /** Slots of the computer pilots flying in this (offline) game, ascending. */
@@ -279,7 +276,6 @@ export class ClientGame {
     // Extras we took and others' mines that went off under us are claimed; others' shots that hit us are reported the same way (hitReports.ts).
     const claims = online ? [...this.extraClaims.fromTick(events, local), ...reportsOf(events, local)] : [];
     const mine = world.ships.find((s) => s.slot === local);
-    this.trail.record(online && mine && mine.damage < DESTROYED_DAMAGE ? mine.pos : null);
     let destroyed: TickOutcome['destroyed'] = null;
     for (const e of events) {
       // Our ship, and offline our computer pilots': this game decided, so it knows the weapon too.
@@ -454,10 +450,7 @@ export class ClientGame {
       if (o.owner !== this.local && o.owner !== MATCH_OWNER) remote++;
     }
     if (remote >= MAX_REMOTE_OBJECTS || this.incoming.some((o) => o.owner === slot && o.id === id)) return;
-    // A late laser whose skipped path met our ship as it was then (shotRewind.ts) hits it now: it joins the world where our ship is.
-    const here = this.trail.at(0);
-    const rewound = ev.type === 'createLaser' && this.netSlot !== null && !this.synced && here !== undefined && skippedHit(ev.pos, ev.vel, ageMs, this.trail);
-    const object = rewound ? kind.fromEvent({ ...ev, pos: here }, slot, id, 0) : kind.fromEvent(ev, slot, id, ageMs);
+    const object = kind.fromEvent(ev, slot, id, ageMs);
     if (!object) return;
     this.removals.delete(key);
     this.incoming.push(object);
