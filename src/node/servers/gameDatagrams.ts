@@ -10,7 +10,8 @@
  *   and port is a forgery, dropped as `forged-token` at no cost to the seat;
  * - LAN discovery and time-sync requests share the port and are answered;
  * - a game datagram counts only from its seat's TCP address, with its token
- *   and slot, and (once bound) from its UDP port; stale and duplicate ids,
+ *   and slot, and (once bound) from its UDP port; replayed ids (the seat's one
+ *   replay window) and GameStates far behind (`stale`),
  *   undecodable bytes and unexpected types are dropped and counted;
  * - a seat's ship states and lasers are checked by its ClientGuard, mild
  *   violations corrected before relaying, every violation a strike; its
@@ -33,6 +34,7 @@ import type { GameserverConfig } from './gameserverOptions';
 import { unwrapAddress } from './lineServer';
 import { serverHeader } from './relay';
 import type { ClientSeat } from './seat';
+import { stateVerdict } from './interest';
 import type { ServerUdp, UdpEndpoint } from './serverUdp';
 import { ClientGuard, type SourceGuard } from './strikes';
 import { RuleGuard, type RuleViolation } from './ruleGuard';
@@ -56,7 +58,7 @@ const ENDED_TOKEN_GRACE_MS = 30_000;
  */
 export const MIGRATE_AFTER_QUIET_MS = 2000;
 
-type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'duplicate' | 'stale' | 'unexpected-type' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'stale' | 'unexpected-type' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
@@ -198,7 +200,8 @@ export class GameDatagrams {
     if (moved && (now - s.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !s.replay.ahead(h.messageId))) return this.drop('wrong-port');
     if (h.senderSlot !== s.slot) return this.drop('wrong-slot');
     // Each of the client's datagrams is taken once, whatever kind and however old: a replay cannot keep a seat alive.
-    if (s.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
+    const seq = s.replay.admit(h.messageId);
+    if (seq.verdict === 'replayed' || seq.verdict === 'too-old') return this.drop('replayed');
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
     const sentAt = stateTime(h.gameTime, now);
     const claims: RuleViolation[] = [];
@@ -215,10 +218,12 @@ export class GameDatagrams {
       const why = this.guards.get(s)?.strike('far-pickup', `${farPickups} claim(s) of an extra it was nowhere near`, now, farPickups);
       if (why) return this.parts.kick(s, why);
     }
-    let verdict: ReturnType<ClientSeat['ids']['check']> | undefined;
+    let verdict: 'newest' | 'late' | undefined;
     if (h.type === PacketType.GameState) {
-      verdict = s.ids.check(h.messageId);
-      if (verdict === 'duplicate' || verdict === 'stale') return this.drop(verdict);
+      // Newer than every datagram taken: its state counts; a little late: its events still do; far behind: nothing.
+      const v = stateVerdict(seq);
+      if (v === 'stale' || v === 'replayed') return this.drop(v);
+      verdict = v;
     } else if (h.type !== PacketType.NodeAlive && h.type !== PacketType.Ping && h.type !== PacketType.Pong && h.type !== PacketType.Reliable) {
       return this.drop('unexpected-type');
     }

@@ -4,6 +4,7 @@
  * every player whatever the distance, and which a client may not send at all.
  * Pure functions of plain data.
  */
+import type { SequenceVerdict } from '../../shared/net/replayWindow';
 import type { Vec3 } from '../../shared/sim/types';
 import { objectOwner, type RemoteEvent } from '../../shared/wire/types';
 
@@ -73,40 +74,23 @@ export function withinRadius(from: Vec3 | undefined, to: Vec3 | undefined, radiu
   return distanceSquared(from, to) <= radius * radius;
 }
 
-/** What {@link IdWindow.check} makes of a message id. */
-export type IdVerdict = 'newest' | 'late' | 'duplicate' | 'stale';
-
-/** How many ids behind the newest one a late (reordered) packet may be. */
-export const ID_WINDOW = 32;
+/**
+ * How many ids behind the newest datagram a late GameState may be and still
+ * have its events forwarded (its state never replaces a newer one); one
+ * further behind is dropped whole as `stale`. The ids come from the seat's
+ * one replay window (session/replayWindow.ts), which has already dropped
+ * every id taken before.
+ */
+export const LATE_STATE_LIMIT = 32;
 
 /**
- * Per-sender message-id filter over the u32 wrapping counter. The newest id
- * so far carries the state; a `late` packet (older, but within ID_WINDOW and
- * not seen) still has events worth forwarding; a `duplicate` or a `stale`
- * one (too old) is dropped whole.
+ * What the gameserver makes of a GameState's id as its seat's replay window
+ * placed it: `newest` (its state counts), `late` (within LATE_STATE_LIMIT:
+ * only its events do), `stale` (further behind: dropped whole) or
+ * `replayed` (taken before, or older than the window: dropped).
  */
-export class IdWindow {
-  private newest: number | null = null;
-  /** Bit k set: id newest-1-k has been seen. */
-  private seen = 0;
-
-  check(id: number): IdVerdict {
-    if (this.newest === null) {
-      this.newest = id;
-      return 'newest';
-    }
-    const ahead = (id - this.newest) >>> 0;
-    if (ahead === 0) return 'duplicate';
-    if (ahead < 0x80000000) {
-      this.seen = ahead > ID_WINDOW ? 0 : ((ahead === ID_WINDOW ? 0 : this.seen << ahead) | (1 << (ahead - 1))) >>> 0;
-      this.newest = id;
-      return 'newest';
-    }
-    const back = (this.newest - id) >>> 0;
-    if (back > ID_WINDOW) return 'stale';
-    const bit = (1 << (back - 1)) >>> 0;
-    if ((this.seen & bit) !== 0) return 'duplicate';
-    this.seen = (this.seen | bit) >>> 0;
-    return 'late';
-  }
+export function stateVerdict(seq: SequenceVerdict): 'newest' | 'late' | 'stale' | 'replayed' {
+  if (seq.verdict === 'replayed' || seq.verdict === 'too-old') return 'replayed';
+  if (seq.verdict === 'late' && seq.behind > LATE_STATE_LIMIT) return 'stale';
+  return seq.verdict;
 }

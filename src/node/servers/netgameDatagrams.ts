@@ -13,7 +13,7 @@
  */
 import { decodePacket, DropCounters } from '../../shared/wire/codec';
 import { NEUTRAL_STATE } from '../../shared/p2p/packets';
-import { ReplayWindow, sequenceStart } from '../../shared/session/replayWindow';
+import { ReplayWindow, sequenceStart } from '../../shared/net/replayWindow';
 import { MAX_ACK_IDS, NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../shared/wire/types';
 import type { ServerTimeService } from './timeService';
 import { encodePacket } from '../../shared/wire/codec';

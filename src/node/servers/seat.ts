@@ -4,12 +4,11 @@
  * newest state, its message-id window, what it still has to receive (the
  * Outbox) and the counters the status page shows.
  */
-import { ReplayWindow, sequenceStart } from '../../shared/session/replayWindow';
+import { ReplayWindow, sequenceStart } from '../../shared/net/replayWindow';
 import { ReliableLink } from '../../shared/net/reliable';
 import type { Vec3 } from '../../shared/sim/types';
 import { eventSize } from '../../shared/wire/codec';
 import type { PacketHeader, ReliableGameEvent } from '../../shared/wire/types';
-import { IdWindow } from './interest';
 import { Outbox } from './relay';
 import type { UdpEndpoint } from './serverUdp';
 
@@ -52,7 +51,6 @@ export class ClientSeat {
   seq = 0;
   /** Server clock (ms) of the join, then of the last accepted game datagram (with its token): TCP lines do not count. */
   lastHeard: number;
-  readonly ids = new IdWindow();
   readonly outbox: Outbox;
   /** Per other session id: the `seq` of its newest state this client has been sent (or skipped by distance). */
   readonly sent = new Map<number, number>();

@@ -1,41 +1,29 @@
 /**
  * Per-sender message-id filter (the 1998 paper's "drop packets older than one
- * already received"). Ids are u32 counters that wrap, so "newer" is decided
- * by serial-number arithmetic (RFC 1982): a is newer than b when a − b mod
- * 2^32 is in 1..2^31−1.
+ * already received") over the one sequence window (net/replayWindow.ts): a
+ * ReplayWindow per sender address key, read as fresh, late or duplicate.
  */
+import { ReplayWindow } from '../net/replayWindow';
 
-/** True when message id `a` is newer than `b` (u32 serial-number order; equal ids are not newer). */
-export function idNewer(a: number, b: number): boolean {
-  const diff = (a - b) >>> 0;
-  return diff !== 0 && diff < 0x8000_0000;
-}
-
-/** The newer of two message ids (serial order). */
-export function idMax(a: number, b: number): number {
-  return idNewer(a, b) ? a >>> 0 : b >>> 0;
-}
-
-/** Ids remembered per sender to recognise duplicates among packets that are not the newest. */
-const REMEMBERED_IDS = 16;
+export { idMax, idNewer } from '../net/replayWindow';
 
 /**
  * How a packet's id relates to what came before from the same sender:
  * `fresh` newer than everything accepted so far (or the first), `late`
  * older than the newest but not seen before (overtaken on the way),
- * `duplicate` an id already seen.
+ * `duplicate` an id already seen (ids older than the window, REPLAY_WINDOW,
+ * are late: nothing says they were seen).
  */
 export type IdVerdict = 'fresh' | 'late' | 'duplicate';
 
 interface SenderRecord {
-  lastId: number;
+  window: ReplayWindow;
   lastAcceptedAt: number;
-  recent: number[];
 }
 
 /**
- * Remembers, per sender address key, the newest message id and the last few
- * ids seen. Deterministic and clock-free: `now` only stamps records for
+ * Remembers, per sender address key, the newest message id and which of the
+ * REPLAY_WINDOW ids below it were seen. Deterministic and clock-free: `now` only stamps records for
  * pruning. The peer drops every packet that is not `fresh` when it carries
  * state that a newer packet supersedes (GameState, NodeAlive, Disconnect),
  * and only duplicates of control packets, whose effects are idempotent and
@@ -47,17 +35,15 @@ export class MessageFilter {
 
   /** Classifies `id` from `key` and records it (fresh ids also become the sender's newest). */
   check(key: string, id: number, now: number): IdVerdict {
-    const u = id >>> 0;
-    const rec = this.senders.get(key);
+    let rec = this.senders.get(key);
     if (!rec) {
-      this.senders.set(key, { lastId: u, lastAcceptedAt: now, recent: [u] });
-      return 'fresh';
+      rec = { window: new ReplayWindow(), lastAcceptedAt: now };
+      this.senders.set(key, rec);
     }
-    if (u === rec.lastId || rec.recent.includes(u)) return 'duplicate';
-    rec.recent.push(u);
-    if (rec.recent.length > REMEMBERED_IDS) rec.recent.shift();
-    if (!idNewer(u, rec.lastId)) return 'late';
-    rec.lastId = u;
+    const seq = rec.window.admit(id);
+    // Older than the window is late, not a duplicate: nothing says it was seen (a restarted sender's ConnectRequest counts from below).
+    if (seq.verdict === 'late' || seq.verdict === 'too-old') return 'late';
+    if (seq.verdict === 'replayed') return 'duplicate';
     rec.lastAcceptedAt = now;
     return 'fresh';
   }
@@ -71,13 +57,13 @@ export class MessageFilter {
   restart(key: string, id: number, now: number): void {
     const rec = this.senders.get(key);
     if (!rec) return;
-    rec.lastId = id >>> 0;
+    rec.window.restart(id);
     rec.lastAcceptedAt = now;
   }
 
   /** Newest accepted id from `key`, or undefined when nothing is on record. */
   lastId(key: string): number | undefined {
-    return this.senders.get(key)?.lastId;
+    return this.senders.get(key)?.window.newestTaken ?? undefined;
   }
 
   /**

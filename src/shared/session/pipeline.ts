@@ -35,7 +35,7 @@ import type { Membership } from './membership';
 import { PeerPlausibility } from './plausibility';
 import { SessionSender } from './sender';
 import { SessionClock, timeReference } from './sessionClock';
-import { SequenceNumbers, SessionReplays } from './replayWindow';
+import { SequenceNumbers, SessionReplays } from '../net/replayWindow';
 import type { NotConnected, PlayerRow, SessionParts } from './parts';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 

@@ -20,7 +20,7 @@ import type { Packet, WireAddr } from '../wire/types';
 import type { AddressBook } from './addressBook';
 import { EventSizes, type DatagramCodec } from './datagram';
 import { HOLD_MS, type AddressProof } from './addressProof';
-import type { SequenceNumbers } from './replayWindow';
+import type { SequenceNumbers } from '../net/replayWindow';
 
 /** What the sender reports instead of throwing. */
 export interface SendFailure {

@@ -3,11 +3,12 @@
  * message-id window (u32 wrap-around included), event priorities and the
  * distance filter, and the forwarder's per-client decisions without sockets.
  */
+import { ReplayWindow } from '../../../src/shared/net/replayWindow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatJoinAccepted, parseJoinAccepted, parseServerLine } from '../../../src/shared/servers/joinProtocol';
 import { objectId, PacketType, type Packet, type RemoteEvent } from '../../../src/shared/wire/types';
-import { IdWindow, ownedBy, reachesEveryone, tierOf, withinRadius } from '../../../src/node/servers/interest';
+import { stateVerdict, ownedBy, reachesEveryone, tierOf, withinRadius } from '../../../src/node/servers/interest';
 import { Forwarder } from '../../../src/node/servers/forwarder';
 import type { UdpEndpoint } from '../../../src/node/servers/serverUdp';
 import { serverHeader } from '../../../src/node/servers/relay';
@@ -38,22 +39,22 @@ describe('accept line: udp and token', () => {
   });
 });
 
-describe('message-id window', () => {
-  it('takes newer ids, forwards late ones once, drops duplicates and ids more than 32 behind, across the u32 wrap', () => {
+describe('message ids of GameStates (the seat\'s replay window and the late limit)', () => {
+  it('takes newer ids, forwards late ones once, drops repeats and ids more than 32 behind, across the u32 wrap', () => {
     for (const base of [1, 0xfffffff0]) {
-      const w = new IdWindow();
-      const at = (d: number) => (base + d) >>> 0;
-      expect(w.check(at(0))).toBe('newest');
-      expect(w.check(at(0))).toBe('duplicate');
-      expect(w.check(at(40))).toBe('newest');
-      expect(w.check(at(10))).toBe('late');
-      expect(w.check(at(10))).toBe('duplicate');
-      expect(w.check(at(7))).toBe('stale');
-      expect(w.check(at(41))).toBe('newest');
-      expect(w.check(at(40))).toBe('duplicate');
-      expect(w.check(at(100))).toBe('newest');
-      expect(w.check(at(68))).toBe('late');
-      expect(w.check(at(67))).toBe('stale');
+      const w = new ReplayWindow();
+      const check = (d: number) => stateVerdict(w.admit((base + d) >>> 0));
+      expect(check(0)).toBe('newest');
+      expect(check(0)).toBe('replayed');
+      expect(check(40)).toBe('newest');
+      expect(check(10)).toBe('late');
+      expect(check(10)).toBe('replayed');
+      expect(check(7)).toBe('stale');
+      expect(check(41)).toBe('newest');
+      expect(check(40)).toBe('replayed');
+      expect(check(100)).toBe('newest');
+      expect(check(68)).toBe('late');
+      expect(check(67)).toBe('stale');
     }
   });
 });

@@ -11,7 +11,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ClientGuard } from '../../../src/node/servers/strikes';
-import { IdWindow } from '../../../src/node/servers/interest';
+import { stateVerdict } from '../../../src/node/servers/interest';
+import { ReplayWindow } from '../../../src/shared/net/replayWindow';
 import { GameDriver } from '../../../src/shared/protocol/gameDriver';
 import { BotCrew } from '../../../src/shared/game/pilots/crew';
 import type { ManagedPeer } from '../../../src/shared/session/managedPeer';
@@ -121,7 +122,7 @@ class Outgoing {
 function judgingServer(clock: VirtualClock, net: MemoryNet) {
   const end = net.add();
   const guard = new ClientGuard(spawnPoints(), { limit: 10, windowMs: 10_000 }, 0);
-  const ids = new IdWindow();
+  const ids = new ReplayWindow();
   const out = { violations: [] as string[], kicks: [] as string[], states: 0 };
   end.onPacket(({ from, data }) => {
     if (isTimeDatagram(data)) {
@@ -131,7 +132,7 @@ function judgingServer(clock: VirtualClock, net: MemoryNet) {
     }
     const decoded = decodePacket(data);
     if (!decoded.ok || decoded.packet.header.type !== PacketType.GameState) return;
-    const verdict = ids.check(decoded.packet.header.messageId);
+    const verdict = stateVerdict(ids.admit(decoded.packet.header.messageId));
     if (verdict !== 'newest' && verdict !== 'late') return;
     if (verdict === 'newest') out.states++;
     const v = guard.check(decoded.packet, verdict === 'newest', clock.now());

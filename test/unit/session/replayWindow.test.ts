@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REPLAY_WINDOW, ReplayWindow, SequenceNumbers } from '../../../src/shared/session/replayWindow';
+import { REPLAY_WINDOW, ReplayWindow, SequenceNumbers } from '../../../src/shared/net/replayWindow';
 
 describe('ReplayWindow', () => {
   it('takes each number once, in any order inside the window, and refuses every repeat', () => {

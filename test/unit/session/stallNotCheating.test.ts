@@ -10,9 +10,10 @@
  * kicked or hidden. A real teleport is still caught, and a stamp from the
  * future buys no travel.
  */
-import { sequenceStart } from '../../../src/shared/session/replayWindow';
+import { sequenceStart } from '../../../src/shared/net/replayWindow';
 import { describe, expect, it } from 'vitest';
-import { IdWindow } from '../../../src/node/servers/interest';
+import { stateVerdict } from '../../../src/node/servers/interest';
+import { ReplayWindow } from '../../../src/shared/net/replayWindow';
 import { ClientGuard } from '../../../src/node/servers/strikes';
 import { MAX_SPEED } from '../../../src/shared/game/kinds/ship';
 import type { ManagedPeer } from '../../../src/shared/session/managedPeer';
@@ -45,7 +46,7 @@ function ship(t: number, jump = 0): ShipState {
  */
 class GuardedServer {
   readonly guard = new ClientGuard(spawnPoints(), POLICY, 0);
-  readonly ids = new IdWindow();
+  readonly ids = new ReplayWindow();
   readonly kicks: string[] = [];
   readonly violations: string[] = [];
   states = 0;
@@ -80,7 +81,7 @@ class GuardedServer {
     }
     const decoded = decodePacket(data);
     if (!decoded.ok || decoded.packet.header.type !== PacketType.GameState || this.kicks.length > 0) return;
-    const verdict = this.ids.check(decoded.packet.header.messageId);
+    const verdict = stateVerdict(this.ids.admit(decoded.packet.header.messageId));
     if (verdict !== 'newest' && verdict !== 'late') return;
     if (verdict === 'newest') this.states += 1;
     const v = this.guard.check(decoded.packet, verdict === 'newest', now);

@@ -1,0 +1,176 @@
+/**
+ * The one sequence window of Starlane (netcode.io's replay buffer), used
+ * by every receiver: the session pipeline (per node of a session), the p2p
+ * core (p2p/packetFilter.ts) and the servers (per seat). Every datagram of a
+ * session carries a per-link sequence number (`messageId`); the receiver
+ * keeps, per sender, the newest number it accepted and which of the
+ * REPLAY_WINDOW numbers below it it has seen. A number it has seen, or one
+ * older than the window, is a replay (or so late it is useless) and is
+ * dropped — whatever its age, so a datagram captured a minute ago is as dead
+ * as one captured a millisecond ago. It never takes an old number for a new
+ * one: "newer" is serial-number order on u32 (RFC 1982), and a session's
+ * numbers start from the sender's wall-clock second (see SequenceNumbers), so
+ * a restarted sender starts above everything it sent before.
+ */
+import { PacketType } from '../wire/types';
+
+/** True when sequence number `a` is newer than `b` (u32 serial-number order, RFC 1982; equal numbers are not newer). */
+export function idNewer(a: number, b: number): boolean {
+  const diff = (a - b) >>> 0;
+  return diff !== 0 && diff < 0x8000_0000;
+}
+
+/** The newer of two sequence numbers (serial order). */
+export function idMax(a: number, b: number): number {
+  return idNewer(a, b) ? a >>> 0 : b >>> 0;
+}
+
+/** Most links one node numbers at once (beyond it the table starts afresh). */
+const MAX_LINKS = 4096;
+
+/** How many numbers below the newest a late (reordered) datagram may be. */
+export const REPLAY_WINDOW = 256;
+
+/** What the window makes of a sequence number. */
+export type ReplayVerdict = 'new' | 'replayed' | 'too-old';
+
+/**
+ * The same with a new number's place: `newest` (newer than every number
+ * taken) or `late` (older, overtaken on the way, never taken), and how many
+ * numbers below the newest a late one is (0 for the newest).
+ */
+export type SequenceVerdict = { verdict: 'newest'; behind: 0 } | { verdict: 'late'; behind: number } | { verdict: 'replayed' | 'too-old' };
+
+export class ReplayWindow {
+  private newest: number | null = null;
+  /** Bit i: newest − i has been seen (bit 0 is the newest itself). */
+  private readonly seen = new Uint32Array(REPLAY_WINDOW / 32);
+
+  /** True when `seq` is newer than every number taken so far (or nothing was taken yet). Records nothing. */
+  ahead(seq: number): boolean {
+    return this.newest === null || idNewer(seq >>> 0, this.newest);
+  }
+
+  /** Classifies `seq` and, when it is new, records it. */
+  accept(seq: number): ReplayVerdict {
+    const v = this.admit(seq).verdict;
+    return v === 'newest' || v === 'late' ? 'new' : v;
+  }
+
+  /** Classifies `seq` with its place among the numbers taken and, when it is new, records it. */
+  admit(seq: number): SequenceVerdict {
+    const u = seq >>> 0;
+    if (this.newest === null) {
+      this.newest = u;
+      this.seen.fill(0);
+      this.seen[0] = 1;
+      return { verdict: 'newest', behind: 0 };
+    }
+    if (idNewer(u, this.newest)) {
+      this.shift((u - this.newest) >>> 0);
+      this.newest = u;
+      this.seen[0]! |= 1;
+      return { verdict: 'newest', behind: 0 };
+    }
+    const back = (this.newest - u) >>> 0;
+    if (back >= REPLAY_WINDOW) return { verdict: 'too-old' };
+    const word = back >>> 5;
+    const bit = 1 << (back & 31);
+    if ((this.seen[word]! & bit) !== 0) return { verdict: 'replayed' };
+    this.seen[word]! |= bit;
+    return { verdict: 'late', behind: back };
+  }
+
+  /** Takes `seq` as the newest number whatever came before (the sender started a new session below its old numbers). */
+  restart(seq: number): void {
+    this.newest = seq >>> 0;
+    this.seen.fill(0);
+    this.seen[0] = 1;
+  }
+
+  /** The newest number taken, or null before the first. */
+  get newestTaken(): number | null {
+    return this.newest;
+  }
+
+  /** Moves the window up by `n` numbers (older bits slide towards the end; beyond it they are forgotten). */
+  private shift(n: number): void {
+    const seen = this.seen;
+    if (n >= REPLAY_WINDOW) {
+      seen.fill(0);
+      return;
+    }
+    const words = n >>> 5;
+    const bits = n & 31;
+    for (let i = seen.length - 1; i >= 0; i--) {
+      const from = i - words;
+      const hi = from >= 0 ? seen[from]! : 0;
+      const lo = from - 1 >= 0 ? seen[from - 1]! : 0;
+      seen[i] = bits === 0 ? hi : ((hi << bits) | (lo >>> (32 - bits))) >>> 0;
+    }
+  }
+}
+
+/** The first sequence number of a link opened in wall-clock second `seconds` (its low 16 bits, times 65,536). */
+export function sequenceStart(seconds: number): number {
+  return ((seconds & 0xffff) * 0x10000) >>> 0;
+}
+
+/**
+ * Per-link sequence numbers for outgoing datagrams: each link's first number
+ * is its wall-clock second times 65,536, then one more per datagram. A link
+ * sending fewer than 65,536 datagrams a second (every Starlane link, by far)
+ * therefore never reaches the first number of a session started a second
+ * later, so a restarted node is never taken for a replay of itself.
+ */
+export class SequenceNumbers {
+  private readonly next = new Map<string, number>();
+
+  constructor(private readonly wallSeconds: () => number) {}
+
+  /** The next number for the link to `key`. */
+  take(key: string): number {
+    let n = this.next.get(key);
+    if (n === undefined) {
+      // Links are kept for the node's life (forgetting one could restart it below numbers already sent); a flood of strangers is bounded.
+      if (this.next.size >= MAX_LINKS) this.next.clear();
+      n = sequenceStart(this.wallSeconds());
+    }
+    this.next.set(key, (n + 1) >>> 0);
+    return n;
+  }
+
+  clear(): void {
+    this.next.clear();
+  }
+}
+
+/** Datagram types that belong to a running session and go through the replay window (start-up negotiation does not). */
+const WINDOWED: ReadonlySet<number> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Disconnect, PacketType.Ping, PacketType.Pong, PacketType.Relay, PacketType.Reliable]);
+
+/** One replay window per node of a session (members, link targets, the time source), by packet API key, and what they refused. */
+export class SessionReplays {
+  private readonly windows = new Map<string, ReplayWindow>();
+  /** Datagrams refused: numbers already taken, and numbers older than the window. */
+  readonly counts = { replayed: 0, tooOld: 0 };
+
+  /** Whether a datagram of `type` numbered `seq` from `key` is new (counted when it is not; kinds outside a session always are). */
+  take(key: string, type: number, seq: number): boolean {
+    if (!WINDOWED.has(type)) return true;
+    const verdict = this.windows.get(key)?.accept(seq);
+    if (verdict === 'replayed') this.counts.replayed += 1;
+    else if (verdict === 'too-old') this.counts.tooOld += 1;
+    else return true;
+    return false;
+  }
+
+  /** A window for each of `keys` (a new one starts with its next datagram); none for the rest. */
+  retain(keys: ReadonlySet<string>): void {
+    for (const key of keys) if (!this.windows.has(key)) this.windows.set(key, new ReplayWindow());
+    for (const key of [...this.windows.keys()]) if (!keys.has(key)) this.windows.delete(key);
+  }
+
+  clear(): void {
+    this.windows.clear();
+  }
+}
