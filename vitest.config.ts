@@ -1,10 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three suites, one command (`npm test` builds first, then runs all three):
+ * Four suites. `npm test` builds first, then runs the first three:
  * - unit: pure logic in src/shared and src/node without sockets;
  * - integration: real sockets and processes on loopback;
  * - e2e: the built renderer in headless Chromium through the browser shell.
+ * `npm run test:soak` runs the fourth, which CI runs too:
+ * - soak: real-time runs that earn their minutes (matches of bots to a kill
+ *   limit, hostile floods, lockstep on a virtual LAN, stalls, time sync and
+ *   smoothness through the link conditioner), kept apart so `npm test`
+ *   stays within ten minutes on a 2-core machine.
  * The suites run one after another (group order), so the CPU-heavy unit races
  * do not starve the real-time tests on a 2-core machine.
  *
@@ -32,6 +37,18 @@ export default defineConfig({
           environment: 'node',
           setupFiles,
           sequence: { groupOrder: 1 },
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'soak',
+          include: ['test/soak/**/*.test.ts'],
+          environment: 'node',
+          setupFiles,
+          sequence: { groupOrder: 3 },
           testTimeout: 30_000,
           hookTimeout: 30_000,
           fileParallelism: false,

@@ -41,7 +41,7 @@
  *   allow), its strikes by reason and whether it was dropped (the mine layer
  *   must be); per honest player, its strikes (target 0) and what of its
  *   bolts, states, missiles, mines and pickups got through
- *   (test/support/hostileRules.ts, which test/integration/hostileWeapons.test.ts
+ *   (test/support/hostileRules.ts, which test/soak/hostileWeapons.test.ts
  *   runs too). Unlike the other sections it is also part of the default run:
  *   with no targets, no --bots and no section chosen, it follows the default
  *   attack and the connection flood (its own gameserver, once the three are

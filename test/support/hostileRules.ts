@@ -18,7 +18,7 @@
  * mines at the cooldowns and picks up an extra beside it, all of which must
  * get through.
  *
- * Shared by test/integration/hostileWeapons.test.ts (which asserts on the
+ * Shared by test/soak/hostileWeapons.test.ts (which asserts on the
  * result) and `npm run bench:hostile -- --rule-cheaters` (which prints the
  * figures against their targets, {@link ruleFigures}). Attackers are paced
  * in real time (their rate is the attack); every check waits for what the
