@@ -1,7 +1,7 @@
 /**
  * One joined player of a gameserver (its seat): its TCP identity (slot, name, address),
  * its UDP session (token, endpoint bound by the first valid datagram), its
- * newest state, its message-id window, what it still has to receive (the
+ * newest state, its replay window (the one sequence window), what it still has to receive (the
  * Outbox) and the counters the status page shows.
  */
 import { ReplayWindow, sequenceStart } from '../../shared/net/replayWindow';
