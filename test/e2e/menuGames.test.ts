@@ -3,7 +3,8 @@
  * shell, LAN discovery kept on loopback): Play on LAN → Peer-to-peer starts
  * a game on the LAN when none answers and the menu closes; Leave game brings
  * the main menu back, offline; Host a game with a kill limit of 3 starts a
- * netgame server in the game, joined as player 0, with that limit on the HUD.
+ * netgame server in the game, joined as player 0, whose world plays to that
+ * limit.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +64,13 @@ describe('starting games from the main menu', () => {
     await waitMenu(page, 'off');
     await waitConsole(page, /^hosting netgame ".*" on tcp \d+/m, 20_000);
     expect((await consoleText(page)).replace(/\s+/g, ' ')).toContain('others join with protocol netgame');
-    await page.waitForFunction(() => window.__starlane!.world().match.killLimit === 3, undefined, { timeout: 20_000 });
+    // The netgame's world (the server's, not the offline one before it) carries the limit.
+    await waitConsole(page, /^in the netgame as slot 0 from frame \d+/m, 20_000);
+    await page.keyboard.press('Backquote');
+    await type(page, 'players');
+    await waitConsole(page, /^netgame: frame \d+/m);
+    await page.keyboard.press('Backquote');
+    expect(await page.evaluate(() => window.__starlane!.world().match.killLimit)).toBe(3);
     expect(problems).toEqual([]);
   });
 });

@@ -75,13 +75,13 @@ describe('the match on the status pages', () => {
     expect(after.html).toContain(`<td>${bob.slot}</td><td>bob</td><td>0</td><td>1</td>`);
   });
 
-  it('a netgame server shows the match of its master state and each player\'s kills and deaths', async () => {
-    const server = await startServer(['netgame', '--name', 'Sync', '--port', '0', '--udp-port', '0', '--http-port', '0']);
+  it('a netgame server shows the match of its master state, with the limits it was given, and each player\'s kills and deaths', async () => {
+    const server = await startServer(['netgame', '--name', 'Sync', '--port', '0', '--udp-port', '0', '--http-port', '0', '--kill-limit', '5', '--time-limit', '300']);
     await join(server.tcp, 'cat');
     const s = await status(server.http);
-    expect(s.json.match).toMatchObject({ decidedBy: 'server', round: 0, phase: 'playing', killLimit: 10, timeLimitSeconds: 600 });
+    expect(s.json.match).toMatchObject({ decidedBy: 'server', round: 0, phase: 'playing', killLimit: 5, timeLimitSeconds: 300 });
     expect(s.json.players.map((p) => [p.name, p.kills, p.deaths])).toEqual([['cat', 0, 0]]);
-    expect(s.html).toMatch(/<p>Match \(round 0\) playing: (9m \d\ds|10m 00s) left; kill limit 10, time limit 10m 00s\.<\/p>/);
+    expect(s.html).toMatch(/<p>Match \(round 0\) playing: (4m \d\ds|5m 00s) left; kill limit 5, time limit 5m 00s\.<\/p>/);
     expect(s.html).toContain('<td>cat</td><td>0</td><td>0</td>');
   });
 

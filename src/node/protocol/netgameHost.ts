@@ -5,17 +5,18 @@
  * it like any other player, so the host has the same control lead as
  * everyone (fair), and closes it when it leaves, which tells the others.
  */
+import type { MatchLimits } from '../../shared/game/match';
 import { createLogger } from '../log';
 import { startNetgameServer, type RunningNetgameServer } from '../servers/netgameServer';
 
-/** Starts the server for `playerName`'s netgame; `moved` says why it is not on the default ports. */
-export async function startHostedNetgame(playerName: string): Promise<{ server: RunningNetgameServer; name: string; moved: string }> {
+/** Starts the server for `playerName`'s netgame with the host's match limits; `moved` says why it is not on the default ports. */
+export async function startHostedNetgame(playerName: string, matchLimits: Partial<MatchLimits>): Promise<{ server: RunningNetgameServer; name: string; moved: string }> {
   const log = createLogger('starlane-netgame', 'warn');
   const name = `${playerName}'s netgame`.slice(0, 31);
   try {
-    return { server: await startNetgameServer({ name, log }), name, moved: '' };
+    return { server: await startNetgameServer({ name, log, matchLimits }), name, moved: '' };
   } catch {
-    const server = await startNetgameServer({ name, log, port: 0, udpPort: 0 });
+    const server = await startNetgameServer({ name, log, matchLimits, port: 0, udpPort: 0 });
     return { server, name, moved: ' (the default ports were taken: the LAN cannot find it; others connect by address)' };
   }
 }

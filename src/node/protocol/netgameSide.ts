@@ -4,6 +4,7 @@
  * server this game hosts (`host netgame`, netgameHost.ts), closed when we
  * leave.
  */
+import type { MatchLimits } from '../../shared/game/match';
 import type { ManagedPeer } from '../../shared/session/managedPeer';
 import type { ProtocolContext } from '../../shared/protocol/protocol';
 import { NEUTRAL_STATE } from '../../shared/p2p/packets';
@@ -17,7 +18,11 @@ export class NetgameSide {
   private link: NetgameLink | null = null;
   private hosted: RunningNetgameServer | null = null;
 
-  constructor(private readonly ctx: ProtocolContext) {}
+  /** `matchLimits`: the kill and time limits of a netgame we host (the `killlimit` and `timelimit` cvars). */
+  constructor(
+    private readonly ctx: ProtocolContext,
+    private readonly matchLimits: () => Partial<MatchLimits>,
+  ) {}
 
   /** We have a seat (slot `slot`) at the netgame server `server`: the game's client side starts. */
   joined(peer: ManagedPeer, session: SessionPipeline<ManagedPeer>, slot: number, server: () => WireAddr | null): void {
@@ -62,7 +67,7 @@ export class NetgameSide {
   /** `host netgame`: starts the server and joins it through `connect`; resolves with the console line. */
   async host(connect: (target: string) => string | null): Promise<string> {
     if (this.hosted) return `already hosting a netgame on tcp ${this.hosted.ports.tcp}`;
-    const { server, name, moved } = await startHostedNetgame(this.ctx.game.playerName());
+    const { server, name, moved } = await startHostedNetgame(this.ctx.game.playerName(), this.matchLimits());
     this.hosted = server;
     const line = connect(`127.0.0.1:${server.ports.tcp}`);
     if (line !== null) this.ctx.print(line);

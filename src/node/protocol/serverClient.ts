@@ -10,6 +10,7 @@ import { AUTO_LOOK, sameLook } from '../../shared/wire/shipLook';
 import { formatMyShip, parseShipUpdate } from '../../shared/servers/shipLines';
 import { platform, arch } from 'node:os';
 import type { PlayerPing } from '../../shared/net/gameLink';
+import type { MatchLimits } from '../../shared/game/match';
 import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/protocol/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/session/managedPeer';
 import { NO_SLOT } from '../../shared/wire/types';
@@ -70,8 +71,9 @@ export class ServerClientProtocol implements Protocol {
   constructor(
     private readonly ctx: ProtocolContext,
     readonly name: ServerMode,
+    matchLimits: () => Partial<MatchLimits> = () => ({}),
   ) {
-    this.netgame = new NetgameSide(ctx);
+    this.netgame = new NetgameSide(ctx, matchLimits);
   }
 
   private get defaultPort(): number {

@@ -164,6 +164,8 @@ interface NetgameOpts extends SlotOpts {
   zlibLevel: number;
   timeoutSeconds: number;
   udpRate: number;
+  killLimit: number;
+  timeLimit: number;
 }
 
 withPlayerOptions(
@@ -183,6 +185,8 @@ withPlayerOptions(
   .option('--zlib-level <n>', "zlib level of state differences (the seed's zlib_cmp)", int(1, 9), 7)
   .option('--timeout-seconds <s>', 'free the seat of a player that sent no datagram for this long', seconds(0.1, 3600), 10)
   .option('--udp-rate <n>', 'datagrams per second one source may send; more are dropped unread', number(10, 100_000, 'datagrams per second'), 200)
+  .option('--kill-limit <n>', 'kills that win a match, 0 for none (the server steps the shared world, and its match)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
+  .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
   .action(
     namingBusyPorts('netgame', async (o: NetgameOpts, cmd: Command) => {
       checkMasterOptions(o, cmd);
@@ -197,6 +201,7 @@ withPlayerOptions(
         zlibLevel: o.zlibLevel,
         timeoutMs: Math.round(o.timeoutSeconds * 1000),
         udpRate: o.udpRate,
+        matchLimits: { killLimit: o.killLimit, timeLimitS: o.timeLimit },
       });
       await serveAndRegister(o, log, server, 'netgame', link, {
         '/': () => ({ type: 'html', body: renderNetgameStatus(server).html }),

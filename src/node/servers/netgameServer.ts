@@ -8,6 +8,7 @@
  * and state differences (raw deflate at `zlibLevel`) to every client.
  * Players silent for the timeout are removed; their ships leave the game.
  */
+import type { MatchLimits } from '../../shared/game/match';
 import { randomInt } from 'node:crypto';
 import { NetgameServer } from '../../shared/netgame/server';
 import { announcementOf, type MatchAnnouncement } from '../../shared/game/matchSync';
@@ -50,6 +51,8 @@ export interface NetgameServerOptions extends CommonServerOptions {
   /** Datagrams per second per source (default 200). */
   udpRate?: number;
   seed?: number;
+  /** Kill and time limits of the matches its world plays (default RULES.match). */
+  matchLimits?: Partial<MatchLimits>;
 }
 
 export interface NetgameServerStats {
@@ -104,6 +107,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
   let datagrams: NetgameDatagrams | null = null;
   const core = new NetgameServer({
     seed: options.seed ?? 0x5741524c,
+    ...(options.matchLimits ? { matchLimits: options.matchLimits } : {}),
     send: (slot, events) => {
       const seat = seats.get(slot);
       if (seat && datagrams) datagrams.send(seat, events);

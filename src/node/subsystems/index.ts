@@ -60,7 +60,7 @@ export interface SubsystemOptions {
   connectionEnded?: ProtocolContext['connectionEnded'];
   /** Peer-to-peer settings, read each time p2p starts and each time it connects (e.g. maxPlayers from a cvar). */
   p2pConfig?: (() => Partial<P2pConfig>) | undefined;
-  /** Lockstep games' settings (input lead, limits of a match this node starts). */
+  /** Lockstep games' settings (input lead, limits of a match this node starts; a netgame this node hosts takes the same limits). */
   lockstep?: (() => LockstepSettings) | undefined;
   frameHash?: ProtocolContext['frameHash'];
   /** Non-fatal subsystem trouble (failed kill, failed restart). Default: dropped. */
@@ -174,7 +174,7 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
     [SLOTSERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, SLOTSERVER_PROTOCOL),
     [GAMESERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, GAMESERVER_PROTOCOL),
     [LOCKSTEP_PROTOCOL]: (ctx) => new LockstepProtocol(ctx, options.p2pConfig, options.lockstep),
-    [NETGAME_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, NETGAME_PROTOCOL),
+    [NETGAME_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, NETGAME_PROTOCOL, () => options.lockstep?.().matchLimits ?? {}),
   };
   const protocol = new SubsystemKind<Protocol, typeof PROTOCOL_KIND>(
     PROTOCOL_KIND,
