@@ -9,8 +9,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitFor as until } from '../support/waitFor';
-import { startGameserver } from '../../src/node/servers/gameserver';
-import { startNetgameServer } from '../../src/node/servers/netgameServer';
+import { startGameserver } from '../../src/node/servers/game/gameserver';
+import { startNetgameServer } from '../../src/node/servers/netgame/netgameServer';
 import { hashWorld } from '../../src/shared/game/hash';
 import { openHandles, SwitchRig } from '../support/switchRig';
 

@@ -8,7 +8,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSlotserver, type Slotserver } from '../../src/node/servers/slotserver';
+import { startSlotserver, type Slotserver } from '../../src/node/servers/slot/slotserver';
 import { LineClient } from '../support/lineClient';
 import { startServer, stopServers } from '../support/serverProcess';
 import { tempDir } from '../support/testRun';

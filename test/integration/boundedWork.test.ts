@@ -6,9 +6,9 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMasterserver } from '../../src/node/servers/masterserver';
-import { startSlotserver } from '../../src/node/servers/slotserver';
-import type { RunningServer } from '../../src/node/servers/types';
+import { startMasterserver } from '../../src/node/servers/master/masterserver';
+import { startSlotserver } from '../../src/node/servers/slot/slotserver';
+import type { RunningServer } from '../../src/node/servers/common/types';
 import { formatJoin } from '../../src/shared/servers/masterProtocol';
 import { LineClient } from '../support/lineClient';
 import { describeUnread, runUnread } from '../support/hostileUnread';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { encodePacket } from '../../src/shared/wire/codec';
 import { PacketType, objectId, type RemoteEvent } from '../../src/shared/wire/types';
 
-import { renderGameserverStatus } from '../../src/node/servers/gameserverStatus';
+import { renderGameserverStatus } from '../../src/node/servers/game/gameserverStatus';
 import { GameClient, LineClient } from '../support/gameClient';
 import { until } from '../support/testHost';
 import { VirtualClock } from '../support/virtualClock';

@@ -6,8 +6,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostService } from '../../src/node/host/hostService';
 import { startTestHost, until } from '../support/testHost';
-import { startGameserver } from '../../src/node/servers/gameserver';
-import type { RunningServer } from '../../src/node/servers/types';
+import { startGameserver } from '../../src/node/servers/game/gameserver';
+import type { RunningServer } from '../../src/node/servers/common/types';
 
 const hosts: HostService[] = [];
 const node = async (name: string) => {

@@ -6,7 +6,7 @@
  */
 import dgram from 'node:dgram';
 import { describe, expect, it } from 'vitest';
-import { MIGRATE_AFTER_QUIET_MS } from '../../src/node/servers/gameDatagrams';
+import { MIGRATE_AFTER_QUIET_MS } from '../../src/node/servers/game/gameDatagrams';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
 import { PacketType } from '../../src/shared/wire/types';
 import { useGameservers } from '../support/gameserverFixture';

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLineServer, type LineServer } from '../../src/node/servers/lineServer';
+import { startLineServer, type LineServer } from '../../src/node/servers/common/lineServer';
 import { waitFor } from '../support/waitFor';
 
 const servers: LineServer[] = [];

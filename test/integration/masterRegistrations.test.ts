@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/waitFor';
-import { DEFAULT_MAX_SERVERS_PER_ADDRESS, startMasterserver, type Masterserver } from '../../src/node/servers/masterserver';
+import { DEFAULT_MAX_SERVERS_PER_ADDRESS, startMasterserver, type Masterserver } from '../../src/node/servers/master/masterserver';
 
 const joinAs = (name: string) => `version: 1.0 join me: ${name} os: linux-x64 maxplayers: 16 url: http://example.org/ port: 6582 type: gameserver`;
 

@@ -1,8 +1,8 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMasterserver, type Masterserver, type MasterserverOptions } from '../../src/node/servers/masterserver';
-import { MasterRegistration } from '../../src/node/servers/masterClient';
+import { startMasterserver, type Masterserver, type MasterserverOptions } from '../../src/node/servers/master/masterserver';
+import { MasterRegistration } from '../../src/node/servers/master/masterClient';
 import { VirtualClock } from '../support/virtualClock';
 import { waitFor } from '../support/waitFor';
 

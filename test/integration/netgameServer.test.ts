@@ -8,7 +8,7 @@
 import dgram from 'node:dgram';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startNetgameServer, type RunningNetgameServer } from '../../src/node/servers/netgameServer';
+import { startNetgameServer, type RunningNetgameServer } from '../../src/node/servers/netgame/netgameServer';
 import { zlibPacker } from '../../src/node/lockstep/zlibPacker';
 import { NetgameClient } from '../../src/shared/netgame/client';
 import { encodeNetState } from '../../src/shared/netgame/netState';

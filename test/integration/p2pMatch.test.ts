@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor as until } from '../support/waitFor';
 import { createHost } from '../../src/node/host/createHost';
 import type { HostService } from '../../src/node/host/hostService';
-import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
+import { startGameserver, type Gameserver } from '../../src/node/servers/game/gameserver';
 import { FIRE_COOLDOWN_TICKS, LASER_SPEED, NOSE_OFFSET, type ClientGame } from '../../src/shared/game';
 import { tempDir } from '../support/testRun';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';

@@ -6,8 +6,8 @@
 import pino from 'pino';
 import { describe, it } from 'vitest';
 import { waitFor as until } from '../support/waitFor';
-import { startGameserver } from '../../src/node/servers/gameserver';
-import { startSlotserver } from '../../src/node/servers/slotserver';
+import { startGameserver } from '../../src/node/servers/game/gameserver';
+import { startSlotserver } from '../../src/node/servers/slot/slotserver';
 import { openHandles, SwitchRig } from '../support/switchRig';
 
 describe('live protocol switching', () => {

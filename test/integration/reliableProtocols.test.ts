@@ -9,9 +9,9 @@
  */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGameserver } from '../../src/node/servers/gameserver';
-import { startSlotserver } from '../../src/node/servers/slotserver';
-import type { RunningServer } from '../../src/node/servers/types';
+import { startGameserver } from '../../src/node/servers/game/gameserver';
+import { startSlotserver } from '../../src/node/servers/slot/slotserver';
+import type { RunningServer } from '../../src/node/servers/common/types';
 import { startTestHost, until, type TestHost } from '../support/testHost';
 
 const hosts: TestHost[] = [];

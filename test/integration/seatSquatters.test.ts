@@ -10,8 +10,8 @@
 import dgram from 'node:dgram';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
-import { startSlotserver, type Slotserver } from '../../src/node/servers/slotserver';
+import { startGameserver, type Gameserver } from '../../src/node/servers/game/gameserver';
+import { startSlotserver, type Slotserver } from '../../src/node/servers/slot/slotserver';
 import { encodeTimeRequest } from '../../src/shared/time';
 import { PacketType } from '../../src/shared/wire/types';
 import { GameClient } from '../support/gameClient';

@@ -10,9 +10,9 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitFor as until } from '../support/waitFor';
-import { startGameserver } from '../../src/node/servers/gameserver';
-import { startNetgameServer } from '../../src/node/servers/netgameServer';
-import { startSlotserver } from '../../src/node/servers/slotserver';
+import { startGameserver } from '../../src/node/servers/game/gameserver';
+import { startNetgameServer } from '../../src/node/servers/netgame/netgameServer';
+import { startSlotserver } from '../../src/node/servers/slot/slotserver';
 import { formatLook, LOOK_AUTO, type ShipLook } from '../../src/shared/wire/shipLook';
 import { openHandles, SwitchRig, type SwitchPlayer } from '../support/switchRig';
 

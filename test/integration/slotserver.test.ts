@@ -10,7 +10,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { renderSlotserverStatus, startSlotserver, type Slotserver, type SlotserverOptions } from '../../src/node/servers/slotserver';
+import { renderSlotserverStatus, startSlotserver, type Slotserver, type SlotserverOptions } from '../../src/node/servers/slot/slotserver';
 import { tempDir } from '../support/testRun';
 
 const SERVER = 'Test Server';

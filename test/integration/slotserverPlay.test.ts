@@ -7,8 +7,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostService } from '../../src/node/host/hostService';
 import { startTestHost, until } from '../support/testHost';
-import { startSlotserver } from '../../src/node/servers/slotserver';
-import type { RunningServer } from '../../src/node/servers/types';
+import { startSlotserver } from '../../src/node/servers/slot/slotserver';
+import type { RunningServer } from '../../src/node/servers/common/types';
 import { parseTarget } from '../../src/node/protocol/serverClient';
 
 const hosts: HostService[] = [];

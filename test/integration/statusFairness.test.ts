@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStatusHttp, type StatusHttp } from '../../src/node/servers/statusHttp';
+import { startStatusHttp, type StatusHttp } from '../../src/node/servers/common/statusHttp';
 import { flood, type Flood } from '../support/connectionFlood';
 import { waitFor } from '../support/waitFor';
 

@@ -9,7 +9,7 @@
  */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
+import { startGameserver, type Gameserver } from '../../src/node/servers/game/gameserver';
 import { startTestHost, until, type TestHost } from '../support/testHost';
 import { startServer, stopServers } from '../support/serverProcess';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';

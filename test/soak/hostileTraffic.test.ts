@@ -14,9 +14,9 @@
 import dgram from 'node:dgram';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGameserver, type Gameserver } from '../../src/node/servers/gameserver';
-import { startMasterserver } from '../../src/node/servers/masterserver';
-import type { RunningServer } from '../../src/node/servers/types';
+import { startGameserver, type Gameserver } from '../../src/node/servers/game/gameserver';
+import { startMasterserver } from '../../src/node/servers/master/masterserver';
+import type { RunningServer } from '../../src/node/servers/common/types';
 import { encodePacket } from '../../src/shared/wire/codec';
 import { objectId, PacketType } from '../../src/shared/wire/types';
 import { until } from '../support/testHost';

@@ -1,7 +1,7 @@
 /**
  * Cheating with the rules of a match, against a real gameserver process
  * (out/main/server.js): four scripted cheaters play alongside three honest
- * scripted players, and the server's rule guard (src/node/servers/ruleGuard.ts)
+ * scripted players, and the server's rule guard (src/node/servers/game/ruleGuard.ts)
  * must stop each one — its events not forwarded to the honest player — and
  * strike it, while the honest players collect no strike:
  * (a) missiles without ammunition: more than RULES.missile.startAmmo in one life;

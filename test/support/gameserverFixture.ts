@@ -6,7 +6,7 @@
 import dgram from 'node:dgram';
 import pino from 'pino';
 import { afterEach } from 'vitest';
-import { startGameserver, type Gameserver, type GameserverOptions } from '../../src/node/servers/gameserver';
+import { startGameserver, type Gameserver, type GameserverOptions } from '../../src/node/servers/game/gameserver';
 import { GameClient, LineClient } from './gameClient';
 
 export function useGameservers() {

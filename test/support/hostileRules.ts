@@ -1,7 +1,7 @@
 /**
  * Cheating with the rules of a match, against a real gameserver process
  * (out/main/server.js): scripted cheaters play alongside honest scripted
- * players, and the server's rule guard (src/node/servers/ruleGuard.ts,
+ * players, and the server's rule guard (src/node/servers/game/ruleGuard.ts,
  * weaponGuard.ts, hitConfirm.ts; far pickups in forwarder.ts) must stop each
  * one — its events not forwarded to the honest player — and strike it, while
  * the honest players collect no strike:

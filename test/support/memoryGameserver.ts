@@ -23,16 +23,16 @@
  * steps (`await new Promise(setImmediate)`), or pass `flush: 'tick'`.
  */
 import pino from 'pino';
-import { Forwarder } from '../../src/node/servers/forwarder';
-import { GameDatagrams } from '../../src/node/servers/gameDatagrams';
-import { resolveGameserverOptions, type GameserverOptions } from '../../src/node/servers/gameserverOptions';
-import { DiscoveryResponder } from '../../src/node/servers/discoveryResponder';
-import { MatchReferee } from '../../src/node/servers/matchReferee';
-import { ArenaOwner } from '../../src/node/servers/arenaOwner';
-import type { ServerUdp, UdpEndpoint } from '../../src/node/servers/serverUdp';
-import { SourceGuard } from '../../src/node/servers/strikes';
-import { ServerTimeService } from '../../src/node/servers/timeService';
-import type { ClientSeat } from '../../src/node/servers/seat';
+import { Forwarder } from '../../src/node/servers/game/forwarder';
+import { GameDatagrams } from '../../src/node/servers/game/gameDatagrams';
+import { resolveGameserverOptions, type GameserverOptions } from '../../src/node/servers/game/gameserverOptions';
+import { DiscoveryResponder } from '../../src/node/servers/common/discoveryResponder';
+import { MatchReferee } from '../../src/node/servers/game/matchReferee';
+import { ArenaOwner } from '../../src/node/servers/game/arenaOwner';
+import type { ServerUdp, UdpEndpoint } from '../../src/node/servers/common/serverUdp';
+import { SourceGuard } from '../../src/node/servers/common/strikes';
+import { ServerTimeService } from '../../src/node/servers/common/timeService';
+import type { ClientSeat } from '../../src/node/servers/game/seat';
 import { EXTRA_KINDS } from '../../src/shared/game/combat';
 import { RULES } from '../../src/shared/game/rules';
 import type { PacketApi } from '../../src/shared/net/packetApi';

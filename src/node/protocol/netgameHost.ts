@@ -7,7 +7,7 @@
  */
 import type { MatchLimits } from '../../shared/game/match';
 import { createLogger } from '../log';
-import { startNetgameServer, type RunningNetgameServer } from '../servers/netgameServer';
+import { startNetgameServer, type RunningNetgameServer } from '../servers/netgame/netgameServer';
 
 /** Starts the server for `playerName`'s netgame with the host's match limits; `moved` says why it is not on the default ports. */
 export async function startHostedNetgame(playerName: string, matchLimits: Partial<MatchLimits>): Promise<{ server: RunningNetgameServer; name: string; moved: string }> {

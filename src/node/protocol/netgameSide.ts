@@ -10,7 +10,7 @@ import type { ProtocolContext } from '../../shared/protocol/protocol';
 import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import type { SessionPipeline } from '../../shared/session/pipeline';
 import type { Packet, WireAddr } from '../../shared/wire/types';
-import type { RunningNetgameServer } from '../servers/netgameServer';
+import type { RunningNetgameServer } from '../servers/netgame/netgameServer';
 import { startHostedNetgame } from './netgameHost';
 import { NetgameLink } from './netgameLink';
 

@@ -6,10 +6,10 @@
 import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from '../log';
-import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, type ServerLimits } from './connectionLimits';
-import { parseHostPort } from './masterClient';
+import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, type ServerLimits } from './common/connectionLimits';
+import { parseHostPort } from './master/masterClient';
 import { validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
-import { explainPortInUse, type PortRole } from './portInUse';
+import { explainPortInUse, type PortRole } from './common/portInUse';
 
 /** What follows a command-line mistake: one line pointing to the help, not the whole help. */
 export const HELP_POINTER = '(add --help for usage)';

@@ -6,13 +6,13 @@
  */
 import { Command, Option } from 'commander';
 import type { Logger } from '../log';
-import { DEFAULT_MAX_PER_ADDRESS } from './joinServer';
-import { MasterRegistration } from './masterClient';
-import { loopbackWarning } from './discoveryResponder';
+import { DEFAULT_MAX_PER_ADDRESS } from './join/joinServer';
+import { MasterRegistration } from './master/masterClient';
+import { loopbackWarning } from './common/discoveryResponder';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
-import { startStatusHttp, type StatusBody, type StatusHttp } from './statusHttp';
-import type { RunningServer } from './types';
-import { httpCaps } from './connectionLimits';
+import { startStatusHttp, type StatusBody, type StatusHttp } from './common/statusHttp';
+import type { RunningServer } from './common/types';
+import { httpCaps } from './common/connectionLimits';
 import { validateServerToken } from '../../shared/servers/masterProtocol';
 import { announce, int, limitsOf, masterAddress, publicHost, seconds, serverUrl, stopOnSignals, welcomeLine, type CommonOpts } from './cliOptions';
 

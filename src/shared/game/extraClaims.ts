@@ -1,7 +1,7 @@
 /**
  * Extras between client games of the Parsec protocols. The arena's owner
  * (the lowest joined slot when no gameserver runs the match; the gameserver's
- * own side is src/node/servers/arenaOwner.ts) spawns them, and a destroyed
+ * own side is src/node/servers/game/arenaOwner.ts) spawns them, and a destroyed
  * ship's game drops what it carried; each goes out as a createExtra of its
  * owner (the "authority" below for that extra). A player whose ship flies
  * through one takes it on its own screen at once and claims it (a reliable

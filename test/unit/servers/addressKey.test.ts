@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, PerAddress } from '../../../src/node/servers/addressKey';
+import { addressKey, PerAddress } from '../../../src/node/servers/common/addressKey';
 
 describe('addressKey: what counts as one host for per-address limits', () => {
   it('keeps an IPv4 address and unwraps an IPv4-mapped one', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { arenaAt, RULES } from '../../../src/shared/game';
 import { STEP_MS } from '../../../src/shared/sim';
 import { NO_SLOT, objectId } from '../../../src/shared/wire/types';
-import { ArenaOwner } from '../../../src/node/servers/arenaOwner';
+import { ArenaOwner } from '../../../src/node/servers/game/arenaOwner';
 
 const SPAWN_MS = RULES.extras.spawnEveryTicks * STEP_MS;
 

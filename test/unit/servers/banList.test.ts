@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { emptyBanList, loadBanList, parseBanList } from '../../../src/node/servers/banList';
+import { emptyBanList, loadBanList, parseBanList } from '../../../src/node/servers/join/banList';
 import { tempDir } from '../../support/testRun';
 
 const FILE = `# troublemakers

@@ -2,8 +2,8 @@ import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchBanList, type BanWatch } from '../../../src/node/servers/banWatch';
-import type { BanList } from '../../../src/node/servers/banList';
+import { watchBanList, type BanWatch } from '../../../src/node/servers/join/banWatch';
+import type { BanList } from '../../../src/node/servers/join/banList';
 import { tempDir } from '../../support/testRun';
 
 const watches: BanWatch[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionTable, SMALL_SOURCE } from '../../../src/node/servers/connectionLimits';
-import { addressKey as sourceKey } from '../../../src/node/servers/addressKey';
+import { ConnectionTable, SMALL_SOURCE } from '../../../src/node/servers/common/connectionLimits';
+import { addressKey as sourceKey } from '../../../src/node/servers/common/addressKey';
 
 describe('connection limits', () => {
   it('counts IPv4 by address and IPv6 by /64 (IPv4-mapped unwrapped)', () => {

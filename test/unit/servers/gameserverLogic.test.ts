@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatJoinAccepted, parseJoinAccepted, parseServerLine } from '../../../src/shared/servers/joinProtocol';
 import { objectId, PacketType, type Packet, type RemoteEvent } from '../../../src/shared/wire/types';
-import { stateVerdict, ownedBy, reachesEveryone, tierOf, withinRadius } from '../../../src/node/servers/interest';
-import { Forwarder } from '../../../src/node/servers/forwarder';
-import type { UdpEndpoint } from '../../../src/node/servers/serverUdp';
-import { serverHeader } from '../../../src/node/servers/relay';
+import { stateVerdict, ownedBy, reachesEveryone, tierOf, withinRadius } from '../../../src/node/servers/game/interest';
+import { Forwarder } from '../../../src/node/servers/game/forwarder';
+import type { UdpEndpoint } from '../../../src/node/servers/common/serverUdp';
+import { serverHeader } from '../../../src/node/servers/game/relay';
 
 describe('accept line: udp and token', () => {
   it('round-trips with and without the gameserver fields; the token is 8 lower-case hex digits', () => {

@@ -8,7 +8,7 @@
  * killers that had a weapon near the victim since its previous death.
  */
 import { describe, expect, it } from 'vitest';
-import { HitConfirm } from '../../../src/node/servers/hitConfirm';
+import { HitConfirm } from '../../../src/node/servers/game/hitConfirm';
 import { RULES } from '../../../src/shared/game';
 import type { Vec3 } from '../../../src/shared/sim';
 import { NO_SLOT, type RemoteEvent, type ShipState } from '../../../src/shared/wire/types';

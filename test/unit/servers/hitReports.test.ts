@@ -8,7 +8,7 @@
  * on a virtual clock through the link conditioner (50 ms one way, 5 % loss).
  */
 import { describe, expect, it } from 'vitest';
-import { LiveShots } from '../../../src/node/servers/liveShots';
+import { LiveShots } from '../../../src/node/servers/game/liveShots';
 import { runHitDuel } from '../../support/hitDuel';
 
 describe('hit reports through a gameserver', () => {

@@ -5,7 +5,7 @@
  * says so on every change.
  */
 import { describe, expect, it } from 'vitest';
-import { MatchReferee } from '../../../src/node/servers/matchReferee';
+import { MatchReferee } from '../../../src/node/servers/game/matchReferee';
 import { RULES } from '../../../src/shared/game/rules';
 import { NO_SLOT, NO_TIME_LIMIT } from '../../../src/shared/wire/types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAYERS_DECIDE_MATCH, serverMatch } from '../../../src/node/servers/matchStatus';
+import { PLAYERS_DECIDE_MATCH, serverMatch } from '../../../src/node/servers/common/matchStatus';
 import { MATCH_OVER, MATCH_PLAYING } from '../../../src/shared/game/types';
 import { NO_TIME_LIMIT } from '../../../src/shared/wire/types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainPortInUse, PortInUseError } from '../../../src/node/servers/portInUse';
+import { explainPortInUse, PortInUseError } from '../../../src/node/servers/common/portInUse';
 
 const OPTIONS = { TCP: '--port', UDP: '--udp-port', HTTP: '--http-port' } as const;
 

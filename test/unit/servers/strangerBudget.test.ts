@@ -1,11 +1,11 @@
 /**
- * Floods from many sources (src/node/servers/strikes.ts SourceGuard): every
+ * Floods from many sources (src/node/servers/common/strikes.ts SourceGuard): every
  * source without a seat shares one budget, checked before anything else, so
  * a flood spread over thousands of source ports cannot take the joined
  * players' datagrams' place — and costs a counter each, not a table entry.
  */
 import { describe, expect, it } from 'vitest';
-import { SourceGuard } from '../../../src/node/servers/strikes';
+import { SourceGuard } from '../../../src/node/servers/common/strikes';
 
 describe('the strangers\' budget', () => {
   it('200,000 datagrams from 5,000 source ports in one second: the joined players lose nothing, the flood gets its budget and no more', () => {

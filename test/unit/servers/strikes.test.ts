@@ -3,7 +3,7 @@
  * when a misbehaving peer is dropped, blocked or logged, with a virtual clock.
  */
 import { describe, expect, it } from 'vitest';
-import { ClientGuard, LogThrottle, SourceGuard, StrikeBook, StrikeCounter } from '../../../src/node/servers/strikes';
+import { ClientGuard, LogThrottle, SourceGuard, StrikeBook, StrikeCounter } from '../../../src/node/servers/common/strikes';
 import { SHIP_LIMITS } from '../../../src/shared/game/shipValidation';
 import { objectId, PacketType, type Packet, type RemoteEvent } from '../../../src/shared/wire/types';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createShip, dropMine, fireEmp, launchMissile, RULES, wireVec, type Ship } from '../../../src/shared/game';
 import { NO_INPUT, spawnPoints, STEP_MS } from '../../../src/shared/sim';
 import { NO_SLOT, type RemoteEvent, type ShipState } from '../../../src/shared/wire/types';
-import { WeaponGuard } from '../../../src/node/servers/weaponGuard';
+import { WeaponGuard } from '../../../src/node/servers/game/weaponGuard';
 
 const SPAWNS = spawnPoints();
 const players = (slot: number) => slot >= 0 && slot < 4;

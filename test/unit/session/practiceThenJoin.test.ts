@@ -10,8 +10,8 @@
  * way the server judges them (ClientGuard): no strike.
  */
 import { describe, expect, it } from 'vitest';
-import { ClientGuard } from '../../../src/node/servers/strikes';
-import { stateVerdict } from '../../../src/node/servers/interest';
+import { ClientGuard } from '../../../src/node/servers/common/strikes';
+import { stateVerdict } from '../../../src/node/servers/game/interest';
 import { ReplayWindow } from '../../../src/shared/net/replayWindow';
 import { GameDriver } from '../../../src/shared/protocol/gameDriver';
 import { BotCrew } from '../../../src/shared/game/pilots/crew';

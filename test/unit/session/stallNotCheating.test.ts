@@ -12,9 +12,9 @@
  */
 import { sequenceStart } from '../../../src/shared/net/replayWindow';
 import { describe, expect, it } from 'vitest';
-import { stateVerdict } from '../../../src/node/servers/interest';
+import { stateVerdict } from '../../../src/node/servers/game/interest';
 import { ReplayWindow } from '../../../src/shared/net/replayWindow';
-import { ClientGuard } from '../../../src/node/servers/strikes';
+import { ClientGuard } from '../../../src/node/servers/common/strikes';
 import { MAX_SPEED } from '../../../src/shared/game/kinds/ship';
 import type { ManagedPeer } from '../../../src/shared/session/managedPeer';
 import { spawnPoints } from '../../../src/shared/sim/spawn';

@@ -23,7 +23,7 @@ import {
   WireEncodeError,
 } from '../../../src/shared/wire';
 import type { Packet, PacketHeader, RemoteEvent } from '../../../src/shared/wire';
-import { planRelays, relayPacket, serverHeader, type RelayItem } from '../../../src/node/servers/relay';
+import { planRelays, relayPacket, serverHeader, type RelayItem } from '../../../src/node/servers/game/relay';
 import { arbHeader, arbPacket, arbRemoteEvent, arbU32, expectWireEqual } from '../../support/wireArbitraries';
 
 const arbTokenHeader: fc.Arbitrary<PacketHeader> = fc.tuple(arbHeader, arbU32).map(([h, token]) => ({ ...h, token }));

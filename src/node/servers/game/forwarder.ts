@@ -1,0 +1,313 @@
+/**
+ * The gameserver's forwarding core, without sockets: the joined players'
+ * seats, what each one's GameState packets mean for the others (state
+ * kept, events queued by priority and distance), and, per client, packing
+ * what is due into Relay packets within its datagram budget. The caller
+ * encodes and sends them (gameserver.ts).
+ */
+import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
+import { ackSize } from '../../../shared/net/linkLayer';
+import { NO_SLOT, objectId, objectOwner, PacketType, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../../shared/wire/types';
+import { ClientSeat } from './seat';
+import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
+import { CLAIM_SLACK } from '../../../shared/game/extraClaims';
+import { MINE_CODE, MINE_DRIFT } from '../../../shared/game/kinds/mine';
+import { SHIP_RADIUS } from '../../../shared/game/kinds/ship';
+import { RULES } from '../../../shared/game/rules';
+import type { Vec3 } from '../../../shared/sim/types';
+import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
+import { LiveShots } from './liveShots';
+
+/** Tunables of a {@link Forwarder} (validated by the gameserver). */
+export interface ForwarderConfig {
+  /** Distance filter in units. */
+  radius: number;
+  /** Lasers and missiles older than this when their turn comes are dropped. */
+  outdatedMs: number;
+  /** Relay datagrams per client per tick. */
+  budget: number;
+  /** Events queued per client and tier. */
+  queueCap: number;
+}
+
+/** Dropped events by reason. */
+export interface EventDrops {
+  /** Time-critical events that waited longer than `outdatedMs`. */
+  outdated: number;
+  /** Events pushed out of a full queue. */
+  overflow: number;
+  /** Events a client may not send (slot tables, connect queues, other players' objects). */
+  foreign: number;
+  /** Claims of an extra by a ship nowhere near it (dropped, and struck as `far-pickup`). */
+  farPickup: number;
+}
+
+/** Bytes of the server's own header on a Relay: the fixed header and the client's token. */
+const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
+/** Most claimable objects the server remembers the place of (extras: at most RULES.extras.max plus drops; mines: 8 a player). */
+const MAX_CLAIMABLE = 192;
+/** A claimed extra must be this close to the claimer's last reported position (pickup reach plus the claim slack). */
+const PICKUP_REACH = RULES.extras.pickupRadius + SHIP_RADIUS + CLAIM_SLACK;
+
+/** A mine report must come from this close to where the mine was laid: its trigger reach, its drift to a stop, and the claim slack. */
+const MINE_REACH = RULES.mine.triggerRadius + SHIP_RADIUS + MINE_DRIFT + CLAIM_SLACK;
+
+/** A claim: a killObject of another player's object naming the sender as the one who took it or set it off (extraClaims.ts, kinds/mine.ts). */
+function claimOf(event: RemoteEvent, slot: number): boolean {
+  return event.type === 'killObject' && event.killerSlot === slot && !ownedBy(event, slot);
+}
+
+/** Whether the claimer (last reported at `pos`) was within `reach` of the object. */
+function near(pos: Vec3 | undefined, object: Vec3, reach: number): boolean {
+  return pos !== undefined && distanceSquared(pos, object) <= reach * reach;
+}
+
+/** A destroyed ship's game may drop extras (reliable createExtra of its own) this long after its death announcement, ms. */
+const DROP_WINDOW_MS = 2000;
+/** Most extras one death may drop (a ship drops at most missiles, mines and its laser upgrade: combat.ts dropsOf). */
+const DROPS_PER_DEATH = 3;
+
+/** Bytes of reliable messages one flush takes from a client's link (what is not placed is resent later). */
+const RELIABLE_CHUNK = 360;
+/** Stream of reliable items in the relay plan (after the event tiers and states). */
+const RELIABLE_STREAM = TIERS + 1;
+
+type Item = RelayItem & { pending?: PendingEvent; of?: ClientSeat };
+
+/** Seats and forwarding for one gameserver. */
+export class Forwarder {
+  /** Joined players by slot. */
+  readonly clients = new Map<number, ClientSeat>();
+  readonly byToken = new Map<number, ClientSeat>();
+  readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0 };
+  /** Called with each player's announcement of its own ship's destruction (the match referee counts it). */
+  onOwnKill: ((victim: number, killer: number, now: number) => void) | null = null;
+  /**
+   * What another player may claim (full object id → where it was announced,
+   * the reach a claim must come from, and an extra's type): the authority's
+   * extras and the players' mines, newest last, at most MAX_CLAIMABLE.
+   */
+  private readonly claimable = new Map<number, { pos: Vec3; reach: number; extraType?: number }>();
+  /** Lasers and missiles relayed lately: a victim may report one that hit it (liveShots.ts). */
+  private readonly shots = new LiveShots();
+  /** Called when the authority gives extra of `type` to `winner` (the rules guard grants the ammunition it carries). */
+  onExtraTaken: ((winner: number, type: number) => void) | null = null;
+  /** Called with each laser a player fires (the server's arena simulates it). */
+  onLaser: ((slot: number, event: RemoteEvent) => void) | null = null;
+  /** Called with a claim of one of the server's own extras (wire id `id`) by `slot`, from near it; the server answers everyone. */
+  onServerClaim: ((slot: number, id: number, now: number) => void) | null = null;
+  /** Players whose ship was just destroyed: until when, and how many extras, their game may still drop. */
+  private readonly drops = new Map<number, { until: number; left: number }>();
+  private nextId = 1;
+
+  constructor(private readonly cfg: ForwarderConfig) {}
+
+  /** A new seat for a player seated in `slot` at `address`, with a token no other seat has. */
+  add(slot: number, address: string, newToken: () => number, now: number): ClientSeat {
+    let token: number;
+    do token = newToken();
+    while (this.byToken.has(token));
+    const s = new ClientSeat(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
+    this.clients.set(slot, s);
+    this.byToken.set(token, s);
+    return s;
+  }
+
+  /** Ends the seat in `slot`: its token stops working, and what the others still had queued from it is forgotten. */
+  remove(slot: number): void {
+    const s = this.clients.get(slot);
+    if (!s) return;
+    this.clients.delete(slot);
+    this.byToken.delete(s.token);
+    this.drops.delete(slot);
+    for (const c of this.clients.values()) {
+      c.outbox.remove((p) => p.from === s.slot);
+      c.sent.delete(s.id);
+    }
+  }
+
+  /**
+   * A GameState accepted from `s` (`newest`: its id is the highest so far, so its state counts); its events are queued for the others.
+   * Returns how many of its events were not the client's to send (dropped as `foreign`), so the server can count strikes.
+   */
+  onGameState(s: ClientSeat, packet: Packet, newest: boolean, now: number): number {
+    if (newest) s.setState(packet.header);
+    let foreign = 0;
+    for (const event of packet.events) {
+      const tier = tierOf(event);
+      // The server owns the arena: a player's extras (its ship's drops) come only as reliable messages.
+      if (tier === null || !ownedBy(event, s.slot) || event.type === 'createExtra') {
+        this.eventDrops.foreign += 1;
+        foreign += 1;
+        continue;
+      }
+      if (event.type === 'createObject' && event.kind === MINE_CODE) this.claimableAt(event.id, event.pos, MINE_REACH);
+      else if (event.type === 'createLaser') this.onLaser?.(s.slot, event);
+      this.shots.relayed(event, now);
+      const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
+      const everyone = reachesEveryone(event);
+      for (const c of this.clients.values()) {
+        if (c === s) continue;
+        if (!everyone && !withinRadius(s.pos, c.pos, this.cfg.radius)) c.counters.eventsFiltered += 1;
+        else this.eventDrops.overflow += c.outbox.push(tier, pending);
+      }
+    }
+    return foreign;
+  }
+
+  /**
+   * The reliable-message envelopes of a datagram accepted from `s`:
+   * acknowledgements settle what the server sent it; each reliable message
+   * is acknowledged and, the first time, queued on every other client's link
+   * (a name, or a match state, supersedes the same player's older one still in flight). A
+   * message the client may not send (another player's object) is dropped and
+   * counted as foreign; one `refuse` returns true for (the rules guard's
+   * verdict) is acknowledged and dropped; a claim of an extra from afar is
+   * dropped. Returns the packet without envelopes, how many messages were
+   * foreign and how many were claims from afar.
+   */
+  takeLinkEvents(s: ClientSeat, packet: Packet, now: number, refuse?: (event: RemoteEvent) => boolean): { packet: Packet; foreign: number; farPickups: number } {
+    let foreign = 0;
+    let farPickups = 0;
+    const rest: RemoteEvent[] = [];
+    for (const ev of packet.events) {
+      if (ev.type === 'ack') s.link.onAcks(ev.ids, now);
+      else if (ev.type === 'reliable') {
+        if (!s.link.onMessage(ev.id, now)) continue;
+        const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;
+        const claim = claimed === undefined ? undefined : this.claimable.get(claimed);
+        // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
+        const at = packet.header.type === PacketType.GameState && packet.header.joined ? packet.header.state.pos : s.pos;
+        if (claim && !near(at, claim.pos, claim.reach)) {
+          this.eventDrops.farPickup += 1;
+          farPickups += 1;
+          continue;
+        }
+        // The server is the match authority and owns the arena: a player's word on either is not passed on.
+        if (ev.event.type === 'matchState' || ev.event.type === 'asteroidBreaks') continue;
+        // A claim of one of the server's own extras: the server decides it and tells everyone.
+        if (claimed !== undefined && objectOwner(claimed) === NO_SLOT) {
+          this.onServerClaim?.(s.slot, claimed, now);
+          continue;
+        }
+        // A player's extra can only be a drop of its ship just destroyed, where it was.
+        if (ev.event.type === 'createExtra') {
+          const allowance = this.drops.get(s.slot);
+          if (!allowance || now > allowance.until || allowance.left <= 0 || !near(at, ev.event.pos, PICKUP_REACH)) {
+            this.eventDrops.foreign += 1;
+            foreign += 1;
+            continue;
+          }
+          allowance.left -= 1;
+          this.claimableAt(ev.event.id, ev.event.pos, PICKUP_REACH, ev.event.kind);
+        }
+        // A mine that went off is gone; an extra is gone when the authority says who got it.
+        if (claim && claimed !== undefined && claim.extraType === undefined) this.claimable.delete(claimed);
+        if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
+          // The authority's word on one of its extras: the winner's ammunition grows by what it carried.
+          const taken = this.claimable.get(ev.event.id);
+          if (taken?.extraType !== undefined && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.extraType);
+          this.claimable.delete(ev.event.id);
+        }
+        // A victim's report of a laser or missile that hit it (hitReports.ts): for the shooter and everyone who still shows the shot.
+        const hitReport = !claim && claimed !== undefined && this.shots.report(claimed, now);
+        if (!claim && !hitReport && !ownedBy(ev.event, s.slot)) {
+          this.eventDrops.foreign += 1;
+          foreign += 1;
+          continue;
+        }
+        if (refuse?.(ev.event)) continue;
+        // Its own ship destroyed (a claim the rules guard let through): the match referee counts it.
+        if (ev.event.type === 'killObject' && ev.event.id === objectId(s.slot, 0)) {
+          this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
+          this.drops.set(s.slot, { until: now + DROP_WINDOW_MS, left: DROPS_PER_DEATH });
+        }
+        const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
+        for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
+      } else rest.push(ev);
+    }
+    return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign, farPickups };
+  }
+
+  /** The server's own extra of wire id `id` and `type` lies at `pos`: players may claim it from within the pickup reach. */
+  serverExtra(id: number, pos: Vec3, type: number): void {
+    this.claimableAt(id, pos, PICKUP_REACH, type);
+  }
+
+  /** The server's own extra of wire id `id` is gone (taken or expired). */
+  forget(id: number): void {
+    this.claimable.delete(id);
+  }
+
+  /** A reliable message from the server itself to seat `s` (the match state): it travels in the Relay packets' outer event list. */
+  sayToSeat(s: ClientSeat, event: ReliableGameEvent, now: number): void {
+    s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? 'match:server' : undefined);
+  }
+
+  /** Object `id` (an extra of `extraType`, or a mine) was announced at `pos`: others may claim it from within `reach`. */
+  private claimableAt(id: number, pos: Vec3, reach: number, extraType?: number): void {
+    this.claimable.delete(id);
+    this.claimable.set(id, { pos: { x: pos.x, y: pos.y, z: pos.z }, reach, ...(extraType === undefined ? {} : { extraType }) });
+    if (this.claimable.size > MAX_CLAIMABLE) this.claimable.delete(this.claimable.keys().next().value as number);
+  }
+
+  /**
+   * Everything due for client `c` (bound, with budget left) as Relay packets
+   * under `header()`: time-critical events, then the new states of players in
+   * range (once each; those out of range are counted and skipped), then world
+   * changes, then chat and names. What does not fit the budget waits.
+   */
+  flush(c: ClientSeat, now: number, header: () => PacketHeader): Packet[] {
+    if (!c.udp || c.budget <= 0) return [];
+    this.eventDrops.outdated += c.outbox.dropOutdated(now, this.cfg.outdatedMs);
+    const items: Item[] = [];
+    const linkDue = c.link.wantsSend(now);
+    const events = (tier: number) => {
+      for (const p of c.outbox.queues[tier] ?? []) items.push({ from: p.from, event: p.event, size: p.size, stream: tier, pending: p });
+    };
+    events(0);
+    for (const p of this.clients.values()) {
+      if (p === c || !c.stateDue(p)) continue;
+      if (withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
+      else {
+        c.sent.set(p.id, p.seq);
+        c.counters.statesFiltered += 1;
+      }
+    }
+    for (let tier = 1; tier < TIERS; tier++) events(tier);
+    if (items.length === 0 && !linkDue) return [];
+    // Reliable messages go first (resends and new ones, about a datagram's worth); acknowledgements ride in the first outer header.
+    const reliable = c.link.take(now, RELIABLE_CHUNK, ackSize);
+    // The server's own messages ride in the outer event list (they come from no player); the players' inside their relayed packets.
+    const own: RemoteEvent[] = [];
+    for (const m of reliable.messages) {
+      const event: RemoteEvent = { type: 'reliable', id: m.id, event: m.message.event };
+      if (m.message.from === NO_SLOT) own.push(event);
+      else items.push({ from: m.message.from, event, size: eventSize(event), stream: RELIABLE_STREAM });
+    }
+    // (Reliable items go first.)
+    items.unshift(...items.splice(items.length - (reliable.messages.length - own.length)));
+    const acks: RemoteEvent[] = [...(reliable.acks.length > 0 ? [{ type: 'ack' as const, ids: reliable.acks }] : []), ...own];
+    // A packet of acknowledgements alone is a Reliable one; with the server's own messages it is a Relay (their only home on the client).
+    const bare = own.length > 0 ? PacketType.Relay : PacketType.Reliable;
+    if (items.length === 0) return acks.length > 0 ? [{ header: { ...header(), type: bare }, events: acks }] : [];
+    const plan = planRelays(items, OUTER_HEADER + acks.reduce((n, e) => n + eventSize(e), 0), c.budget);
+    const sent = new Set<PendingEvent>();
+    items.forEach((item, i) => {
+      if (!plan.placed[i]) return;
+      if (item.pending) sent.add(item.pending);
+      else if (item.of) {
+        c.sent.set(item.of.id, item.of.seq);
+        c.counters.statesSent += 1;
+      }
+    });
+    if (sent.size > 0) c.outbox.remove((p) => sent.has(p));
+    c.counters.eventsSent += sent.size;
+    c.budget -= plan.datagrams.length;
+    const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.clients.get(slot)?.header ?? null));
+    const first = packets[0];
+    if (first) first.events.unshift(...acks);
+    else if (acks.length > 0) packets.push({ header: { ...header(), type: bare }, events: acks });
+    return packets;
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * The gameserver's UDP port, datagram by datagram. Every datagram is
+ * distrusted:
+ * - before any decoding, blocked sources and sources over their rate cost
+ *   one map lookup (joined endpoints have their own table and are never
+ *   blocked, since anyone can forge a source address);
+ * - a datagram from a joined endpoint is charged to the seat's rate only when
+ *   the token peeked from its bytes is the seat's (time-sync and discovery
+ *   requests have a budget of their own there); anything else on that address
+ *   and port is a forgery, dropped as `forged-token` at no cost to the seat;
+ * - LAN discovery and time-sync requests share the port and are answered;
+ * - a game datagram counts only from its seat's TCP address, with its token
+ *   and slot, and (once bound) from its UDP port; replayed ids (the seat's one
+ *   replay window) and GameStates far behind (`stale`),
+ *   undecodable bytes and unexpected types are dropped and counted;
+ * - a seat's ship states and lasers are checked by its ClientGuard, mild
+ *   violations corrected before relaying, every violation a strike; its
+ *   missiles, mines, EMPs, kill claims and the hits it ignores by the
+ *   RuleGuard (ruleGuard.ts), refused events dropped, a strike each;
+ * - a source with no seat that keeps sending what cannot be accepted
+ *   collects strikes and is blocked for a while.
+ * It also sends: Relay datagrams (on arrival or on the tick), pongs, pings.
+ */
+import { decodePacket, DropCounters, encodePacket } from '../../../shared/wire/codec';
+import { peekToken } from '../../../shared/wire/header';
+import { PacketType, type Packet } from '../../../shared/wire/types';
+import { isTimeDatagram } from '../../../shared/time';
+import { isDiscoveryRequest } from '../../../shared/servers/lanDiscovery';
+import { spawnPoints } from '../../../shared/sim/spawn';
+import type { Logger } from '../../log';
+import type { DiscoveryResponder } from '../common/discoveryResponder';
+import type { Forwarder } from './forwarder';
+import type { GameserverConfig } from './gameserverOptions';
+import { unwrapAddress } from '../common/lineServer';
+import { serverHeader } from './relay';
+import type { ClientSeat } from './seat';
+import { stateVerdict } from './interest';
+import type { ServerUdp, UdpEndpoint } from '../common/serverUdp';
+import { ClientGuard, type SourceGuard } from '../common/strikes';
+import { RuleGuard, type RuleViolation } from './ruleGuard';
+import { stateTime } from '../../../shared/game/shipValidation';
+import type { ServerTimeService } from '../common/timeService';
+
+/** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
+const SPAWN_POINTS = spawnPoints();
+/**
+ * How long datagrams carrying the token of a session that just ended are
+ * dropped without a strike against their source: a player removed after a
+ * stall (its backlog still in the socket buffer) must not get its address
+ * blocked when it joins again.
+ */
+const ENDED_TOKEN_GRACE_MS = 30_000;
+
+/**
+ * How long a seat's bound UDP port must have been quiet before a datagram with
+ * the seat's token from another port of the same address moves the seat there
+ * (a NAT that rebound its mapping; the silence timeout is 10 s).
+ */
+export const MIGRATE_AFTER_QUIET_MS = 2000;
+
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'stale' | 'unexpected-type' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
+
+export interface GameDatagramsParts {
+  udp: ServerUdp;
+  fwd: Forwarder;
+  sources: SourceGuard;
+  discovery: DiscoveryResponder;
+  time: ServerTimeService;
+  config: GameserverConfig;
+  log: Logger;
+  /** Server clock (ms since start): the common game time. */
+  clock: () => number;
+  /** Drops a player (through the join server) for bad data. */
+  kick(seat: ClientSeat, reason: string): void;
+}
+
+export class GameDatagrams {
+  readonly codecDrops = new DropCounters();
+  readonly serverDrops = new Map<ServerDrop, number>();
+  /** `migrations`: seats moved to another UDP port of the same address (NAT rebinding). */
+  readonly totals = { packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0, nodeAlive: 0, migrations: 0 };
+  readonly strikeKinds = new Map<string, number>();
+  /** Joined clients' bound UDP endpoints (ip:port). */
+  private readonly endpoints = new Map<string, ClientSeat>();
+  private readonly guards = new WeakMap<ClientSeat, ClientGuard>();
+  /** The rules of the match: weapons, kill claims, hits ignored (per seat, and what the server saw of every projectile). */
+  readonly rules = new RuleGuard((slot) => this.parts.fwd.clients.has(slot));
+  /** Tokens of sessions that ended lately → until when their datagrams are excused (see ENDED_TOKEN_GRACE_MS). */
+  private readonly endedTokens = new Map<number, number>();
+  /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
+  private dropped: string | null = null;
+  private flushPending: NodeJS.Immediate | undefined;
+
+  constructor(private readonly parts: GameDatagramsParts) {}
+
+  /** Strikes counted against `seat` so far. */
+  strikesOf(seat: ClientSeat): number {
+    return [...(this.guards.get(seat)?.strikes.kinds.values() ?? [])].reduce((a, b) => a + b, 0);
+  }
+
+  /** Every datagram read: admitted or not, answered, or handed to the game. Never throws. */
+  onDatagram(msg: Uint8Array, from: UdpEndpoint): void {
+    try {
+      // Every datagram read counts, whatever becomes of it (dropped, discovery, time sync, game).
+      this.totals.packetsIn += 1;
+      this.totals.bytesIn += msg.length;
+      const source = `${from.address}:${from.port}`;
+      const now = this.parts.clock();
+      const seat = this.admitted(msg, source, now);
+      if (seat === false) return;
+      this.dropped = null;
+      // LAN discovery and time sync share the port; what they take but do not answer counts as a drop like any other.
+      const discovered = this.parts.discovery.offer(msg, from);
+      const timed = discovered === 'other' ? this.parts.time.offer(msg, from) : 'other';
+      if (discovered === 'dropped') this.drop('bad-discovery');
+      else if (timed === 'dropped') this.drop('bad-time-sync');
+      else if (discovered === 'other' && timed === 'other') this.receive(msg, from);
+      // A joined client's own endpoint is never struck for what fails here: its source address proves nothing.
+      if (this.dropped !== null && seat === null) this.offence(source, from, this.dropped, now);
+    } catch (err) {
+      this.parts.log.error({ err }, 'udp handler threw (datagram dropped)');
+    }
+  }
+
+  /** Sends `packet` to `seat`'s bound endpoint (nothing before it is bound). */
+  send(seat: ClientSeat, packet: Packet): void {
+    if (!seat.udp) return;
+    let bytes: Uint8Array;
+    try {
+      bytes = encodePacket(packet);
+    } catch (err) {
+      return this.parts.log.error({ err, slot: seat.slot }, 'could not encode a datagram (server bug)');
+    }
+    seat.counters.datagramsSent += 1;
+    seat.counters.bytesSent += bytes.length;
+    this.totals.packetsOut += 1;
+    this.totals.bytesOut += bytes.length;
+    if (!this.parts.udp.send(seat.udp, bytes)) this.parts.log.debug({ slot: seat.slot }, 'udp send failed');
+  }
+
+  /** A header of the server's own datagrams to `seat`, numbered. */
+  header(seat: ClientSeat, type: PacketType, gameTime = this.parts.clock()) {
+    return serverHeader(type, seat.nextId++, Math.floor(gameTime), seat.token);
+  }
+
+  /** Relays what waits for every seat (within its per-tick budget). */
+  flushAll(): void {
+    this.flushPending = undefined;
+    const now = this.parts.clock();
+    const fwd = this.parts.fwd;
+    for (const c of fwd.clients.values()) for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
+  }
+
+  /** Forgets endpoints of seats that are gone (their tokens are excused for a while). */
+  pruneEndpoints(): void {
+    const now = this.parts.clock();
+    for (const [token, until] of this.endedTokens) if (now >= until) this.endedTokens.delete(token);
+    for (const [source, s] of this.endpoints) {
+      if (this.parts.fwd.clients.get(s.slot) === s) continue;
+      this.endpoints.delete(source);
+      this.endedTokens.set(s.token, now + ENDED_TOKEN_GRACE_MS);
+    }
+  }
+
+  /** Stops: no flush pending, no endpoints. */
+  close(): void {
+    if (this.flushPending) clearImmediate(this.flushPending);
+    this.flushPending = undefined;
+    this.endpoints.clear();
+    this.endedTokens.clear();
+  }
+
+  private drop(reason: ServerDrop): void {
+    this.serverDrops.set(reason, (this.serverDrops.get(reason) ?? 0) + 1);
+    this.dropped = reason;
+  }
+
+  private receive(msg: Uint8Array, from: UdpEndpoint): void {
+    const decoded = decodePacket(msg);
+    if (!decoded.ok) {
+      this.codecDrops.count(decoded.reason);
+      this.dropped = decoded.reason;
+      return;
+    }
+    const { fwd, config } = this.parts;
+    const { header: h } = decoded.packet;
+    if (h.token === undefined) return this.drop('no-token');
+    const s = fwd.byToken.get(h.token);
+    if (!s) {
+      this.drop('unknown-token');
+      // The backlog of a session that just ended is no attack: counted, but no strike against its source.
+      if ((this.endedTokens.get(h.token) ?? -Infinity) > this.parts.clock()) this.dropped = null;
+      return;
+    }
+    if (unwrapAddress(from.address) !== s.address) return this.drop('wrong-address');
+    const now = this.parts.clock();
+    // Another port of the player's address: a NAT that rebound its mapping, if the bound port has gone quiet
+    // and this datagram is newer than any taken (a replay or a late copy never moves a seat).
+    const moved = s.udp !== null && s.udp.port !== from.port;
+    if (moved && (now - s.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !s.replay.ahead(h.messageId))) return this.drop('wrong-port');
+    if (h.senderSlot !== s.slot) return this.drop('wrong-slot');
+    // Each of the client's datagrams is taken once, whatever kind and however old: a replay cannot keep a seat alive.
+    const seq = s.replay.admit(h.messageId);
+    if (seq.verdict === 'replayed' || seq.verdict === 'too-old') return this.drop('replayed');
+    // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
+    const sentAt = stateTime(h.gameTime, now);
+    const claims: RuleViolation[] = [];
+    const pos = h.type === PacketType.GameState ? h.state.pos : undefined;
+    const { packet, farPickups } = fwd.takeLinkEvents(s, decoded.packet, now, (ev) => {
+      const v = this.rules.reliable(s, ev, sentAt, pos);
+      if (v) claims.push(v);
+      return v !== null;
+    });
+    if (claims.length > 0 && this.ruleStrikes(s, claims, now)) return;
+    // Claims of extras from afar are dropped (the authority never hears them) and struck.
+    if (farPickups > 0) {
+      this.strike('far-pickup', farPickups);
+      const why = this.guards.get(s)?.strike('far-pickup', `${farPickups} claim(s) of an extra it was nowhere near`, now, farPickups);
+      if (why) return this.parts.kick(s, why);
+    }
+    let verdict: 'newest' | 'late' | undefined;
+    if (h.type === PacketType.GameState) {
+      // Newer than every datagram taken: its state counts; a little late: its events still do; far behind: nothing.
+      const v = stateVerdict(seq);
+      if (v === 'stale' || v === 'replayed') return this.drop(v);
+      verdict = v;
+    } else if (h.type !== PacketType.NodeAlive && h.type !== PacketType.Ping && h.type !== PacketType.Pong && h.type !== PacketType.Reliable) {
+      return this.drop('unexpected-type');
+    }
+    // The first datagram that passes every check fixes the client's UDP endpoint; a rebound one moves it.
+    if (!s.udp || moved) {
+      if (s.udp) {
+        this.endpoints.delete(`${s.udp.address}:${s.udp.port}`);
+        this.parts.log.info({ slot: s.slot, from: s.udp.port, to: from.port }, 'player moved to another UDP port (NAT rebinding): seat kept');
+        this.totals.migrations += 1;
+      }
+      s.udp = from;
+      this.endpoints.set(`${from.address}:${from.port}`, s);
+    }
+    s.lastHeard = now;
+    s.udpHeardAt = now;
+    s.counters.packetsIn += 1;
+    s.counters.bytesIn += msg.length;
+    if (verdict !== undefined) {
+      // Impossible ship states and lasers are corrected in the packet before anyone sees them, and counted.
+      const guard = this.guardOf(s, now);
+      const checked = guard.check(packet, verdict === 'newest', now);
+      for (const v of checked.violations) this.strike(v.kind, 1);
+      if (checked.kick) return this.parts.kick(s, checked.kick);
+      // Weapons, kill claims and ignored hits: refused events leave the packet before it is forwarded.
+      if (this.ruleStrikes(s, this.rules.gameState(s, packet, verdict === 'newest', sentAt), now)) return;
+      const foreign = fwd.onGameState(s, packet, verdict === 'newest', now);
+      if (foreign > 0) {
+        this.strike('foreign-event', foreign);
+        const why = guard.strike('foreign-event', `${foreign} event(s) it may not send`, now, foreign);
+        if (why) return this.parts.kick(s, why);
+      }
+      // After the datagrams read in this turn of the event loop: a burst is relayed together, with no tick to wait for.
+      if (config.flushOnArrival) this.flushPending ??= setImmediate(() => this.flushAll());
+    } else if (h.type === PacketType.NodeAlive) {
+      this.totals.nodeAlive += 1;
+    } else if (h.type === PacketType.Ping) {
+      this.send(s, { header: this.header(s, PacketType.Pong, h.gameTime), events: [] });
+    } else if (s.pingAt !== null && h.gameTime === s.pingAt >>> 0) {
+      s.rttMs = now - s.pingAt;
+      s.pingAt = null;
+    }
+  }
+
+  private guardOf(s: ClientSeat, now: number): ClientGuard {
+    let guard = this.guards.get(s);
+    if (!guard) this.guards.set(s, (guard = new ClientGuard(SPAWN_POINTS, this.parts.config.strikePolicy, now)));
+    return guard;
+  }
+
+  /** Strikes for broken rules of the match; true when the seat was dropped for them. */
+  private ruleStrikes(s: ClientSeat, violations: RuleViolation[], now: number): boolean {
+    if (violations.length === 0) return false;
+    const guard = this.guardOf(s, now);
+    let kick: string | null = null;
+    for (const v of violations) {
+      this.strike(v.kind, 1);
+      kick ??= guard.strikes.add(v.kind, v.detail, now, v.severity === 'blatant');
+    }
+    if (kick) this.parts.kick(s, kick);
+    return kick !== null;
+  }
+
+  private strike(kind: string, n: number): void {
+    this.strikeKinds.set(kind, (this.strikeKinds.get(kind) ?? 0) + n);
+  }
+
+  /** The seat of a joined endpoint, null for any other admitted source, false when refused before decoding. */
+  private admitted(msg: Uint8Array, source: string, now: number): ClientSeat | null | false {
+    let seat = this.endpoints.get(source) ?? null;
+    if (seat && this.parts.fwd.clients.get(seat.slot) !== seat) {
+      this.endpoints.delete(source);
+      seat = null;
+    }
+    let key = source;
+    if (seat) {
+      // Anyone can send from a joined player's address and port: only the seat's token is charged to its rate,
+      // time-sync and discovery requests go to a budget of their own, and the rest costs the seat nothing.
+      if (peekToken(msg) !== seat.token) {
+        if (!isTimeDatagram(msg) && !isDiscoveryRequest(msg)) {
+          this.drop('forged-token');
+          return false;
+        }
+        key = `${source} service`;
+      }
+    }
+    const refused = this.parts.sources.admit(key, seat !== null, now);
+    if (!refused) return seat;
+    this.drop(refused);
+    return false;
+  }
+
+  /** A datagram from a source with no seat that could not be accepted: strikes, maybe a block, a rationed log line. */
+  private offence(source: string, from: UdpEndpoint, reason: string, now: number): void {
+    const o = this.parts.sources.offence(source, unwrapAddress(from.address), reason, now);
+    if (!o.log) return;
+    const fields = { source: `${unwrapAddress(from.address)}:${from.port}`, reason, heldBack: o.log.suppressed };
+    if (o.blocked) this.parts.log.warn({ ...fields, blockMs: this.parts.config.blockMs }, 'source blocked: too many datagrams that cannot be accepted');
+    else this.parts.log.warn(fields, 'dropping datagrams from a source with no session (logged at most once a minute per address)');
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * The gameserver (Parsec §2.3.3): players join over TCP exactly as at a
+ * slotserver (joinServer.ts) and get a UDP port and a session token; they
+ * then send every game packet to the server, which decides what each of the
+ * others gets:
+ * - states only of players within the filter radius, once per new state;
+ * - NodeAlive packets refresh the sender's session and go no further;
+ * - events queue per recipient by priority (lasers and missiles first, world
+ *   changes next, chat and names last); late time-critical ones are dropped;
+ *   chat, names and kills reach everyone whatever the distance;
+ * - everything for one client goes out in as few ≤ 512-byte Relay datagrams
+ *   as possible, at the latest on the next tick. With `flush: 'arrival'`
+ *   (default) the server also relays right after each burst of datagrams it
+ *   has read (within the client's per-tick budget), so forwarding adds no
+ *   tick latency while a burst still goes out together; with `tick`
+ *   everything waits for the tick and is aggregated (fewest datagrams).
+ * Every datagram is distrusted: wrong token, address, port or slot, stale ids
+ * and undecodable bytes are dropped and counted, never thrown.
+ */
+import { randomInt } from 'node:crypto';
+import { GAMESERVER_PORT, GAMESERVER_UDP_PORT } from '../../../shared/servers/joinProtocol';
+import { systemClock } from '../../../shared/time/clock';
+import { PacketType, type ReliableGameEvent } from '../../../shared/wire/types';
+import { APP_VERSION } from '../../version';
+import { DiscoveryResponder } from '../common/discoveryResponder';
+import { Forwarder } from './forwarder';
+import { GameDatagrams } from './gameDatagrams';
+import { resolveGameserverOptions, type Gameserver, type GameserverOptions } from './gameserverOptions';
+import { startJoinServer } from '../join/joinServer';
+import { unwrapAddress } from '../common/lineServer';
+import { hostPort } from '../common/playerAddress';
+import { ServerUdp } from '../common/serverUdp';
+import { SourceGuard } from '../common/strikes';
+import { MatchReferee } from './matchReferee';
+import { ArenaOwner } from './arenaOwner';
+import { EXTRA_KINDS } from '../../../shared/game/combat';
+import { RULES } from '../../../shared/game/rules';
+import { MATCH_OVER } from '../../../shared/game/types';
+import { ServerTimeService } from '../common/timeService';
+import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
+
+/** A tick this late (ms) means the server itself was stopped: the silence check runs before the backlog is read. */
+const STALL_MS = 1000;
+
+export type { ClientStats, Gameserver, GameserverOptions, GameserverStats } from './gameserverOptions';
+
+/**
+ * Starts a gameserver; resolves once both sockets listen. Rejects on a bad
+ * option, an unreadable ban file or a port in use (nothing is left open).
+ */
+export async function startGameserver(options: GameserverOptions): Promise<Gameserver> {
+  const { log, name } = options;
+  const config = resolveGameserverOptions(options);
+  const { maxPlayers, timeoutMs, pingEvery, budget } = config;
+  const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
+
+  const timers = options.clock ?? systemClock;
+  const t0 = timers.now();
+  const clock = () => timers.now() - t0;
+  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap });
+  const clients = fwd.clients;
+  let closing = false;
+  let kicked = 0;
+
+  // The same packet API code as the clients' (udp, or udp6 for an IPv6 host).
+  const udp = await ServerUdp.bind(options.host ?? '0.0.0.0', options.udpPort ?? GAMESERVER_UDP_PORT, 'gameserver', { recvBufferBytes: options.recvBufferBytes ?? 4 * 1024 * 1024 });
+  for (const warning of udp.warnings()) log.warn(warning);
+  const udpPort = udp.port;
+  // LAN discovery requests share the game port; `seats` exists once the join server listens.
+  // Time-sync requests too: the server's clock is the common game time of its players.
+  const time = new ServerTimeService(udp, clock);
+  const discovery = new DiscoveryResponder({ udp, log, info: () => (seats ? { kind: 'gameserver', name, port: seats.port, players: seats.playerCount(), maxPlayers, version: APP_VERSION } : null) });
+  const datagrams = new GameDatagrams({
+    udp,
+    fwd,
+    sources,
+    discovery,
+    time,
+    config,
+    log,
+    clock,
+    kick(s, reason) {
+      kicked += 1;
+      const player = seats.players().find((p) => p.slot === s.slot);
+      log.warn({ slot: s.slot, player: player?.name, address: s.address, udp: s.udp ? `${s.udp.address}:${s.udp.port}` : null, reason }, 'player dropped for bad data');
+      seats.kick(s.slot, `dropped for bad data: ${reason}`, true);
+    },
+  });
+  // After a stall of the server itself (a tick overdue by a second or more), the seats silent for the
+  // timeout are judged before the backlog of datagrams is read: that backlog is not news.
+  let lastTickAt = clock();
+  let dropSilent: ((now: number) => void) | null = null;
+  udp.onDatagram((msg, from) => {
+    const now = clock();
+    if (now - lastTickAt >= STALL_MS) dropSilent?.(now);
+    datagrams.onDatagram(msg, from);
+  });
+  // The server is its game's match authority: scores from the kills players' games announce, limits from its options.
+  const referee = new MatchReferee({ killLimit: options.killLimit, timeLimitS: options.timeLimitS }, clock());
+  fwd.onOwnKill = (victim, killer, now) => referee.kill(victim, killer, now);
+  // A missile or mine pack the authority gave a player: the rules guard lets it fire those too.
+  fwd.onExtraTaken = (winner, type) => {
+    const x = RULES.extras;
+    if (EXTRA_KINDS[type] === 'missiles') datagrams.rules.grantAmmo(winner, x.missilePack, 0);
+    else if (EXTRA_KINDS[type] === 'mines') datagrams.rules.grantAmmo(winner, 0, x.minePack);
+  };
+  // The server owns the arena too: asteroids, energy fields and extras (arenaOwner.ts), on the referee's clock.
+  const arena = new ArenaOwner(referee.currentRound);
+  /** Tells every player what the arena did (new extras, extras gone, breaks), keeping the claimable extras in step. */
+  const sayArena = (events: ReliableGameEvent[], now: number): void => {
+    for (const ev of events) {
+      if (ev.type === 'createExtra') fwd.serverExtra(ev.id, ev.pos, ev.kind);
+      else if (ev.type === 'killObject') fwd.forget(ev.id);
+      for (const s of clients.values()) fwd.sayToSeat(s, ev, now);
+    }
+  };
+  fwd.onLaser = (slot, ev) => arena.laser(slot, ev);
+  fwd.onServerClaim = (slot, id, now) => {
+    const r = arena.claim(slot, id);
+    if (r.won !== undefined) fwd.onExtraTaken?.(slot, r.won);
+    sayArena([r.answer], now);
+  };
+
+  let seats: Awaited<ReturnType<typeof startJoinServer>>;
+  try {
+    seats = await startJoinServer({
+      ...options,
+      port: options.port ?? GAMESERVER_PORT,
+      kind: 'gameserver',
+      maxPlayers,
+      slotLimit: MAX_WIRE_SLOTS,
+      welcome: options.welcome ?? [],
+      hooks: {
+        joined(player) {
+          // It has a good token now: whatever it sent without one before no longer counts against it.
+          sources.unblockAddress(player.address);
+          const now = clock();
+          const s = fwd.add(player.slot, player.address, () => randomInt(0, 0x1_0000_0000), now);
+          // The newcomer hears the match at once; everyone else at the next tick (the scores changed).
+          referee.join(player.slot, player.name);
+          fwd.sayToSeat(s, { type: 'matchState', ...referee.announcement(now) }, now);
+          for (const ev of arena.forNewcomer()) fwd.sayToSeat(s, ev, now);
+          return { udp: udpPort, token: s.token };
+        },
+        left: (player) => {
+          fwd.remove(player.slot);
+          referee.leave(player.slot);
+        },
+      },
+    });
+  } catch (err) {
+    await udp.close();
+    throw err;
+  }
+
+  let lastPing = clock();
+  /** The round whose end was logged last. */
+  let loggedEnd = -1;
+  dropSilent = (now) => {
+    lastTickAt = now;
+    for (const s of [...clients.values()]) {
+      // Only game datagrams with the seat's token keep it: a TCP line costs a squatter nothing and plays no game.
+      if (now - s.lastHeard > timeoutMs) {
+        log.info({ slot: s.slot, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');
+        seats.kick(s.slot, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, true, 'timed out');
+      }
+    }
+  };
+  const tick = timers.setInterval(() => {
+    const now = clock();
+    dropSilent?.(now);
+    for (const s of [...clients.values()]) {
+      const unacked = s.link.check(now);
+      if (unacked) {
+        log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
+        seats.kick(s.slot, `stopped acknowledging reliable messages (${unacked})`, true);
+      }
+    }
+    datagrams.pruneEndpoints();
+    const ping = now - lastPing >= pingEvery;
+    if (ping) lastPing = now;
+    for (const s of clients.values()) {
+      s.budget = budget;
+      if (ping && s.udp) {
+        s.pingAt = Math.floor(now);
+        datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.pingAt), events: [] });
+      }
+    }
+    referee.tick(now);
+    sayArena(arena.advance(referee.currentRound, referee.playedMs(now)), now);
+    const said = referee.due(now);
+    if (said) {
+      for (const s of clients.values()) fwd.sayToSeat(s, { type: 'matchState', ...said }, now);
+      if (said.phase === MATCH_OVER && said.round !== loggedEnd) {
+        loggedEnd = said.round;
+        log.info({ round: said.round, ranking: referee.lastRanking }, 'match over');
+      }
+    }
+    datagrams.flushAll();
+  }, 1000 / config.tickHz);
+
+  log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick' }, 'gameserver listening');
+
+  return {
+    kind: 'gameserver',
+    name,
+    maxPlayers,
+    ports: { tcp: seats.port, udp: udpPort },
+    playerCount: () => seats.playerCount(),
+    players: () => seats.players(),
+    reloadBans: (why) => seats.reloadBans(why),
+    match: () => referee.announcement(clock()),
+    stats() {
+      const named = new Map(seats.players().map((p) => [p.slot, p.name]));
+      const drops: Record<string, number> = { ...datagrams.codecDrops.snapshot(), ...Object.fromEntries(datagrams.serverDrops) };
+      const clientStats = [...clients.values()]
+        .sort((a, b) => a.slot - b.slot)
+        .map((s) => ({
+          slot: s.slot,
+          name: named.get(s.slot) ?? '?',
+          address: s.address,
+          udp: s.udp ? hostPort(unwrapAddress(s.udp.address), s.udp.port) : null,
+          udpEndpoint: s.udp ? { address: unwrapAddress(s.udp.address), port: s.udp.port } : null,
+          pingMs: s.rttMs === null ? null : Math.round(s.rttMs * 10) / 10,
+          queued: s.outbox.size,
+          strikes: datagrams.strikesOf(s),
+          ...s.counters,
+        }));
+      const strikes = Object.fromEntries(datagrams.strikeKinds);
+      const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
+      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats };
+    },
+    async close(reason = 'server shutting down') {
+      if (closing) return;
+      closing = true;
+      log.info({ reason, players: seats.playerCount() }, 'gameserver closing');
+      timers.clearInterval(tick);
+      datagrams.close();
+      await seats.close(reason);
+      for (const slot of [...clients.keys()]) fwd.remove(slot);
+      await udp.close();
+    },
+  };
+}

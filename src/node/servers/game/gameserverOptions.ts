@@ -1,0 +1,175 @@
+/**
+ * The gameserver's options (with their defaults and checks) and what it
+ * reports: the running server, its counters and each client's line.
+ */
+import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
+import type { MatchAnnouncement } from '../../../shared/game/matchSync';
+import type { EventDrops } from './forwarder';
+import type { SeatedPlayer } from '../join/joinServer';
+import type { ClientCounters } from './seat';
+import type { CommonServerOptions, RunningServer } from '../common/types';
+
+/** Options of {@link startGameserver}; everything but the name, ports and logger has a default. */
+export interface GameserverOptions extends CommonServerOptions {
+  /** TCP join port (default 6581, Parsec's); 0 = any free port. */
+  port?: number;
+  /** UDP game port (default 6522); 0 = any free port. */
+  udpPort?: number;
+  /** Seats 0..maxPlayers-1, 1..MAX_WIRE_SLOTS (default 16). */
+  maxPlayers?: number;
+  /** Kills that win a match, 0 = none (default RULES.match.killLimit); the server is its game's match authority. */
+  killLimit?: number;
+  /** Seconds a match lasts, 0 = none (default RULES.match.timeLimitS). */
+  timeLimitS?: number;
+  /** Up to four message lines after every accepted join. */
+  welcome?: string[];
+  banFile?: string;
+  /** Players farther apart than this (units) get no state or local events of each other (default 2000). */
+  filterRadius?: number;
+  /** Server ticks per second (default 20): relays at the latest, budgets, pings, timeouts. */
+  tickHz?: number;
+  /** `arrival` (default): relay right after each burst read (within the budget); `tick`: only on the tick. */
+  flush?: 'arrival' | 'tick';
+  /**
+   * A seat whose token arrived in no accepted game datagram (state, node-alive, ping, pong, reliable) for this long
+   * is freed, its player told why (default 10,000 ms); TCP lines do not keep a seat.
+   */
+  timeoutMs?: number;
+  /** Lasers and missiles older than this when their turn comes are dropped (default 500 ms). */
+  outdatedMs?: number;
+  /** Relay datagrams one client may get per tick (default 32); the rest waits for the next tick. */
+  maxDatagramsPerTick?: number;
+  /** Events queued per client and tier before the oldest is dropped (default 256). */
+  queueCap?: number;
+  /** Time between the server's pings to each client (default 1000 ms). */
+  pingIntervalMs?: number;
+  joinTimeoutMs?: number;
+  /** Seats one host (IPv4 address or IPv6 /64) may hold (default 8); ban-file poll interval (default 1000 ms). */
+  maxPerAddress?: number;
+  banPollMs?: number;
+  onPlayersChanged?(count: number, max: number): void;
+  /**
+   * Datagrams per second one source (ip:port) may send (default 200, bursts
+   * of twice that); the rest is dropped as `rate-limited` before decoding.
+   * An honest client sends at most 60 game packets a second plus pings.
+   */
+  udpRate?: number;
+  /**
+   * Datagrams per second all sources without a seat may send together (default
+   * 2000, bursts of twice that): past it they are dropped as
+   * `strangers-over-budget` before decoding, so a flood from many source ports
+   * never takes the joined players' share.
+   */
+  strangerRate?: number;
+  /** Strikes that get a joined client dropped (default 10), each fading over `strikeWindowMs` (default 10,000 ms). */
+  strikeLimit?: number;
+  strikeWindowMs?: number;
+  /** Bad datagrams (within 10 s) that get a source with no session blocked (default 50), and for how long (default 60,000 ms). */
+  sourceStrikeLimit?: number;
+  blockMs?: number;
+  /** UDP receive buffer asked of the kernel (default 4 MiB; Linux caps it at net.core.rmem_max), so a busy moment does not cost honest datagrams. */
+  recvBufferBytes?: number;
+}
+
+/** One client's line in {@link GameserverStats}. */
+export interface ClientStats extends ClientCounters {
+  slot: number;
+  name: string;
+  /** TCP address, and the UDP endpoint once bound (`null` before; `ip:port`, the port always written). */
+  address: string;
+  udp: string | null;
+  /** The bound UDP endpoint as address and port (`null` before). */
+  udpEndpoint: { address: string; port: number } | null;
+  /** Last measured round trip (ms) or null. */
+  pingMs: number | null;
+  /** Events waiting for this client. */
+  queued: number;
+  /** Strikes counted against this client (corrected states, impossible lasers, events it may not send). */
+  strikes: number;
+}
+
+/** Counters of the whole server since start. */
+export interface GameserverStats {
+  /** Datagrams read from the UDP socket (all of them: game packets, drops, LAN discovery and time-sync requests). */
+  packetsIn: number;
+  bytesIn: number;
+  packetsOut: number;
+  bytesOut: number;
+  /** Accepted NodeAlive packets (never forwarded). */
+  nodeAlive: number;
+  /** Seats moved to another UDP port of their address (NAT rebinding). */
+  migrations: number;
+  /** Dropped datagrams by reason: the codec's (`truncated`, …) and the server's (`unknown-token`, `wrong-port`, …). */
+  drops: Record<string, number>;
+  /** Dropped events: `outdated`, `overflow`, `foreign` (not the client's to send). */
+  eventDrops: EventDrops;
+  /** Strikes by kind (`speed`, `teleport`, `foreign-event`, …) over all clients since start. */
+  strikes: Record<string, number>;
+  /** Datagrams answered without a session: LAN-discovery and time-sync requests. */
+  answered: { discovery: number; timeSync: number };
+  /** Players dropped for their strikes. */
+  kicked: number;
+  /** Sources (ip:port) blocked for bad datagrams since start, and blocked right now. */
+  blocks: number;
+  blockedNow: number;
+  /** TCP join connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …). */
+  tcp: Record<string, number>;
+  clients: ClientStats[];
+}
+
+/** A running gameserver: ports `{ tcp, udp }`, its players and counters; `close()` says goodbye and closes every socket and timer. */
+export interface Gameserver extends RunningServer {
+  readonly name: string;
+  readonly maxPlayers: number;
+  playerCount(): number;
+  players(): SeatedPlayer[];
+  stats(): GameserverStats;
+  /** The match it runs, as it stands now (what its players are told: scores, phase, time left, limits). */
+  match(): MatchAnnouncement;
+  /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
+  reloadBans(why?: string): Promise<void>;
+}
+
+/** The options with every default filled in and checked. */
+export interface GameserverConfig {
+  maxPlayers: number;
+  radius: number;
+  tickHz: number;
+  flushOnArrival: boolean;
+  timeoutMs: number;
+  outdatedMs: number;
+  /** Relay datagrams per client and tick. */
+  budget: number;
+  queueCap: number;
+  pingEvery: number;
+  udpRate: number;
+  strangerRate: number;
+  strikePolicy: { limit: number; windowMs: number };
+  sourceStrikeLimit: number;
+  blockMs: number;
+}
+
+/** Fills in the defaults; throws one clear line for a bad option. */
+export function resolveGameserverOptions(options: GameserverOptions): GameserverConfig {
+  const maxPlayers = options.maxPlayers ?? MAX_WIRE_SLOTS;
+  const radius = options.filterRadius ?? 2000;
+  const tickHz = options.tickHz ?? 20;
+  const flushOnArrival = (options.flush ?? 'arrival') === 'arrival';
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const outdatedMs = options.outdatedMs ?? 500;
+  const budget = options.maxDatagramsPerTick ?? 32;
+  const queueCap = options.queueCap ?? 256;
+  const pingEvery = options.pingIntervalMs ?? 1000;
+  const positive = (v: number) => Number.isFinite(v) && v > 0;
+  if (!positive(radius)) throw new Error('gameserver: filterRadius must be a positive number of units');
+  if (!positive(tickHz) || tickHz > 1000) throw new Error('gameserver: tickHz must be in (0, 1000]');
+  if (![timeoutMs, outdatedMs, pingEvery].every(positive)) throw new Error('gameserver: timeoutMs, outdatedMs and pingIntervalMs must be positive');
+  if (!Number.isInteger(budget) || budget < 1 || !Number.isInteger(queueCap) || queueCap < 1) throw new Error('gameserver: maxDatagramsPerTick and queueCap must be integers ≥ 1');
+  const udpRate = options.udpRate ?? 200;
+  const strikePolicy = { limit: options.strikeLimit ?? 10, windowMs: options.strikeWindowMs ?? 10_000 };
+  if (!positive(udpRate)) throw new Error('gameserver: udpRate must be a positive number of datagrams per second');
+  if (!Number.isInteger(strikePolicy.limit) || strikePolicy.limit < 1 || !positive(strikePolicy.windowMs)) throw new Error('gameserver: strikeLimit must be an integer ≥ 1 and strikeWindowMs positive');
+  const strangerRate = options.strangerRate ?? 2000;
+  if (!positive(strangerRate)) throw new Error('gameserver: strangerRate must be a positive number of datagrams per second');
+  return { maxPlayers, radius, tickHz, flushOnArrival, timeoutMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
+}

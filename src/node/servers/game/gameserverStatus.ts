@@ -1,0 +1,111 @@
+/**
+ * The gameserver's status page and its JSON twin, served by the CLI through
+ * statusHttp.ts: the match it runs (time left, limits, each player's kills
+ * and deaths), players with their endpoints, ping and traffic, server
+ * totals, drops by reason, and the process's CPU time. Every client-sent
+ * string reaches the HTML only through statusPage's escaping.
+ */
+import { statusPage } from '../../../shared/servers/html';
+import { formatEndpoint } from '../../../shared/servers/joinProtocol';
+import type { EventDrops } from './forwarder';
+import type { Gameserver } from './gameserver';
+import { duration } from '../common/playerAddress';
+import { gameserverPlaysFrom } from '../common/playerAddress';
+import { processStatus } from '../common/statusHttp';
+import { serverMatch } from '../common/matchStatus';
+
+/**
+ * Renders the page and the JSON. JSON: `{ name, maxPlayers, udpPort,
+ * match: { decidedBy, round, phase, killLimit, timeLimitSeconds, secondsLeft } (matchStatus.ts),
+ * players: [{ slot, name, address, port, endpoint, playsFrom, via, udp, os, joinedAt,
+ * joinedForSeconds, kills, deaths, pingMs, packetsIn, bytesIn, statesSent, statesFiltered,
+ * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued, strikes }],
+ * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
+ * strikes, kicked, blocks, blockedNow, tcp, memory: { rss, heapUsed },
+ * cpu: { userMs, systemMs }, uptimeSeconds }`.
+ */
+export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
+  const stats = server.stats();
+  const match = serverMatch(server.match());
+  const bySlot = new Map(stats.clients.map((c) => [c.slot, c]));
+  const players = server.players().map((p) => {
+    const c = bySlot.get(p.slot);
+    return {
+      slot: p.slot,
+      name: p.name,
+      address: p.address,
+      port: p.port,
+      endpoint: formatEndpoint({ address: p.address, port: p.port }),
+      // Where it plays from, port always written: its UDP endpoint, or its TCP connection until the first datagram.
+      ...gameserverPlaysFrom(p, c?.udpEndpoint ?? null),
+      udp: c?.udp ?? null,
+      os: p.os,
+      joinedAt: new Date(p.joinedAt).toISOString(),
+      joinedForSeconds: Math.max(0, Math.floor((now - p.joinedAt) / 1000)),
+      ...match.scoreOf(p.slot),
+      pingMs: c?.pingMs ?? null,
+      packetsIn: c?.packetsIn ?? 0,
+      bytesIn: c?.bytesIn ?? 0,
+      statesSent: c?.statesSent ?? 0,
+      statesFiltered: c?.statesFiltered ?? 0,
+      eventsSent: c?.eventsSent ?? 0,
+      eventsFiltered: c?.eventsFiltered ?? 0,
+      datagramsSent: c?.datagramsSent ?? 0,
+      bytesSent: c?.bytesSent ?? 0,
+      queued: c?.queued ?? 0,
+      strikes: c?.strikes ?? 0,
+      joinedMs: now - p.joinedAt,
+    };
+  });
+  const dropText = (d: Readonly<Record<string, number>> | EventDrops) =>
+    Object.entries(d)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
+  const html = statusPage(
+    `Starlane gameserver: ${server.name}`,
+    [
+      `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}.`,
+      match.line,
+      `In: ${stats.packetsIn} datagrams (${stats.nodeAlive} node-alive, not forwarded). Out: ${stats.packetsOut} datagrams. ` +
+        `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
+        `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
+        `TCP connections closed or refused: ${dropText(stats.tcp)}.`,
+    ],
+    ['slot', 'name', 'kills', 'deaths', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
+    players.map((p) => [
+      String(p.slot),
+      p.name,
+      String(p.kills),
+      String(p.deaths),
+      p.via === 'udp' ? p.playsFrom : `${p.playsFrom} (tcp; no game packet yet)`,
+      p.os,
+      p.pingMs === null ? '-' : `${p.pingMs} ms`,
+      String(p.packetsIn),
+      `${p.datagramsSent} (${p.bytesSent} B)`,
+      `${p.statesSent} / ${p.statesFiltered}`,
+      duration(p.joinedMs),
+    ]),
+  );
+  const json = JSON.stringify({
+    name: server.name,
+    maxPlayers: server.maxPlayers,
+    udpPort: server.ports.udp,
+    match: match.json,
+    players: players.map(({ joinedMs: _joinedMs, ...p }) => p),
+    packetsIn: stats.packetsIn,
+    bytesIn: stats.bytesIn,
+    packetsOut: stats.packetsOut,
+    bytesOut: stats.bytesOut,
+    nodeAlive: stats.nodeAlive,
+    drops: stats.drops,
+    answered: stats.answered,
+    eventDrops: stats.eventDrops,
+    strikes: stats.strikes,
+    kicked: stats.kicked,
+    blocks: stats.blocks,
+    blockedNow: stats.blockedNow,
+    tcp: stats.tcp,
+    ...processStatus(),
+  });
+  return { html, json };
+}

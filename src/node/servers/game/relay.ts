@@ -1,0 +1,200 @@
+/**
+ * The gameserver's outgoing side for one client: the queued events of the
+ * other players (one queue per priority tier), and the packing of states and
+ * events into as few Relay datagrams of at most 512 bytes as possible.
+ *
+ * A Relay datagram is a header (the server's, with the client's token) and
+ * `relayed` events, one per other player it carries something of; each holds
+ * that player's GameState datagram: its newest header and the events packed
+ * for it. A player with events but no state due (out of range, or already
+ * sent) travels in a *carrier*: its header with `joined` cleared and a zero
+ * ship state, which receivers must not use as a position.
+ */
+import { MAX_DATAGRAM_BYTES } from '../../../shared/net/packetApi';
+import { HEADER_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from '../../../shared/wire/codec';
+import { NO_SLOT, PacketType, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../../shared/wire/types';
+import { TIERS, URGENT, type Tier } from './interest';
+
+/** An event waiting to be relayed to one client. */
+export interface PendingEvent {
+  /** Sender's slot. */
+  from: number;
+  event: RemoteEvent;
+  /** Server clock (ms) when it arrived. */
+  at: number;
+  /** eventSize(event): bytes it adds to an inner packet. */
+  size: number;
+}
+
+/**
+ * One client's queued events, a FIFO per tier. Each tier holds at most `cap`
+ * events; pushing onto a full tier drops its oldest (a flooding sender only
+ * loses its own backlog's oldest).
+ */
+export class Outbox {
+  readonly queues: PendingEvent[][] = Array.from({ length: TIERS }, () => []);
+
+  constructor(private readonly cap: number) {}
+
+  /** Queues `p` in `tier`; returns the number of events dropped to make room (0 or 1). */
+  push(tier: Tier, p: PendingEvent): number {
+    const q = this.queues[tier] as PendingEvent[];
+    q.push(p);
+    if (q.length <= this.cap) return 0;
+    q.shift();
+    return 1;
+  }
+
+  /** Drops time-critical events that arrived more than `maxAgeMs` before `now`; returns how many. */
+  dropOutdated(now: number, maxAgeMs: number): number {
+    const q = this.queues[URGENT] as PendingEvent[];
+    const keep = q.filter((p) => now - p.at <= maxAgeMs);
+    const dropped = q.length - keep.length;
+    this.queues[URGENT] = keep;
+    return dropped;
+  }
+
+  /** Forgets every event from `slot` (the player left) or, with `sent`, the events that went out. */
+  remove(test: (p: PendingEvent) => boolean): void {
+    for (let t = 0; t < TIERS; t++) this.queues[t] = (this.queues[t] as PendingEvent[]).filter((p) => !test(p));
+  }
+
+  /** Events queued over all tiers. */
+  get size(): number {
+    return this.queues.reduce((n, q) => n + q.length, 0);
+  }
+}
+
+/** One thing to relay: a player's newest state (`event` null) or one of its events. */
+export interface RelayItem {
+  from: number;
+  event: RemoteEvent | null;
+  /** Bytes the event adds to an inner packet; 0 for a state. */
+  size: number;
+  /**
+   * Order is kept within one (from, stream): once an item cannot be placed,
+   * later items of its stream wait too, and placed ones never go into an
+   * earlier datagram than their predecessors.
+   */
+  stream: number;
+}
+
+/** What one relayed player gets in one datagram. */
+export interface InnerPlan {
+  from: number;
+  /** Its newest state is carried (else the inner header is a carrier). */
+  state: boolean;
+  events: RemoteEvent[];
+}
+
+/** The result of {@link planRelays}. */
+export interface RelayPlan {
+  /** Datagrams in send order, each a list of relayed players. */
+  datagrams: InnerPlan[][];
+  /** placed[i]: items[i] went into one of them. */
+  placed: boolean[];
+}
+
+/** Bytes a relayed player adds to a datagram before any events: relayed envelope + inner header + terminator. */
+export const INNER_BASE = RELAYED_OVERHEAD + HEADER_SIZE + TERMINATOR_SIZE;
+
+interface Draft {
+  size: number;
+  inners: Map<number, InnerPlan>;
+  order: InnerPlan[];
+}
+
+/**
+ * Packs `items`, taken in the given (priority) order, into at most
+ * `maxDatagrams` datagrams whose encoded size never exceeds 512 bytes, given
+ * the outer header's size. Each item goes where it costs least (a datagram
+ * that already carries its player), else into the first with room, else into
+ * a new datagram while the budget allows; what does not fit stays unplaced
+ * (with the rest of its stream). Pure; sizes are exact for valid events.
+ */
+export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number, maxDatagrams: number): RelayPlan {
+  const drafts: Draft[] = [];
+  const placed = items.map(() => false);
+  const floor = new Map<string, number>();
+  const blocked = new Set<string>();
+  const empty = outerHeaderBytes + TERMINATOR_SIZE;
+  const cost = (d: Draft, item: RelayItem): number => item.size + (d.inners.has(item.from) ? 0 : INNER_BASE);
+
+  items.forEach((item, i) => {
+    const key = `${item.from}:${item.stream}`;
+    if (blocked.has(key)) return;
+    let best = -1;
+    let bestCost = Infinity;
+    for (let d = floor.get(key) ?? 0; d < drafts.length; d++) {
+      const draft = drafts[d] as Draft;
+      const c = cost(draft, item);
+      if (c < bestCost && draft.size + c <= MAX_DATAGRAM_BYTES) {
+        best = d;
+        bestCost = c;
+        if (c === item.size) break;
+      }
+    }
+    if (best < 0 && drafts.length < maxDatagrams && empty + INNER_BASE + item.size <= MAX_DATAGRAM_BYTES) {
+      drafts.push({ size: empty, inners: new Map(), order: [] });
+      best = drafts.length - 1;
+      bestCost = INNER_BASE + item.size;
+    }
+    if (best < 0) {
+      blocked.add(key);
+      return;
+    }
+    const draft = drafts[best] as Draft;
+    let inner = draft.inners.get(item.from);
+    if (!inner) {
+      inner = { from: item.from, state: false, events: [] };
+      draft.inners.set(item.from, inner);
+      draft.order.push(inner);
+    }
+    if (item.event === null) inner.state = true;
+    else inner.events.push(item.event);
+    draft.size += bestCost;
+    floor.set(key, best);
+    placed[i] = true;
+  });
+  return { datagrams: drafts.map((d) => d.order), placed };
+}
+
+/** A zero ship state: the server's own header, and carriers' (which carry no state). */
+export const ZERO_STATE: Readonly<ShipState> = Object.freeze({
+  pos: { x: 0, y: 0, z: 0 },
+  rot: { x: 0, y: 0, z: 0, w: 1 },
+  vel: { x: 0, y: 0, z: 0 },
+  angVel: { x: 0, y: 0, z: 0 },
+  energy: 0,
+  damage: 0,
+});
+
+/** The header of a carrier for `newest`: same slot, id and time, `joined` cleared, zero state, no token. */
+export function carrierHeader(newest: PacketHeader): PacketHeader {
+  return { type: PacketType.GameState, senderSlot: newest.senderSlot, messageId: newest.messageId, gameTime: newest.gameTime, joined: false, state: ZERO_STATE };
+}
+
+/** A carrier for a player with no state yet: its slot, no id, not joined, zero state. */
+function emptyCarrier(slot: number, gameTime: number): PacketHeader {
+  return { type: PacketType.GameState, senderSlot: slot, messageId: 0, gameTime, joined: false, state: ZERO_STATE };
+}
+
+/** The server's own header for a datagram to one client: `type`, no slot, the client's token. */
+export function serverHeader(type: PacketType, messageId: number, gameTime: number, token: number): PacketHeader {
+  return { type, senderSlot: NO_SLOT, messageId: messageId >>> 0, gameTime: gameTime >>> 0, joined: false, state: ZERO_STATE, token };
+}
+
+/**
+ * Turns one planned datagram into a Relay packet. `newest(slot)` is the
+ * player's newest header (without a token); a player without one is skipped.
+ */
+export function relayPacket(header: PacketHeader, inners: readonly InnerPlan[], newest: (slot: number) => PacketHeader | null): Packet {
+  const events: RemoteEvent[] = [];
+  for (const inner of inners) {
+    // A player who has sent no state yet (chatting before joining) still has its events relayed, in an empty carrier.
+    const h = newest(inner.from) ?? (inner.events.length > 0 ? emptyCarrier(inner.from, header.gameTime) : null);
+    if (!h) continue;
+    events.push({ type: 'relayed', slot: inner.from, packet: { header: inner.state ? h : carrierHeader(h), events: inner.events } });
+  }
+  return { header, events };
+}

@@ -1,0 +1,105 @@
+/**
+ * One joined player of a gameserver (its seat): its TCP identity (slot, name, address),
+ * its UDP session (token, endpoint bound by the first valid datagram), its
+ * newest state, its replay window (the one sequence window), what it still has to receive (the
+ * Outbox) and the counters the status page shows.
+ */
+import { ReplayWindow, sequenceStart } from '../../../shared/net/replayWindow';
+import { ReliableLink } from '../../../shared/net/reliable';
+import type { Vec3 } from '../../../shared/sim/types';
+import { eventSize } from '../../../shared/wire/codec';
+import type { PacketHeader, ReliableGameEvent } from '../../../shared/wire/types';
+import { Outbox } from './relay';
+import type { UdpEndpoint } from '../common/serverUdp';
+
+/** Per-client counters (status page, JSON, tests). */
+export interface ClientCounters {
+  /** Datagrams accepted from this client. */
+  packetsIn: number;
+  bytesIn: number;
+  /** New states of others sent to this client. */
+  statesSent: number;
+  /** New states of others not sent because they were beyond the filter radius (once per state). */
+  statesFiltered: number;
+  /** Events of others sent to this client. */
+  eventsSent: number;
+  /** Events of others not queued for this client because of the distance filter. */
+  eventsFiltered: number;
+  /** Relay datagrams (and pings) sent to this client, and their bytes. */
+  datagramsSent: number;
+  bytesSent: number;
+}
+
+/** A reliable message the server passes on: the event and the slot it came from. */
+export interface Forwarded {
+  from: number;
+  event: ReliableGameEvent;
+}
+
+/** One joined player's seat. */
+export class ClientSeat {
+  /**
+   * The reliable link with this client (hop by hop: the server acknowledges
+   * what the client sends, and sends the others' kills, chat and names on
+   * with its own ids, which the client acknowledges).
+   */
+  readonly link: ReliableLink<Forwarded>;
+  /** UDP endpoint, fixed by the first valid datagram (any port from the TCP address). */
+  udp: UdpEndpoint | null = null;
+  /** Newest GameState header (without its token), and a counter bumped with each. */
+  header: PacketHeader | null = null;
+  seq = 0;
+  /** Server clock (ms) of the join, then of the last accepted game datagram (with its token): TCP lines do not count. */
+  lastHeard: number;
+  readonly outbox: Outbox;
+  /** Per other session id: the `seq` of its newest state this client has been sent (or skipped by distance). */
+  readonly sent = new Map<number, number>();
+  /** Datagrams this client may still be sent in the current tick. */
+  budget: number;
+  /** Message id of the server's datagrams to this client: from the wall-clock second, like every session link (replayWindow.ts). */
+  nextId = sequenceStart(Math.floor(Date.now() / 1000));
+  /** Server clock (ms) of the last datagram taken from the bound UDP endpoint. */
+  udpHeardAt = -Infinity;
+  /** The client's datagrams already taken (replays of any age are dropped). */
+  readonly replay = new ReplayWindow();
+  /** Round trip of the last answered ping (ms), and the clock of the ping in flight. */
+  rttMs: number | null = null;
+  pingAt: number | null = null;
+  readonly counters: ClientCounters = { packetsIn: 0, bytesIn: 0, statesSent: 0, statesFiltered: 0, eventsSent: 0, eventsFiltered: 0, datagramsSent: 0, bytesSent: 0 };
+
+  constructor(
+    /** Unique per session (a slot is reused; this is not). */
+    readonly id: number,
+    readonly slot: number,
+    /** TCP peer address; datagrams must come from it. */
+    readonly address: string,
+    readonly token: number,
+    now: number,
+    queueCap: number,
+    budget: number,
+    /** First id of the server's reliable messages to this client (random per session). */
+    firstLinkId = 1,
+  ) {
+    this.lastHeard = now;
+    this.link = new ReliableLink<Forwarded>((m) => eventSize({ type: 'reliable', id: 0, event: m.event }), firstLinkId);
+    this.outbox = new Outbox(queueCap);
+    this.budget = budget;
+  }
+
+  /** Last known position, or undefined before the first state. */
+  get pos(): Vec3 | undefined {
+    return this.header?.state.pos;
+  }
+
+  /** Takes a newer GameState header as this player's state. */
+  setState(header: PacketHeader): void {
+    const { token: _token, ...rest } = header;
+    this.header = rest;
+    this.seq += 1;
+  }
+
+  /** True when the newest state of `other` has not been sent to (or skipped for) this client yet. */
+  stateDue(other: ClientSeat): boolean {
+    return other.header !== null && other.seq > (this.sent.get(other.id) ?? 0);
+  }
+}

@@ -1,0 +1,432 @@
+/**
+ * The TCP side shared by the slotserver and the gameserver (Parsec §2.3.2 and
+ * §2.3.3 speak the same lines): seats, joins, renames, `remove me`, the
+ * client-list updates, the ban list and the welcome lines. What a server adds
+ * (the gameserver's UDP session) hangs off the {@link JoinHooks}.
+ *
+ * Choices the 1998 text leaves open:
+ * - A join whose name another player already has (compared case-insensitively)
+ *   is refused with `name already taken`, the reply Parsec defines for renames;
+ *   the connection stays open so the client can try another name.
+ * - A join from an endpoint (address + UDP port) that is already joined is
+ *   refused with `you sent an invalid request`: client-list lines identify a
+ *   player by endpoint, so two players on one endpoint could not be told apart.
+ * - `server full`, `server version incompatible` and `you're banned from this
+ *   server` close the connection after the reply; so does `removing you`.
+ * - One host (an IPv4 address, or an IPv6 /64: addressKey.ts) holds at most
+ *   `maxPerAddress` seats (default 8, a LAN party behind one public address);
+ *   one more join from it is refused with `server full` and closed.
+ * - Joined connections have no idle timeout here: whether a seat is still used
+ *   is a matter of UDP, which each server judges itself and acts on through
+ *   {@link JoinServer.kick}; a connection that has not joined within
+ *   `joinTimeoutMs` is closed.
+ * - The ban file is re-read when it changes and on {@link JoinServer.reloadBans}
+ *   (banWatch.ts); a seated player whose address a new list bans is removed,
+ *   told `removed: banned from this server`.
+ * - Invalid lines are strikes (strikes.ts): an unjoined connection is closed
+ *   after MAX_INVALID of them; a joined player is removed once its strikes
+ *   (fading over a minute) reach JOINED_STRIKES; and an address whose
+ *   connections keep sending them has every further unjoined connection
+ *   closed at its first bad line until its score fades. Each such close is
+ *   logged with its reason, at most once a minute per address.
+ */
+import { AUTO_LOOK, formatLook, sameLook, type ShipLook } from '../../../shared/wire/shipLook';
+import { formatShipUpdate, parseMyShip, SHIP_LOOK_MINOR } from '../../../shared/servers/shipLines';
+import { DEFAULT_CLIENT_PORT } from '../../../shared/net/packetApi';
+import {
+  BANNED,
+  formatAdd,
+  formatJoinAccepted,
+  formatNameUpdate,
+  formatRemove,
+  leaveReason,
+  LEAVE_REASON_MINOR,
+  formatServerClosing,
+  INVALID_REQUEST,
+  isIPv4,
+  isIPv6,
+  isMessageLine,
+  MAX_LINE_BYTES,
+  NAME_TAKEN,
+  NEW_NAME_ACCEPTED,
+  NOT_JOINED,
+  parseClientLine,
+  parseServerLine,
+  REMOVING_YOU,
+  SERVER_FULL,
+  type JoinRequest,
+} from '../../../shared/servers/joinProtocol';
+import { PerAddress } from '../common/addressKey';
+import { emptyBanList } from './banList';
+import { watchBanList, type BanWatch } from './banWatch';
+import { lineLimits } from '../common/connectionLimits';
+import { checkJoinOptions } from './joinOptions';
+import { startLineServer, type LineConnection } from '../common/lineServer';
+import { LogThrottle, StrikeBook, StrikeCounter } from '../common/strikes';
+import type { CommonServerOptions } from '../common/types';
+
+/** One joined player as status pages, hooks and the CLI see it. */
+export interface SeatedPlayer {
+  slot: number;
+  name: string;
+  /** TCP peer address. */
+  address: string;
+  /** UDP game port from the join (6526 unless the client said otherwise). */
+  port: number;
+  /** Source port of the TCP connection it joined on. */
+  tcpPort: number;
+  os: string;
+  /** Date.now() at join. */
+  joinedAt: number;
+}
+
+/** What a server plugs into the shared join handling. Hooks must not throw (a throw is logged and ignored). */
+export interface JoinHooks {
+  /** A player has its seat; runs before the accept line is sent. Returns the gameserver's accept fields, if any. */
+  joined?(player: SeatedPlayer): { udp?: number; token?: number; time?: number } | undefined;
+  /** A seated player left (`remove me`, dropped connection, kick); not called for the players close() removes. */
+  left?(player: SeatedPlayer, why: string): void;
+}
+
+/** Options of {@link startJoinServer}. */
+export interface JoinServerOptions extends CommonServerOptions {
+  /** `slotserver` or `gameserver`: names errors and log lines. */
+  kind: string;
+  /** TCP port; 0 = any free port. */
+  port: number;
+  /** Seats 0..maxPlayers-1, 1..`slotLimit`. */
+  maxPlayers: number;
+  slotLimit: number;
+  /** Up to four message lines sent after every accepted join; fewer are padded with empty lines. */
+  welcome: string[];
+  /** Ban file (see banList.ts); re-read when it changes (polled every `banPollMs`, default 1000) and on reloadBans(). */
+  banFile?: string;
+  banPollMs?: number;
+  /** Seats one host (IPv4 address or IPv6 /64) may hold at once (default {@link DEFAULT_MAX_PER_ADDRESS}). */
+  maxPerAddress?: number;
+  /** Called after every join and leave with the new player count (not for the players dropped by close()). */
+  onPlayersChanged?(count: number, max: number): void;
+  /** Time an unjoined connection may stay open (default 30 s). */
+  joinTimeoutMs?: number;
+  hooks?: JoinHooks;
+}
+
+/** A running join server. */
+export interface JoinServer {
+  /** The TCP port actually bound. */
+  readonly port: number;
+  playerCount(): number;
+  /** Joined players by slot (copies). */
+  players(): SeatedPlayer[];
+  /**
+   * Removes a seated player like a dropped connection (the others get `remove ip:`), telling it `removing you` first;
+   * with `tell`, a text line with `why` goes before it, so the player learns the reason. The other (1.1)
+   * players read `othersRead` as the reason it left (default `removed: <why>`; a silent player `timed out`).
+   */
+  kick(slot: number, why: string, tell?: boolean, othersRead?: string): void;
+  /** Reads the ban file again now (SIGHUP); removes seated players it bans. Resolves at once without a ban file. */
+  reloadBans(why?: string): Promise<void>;
+  /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
+  counters(): Record<string, number>;
+  /** Says `removing you` to every connection (after `server closing: <reason>`, given a reason) and closes them and the listener. */
+  close(reason?: string): Promise<void>;
+}
+
+interface Seat {
+  player: SeatedPlayer;
+  conn: LineConnection;
+  /** The minor of the protocol version it joined with: 1.1 clients read why others left, 1.2 clients ship looks. */
+  minor: number;
+  /** The ship look it chose (`my ship:`; AUTO_LOOK until it says). */
+  look: ShipLook;
+}
+/** Per-connection state kept in `conn.state`. */
+interface ConnState {
+  seat?: Seat;
+  /** Set once the connection has joined, so a second join is refused even after leaving. */
+  joinedOnce: boolean;
+  invalid: number;
+  /** A joined player's strikes for invalid lines (created at its first). */
+  strikes?: StrikeCounter;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** Invalid lines an unjoined connection may send before it is dropped. */
+const MAX_INVALID = 5;
+/** A joined player's invalid lines, fading over a minute, that remove it (an honest client sends none). */
+const JOINED_STRIKES = { limit: 10, windowMs: 60_000 };
+/** Invalid lines from one address, over all its connections and fading over a minute, after which its unjoined connections get no second chance. */
+const ADDRESS_STRIKES = { limit: 20, windowMs: 60_000 };
+
+/** Seats one host may hold by default: a LAN party of 8 behind one public address still plays. */
+export const DEFAULT_MAX_PER_ADDRESS = 8;
+
+const NO_BANS = emptyBanList();
+const endpointOf = (p: SeatedPlayer) => ({ address: p.address, port: p.port });
+const stateOf = (conn: LineConnection) => conn.state as ConnState;
+
+/**
+ * Validates the options and starts listening. Rejects on a bad server name,
+ * message line or player count, an unreadable ban file or a port in use.
+ * Invalid ban-file lines are logged as warnings, not fatal.
+ */
+export async function startJoinServer(options: JoinServerOptions): Promise<JoinServer> {
+  const { log, name, maxPlayers } = options;
+  const hooks = options.hooks ?? {};
+  const welcome = checkJoinOptions(options);
+  const perAddress = new PerAddress(options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS);
+  let banWatch: BanWatch | undefined;
+  if (options.banFile !== undefined) {
+    banWatch = await watchBanList(options.banFile, { log, pollMs: options.banPollMs, onChange: () => kickBanned() });
+  }
+  const bans = () => banWatch?.list ?? NO_BANS;
+  const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
+  const seats: (Seat | undefined)[] = Array<Seat | undefined>(maxPlayers).fill(undefined);
+  let closing = false;
+  const addressStrikes = new StrikeBook(ADDRESS_STRIKES);
+  const counts = new Map<string, number>();
+  const logs = new LogThrottle(60_000);
+  // Routine lines have their own ration, so a flood of them cannot crowd out the warnings.
+  const routineLogs = new LogThrottle(60_000);
+  const tally = (reason: string) => counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  /** A log line about `address`, at most once a minute per address and reason (the rest are tallied only). */
+  const warnOnce = (address: string, reason: string, fields: object, msg: string, level: 'warn' | 'info' = 'warn') => {
+    tally(reason);
+    logOnce(address, reason, fields, msg, level, logs);
+  };
+  /** The same rationing for routine lines (refusals, renames), which are not counted as closes. */
+  const logOnce = (address: string, reason: string, fields: object, msg: string, level: 'warn' | 'info', throttle = routineLogs) => {
+    const due = throttle.due(`${reason} ${address}`, Date.now());
+    if (due) log[level]({ address, reason, heldBack: due.suppressed, ...fields }, msg);
+  };
+
+  const joined = () => seats.filter((s): s is Seat => s !== undefined);
+  const toOthers = (except: Seat, line: string) => {
+    for (const s of joined()) if (s !== except) s.conn.send(line);
+  };
+  const guarded = <T>(what: string, run: () => T): T | undefined => {
+    try {
+      return run();
+    } catch (err) {
+      log.error({ err }, `${what} threw`);
+      return undefined;
+    }
+  };
+  const changed = () => guarded('onPlayersChanged', () => options.onPlayersChanged?.(joined().length, maxPlayers));
+  const nameTaken = (candidate: string, except?: Seat) =>
+    joined().some((s) => s !== except && s.player.name.toLowerCase() === candidate.toLowerCase());
+
+  const refuse = (conn: LineConnection, reply: string, why: string, extra: object = {}, close = false) => {
+    // Rationed per address and reason: a flood of refused lines must not become a flood of log lines.
+    logOnce(conn.address, `refused: ${why}`, { reply, ...extra }, `refused: ${why}`, 'info');
+    if (close) conn.close(reply);
+    else conn.send(reply);
+  };
+
+  const join = (conn: LineConnection, st: ConnState, req: JoinRequest) => {
+    const port = req.port ?? DEFAULT_CLIENT_PORT;
+    const who = { player: req.name, os: req.os, port };
+    if (st.joinedOnce) return invalid(conn, st, INVALID_REQUEST, `second join on one connection as ${req.name}`);
+    // Node always reports an IP here; anything else could not be formatted into client-list lines.
+    if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
+    const slot = seats.findIndex((s) => s === undefined);
+    if (slot < 0) return refuse(conn, SERVER_FULL, 'server full', who, true);
+    if (perAddress.full(conn.address)) {
+      // Logged once a minute per address: a squatter retrying must not flood the log.
+      warnOnce(conn.address, 'address-seats', { ...who, limit: perAddress.limit }, 'refused: this address holds its share of seats', 'info');
+      return conn.close(SERVER_FULL);
+    }
+    if (nameTaken(req.name)) return refuse(conn, NAME_TAKEN, 'name taken', who);
+    if (joined().some((s) => s.player.address === conn.address && s.player.port === port)) {
+      return refuse(conn, INVALID_REQUEST, 'endpoint already joined', who);
+    }
+    const player: SeatedPlayer = { slot, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
+    const seat: Seat = { player, conn, minor: Number(req.version.split('.')[1] ?? 0), look: AUTO_LOOK };
+    seats[slot] = seat;
+    perAddress.add(player.address);
+    st.seat = seat;
+    st.joinedOnce = true;
+    clearTimeout(st.timer);
+    const session = guarded('joined hook', () => hooks.joined?.({ ...player }));
+    conn.send(formatJoinAccepted({ name: req.name, slot, serverName: name, ...session }));
+    for (const line of welcome) conn.send(line);
+    // The newcomer learns everyone already here; everyone else learns the newcomer.
+    for (const s of joined()) if (s !== seat) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
+    toOthers(seat, formatAdd({ endpoint: endpointOf(player), name: player.name, slot }));
+    if (seat.minor >= SHIP_LOOK_MINOR) for (const s of joined()) if (s !== seat && !sameLook(s.look, AUTO_LOOK)) conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
+    log.info({ slot, player: req.name, address: conn.address, port, os: req.os, version: req.version }, 'player joined');
+    changed();
+  };
+
+  /** `st`'s player leaves: `why` for the log, `told` for the other players (1.1 clients read it with the removal). */
+  const leave = (st: ConnState, why: string, told: string) => {
+    const seat = st.seat;
+    if (!seat) return;
+    st.seat = undefined;
+    seats[seat.player.slot] = undefined;
+    perAddress.remove(seat.player.address);
+    if (closing) return;
+    guarded('left hook', () => hooks.left?.({ ...seat.player }, why));
+    const plain = formatRemove(endpointOf(seat.player));
+    const reason = leaveReason(told);
+    const withReason = reason === null ? plain : formatRemove(endpointOf(seat.player), reason);
+    for (const s of joined()) if (s !== seat) s.conn.send(s.minor >= LEAVE_REASON_MINOR ? withReason : plain);
+    log.info({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address, port: seat.player.port, why }, 'player left');
+    changed();
+  };
+
+  const rename = (conn: LineConnection, st: ConnState, newName: string) => {
+    const seat = st.seat;
+    if (!seat) return refuse(conn, NOT_JOINED, 'rename while not joined', { player: newName });
+    if (nameTaken(newName, seat)) return refuse(conn, NAME_TAKEN, 'name taken', { slot: seat.player.slot, player: newName });
+    const old = seat.player.name;
+    seat.player.name = newName;
+    conn.send(NEW_NAME_ACCEPTED);
+    if (newName !== old) toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
+    logOnce(conn.address, 'renamed', { slot: seat.player.slot, from: old, to: newName }, 'player renamed', 'info');
+  };
+
+  const chooseLook = (conn: LineConnection, st: ConnState, look: ShipLook) => {
+    const seat = st.seat;
+    if (!seat) return refuse(conn, NOT_JOINED, 'ship look while not joined', {});
+    if (sameLook(look, seat.look)) return;
+    seat.look = look;
+    const line = formatShipUpdate({ endpoint: endpointOf(seat.player), look });
+    for (const s of joined()) if (s !== seat && s.minor >= SHIP_LOOK_MINOR) s.conn.send(line);
+    logOnce(conn.address, 'ship-look', { slot: seat.player.slot, look: formatLook(look) }, 'player chose a ship look', 'info');
+  };
+
+  /** An invalid line: reply, count strikes against the connection and its address, and close or remove it when they run out. */
+  const invalid = (conn: LineConnection, st: ConnState, parsedReply: string, line: string) => {
+    st.invalid += 1;
+    const now = Date.now();
+    const overAddress = addressStrikes.add(conn.address, 'invalid-request', line.slice(0, 40), now);
+    const reply = st.joinedOnce ? INVALID_REQUEST : parsedReply;
+    const seat = st.seat;
+    if (seat) {
+      st.strikes ??= new StrikeCounter(JOINED_STRIKES);
+      const why = st.strikes.add('invalid-request', line.slice(0, 40), now);
+      conn.send(reply);
+      if (!why) return;
+      // Removing a player is rare (it needs a join first) and always worth a line of its own.
+      tally('invalid-requests');
+      log.warn({ address: conn.address, slot: seat.player.slot, player: seat.player.name, reason: why }, 'player removed for repeated invalid requests');
+      return kickSeat(seat, `removed for repeated invalid requests: ${why}`, true);
+    }
+    // A joined-once connection is never dropped for a bad line: any second join is just invalid.
+    const tooMany = !st.joinedOnce && (st.invalid >= MAX_INVALID || overAddress !== null);
+    if (tooMany) {
+      warnOnce(conn.address, 'invalid-requests', { lines: st.invalid, why: overAddress ?? `${st.invalid} invalid lines on one connection` }, 'connection closed: repeated invalid requests');
+      return conn.close(reply);
+    }
+    if (reply !== INVALID_REQUEST) return refuse(conn, reply, 'incompatible version', { line: line.slice(0, 80) }, !st.joinedOnce);
+    // Not logged line by line: a flood of bad lines must not become a flood of log lines.
+    log.debug({ address: conn.address, line: line.slice(0, 80) }, 'invalid request');
+    conn.send(reply);
+  };
+
+  const kickSeat = (seat: Seat, why: string, tell: boolean, othersRead = `removed: ${why}`) => {
+    leave(stateOf(seat.conn), why, othersRead);
+    if (tell) {
+      // A plain text line the client prints; control characters and length are trimmed so it stays one safe line.
+      const text = `removed: ${why.replace(/[\x00-\x1f\x7f]/g, ' ')}`.slice(0, 150);
+      if (isMessageLine(text) && parseServerLine(text).kind === 'text') seat.conn.send(text);
+    }
+    seat.conn.close(REMOVING_YOU);
+  };
+
+  /** After a ban-list change: everyone seated whose address it bans leaves, told why. */
+  function kickBanned(): void {
+    if (closing) return;
+    for (const seat of joined()) {
+      if (!bans().isBanned(seat.player.address)) continue;
+      tally('banned');
+      log.warn({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address }, 'player removed: address banned');
+      kickSeat(seat, 'banned from this server', true);
+    }
+  }
+
+  const lines = await startLineServer(
+    {
+      open(conn) {
+        const st: ConnState = { joinedOnce: false, invalid: 0 };
+        st.timer = setTimeout(() => {
+          if (!st.joinedOnce) {
+            warnOnce(conn.address, 'join-timeout', { ms: joinTimeoutMs }, 'connection closed: no join in time', 'info');
+            conn.close();
+          }
+        }, joinTimeoutMs);
+        st.timer.unref();
+        conn.state = st;
+      },
+      line(conn, line) {
+        const st = stateOf(conn);
+        // A banned address gets its reply to whatever it sends first: replying
+        // before the client has written could lose the line to a reset.
+        if (bans().isBanned(conn.address)) return refuse(conn, BANNED, 'banned address', {}, true);
+        const look = parseMyShip(line);
+        if (look) return chooseLook(conn, st, look);
+        const req = parseClientLine(line);
+        switch (req.kind) {
+          case 'join':
+            return join(conn, st, req.join);
+          case 'rename':
+            return rename(conn, st, req.name);
+          case 'remove':
+            if (!st.seat) return refuse(conn, NOT_JOINED, 'remove while not joined');
+            leave(st, 'remove me', req.reason ?? 'left');
+            return conn.close(REMOVING_YOU);
+          case 'refused':
+            return invalid(conn, st, req.reply, line);
+        }
+      },
+      close(conn, reason) {
+        const st = stateOf(conn);
+        clearTimeout(st.timer);
+        leave(st, reason, 'lost connection');
+      },
+    },
+    {
+      port: options.port,
+      ...(options.host === undefined ? {} : { host: options.host }),
+      ...lineLimits(options.limits),
+      maxLineBytes: MAX_LINE_BYTES,
+      // 0 disables the line server's idle timeout; unjoined connections have their own deadline.
+      idleMs: 0,
+      count: (reason, address) => {
+        if (reason === 'socket-error' || reason === 'idle-timeout') return tally(reason);
+        warnOnce(address ?? '?', reason, {}, 'connection closed or refused by the line server');
+      },
+    },
+  ).catch((err: unknown) => {
+    banWatch?.close();
+    throw err;
+  });
+
+  return {
+    port: lines.port,
+    playerCount: () => joined().length,
+    players: () => joined().map((s) => ({ ...s.player })),
+    kick(slot, why, tell = false, othersRead) {
+      const seat = seats[slot];
+      if (!seat || closing) return;
+      kickSeat(seat, why, tell, othersRead);
+    },
+    reloadBans: (why = 'reload requested') => banWatch?.reload(why) ?? Promise.resolve(),
+    counters: () => Object.fromEntries(counts),
+    async close(reason?: string) {
+      if (closing) return;
+      closing = true;
+      banWatch?.close();
+      const why = reason === undefined ? null : formatServerClosing(reason);
+      await lines.close((conn) => {
+        // 1.1 clients hear why; a 1998 client would print the line as a message, so it gets only the 1998 goodbye.
+        const seat = stateOf(conn).seat;
+        if (why !== null && seat && seat.minor >= LEAVE_REASON_MINOR) conn.send(why);
+        conn.send(REMOVING_YOU);
+      });
+      seats.fill(undefined);
+      perAddress.clear();
+    },
+  };
+}

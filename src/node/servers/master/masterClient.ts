@@ -1,0 +1,265 @@
+/**
+ * A slot- or gameserver's registration with a masterserver: joins over a TCP
+ * connection it keeps open, reports the player count on every change and as
+ * a heartbeat, and reconnects with backoff whenever the masterserver is down,
+ * refuses or drops it. Nothing here throws at the server or crashes it: the
+ * masterserver is a convenience, the game runs without it.
+ */
+import { connect, type Socket } from 'node:net';
+import type { Logger } from '../../log';
+import {
+  DEFAULT_MASTER_PORT,
+  ILLEGAL_REQUEST,
+  JOIN_ACCEPTED,
+  MASTERSERVER_FULL,
+  NOT_JOINED,
+  PLAYERS_ACKNOWLEDGED,
+  REMOVING_YOU,
+  VERSION_INCOMPATIBLE,
+  formatJoin,
+  formatPlayers,
+  formatRemove,
+  parseReply,
+  type MasterServerType,
+} from '../../../shared/servers/masterProtocol';
+
+/** Options of {@link MasterRegistration}. */
+export interface MasterRegistrationOptions {
+  /** The masterserver as `host:port` (`[v6addr]:port` for IPv6; the port defaults to 6502). */
+  master: string;
+  /** Server name, OS and URL as listed (validated like the join line: tokens without spaces, http(s) URL). */
+  name: string;
+  os: string;
+  maxPlayers: number;
+  url: string;
+  /** The TCP port players join on, and the server kind (protocol extension fields). */
+  port?: number;
+  type?: MasterServerType;
+  /** The UDP port that answers discovery requests (1.1 extension field: clients ping the server there). */
+  udp?: number;
+  log: Logger;
+  /** How often the player count is re-sent as a heartbeat (default 30,000 ms: a third of the masterserver's default expiry). */
+  heartbeatMs?: number;
+  /** First reconnect delay; it doubles per failure up to `maxRetryMs` (defaults 1,000 and 60,000 ms). */
+  retryMs?: number;
+  maxRetryMs?: number;
+}
+
+/** Where a registration is: not started, connecting/awaiting the join reply, listed, or stopped. */
+export type RegistrationState = 'idle' | 'joining' | 'joined' | 'waiting' | 'stopped';
+
+/** Splits `host:port` / `[v6]:port` / `host`; undefined if the port is not 1..65535 or the host is empty. */
+export function parseHostPort(text: string, defaultPort = DEFAULT_MASTER_PORT): { host: string; port: number } | undefined {
+  const m = /^\[([^\]]+)\](?::([0-9]+))?$/.exec(text) ?? /^([^:[\]]+)(?::([0-9]+))?$/.exec(text);
+  if (!m?.[1]) return undefined;
+  const port = m[2] === undefined ? defaultPort : Number(m[2]);
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? { host: m[1], port } : undefined;
+}
+
+const MAX_REPLY_BUFFER = 4096;
+const JOIN_REPLY_TIMEOUT_MS = 10_000;
+const REMOVE_WAIT_MS = 1000;
+
+/**
+ * Registers one server with one masterserver. The constructor validates the
+ * join line (and throws on a bad name, URL, etc., which is a configuration
+ * error); after that no method throws.
+ */
+export class MasterRegistration {
+  private readonly target: { host: string; port: number };
+  private readonly joinLine: string;
+  private readonly log: Logger;
+  private readonly heartbeatMs: number;
+  private readonly retryMs: number;
+  private readonly maxRetryMs: number;
+  private players = 0;
+  private maxPlayers: number;
+  private socket: Socket | undefined;
+  private current: RegistrationState = 'idle';
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private joinTimer: NodeJS.Timeout | undefined;
+  private onReply: ((reply: string) => void) | undefined;
+  private lastReplyAt = 0;
+
+  constructor(options: MasterRegistrationOptions) {
+    const target = parseHostPort(options.master);
+    if (!target) throw new RangeError(`master: "${options.master}" is not host:port`);
+    this.target = target;
+    this.joinLine = formatJoin(options);
+    this.maxPlayers = options.maxPlayers;
+    this.log = options.log.child({ master: options.master });
+    this.heartbeatMs = options.heartbeatMs ?? 30_000;
+    this.retryMs = options.retryMs ?? 1000;
+    this.maxRetryMs = options.maxRetryMs ?? 60_000;
+  }
+
+  /** Where the registration is now. */
+  get state(): RegistrationState {
+    return this.current;
+  }
+
+  /** Connects and joins; on failure keeps retrying in the background. Calling it again does nothing. */
+  start(): void {
+    if (this.current !== 'idle') return;
+    this.connect();
+  }
+
+  /** Records the player count (and optionally a new maximum) and sends it at once if listed. */
+  update(players: number, maxPlayers = this.maxPlayers): void {
+    const max = Number.isInteger(maxPlayers) && maxPlayers >= 1 && maxPlayers <= 256 ? maxPlayers : this.maxPlayers;
+    // A bad count from the caller is clamped rather than thrown: the list being a little off beats a crash.
+    this.maxPlayers = max;
+    this.players = Number.isInteger(players) ? Math.min(Math.max(players, 0), max) : 0;
+    if (this.current === 'joined') this.sendPlayers();
+  }
+
+  /** Says `remove me`, waits briefly for `removing you`, and closes; no reconnects afterwards. Never rejects. */
+  async stop(): Promise<void> {
+    if (this.current === 'stopped') return;
+    // Also while a join is in flight: the masterserver answers in order, so `remove me` undoes it.
+    const listed = this.current === 'joined' || this.current === 'joining';
+    this.current = 'stopped';
+    this.clearTimers();
+    const socket = this.socket;
+    if (!socket) return;
+    if (listed && socket.writable && !socket.connecting) {
+      const confirmed = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => done(false), REMOVE_WAIT_MS);
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        };
+        this.onReply = (reply) => {
+          if (reply === REMOVING_YOU || reply === NOT_JOINED) done(true);
+        };
+        socket.once('close', () => done(false));
+        this.write(formatRemove());
+      });
+      if (confirmed) this.log.debug('removed from the masterserver');
+      else this.log.warn('masterserver did not confirm the removal; it will expire the entry');
+    }
+    this.onReply = undefined;
+    socket.destroy();
+    this.socket = undefined;
+  }
+
+  private connect(): void {
+    this.current = 'joining';
+    const socket = connect({ host: this.target.host, port: this.target.port });
+    this.socket = socket;
+    let buffer = '';
+    let why = 'connection closed';
+    socket.setEncoding('utf8');
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 30_000);
+    socket.on('connect', () => this.sendJoin(socket));
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      let nl: number;
+      while ((nl = buffer.indexOf('\n')) >= 0 && this.socket === socket) {
+        const line = buffer.slice(0, nl).replace(/\r$/, '');
+        buffer = buffer.slice(nl + 1);
+        this.handle(line, socket);
+      }
+      if (buffer.length > MAX_REPLY_BUFFER) {
+        why = 'reply line too long';
+        socket.destroy();
+      }
+    });
+    socket.on('error', (err) => {
+      why = err.message;
+    });
+    socket.on('close', () => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.clearTimers();
+      if (this.current === 'stopped') return;
+      const wasJoined = this.current === 'joined';
+      this.current = 'waiting';
+      const delay = this.nextDelay();
+      if (wasJoined || this.failures === 1) this.log.warn({ why, retryInMs: delay }, 'masterserver connection lost; will retry');
+      else this.log.debug({ why, retryInMs: delay }, 'masterserver still unreachable');
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+      this.retryTimer.unref();
+    });
+  }
+
+  private handle(line: string, socket: Socket): void {
+    const reply = parseReply(line);
+    this.lastReplyAt = Date.now();
+    this.onReply?.(line.trim());
+    if (this.current === 'stopped') return;
+    if (this.current === 'joining') {
+      // An acknowledgement of a heartbeat sent before a re-join is stale, not a problem.
+      if (reply === PLAYERS_ACKNOWLEDGED) return;
+      if (reply === JOIN_ACCEPTED) {
+        clearTimeout(this.joinTimer);
+        this.current = 'joined';
+        this.failures = 0;
+        this.log.info({ players: this.players, maxPlayers: this.maxPlayers }, 'listed by the masterserver');
+        this.sendPlayers();
+        this.heartbeat = setInterval(() => this.beat(socket), this.heartbeatMs);
+        this.heartbeat.unref();
+      } else if (reply === MASTERSERVER_FULL || reply === VERSION_INCOMPATIBLE || reply === ILLEGAL_REQUEST) {
+        this.log.error({ reply, joinLine: this.joinLine }, 'masterserver refused the join; will retry later');
+        socket.destroy();
+      } else {
+        this.log.warn({ line: line.slice(0, 200) }, 'unexpected masterserver reply to join');
+      }
+      return;
+    }
+    if (reply === PLAYERS_ACKNOWLEDGED) return;
+    if (reply === NOT_JOINED) {
+      // The masterserver lost our entry (it expired or was replaced): join again on this connection.
+      this.log.warn('masterserver no longer lists this server; joining again');
+      clearInterval(this.heartbeat);
+      this.current = 'joining';
+      this.sendJoin(socket);
+    } else {
+      this.log.warn({ line: line.slice(0, 200) }, 'unexpected masterserver reply');
+    }
+  }
+
+  private sendJoin(socket: Socket): void {
+    this.write(this.joinLine);
+    // A masterserver that accepts the connection but never answers is as good as down.
+    clearTimeout(this.joinTimer);
+    this.joinTimer = setTimeout(() => {
+      this.log.warn('no reply to the join line; reconnecting');
+      socket.destroy();
+    }, JOIN_REPLY_TIMEOUT_MS);
+  }
+
+  /** Heartbeat; a masterserver that stopped answering (its host died, a link broke) gets a fresh connection. */
+  private beat(socket: Socket): void {
+    if (Date.now() - this.lastReplyAt > 3 * this.heartbeatMs) {
+      this.log.warn({ silentMs: Date.now() - this.lastReplyAt }, 'masterserver stopped answering; reconnecting');
+      socket.destroy();
+      return;
+    }
+    this.sendPlayers();
+  }
+
+  private sendPlayers(): void {
+    this.write(formatPlayers(this.players, this.maxPlayers));
+  }
+
+  private write(line: string): void {
+    if (this.socket?.writable) this.socket.write(`${line}\n`);
+  }
+
+  /** Exponential backoff with ±20 % jitter, so servers restarted together do not reconnect in lockstep. */
+  private nextDelay(): number {
+    this.failures += 1;
+    const base = Math.min(this.maxRetryMs, this.retryMs * 2 ** Math.min(this.failures - 1, 20));
+    return Math.round(base * (0.8 + Math.random() * 0.4));
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.joinTimer);
+    clearInterval(this.heartbeat);
+  }
+}

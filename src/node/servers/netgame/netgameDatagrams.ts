@@ -1,0 +1,135 @@
+/**
+ * The netgame server's UDP: every datagram distrusted, as at the gameserver.
+ * LAN discovery and time-sync requests are answered; anything else must be a
+ * datagram with a joined player's session token, from that player's address (its
+ * port learnt from the first datagram, moved only after two quiet seconds
+ * and by a datagram newer than any taken), its slot, a message id never
+ * taken before, within the source's rate: a GameState carrying the messages
+ * a client sends (controlChange, movesAck, stateAck), a NodeAlive (it keeps
+ * the seat), a Ping (answered), reliable messages (acknowledged, not passed
+ * on: chat does not travel in a netgame). Server → client datagrams are Relay
+ * packets with the netgame messages in the outer event list. Everything else
+ * is dropped and counted by reason, never thrown.
+ */
+import { decodePacket, DropCounters } from '../../../shared/wire/codec';
+import { NEUTRAL_STATE } from '../../../shared/p2p/packets';
+import { ReplayWindow, sequenceStart } from '../../../shared/net/replayWindow';
+import { MAX_ACK_IDS, NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../../shared/wire/types';
+import type { ServerTimeService } from '../common/timeService';
+import { encodePacket } from '../../../shared/wire/codec';
+import type { DiscoveryResponder } from '../common/discoveryResponder';
+import { unwrapAddress } from '../common/lineServer';
+import type { ServerUdp, UdpEndpoint } from '../common/serverUdp';
+import type { SourceGuard } from '../common/strikes';
+
+/** A port change of a seat is believed only after its bound port has been quiet this long (a NAT rebinding). */
+const MIGRATE_AFTER_QUIET_MS = 2000;
+const CLIENT_MESSAGES: ReadonlySet<string> = new Set(['controlChange', 'movesAck', 'stateAck']);
+const CLIENT_TYPES: ReadonlySet<number> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Ping, PacketType.Reliable]);
+
+/** One joined player's UDP session. */
+export interface NetSeat {
+  slot: number;
+  /** The TCP peer address it joined from: its datagrams must come from there. */
+  address: string;
+  token: number;
+  udp: UdpEndpoint | null;
+  udpHeardAt: number;
+  lastHeard: number;
+  readonly replay: ReplayWindow;
+  /** Message id of the server's datagrams to it. */
+  nextId: number;
+  counters: { datagramsIn: number; datagramsOut: number; bytesIn: number; bytesOut: number };
+}
+
+export function newSeat(slot: number, address: string, token: number, now: number): NetSeat {
+  return { slot, address, token, udp: null, udpHeardAt: now, lastHeard: now, replay: new ReplayWindow(), nextId: sequenceStart(Math.floor(Date.now() / 1000)), counters: { datagramsIn: 0, datagramsOut: 0, bytesIn: 0, bytesOut: 0 } };
+}
+
+export interface NetgameDatagramsParts {
+  udp: ServerUdp;
+  sources: SourceGuard;
+  discovery: DiscoveryResponder;
+  time: ServerTimeService;
+  seats: Map<number, NetSeat>;
+  clock(): number;
+  /** A client's message, from its seat. */
+  deliver(seat: NetSeat, ev: NetgameEvent, now: number): void;
+}
+
+export class NetgameDatagrams {
+  /** Undecodable datagrams by the codec's reason. */
+  readonly codecDrops = new DropCounters();
+  /** Datagrams refused by the server's rules, by reason. */
+  readonly serverDrops = new Map<string, number>();
+
+  constructor(private readonly parts: NetgameDatagramsParts) {}
+
+  onDatagram(msg: Uint8Array, from: UdpEndpoint): void {
+    try {
+      if (this.parts.discovery.offer(msg, from) !== 'other') return;
+      if (this.parts.time.offer(msg, from) !== 'other') return;
+      this.receive(msg, from);
+    } catch {
+      this.drop('internal');
+    }
+  }
+
+  /** Sends `events` to the seat (one datagram), with its token; nothing before its UDP port is known. */
+  send(seat: NetSeat, events: RemoteEvent[], type: PacketType = PacketType.Relay, gameTime?: number): void {
+    if (!seat.udp) return;
+    const packet: Packet = {
+      header: { type, senderSlot: NO_SLOT, messageId: seat.nextId, gameTime: gameTime ?? Math.floor(this.parts.clock()) >>> 0, joined: false, state: NEUTRAL_STATE, token: seat.token },
+      events,
+    };
+    seat.nextId = (seat.nextId + 1) >>> 0;
+    const bytes = encodePacket(packet);
+    if (this.parts.udp.send(seat.udp, bytes)) {
+      seat.counters.datagramsOut++;
+      seat.counters.bytesOut += bytes.length;
+    }
+  }
+
+  private drop(reason: string): void {
+    this.serverDrops.set(reason, (this.serverDrops.get(reason) ?? 0) + 1);
+  }
+
+  private receive(msg: Uint8Array, from: UdpEndpoint): void {
+    const now = this.parts.clock();
+    const source = `${unwrapAddress(from.address)}:${from.port}`;
+    const refused = this.parts.sources.admit(source, this.seatAt(from) !== null, now);
+    if (refused) return this.drop(refused);
+    const decoded = decodePacket(msg);
+    if (!decoded.ok) return this.codecDrops.count(decoded.reason);
+    const { header: h, events } = decoded.packet;
+    if (h.token === undefined) return this.drop('no-token');
+    const seat = [...this.parts.seats.values()].find((s) => s.token === h.token);
+    if (!seat) return this.drop('unknown-token');
+    if (unwrapAddress(from.address) !== seat.address) return this.drop('wrong-address');
+    const moved = seat.udp !== null && seat.udp.port !== from.port;
+    if (moved && (now - seat.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !seat.replay.ahead(h.messageId))) return this.drop('wrong-port');
+    if (h.senderSlot !== seat.slot) return this.drop('wrong-slot');
+    if (!CLIENT_TYPES.has(h.type)) return this.drop('wrong-type');
+    if (seat.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
+    seat.udp = from;
+    seat.udpHeardAt = now;
+    seat.lastHeard = now;
+    seat.counters.datagramsIn++;
+    seat.counters.bytesIn += msg.length;
+    if (h.type === PacketType.Ping) return this.send(seat, [], PacketType.Pong, h.gameTime);
+    const acks: number[] = [];
+    for (const ev of events) {
+      if (CLIENT_MESSAGES.has(ev.type) && h.type === PacketType.GameState) this.parts.deliver(seat, ev as NetgameEvent, now);
+      else if (ev.type === 'reliable') acks.push(ev.id);
+      else if (ev.type !== 'ack' && ev.type !== 'playerName') this.drop('foreign-event');
+    }
+    // Reliable messages (chat, a new name) are acknowledged so the client's link stays healthy; a netgame does not pass them on.
+    if (acks.length > 0) this.send(seat, [{ type: 'ack', ids: acks.slice(0, MAX_ACK_IDS) }], PacketType.Reliable);
+  }
+
+  private seatAt(from: UdpEndpoint): NetSeat | null {
+    const address = unwrapAddress(from.address);
+    for (const s of this.parts.seats.values()) if (s.address === address && (s.udp === null || s.udp.port === from.port)) return s;
+    return null;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The netgame server (Purple Martians' input sync, issue 15): players join
+ * over TCP exactly as at a gameserver (joinServer.ts: the same lines, the
+ * accept carrying a UDP port and a session token), then exchange the netgame
+ * messages over UDP (netgameDatagrams.ts). The game is the pure
+ * NetgameServer (src/shared/netgame/server.ts): the master game-moves array
+ * and state, stepped 40 times a second on this process's clock, with moves
+ * and state differences (raw deflate at `zlibLevel`) to every client.
+ * Players silent for the timeout are removed; their ships leave the game.
+ */
+import type { MatchLimits } from '../../../shared/game/match';
+import { randomInt } from 'node:crypto';
+import { NetgameServer } from '../../../shared/netgame/server';
+import { announcementOf, type MatchAnnouncement } from '../../../shared/game/matchSync';
+import { NETGAME_PORT, NETGAME_UDP_PORT } from '../../../shared/servers/joinProtocol';
+import { systemClock } from '../../../shared/time/clock';
+import { STEP_MS } from '../../../shared/sim/types';
+import { zlibPacker } from '../../lockstep/zlibPacker';
+import { APP_VERSION } from '../../version';
+import { DiscoveryResponder } from '../common/discoveryResponder';
+import { startJoinServer, type SeatedPlayer } from '../join/joinServer';
+import { NetgameDatagrams, newSeat, type NetSeat } from './netgameDatagrams';
+import { ServerUdp } from '../common/serverUdp';
+import { ServerTimeService } from '../common/timeService';
+import { SourceGuard } from '../common/strikes';
+import type { CommonServerOptions, RunningServer } from '../common/types';
+
+/** Most players of a netgame (the seed's 8). */
+export const NETGAME_MAX_PLAYERS = 8;
+
+export interface NetgameServerOptions extends CommonServerOptions {
+  port?: number;
+  udpPort?: number;
+  maxPlayers?: number;
+  welcome?: string[];
+  banFile?: string;
+  banPollMs?: number;
+  joinTimeoutMs?: number;
+  maxPerAddress?: number;
+  onPlayersChanged?(count: number, max: number): void;
+  /** The seed's control_lead_frames: the smallest control lead (default 3). */
+  controlLead?: number;
+  /** The seed's server_lead_frames (default 1). */
+  serverLead?: number;
+  /** Frames between state differences (default 20). */
+  diffEvery?: number;
+  /** zlib level of state differences, 1..9 (the seed's zlib_cmp; default 7). */
+  zlibLevel?: number;
+  /** A player silent this long is removed (default 10 s). */
+  timeoutMs?: number;
+  /** Datagrams per second per source (default 200). */
+  udpRate?: number;
+  seed?: number;
+  /** Kill and time limits of the matches its world plays (default RULES.match). */
+  matchLimits?: Partial<MatchLimits>;
+}
+
+export interface NetgameServerStats {
+  frame: number;
+  datagramsIn: number;
+  drops: Record<string, number>;
+  clients: {
+    slot: number;
+    name: string;
+    udp: string | null;
+    controlLead: number;
+    rttMs: number | null;
+    /** Frames the server is ahead of the client. */
+    serverSync: number | null;
+    controlChanges: number;
+    lateChanges: number;
+    refused: number;
+    lastDiff: { raw: number; packed: number; chunks: number } | null;
+  }[];
+}
+
+export interface RunningNetgameServer extends RunningServer {
+  readonly kind: 'netgame';
+  readonly name: string;
+  readonly maxPlayers: number;
+  readonly ports: { tcp: number; udp: number };
+  playerCount(): number;
+  players(): SeatedPlayer[];
+  stats(): NetgameServerStats;
+  /** The match of its master state (every node steps it alike): scores, phase, time left, limits. */
+  match(): MatchAnnouncement;
+  reloadBans(why?: string): Promise<void>;
+}
+
+export async function startNetgameServer(options: NetgameServerOptions): Promise<RunningNetgameServer> {
+  const { log, name } = options;
+  const maxPlayers = options.maxPlayers ?? NETGAME_MAX_PLAYERS;
+  if (!Number.isInteger(maxPlayers) || maxPlayers < 1 || maxPlayers > NETGAME_MAX_PLAYERS) throw new Error(`netgame: maxPlayers must be an integer 1..${NETGAME_MAX_PLAYERS}`);
+  const zlibLevel = options.zlibLevel ?? 7;
+  if (!Number.isInteger(zlibLevel) || zlibLevel < 1 || zlibLevel > 9) throw new Error('netgame: zlibLevel must be an integer 1..9');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timers = options.clock ?? systemClock;
+  const t0 = timers.now();
+  const clock = () => timers.now() - t0;
+  const sources = new SourceGuard({ datagramsPerSecond: options.udpRate ?? 200 });
+  const seats = new Map<number, NetSeat>();
+
+  const udp = await ServerUdp.bind(options.host ?? '0.0.0.0', options.udpPort ?? NETGAME_UDP_PORT, 'netgame', { recvBufferBytes: 1024 * 1024 });
+  for (const warning of udp.warnings()) log.warn(warning);
+  let join: Awaited<ReturnType<typeof startJoinServer>> | null = null;
+  const discovery = new DiscoveryResponder({ udp, log, info: () => (join ? { kind: 'netgame', name, port: join.port, players: join.playerCount(), maxPlayers, version: APP_VERSION } : null) });
+  let datagrams: NetgameDatagrams | null = null;
+  const core = new NetgameServer({
+    seed: options.seed ?? 0x5741524c,
+    ...(options.matchLimits ? { matchLimits: options.matchLimits } : {}),
+    send: (slot, events) => {
+      const seat = seats.get(slot);
+      if (seat && datagrams) datagrams.send(seat, events);
+    },
+    packer: zlibPacker(zlibLevel),
+    ...(options.serverLead !== undefined ? { serverLead: options.serverLead } : {}),
+    ...(options.controlLead !== undefined ? { baseLead: options.controlLead } : {}),
+    ...(options.diffEvery !== undefined ? { diffEvery: options.diffEvery } : {}),
+  });
+  // Its clock is its players' common game time: they synchronise with it before their ship enters, as at a gameserver.
+  const time = new ServerTimeService(udp, clock);
+  datagrams = new NetgameDatagrams({ udp, sources, discovery, time, seats, clock, deliver: (seat, ev, now) => core.receive(seat.slot, ev, now) });
+  const d = datagrams;
+  udp.onDatagram((msg, from) => d.onDatagram(msg, from));
+
+  try {
+    join = await startJoinServer({
+      ...options,
+      port: options.port ?? NETGAME_PORT,
+      kind: 'netgame',
+      maxPlayers,
+      slotLimit: NETGAME_MAX_PLAYERS,
+      welcome: options.welcome ?? [],
+      hooks: {
+        joined(player) {
+          sources.unblockAddress(player.address);
+          const seat = newSeat(player.slot, player.address, randomInt(0, 0x1_0000_0000), clock());
+          seats.set(player.slot, seat);
+          return { udp: udp.port, token: seat.token };
+        },
+        left(player) {
+          seats.delete(player.slot);
+          core.leave(player.slot);
+        },
+      },
+    });
+  } catch (err) {
+    await udp.close();
+    throw err;
+  }
+  const j = join;
+
+  // A seat joins the game once its first datagram shows where to send (the welcome and the state go there).
+  const welcomed = new Set<number>();
+  let closing = false;
+  const tick = timers.setInterval(() => {
+    const now = clock();
+    for (const seat of [...seats.values()]) {
+      if (!welcomed.has(seat.slot) && seat.udp) {
+        welcomed.add(seat.slot);
+        core.join(seat.slot, now);
+      }
+      if (now - seat.lastHeard > timeoutMs) {
+        log.info({ slot: seat.slot, address: seat.address, silentMs: Math.round(now - seat.lastHeard) }, 'player removed: no datagram within the timeout');
+        j.kick(seat.slot, `no game datagram for ${Math.round((now - seat.lastHeard) / 1000)} s`, true, 'timed out');
+      }
+    }
+    for (const slot of welcomed) if (!seats.has(slot)) welcomed.delete(slot);
+    core.tick(now);
+  }, STEP_MS);
+
+  log.info({ port: j.port, udp: udp.port, server: name, maxPlayers, controlLead: core.baseLead, serverLead: core.serverLead, zlibLevel }, 'netgame server listening');
+
+  return {
+    kind: 'netgame',
+    name,
+    maxPlayers,
+    ports: { tcp: j.port, udp: udp.port },
+    playerCount: () => j.playerCount(),
+    players: () => j.players(),
+    reloadBans: (why) => j.reloadBans(why),
+    match: () => announcementOf(core.state.world),
+    stats() {
+      const named = new Map(j.players().map((p) => [p.slot, p.name]));
+      const drops = { ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) };
+      const clients = [...core.clients.values()]
+        .sort((a, b) => a.slot - b.slot)
+        .map((c) => {
+          const seat = seats.get(c.slot);
+          return {
+            slot: c.slot,
+            name: named.get(c.slot) ?? '?',
+            udp: seat?.udp ? `${seat.udp.address}:${seat.udp.port}` : null,
+            controlLead: c.lead,
+            rttMs: c.rttMs === null ? null : Math.round(c.rttMs),
+            serverSync: c.frame === null ? null : core.frame - c.frame,
+            controlChanges: c.changes,
+            lateChanges: c.late,
+            refused: c.refused,
+            lastDiff: c.lastDiff,
+          };
+        });
+      return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.counters.datagramsIn, 0), drops, clients };
+    },
+    async close(reason = 'server shutting down') {
+      if (closing) return;
+      closing = true;
+      log.info({ reason, players: j.playerCount() }, 'netgame server closing');
+      timers.clearInterval(tick);
+      await j.close(reason);
+      await udp.close();
+    },
+  };
+}
