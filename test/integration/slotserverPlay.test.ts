@@ -9,7 +9,7 @@ import type { HostService } from '../../src/node/host/hostService';
 import { startTestHost, until } from '../support/testHost';
 import { startSlotserver } from '../../src/node/servers/slot/slotserver';
 import type { RunningServer } from '../../src/node/servers/common/types';
-import { parseTarget } from '../../src/node/protocol/serverClient';
+import { parseTarget } from '../../src/node/protocol/serverPick';
 
 const hosts: HostService[] = [];
 const node = async (name: string) => {

@@ -14,7 +14,7 @@ import { createSubsystems } from '../subsystems';
 import { formatLanServers, nothingAnsweredLine, queryLanDetailed } from '../net/lanQuery';
 import { MAX_FAKE_JITTER_MS, MAX_FAKE_LAG_MS, describeConditions, isConditioned } from '../../shared/net/linkConditions';
 import { APP_VERSION } from '../version';
-import { parseTarget } from '../protocol/serverClient';
+import { parseTarget } from '../protocol/serverPick';
 import { ClientGame } from '../../shared/game';
 import { GameDriver } from '../../shared/protocol/gameDriver';
 import { createPilot, PILOTS, type Pilot } from '../../shared/game/pilot';

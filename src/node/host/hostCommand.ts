@@ -5,7 +5,7 @@
  * address; when this player leaves (disconnect, another protocol, quit), the
  * server closes and they are told.
  */
-import { NETGAME_PROTOCOL } from '../protocol/serverClient';
+import { NETGAME_PROTOCOL } from '../protocol/netgame';
 import type { HostService } from './hostService';
 import { protocolReport } from './protocolSwitch';
 import { rebind } from './subsystemCommand';

@@ -17,12 +17,11 @@ import { lanOptionsOf, queryLanDetailed, type LanQueryOptions } from '../net/lan
 import { pingServers, type PingResult } from '../net/serverPing';
 import type { HostEvent } from '../../shared/host/contract';
 import type { ConsoleOutput } from '../../shared/console/registry';
-import { NETGAME_PORT, SLOTSERVER_PORT } from '../../shared/servers/joinProtocol';
+import { GAMESERVER_PORT, NETGAME_PORT, SLOTSERVER_PORT } from '../../shared/servers/joinProtocol';
 import { MASTER_SERVER_TYPES, type ListedServer, type MasterServerType } from '../../shared/servers/masterProtocol';
 import { applyPings, formatAddress, mergeServers, pingTargets, type BrowserRow, type LanAnswer, type PingMeasure } from '../../shared/servers/browserModel';
 import { markSaved, rowAt } from '../../shared/servers/savedRows';
 import { emptySavedServers, findSaved, savedAddress, savedName, withRecent, type SavedServers } from '../../shared/servers/savedServers';
-import { GAMESERVER_PORT } from '../protocol/serverClient';
 import { switchTo } from './protocolSwitch';
 import type { HostService } from './hostService';
 

@@ -1,5 +1,5 @@
 import { formatLanServers, lanOptionsOf, nothingAnsweredLine, queryLanDetailed, type LanQueryOptions } from '../net/lanQuery';
-import { parseTarget } from '../protocol/serverClient';
+import { parseTarget } from '../protocol/serverPick';
 import { DEFAULT_MASTER_PORT, MASTER_SERVER_TYPES } from '../../shared/servers/masterProtocol';
 import { inListOrder } from '../../shared/servers/listOrder';
 import type { BrowserRow } from '../../shared/servers/browserModel';

@@ -1,6 +1,6 @@
 /**
- * A player's side of a netgame (`protocol netgame`), inside the
- * server-client protocol (serverClient.ts), which joins the server over TCP
+ * A player's side of a netgame (`protocol netgame`), inside the netgame
+ * protocol (netgame.ts), which joins the server over TCP (serverClient.ts)
  * exactly as at a gameserver and routes every datagram through the session
  * pipeline to the server with the session token. This holds the pure
  * NetgameClient: the server's messages (the outer events of its Relay

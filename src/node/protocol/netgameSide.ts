@@ -1,5 +1,5 @@
 /**
- * What the server-client protocol (serverClient.ts) adds in netgame mode:
+ * What the netgame protocol (netgame.ts) adds to the server join:
  * the game's client side from the join on (netgameLink.ts), and the netgame
  * server this game hosts (`host netgame`, netgameHost.ts), closed when we
  * leave.

@@ -1,89 +1,106 @@
 /**
- * The client/server protocols. Both join over TCP with the same text lines
- * and get the player list from the server:
- * - `slotserver` (TCP 6582): game packets go peer to peer exactly as in p2p
- *   (the shared session pipeline), to the endpoints the server lists;
- * - `gameserver` (TCP 6581): game packets go to the server only (UDP port and
- *   session token from the join reply), which relays the others' to us.
+ * The join machine every server protocol shares (slotserver.ts, gameserver.ts,
+ * netgame.ts): join over TCP with the join protocol's text lines
+ * (serverLink.ts), take the slot and the `add` / `remove` / `name` lines into
+ * a ManagedPeer, show the server's welcome, leave with `remove me`, find a
+ * server on the LAN when `connect` names none (serverDiscovery.ts), and after
+ * a stall connect to the same server again, once (serverRejoin.ts). A
+ * protocol says which server it joins (its {@link ServerKind}) and adds what
+ * its game needs through the hooks.
  */
 import { AUTO_LOOK, sameLook } from '../../shared/wire/shipLook';
 import { formatMyShip, parseShipUpdate } from '../../shared/servers/shipLines';
 import { platform, arch } from 'node:os';
 import type { PlayerPing } from '../../shared/net/gameLink';
-import type { MatchLimits } from '../../shared/game/match';
 import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/protocol/protocol';
 import { ManagedPeer, type ManagedNotice } from '../../shared/session/managedPeer';
-import { NO_SLOT } from '../../shared/wire/types';
-import { NETGAME_PORT } from '../../shared/servers/joinProtocol';
-import { NetgameSide } from './netgameSide';
+import type { SessionPipeline } from '../../shared/session/pipeline';
+import { NO_SLOT, type Packet, type WireAddr } from '../../shared/wire/types';
 import {
   PROTOCOL_VERSION,
   REMOVE_ME,
   formatRemoveMe,
   leaveReason,
   REMOVING_YOU,
-  SLOTSERVER_PORT,
   formatJoin,
   formatNewName,
   parseServerLine,
   MESSAGE_LINES,
   type Endpoint,
 } from '../../shared/servers/joinProtocol';
-import { GameSession } from './gameSession';
+import { GameSession, type GameSessionOptions } from './gameSession';
 import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
-
-export { parseTarget } from './serverPick';
 import { closedLine, leftLine } from './leaveWords';
 import { endpointAddr, serverRoute } from './serverRoute';
-import { discoverServer } from './serverDiscovery';
+import { LanLookup } from './serverDiscovery';
+import { howToRejoin, RejoinPolicy, targetText, type ServerTarget } from './serverRejoin';
 
-export const SLOTSERVER_PROTOCOL = 'slotserver';
-export const GAMESERVER_PROTOCOL = 'gameserver';
-export const NETGAME_PROTOCOL = 'netgame';
-/** Parsec's gameserver join port. */
-export const GAMESERVER_PORT = 6581;
-export type ServerMode = typeof SLOTSERVER_PROTOCOL | typeof GAMESERVER_PROTOCOL | typeof NETGAME_PROTOCOL;
 const TICK_MS = 10;
 
 type Phase = 'idle' | 'connecting' | 'joining' | 'welcome' | 'joined' | 'leaving';
 
-export class ServerClientProtocol implements Protocol {
+/** Which server a protocol joins. */
+export interface ServerKind {
+  /** The protocol's name, also the server kind asked for on the LAN (`slotserver`, `gameserver`, `netgame`). */
+  readonly name: string;
+  /** The join port when `connect` names none. */
+  readonly defaultPort: number;
+  /** Game packets go to the server only (a gameserver relays them; a netgame server runs the game); false: peer to peer, to the endpoints the server lists. */
+  readonly relayed: boolean;
+}
+
+/** What a protocol changes in its session. */
+export type ServerSessionKind = Pick<GameSessionOptions<ManagedPeer>, 'proveAddresses' | 'noShipStates' | 'extraPlayerLines'>;
+
+export abstract class ServerClientProtocol implements Protocol {
+  readonly name: string;
+  private readonly defaultPort: number;
+  /** Game packets go to the server only (a gameserver relays them; a netgame server runs the game). */
+  private readonly relayed: boolean;
   private peer: ManagedPeer | null = null;
   private session: GameSession<ManagedPeer> | null = null;
   private link: ServerLink | null = null;
   private stop: (() => void) | null = null;
-  private phase: Phase = 'idle';
-  private target: { host: string; port: number } | null = null;
+  protected phase: Phase = 'idle';
+  private target: ServerTarget | null = null;
   private serverName = '';
   private welcomeLeft = 0;
   /** The node that should answer every second while we are joined (the gameserver; the slotserver's time port), null: none. */
   private heartbeat: Uint8Array | null = null;
-  /** In a netgame: the game's client side and the server we host (netgameSide.ts). */
-  private readonly netgame: NetgameSide;
-  /** Set when the server dropped us after a stall: connect again to the same server once the link is closed. */
-  private rejoin = false;
+  /** After a stall: connect to the same server again, once (serverRejoin.ts). */
+  private readonly rejoin: RejoinPolicy;
+  /** `connect` with no address: the first server of our kind answering on the LAN. */
+  private readonly lan: LanLookup;
   /** What the server said as it began closing (`server closing: <reason>`), until the link is gone. */
   private closingReason: string | null = null;
   /** The attempt under way was made by a protocol switch (its failure is worded by it). */
   private carried: CarriedConnect | null = null;
 
-  constructor(
-    private readonly ctx: ProtocolContext,
-    readonly name: ServerMode,
-    matchLimits: () => Partial<MatchLimits> = () => ({}),
+  protected constructor(
+    protected readonly ctx: ProtocolContext,
+    kind: ServerKind,
   ) {
-    this.netgame = new NetgameSide(ctx, matchLimits);
+    this.name = kind.name;
+    this.defaultPort = kind.defaultPort;
+    this.relayed = kind.relayed;
+    this.rejoin = new RejoinPolicy(ctx, () => this.session?.serverSilence);
+    this.lan = new LanLookup(ctx, kind.name);
   }
 
-  private get defaultPort(): number {
-    return this.name === GAMESERVER_PROTOCOL ? GAMESERVER_PORT : this.name === NETGAME_PROTOCOL ? NETGAME_PORT : SLOTSERVER_PORT;
+  /** What the protocol changes in the session; nothing here. */
+  protected sessionKind(): ServerSessionKind {
+    return {};
   }
 
-  /** Game packets go to the server only (a gameserver relays them; a netgame server runs the game). */
-  private get relayed(): boolean {
-    return this.name !== SLOTSERVER_PROTOCOL;
-  }
+  /** The server gave us slot `slot` (`server`: the node we hear it from, null: none). */
+  protected seated(_peer: ManagedPeer, _session: SessionPipeline<ManagedPeer>, _slot: number, _server: () => WireAddr | null): void {}
+
+  /** A game state from the server itself (no slot): only a netgame server sends them. */
+  protected fromServer(_packet: Packet): void {}
+
+  /** The game at the server is over: left, lost or the protocol killed. */
+  protected leftServer(): void {}
 
   async init(): Promise<void> {
     if (this.peer) return;
@@ -93,8 +110,6 @@ export class ServerClientProtocol implements Protocol {
       // One membership for the protocol's life: peer to peer at a slotserver; `adopt` routes it through a gameserver.
       // A gameserver pings us each second and answers time sync; a slotserver's time port answers time sync.
       server: () => (this.phase === 'welcome' || this.phase === 'joined' ? this.heartbeat : null),
-      // Slotserver players send to each other directly: each proves its address to the others (a gameserver's session token does that job there).
-      proveAddresses: this.name === SLOTSERVER_PROTOCOL,
       member: (transport) => {
         const member = new ManagedPeer(
           api.encodeNode(api.localNode()),
@@ -107,8 +122,7 @@ export class ServerClientProtocol implements Protocol {
         member.onLookChange = (look) => this.link?.send(formatMyShip(look));
         return member;
       },
-      // A netgame server runs the game: no ship states go to it, only the netgame messages.
-      ...(this.name === NETGAME_PROTOCOL ? { noShipStates: true, extraPlayerLines: () => this.netgame.playerLines() } : {}),
+      ...this.sessionKind(),
       // Through a gameserver (or a netgame server) the only link is the server: if it stops acknowledging, the game is over for us.
       ...(this.relayed
         ? {
@@ -128,23 +142,20 @@ export class ServerClientProtocol implements Protocol {
     );
   }
 
-  /** `host netgame`: a netgame server inside this game, which we join as its first player (netgameSide.ts). */
+  /** `host netgame`: only a netgame can be hosted (netgame.ts). */
   async hostGame(): Promise<string> {
-    if (this.name !== NETGAME_PROTOCOL) return `host: only a netgame can be hosted (type protocol netgame first)`;
-    if (this.phase !== 'idle' && !this.netgame.hosting) return 'host: disconnect first';
-    return this.netgame.host((target) => this.connect(target));
+    return `host: only a netgame can be hosted (type protocol netgame first)`;
   }
 
   async kill(): Promise<void> {
-    this.netgame.stopHosting();
-    this.rejoin = false;
+    this.rejoin.pending = false;
     if (this.phase === 'joined') this.ctx.print(`leaving ${this.name} "${this.serverName}"`);
     if (this.link?.isOpen) {
       this.link.send(formatRemoveMe(leaveReason(this.ctx.leavingFor?.() ?? '') ?? undefined));
       this.link.close();
     }
     this.link = null;
-    this.netgame.left();
+    this.leftServer();
     this.phase = 'idle';
     this.peer?.leave();
     this.stop?.();
@@ -171,9 +182,7 @@ export class ServerClientProtocol implements Protocol {
   }
 
   linkStats(): LinkStats {
-    const stats = this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
-    const sync = this.netgame.sync();
-    return sync ? { ...stats, sync } : stats;
+    return this.session?.linkStats() ?? { pingMs: null, jitterMs: null, lossPct: null };
   }
 
   playerPings(): PlayerPing[] {
@@ -208,26 +217,11 @@ export class ServerClientProtocol implements Protocol {
     return `connecting to the ${this.name} at ${target.host}:${target.port}…`;
   }
 
-  /** True while a `connect` without an address is asking the LAN. */
-  private discovering = false;
-
-  /**
-   * `connect` with no address: asks the LAN (udp broadcast or udp6
-   * multicast), prints every server that answered, and joins the first one of
-   * this protocol's kind. The answer comes about a second later; if the
-   * protocol was killed or connected elsewhere meanwhile, it is dropped.
-   */
+  /** `connect` with no address: asks the LAN and joins the first server of our kind that answers, if we are still idle then. */
   private discoverAndConnect(): string | null {
-    if (this.discovering) return 'connect: already looking for servers on the LAN';
     const session = this.session;
-    this.discovering = true;
-    const done = (): boolean => {
-      this.discovering = false;
-      return this.session === session && this.phase === 'idle';
-    };
-    const { started, line } = discoverServer(this.ctx, {
-      kind: this.name,
-      stillWanted: done,
+    return this.lan.start({
+      stillWanted: () => this.session === session && this.phase === 'idle',
       join: (target, name) => {
         this.ctx.print(`joining ${this.name} "${name}" at ${target}`);
         const joined = this.connect(target);
@@ -235,19 +229,12 @@ export class ServerClientProtocol implements Protocol {
       },
       failed: (reason) => this.ended('failed', reason),
     });
-    this.discovering = started;
-    return line;
   }
 
-
-  private disconnect(): string | null {
-    if (this.netgame.hosting) {
-      // Our players are told by the server's goodbye; we leave with it.
-      setTimeout(() => this.netgame.stopHosting(), 200).unref();
-    }
+  protected disconnect(): string | null {
     if (this.phase === 'idle' || !this.link) return 'not connected';
     this.phase = 'leaving';
-    this.rejoin = false;
+    this.rejoin.pending = false;
     this.link.send(REMOVE_ME);
     const link = this.link;
     // Wait briefly for "removing you"; close regardless.
@@ -295,7 +282,7 @@ export class ServerClientProtocol implements Protocol {
         peer.adopt(msg.accepted.slot, route.relay);
         // Our chosen ship look (none: left to the slot) goes to the server, which passes it on.
         if (!sameLook(peer.ownLook(), AUTO_LOOK)) this.link?.send(formatMyShip(peer.ownLook()));
-        if (this.name === NETGAME_PROTOCOL) this.netgame.joined(peer, session, msg.accepted.slot, () => this.heartbeat);
+        this.seated(peer, session, msg.accepted.slot, () => this.heartbeat);
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';
         this.welcomeLeft = MESSAGE_LINES;
@@ -328,8 +315,8 @@ export class ServerClientProtocol implements Protocol {
           // Our own `remove me` (phase 'leaving') is answered so too; a server that said it is closing is gone; anything else is the server removing us.
           if (this.phase === 'leaving') this.ctx.print(`disconnected from the ${this.name}`);
           else if (this.closingReason !== null) this.ended('lost', closedLine(this.name, this.serverName, this.closingReason));
-          else if (this.afterStall()) this.rejoinLater('the server removed you');
-          else this.ended('lost', `disconnected from the ${this.name}: the server removed you${this.howToRejoin()}`);
+          else if (this.rejoin.afterStall()) this.rejoin.later('the server removed you');
+          else this.ended('lost', `disconnected from the ${this.name}: the server removed you${howToRejoin(this.target)}`);
           this.phase = 'leaving';
           this.link?.close();
         } else if (this.phase === 'joining') {
@@ -354,53 +341,29 @@ export class ServerClientProtocol implements Protocol {
     const closing = this.closingReason;
     this.closingReason = null;
     this.link = null;
-    this.netgame.left();
+    this.leftServer();
     this.phase = 'idle';
     this.heartbeat = null;
     this.peer?.leave();
     this.session?.pipeline.deliverPlayers();
-    if (this.rejoin) return this.connectAgain();
+    if (this.rejoin.pending) return this.connectAgain();
     if (was === 'leaving') return;
     if (closing !== null) return this.ended('lost', closedLine(this.name, this.serverName, closing));
     if (!error) return;
     const where = this.target ? `${this.target.host}:${this.target.port}` : '?';
     if (was === 'connecting' || was === 'joining') this.failed(error);
-    else if ((was === 'joined' || was === 'welcome') && this.afterStall()) {
-      this.session?.serverSilence.forget();
+    else if ((was === 'joined' || was === 'welcome') && this.rejoin.afterStall()) {
+      this.rejoin.forget();
       this.ctx.print(`lost connection to the ${this.name} at ${where} after it stopped responding: ${error}; rejoining`);
       this.connectAgain();
-    } else this.ended('lost', `lost connection to the ${this.name} at ${where}: ${error}${this.howToRejoin()}`);
+    } else this.ended('lost', `lost connection to the ${this.name} at ${where}: ${error}${howToRejoin(this.target)}`);
   }
 
   /** `connect` to the server we were on (the link is closed). */
   private connectAgain(): void {
-    this.rejoin = false;
-    const line = this.connect(this.targetText() ?? undefined);
+    this.rejoin.pending = false;
+    const line = this.connect(targetText(this.target) ?? undefined);
     if (line !== null) this.ctx.print(line);
-  }
-
-  /** The server we were on as `connect` takes it (`[v6]:port`, `host:port`). */
-  private targetText(): string | null {
-    const t = this.target;
-    return t ? `${t.host.includes(':') ? `[${t.host}]` : t.host}:${t.port}` : null;
-  }
-
-  /** Whether a stall excuses the removal or the lost link (serverSilence.ts): then we rejoin, once per stall. */
-  private afterStall(): boolean {
-    return this.session?.serverSilence.excuses(this.ctx.game.now()) ?? false;
-  }
-
-  /** Dropped after a stall: say so, and connect again to the same server once the link has closed. */
-  private rejoinLater(what: string): void {
-    const ms = this.session?.serverSilence.recentSilenceMs(this.ctx.game.now()) ?? null;
-    this.session?.serverSilence.forget();
-    this.ctx.print(`${what} after it stopped responding${ms === null ? '' : ` for ${(ms / 1000).toFixed(0)} s`}; rejoining`);
-    this.rejoin = true;
-  }
-
-  /** How to get back in, for the line that ends a game. */
-  private howToRejoin(): string {
-    return this.target ? ` (type connect ${this.targetText()} to join again)` : '';
   }
 
   /** A connect attempt ended without a game: one line, worded by the protocol switch that made the attempt, if one did. */
@@ -413,24 +376,17 @@ export class ServerClientProtocol implements Protocol {
   /** Prints `line` and tells the context the attempt or the game is over (a bot exits on it). */
   private ended(outcome: 'failed' | 'lost', line: string): void {
     this.ctx.print(line);
-    const target = this.targetText();
+    const target = targetText(this.target);
     this.ctx.connectionEnded?.(outcome, line, ...(target !== null ? [target] : []));
   }
 
   private onNotice(n: ManagedNotice): void {
     if (n.kind === 'game-state') {
-      if (n.slot === NO_SLOT) return this.netgame.receive(n.packet);
+      if (n.slot === NO_SLOT) return this.fromServer(n.packet);
       return this.session?.pipeline.onGameState(n.slot, n.packet);
     }
     if (n.kind === 'player-timed-out') this.ctx.print(`lost connection to ${n.player.name} (slot ${n.player.slot} timed out after ${(n.silentMs / 1000).toFixed(1)} s)`);
     if (n.kind === 'player-back') this.ctx.print(`${n.player.name} is back (slot ${n.player.slot})`);
     this.session?.pipeline.deliverPlayers();
-  }
-}
-
-/** The slotserver protocol (kept as a name for callers and tests). */
-export class SlotserverProtocol extends ServerClientProtocol {
-  constructor(ctx: ProtocolContext) {
-    super(ctx, SLOTSERVER_PROTOCOL);
   }
 }

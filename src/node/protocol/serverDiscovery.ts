@@ -4,6 +4,7 @@
  * the first of the wanted kind to `join`. The answer comes about a second
  * later; `stillWanted` says whether it is still worth acting on (the
  * protocol may have been killed or connected elsewhere meanwhile).
+ * {@link LanLookup} keeps a protocol to one lookup at a time.
  */
 import type { ProtocolContext } from '../../shared/protocol/protocol';
 import { lanOptionsOf, lanSilenceHint, queryLanDetailed } from '../net/lanQuery';
@@ -36,4 +37,36 @@ export function discoverServer(ctx: ProtocolContext, d: ServerDiscovery): { star
     },
   );
   return { started: true, line: `looking for a ${d.kind} on the LAN (${kind === 'udp' ? 'IPv4 broadcast' : 'IPv6 multicast'})…` };
+}
+
+/**
+ * A protocol's lookups (serverClient.ts): one at a time, so a second
+ * `connect` with no address while the LAN is being asked is refused.
+ */
+export class LanLookup {
+  /** True while a `connect` without an address is asking the LAN. */
+  private discovering = false;
+
+  /** `kind`: the protocol's name, the server kind it joins. */
+  constructor(
+    private readonly ctx: ProtocolContext,
+    private readonly kind: string,
+  ) {}
+
+  /** Starts a lookup for a server of our kind; returns the console line (or why it cannot start). */
+  start(d: Omit<ServerDiscovery, 'kind'>): string {
+    if (this.discovering) return 'connect: already looking for servers on the LAN';
+    this.discovering = true;
+    const { started, line } = discoverServer(this.ctx, {
+      kind: this.kind,
+      stillWanted: () => {
+        this.discovering = false;
+        return d.stillWanted();
+      },
+      join: (target, name) => d.join(target, name),
+      failed: (reason) => d.failed(reason),
+    });
+    this.discovering = started;
+    return line;
+  }
 }

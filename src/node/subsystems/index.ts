@@ -16,7 +16,9 @@ import { UDP6_PACKET_API, Udp6PacketApi } from '../packet/udp6';
 import { OFFLINE_PROTOCOL, OfflineProtocol } from '../protocol/offline';
 import { P2P_PROTOCOL, P2pProtocol } from '../protocol/p2p';
 import { LOCKSTEP_PROTOCOL, LockstepProtocol, type LockstepSettings } from '../protocol/lockstep';
-import { GAMESERVER_PROTOCOL, NETGAME_PROTOCOL, SLOTSERVER_PROTOCOL, ServerClientProtocol } from '../protocol/serverClient';
+import { SLOTSERVER_PROTOCOL, SlotserverProtocol } from '../protocol/slotserver';
+import { GAMESERVER_PROTOCOL, GameserverProtocol } from '../protocol/gameserver';
+import { NETGAME_PROTOCOL, NetgameProtocol } from '../protocol/netgame';
 import type { P2pConfig } from '../../shared/p2p';
 import { ConditionedPacketApi, type Traffic } from '../../shared/net/conditionedPacketApi';
 import { NO_CONDITIONS, type LinkConditions } from '../../shared/net/linkConditions';
@@ -171,10 +173,10 @@ export function createSubsystems(options: SubsystemOptions = {}): NetSubsystems 
   const protocolFactories: Record<string, ProtocolFactory> = {
     [OFFLINE_PROTOCOL]: (ctx) => new OfflineProtocol(ctx),
     [P2P_PROTOCOL]: (ctx) => new P2pProtocol(ctx, options.p2pConfig),
-    [SLOTSERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, SLOTSERVER_PROTOCOL),
-    [GAMESERVER_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, GAMESERVER_PROTOCOL),
+    [SLOTSERVER_PROTOCOL]: (ctx) => new SlotserverProtocol(ctx),
+    [GAMESERVER_PROTOCOL]: (ctx) => new GameserverProtocol(ctx),
     [LOCKSTEP_PROTOCOL]: (ctx) => new LockstepProtocol(ctx, options.p2pConfig, options.lockstep),
-    [NETGAME_PROTOCOL]: (ctx) => new ServerClientProtocol(ctx, NETGAME_PROTOCOL, () => options.lockstep?.().matchLimits ?? {}),
+    [NETGAME_PROTOCOL]: (ctx) => new NetgameProtocol(ctx, () => options.lockstep?.().matchLimits ?? {}),
   };
   const protocol = new SubsystemKind<Protocol, typeof PROTOCOL_KIND>(
     PROTOCOL_KIND,
