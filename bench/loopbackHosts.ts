@@ -6,7 +6,7 @@
  * 8). So a benchmark runs against a server with every default limit in
  * force, as that many households of a LAN party would.
  */
-import { DEFAULT_MAX_PER_ADDRESS } from '../src/node/servers/join/joinServer';
+import { DEFAULT_MAX_PER_ADDRESS } from '../src/node/servers/join/joinOptions';
 
 /** First and last loopback host number used (127.0.0.1 stays the server's). */
 const FIRST_HOST = 2;

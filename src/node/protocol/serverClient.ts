@@ -26,8 +26,8 @@ import {
   formatNewName,
   parseServerLine,
   MESSAGE_LINES,
-  type Endpoint,
 } from '../../shared/servers/joinProtocol';
+import type { Endpoint } from '../../shared/servers/joinFields';
 import { GameSession, type GameSessionOptions } from './gameSession';
 import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';

@@ -8,7 +8,8 @@
  */
 import type { PacketApi } from '../../shared/net/packetApi';
 import type { RelayRoute } from '../../shared/session/managedPeer';
-import type { Endpoint, JoinAccepted } from '../../shared/servers/joinProtocol';
+import type { JoinAccepted } from '../../shared/servers/joinProtocol';
+import type { Endpoint } from '../../shared/servers/joinFields';
 import type { WireAddr } from '../../shared/wire/types';
 
 export interface ServerRoute {

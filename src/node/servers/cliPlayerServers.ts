@@ -6,7 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import type { Logger } from '../log';
-import { DEFAULT_MAX_PER_ADDRESS } from './join/joinServer';
+import { DEFAULT_MAX_PER_ADDRESS } from './join/joinOptions';
 import { MasterRegistration } from './master/masterClient';
 import { loopbackWarning } from './common/discoveryResponder';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';

@@ -1,7 +1,8 @@
 /**
  * The text-line protocol between a client and a slotserver (Parsec §2.3.2)
  * or a gameserver (§2.3.3: the same lines, plus two fields in the accept). Pure parse and format, one pair
- * of functions per message. Parsers never throw: they return `null` (or a
+ * of functions per message; the fields they are made of (addresses, endpoints, names, message lines)
+ * and their checks are in joinFields.ts. Parsers never throw: they return `null` (or a
  * refusal) for anything that is not exactly a valid line. Formatters throw a
  * RangeError naming the field when given a value no parser would accept, so
  * whatever we send, a peer can read back unchanged.
@@ -64,11 +65,10 @@
  * pair is read only at the very end of the line, so a server name that
  * itself ends like it cannot be formatted (formatJoinAccepted refuses it).
  */
-import { validatePlayerName } from '../wire/strings';
 import { isLeaveReason } from '../net/leaveReason';
+import { checkField, formatEndpoint, isMessageLine, isOsName, isPort, isProtocolName, isServerName, isSlot, MAX_MESSAGE_BYTES, parseEndpoint, parsePort, type Endpoint } from './joinFields';
 
 export { isLeaveReason, leaveReason, MAX_REASON_LENGTH } from '../net/leaveReason';
-import { DEFAULT_CLIENT_PORT } from '../net/packetApi';
 
 /** Version string Starlane sends, and the major it accepts. */
 export const PROTOCOL_VERSION = '1.2';
@@ -89,12 +89,8 @@ export const NETGAME_UDP_PORT = 6524;
 export const NETGAME_PORT = 6583;
 /** Longest line either side may send, in bytes; a server closes a connection that exceeds it. */
 export const MAX_LINE_BYTES = 256;
-export const MAX_OS_LENGTH = 31;
-export const MAX_SERVER_NAME_LENGTH = 31;
-export const MAX_MESSAGE_BYTES = 160;
 /** Message lines that follow every accepted join. */
 export const MESSAGE_LINES = 4;
-export const MAX_SLOT = 254;
 
 export const SERVER_FULL = 'server full';
 export const INVALID_REQUEST = 'you sent an invalid request';
@@ -110,8 +106,6 @@ export const NAME_TAKEN = 'name already taken';
 export const REPLIES = [SERVER_FULL, INVALID_REQUEST, VERSION_INCOMPATIBLE, BANNED, REMOVING_YOU, NOT_JOINED, NEW_NAME_ACCEPTED, NAME_TAKEN] as const;
 export type Reply = (typeof REPLIES)[number];
 
-/** Where a client receives game packets: its IP address and UDP port. */
-export type Endpoint = { address: string; port: number };
 export interface JoinRequest {
   /** `d.d`, major PROTOCOL_MAJOR. */
   version: string;
@@ -132,103 +126,11 @@ export type ListAdd = { endpoint: Endpoint; name: string; slot: number };
 /** `name ip: …`: a player renamed. */
 export type ListRename = { endpoint: Endpoint; name: string };
 
-const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
-const ZONE = /^[0-9A-Za-z_.-]{1,15}$/;
-const PRINTABLE_TRIMMED = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const SLOT_TEXT = '(0|[1-9]\\d{0,2})';
 /** The gameserver suffix of an accept line, anchored at its end. */
 const SESSION_SUFFIX = /, udp: ([1-9]\d{0,4}), token: ([0-9a-f]{8})$/;
 /** The slotserver's time-sync port suffix of an accept line, anchored at its end. */
 const TIME_SUFFIX = /, time: ([1-9]\d{0,4})$/;
-
-/** True for a dotted-quad IPv4 address without leading zeros. */
-export function isIPv4(text: string): boolean {
-  return IPV4.test(text);
-}
-
-/** True for an IPv6 address in any RFC 4291 text form, optionally with a `%zone` (as Node reports link-local peers). */
-export function isIPv6(text: string): boolean {
-  let s = text;
-  const pct = s.indexOf('%');
-  if (pct >= 0) {
-    if (!ZONE.test(s.slice(pct + 1))) return false;
-    s = s.slice(0, pct);
-  }
-  const lastColon = s.lastIndexOf(':');
-  if (lastColon >= 0 && s.includes('.', lastColon)) {
-    // An embedded IPv4 tail counts as two groups.
-    if (!IPV4.test(s.slice(lastColon + 1))) return false;
-    s = `${s.slice(0, lastColon + 1)}0:0`;
-  }
-  const gap = s.indexOf('::');
-  if (gap !== s.lastIndexOf('::')) return false;
-  if (gap < 0) {
-    const groups = s.split(':');
-    return groups.length === 8 && groups.every((g) => HEX_GROUP.test(g));
-  }
-  const head = s.slice(0, gap) ? s.slice(0, gap).split(':') : [];
-  const tail = s.slice(gap + 2) ? s.slice(gap + 2).split(':') : [];
-  return head.length + tail.length <= 7 && [...head, ...tail].every((g) => HEX_GROUP.test(g));
-}
-
-/** A player name as the protocol carries it: exactly what validatePlayerName accepts, untrimmed. */
-export function isProtocolName(name: string): boolean {
-  const v = validatePlayerName(name);
-  return v.ok && v.name === name;
-}
-
-/** An OS string: 1..31 printable ASCII without ':' and without space at either end. */
-export function isOsName(os: string): boolean {
-  return os.length <= MAX_OS_LENGTH && PRINTABLE_TRIMMED.test(os) && !os.includes(':');
-}
-
-/** A server name: 1..31 printable ASCII without space at either end. */
-export function isServerName(name: string): boolean {
-  return name.length <= MAX_SERVER_NAME_LENGTH && PRINTABLE_TRIMMED.test(name);
-}
-
-/** A welcome message line: ≤ 160 UTF-8 bytes, well-formed, no control characters; empty is fine. */
-export function isMessageLine(text: string): boolean {
-  return !CONTROL.test(text) && !LONE_SURROGATE.test(text) && new TextEncoder().encode(text).length <= MAX_MESSAGE_BYTES;
-}
-
-const isPort = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= 65535;
-const isSlot = (n: number): boolean => Number.isInteger(n) && n >= 0 && n <= MAX_SLOT;
-function parsePort(text: string): number | null {
-  if (!/^[1-9]\d{0,4}$/.test(text)) return null;
-  const n = Number(text);
-  return isPort(n) ? n : null;
-}
-function check(ok: boolean, what: string, value: unknown): void {
-  if (!ok) throw new RangeError(`joinProtocol: invalid ${what}: ${JSON.stringify(value)}`);
-}
-
-/** The endpoint token: `a.b.c.d`, `v6`, `a.b.c.d:port` or `[v6]:port` (port only when not 6526). */
-export function formatEndpoint(endpoint: Endpoint): string {
-  const { address, port } = endpoint;
-  const v4 = isIPv4(address);
-  check(v4 || isIPv6(address), 'address', address);
-  check(isPort(port), 'port', port);
-  if (port === DEFAULT_CLIENT_PORT) return address;
-  return v4 ? `${address}:${port}` : `[${address}]:${port}`;
-}
-
-/** Reads an endpoint token in canonical form (an explicit `:6526` is refused), or `null`. */
-export function parseEndpoint(token: string): Endpoint | null {
-  const withPort = (address: string, portText: string): Endpoint | null => {
-    const port = parsePort(portText);
-    return port === null || port === DEFAULT_CLIENT_PORT ? null : { address, port };
-  };
-  const bracketed = /^\[([^\]]+)\]:(\d+)$/.exec(token);
-  if (bracketed) return isIPv6(bracketed[1] ?? '') ? withPort(bracketed[1] ?? '', bracketed[2] ?? '') : null;
-  if (isIPv4(token)) return { address: token, port: DEFAULT_CLIENT_PORT };
-  const v4Port = /^([\d.]+):(\d+)$/.exec(token);
-  if (v4Port) return isIPv4(v4Port[1] ?? '') ? withPort(v4Port[1] ?? '', v4Port[2] ?? '') : null;
-  return isIPv6(token) ? { address: token, port: DEFAULT_CLIENT_PORT } : null;
-}
 
 export type JoinParse = { ok: true; join: JoinRequest } | { ok: false; reply: typeof INVALID_REQUEST | typeof VERSION_INCOMPATIBLE };
 
@@ -262,10 +164,10 @@ export function parseJoin(line: string): JoinParse {
 
 /** The join line for `join` (throws RangeError on an invalid field). */
 export function formatJoin(join: JoinRequest): string {
-  check(/^\d\.\d$/.test(join.version) && Number(join.version[0]) === PROTOCOL_MAJOR, 'version', join.version);
-  check(isProtocolName(join.name), 'name', join.name);
-  check(isOsName(join.os), 'os', join.os);
-  if (join.port !== undefined) check(isPort(join.port), 'port', join.port);
+  checkField(/^\d\.\d$/.test(join.version) && Number(join.version[0]) === PROTOCOL_MAJOR, 'version', join.version);
+  checkField(isProtocolName(join.name), 'name', join.name);
+  checkField(isOsName(join.os), 'os', join.os);
+  if (join.port !== undefined) checkField(isPort(join.port), 'port', join.port);
   return `version: ${join.version} join me: ${join.name} os: ${join.os}${join.port === undefined ? '' : ` port: ${join.port}`}`;
 }
 
@@ -277,7 +179,7 @@ export function parseRemoveMe(line: string): boolean {
 /** `remove me`, or with a reason `remove me: <reason>` (throws RangeError on an invalid reason). */
 export function formatRemoveMe(reason?: string): string {
   if (reason === undefined) return REMOVE_ME;
-  check(isLeaveReason(reason), 'reason', reason);
+  checkField(isLeaveReason(reason), 'reason', reason);
   return `${REMOVE_ME}: ${reason}`;
 }
 
@@ -298,7 +200,7 @@ export function parseNewName(line: string): string | null {
 }
 
 export function formatNewName(name: string): string {
-  check(isProtocolName(name), 'name', name);
+  checkField(isProtocolName(name), 'name', name);
   return `my new name: ${name}`;
 }
 
@@ -327,21 +229,21 @@ function parseAcceptedBody(line: string): JoinAccepted | null {
 
 /** The accept line; with `udp` and `token` (both or neither) it is a gameserver's. Throws RangeError on an invalid field. */
 export function formatJoinAccepted(a: JoinAccepted): string {
-  check(isProtocolName(a.name), 'name', a.name);
-  check(isSlot(a.slot), 'slot', a.slot);
-  check(isServerName(a.serverName), 'server name', a.serverName);
+  checkField(isProtocolName(a.name), 'name', a.name);
+  checkField(isSlot(a.slot), 'slot', a.slot);
+  checkField(isServerName(a.serverName), 'server name', a.serverName);
   // A name ending like the suffix would be read back as a gameserver accept with a shorter name.
-  check(!SESSION_SUFFIX.test(a.serverName), 'server name (ends like ", udp: …, token: …")', a.serverName);
-  check((a.udp === undefined) === (a.token === undefined), 'udp/token (both or neither)', { udp: a.udp, token: a.token });
-  check(!TIME_SUFFIX.test(a.serverName), 'server name (ends like ", time: …")', a.serverName);
+  checkField(!SESSION_SUFFIX.test(a.serverName), 'server name (ends like ", udp: …, token: …")', a.serverName);
+  checkField((a.udp === undefined) === (a.token === undefined), 'udp/token (both or neither)', { udp: a.udp, token: a.token });
+  checkField(!TIME_SUFFIX.test(a.serverName), 'server name (ends like ", time: …")', a.serverName);
   let line = `join from ${a.name} accepted, slot: ${a.slot}, server name: ${a.serverName}`;
   if (a.udp !== undefined && a.token !== undefined) {
-    check(isPort(a.udp), 'udp port', a.udp);
-    check(Number.isInteger(a.token) && a.token >= 0 && a.token <= 0xffffffff, 'token', a.token);
+    checkField(isPort(a.udp), 'udp port', a.udp);
+    checkField(Number.isInteger(a.token) && a.token >= 0 && a.token <= 0xffffffff, 'token', a.token);
     line += `, udp: ${a.udp}, token: ${formatToken(a.token)}`;
   }
   if (a.time !== undefined) {
-    check(isPort(a.time), 'time port', a.time);
+    checkField(isPort(a.time), 'time port', a.time);
     line += `, time: ${a.time}`;
   }
   return line;
@@ -363,8 +265,8 @@ export function parseAdd(line: string): ListAdd | null {
 }
 
 export function formatAdd(a: ListAdd): string {
-  check(isProtocolName(a.name), 'name', a.name);
-  check(isSlot(a.slot), 'slot', a.slot);
+  checkField(isProtocolName(a.name), 'name', a.name);
+  checkField(isSlot(a.slot), 'slot', a.slot);
   return `add ip: ${formatEndpoint(a.endpoint)} name: ${a.name} in ${a.slot}`;
 }
 
@@ -383,7 +285,7 @@ export function parseRemoval(line: string): { endpoint: Endpoint; reason?: strin
 }
 
 export function formatRemove(endpoint: Endpoint, reason?: string): string {
-  if (reason !== undefined) check(isLeaveReason(reason), 'reason', reason);
+  if (reason !== undefined) checkField(isLeaveReason(reason), 'reason', reason);
   return `remove ip: ${formatEndpoint(endpoint)}${reason === undefined ? '' : ` left: ${reason}`}`;
 }
 
@@ -396,7 +298,7 @@ export function parseNameUpdate(line: string): ListRename | null {
 }
 
 export function formatNameUpdate(r: ListRename): string {
-  check(isProtocolName(r.name), 'name', r.name);
+  checkField(isProtocolName(r.name), 'name', r.name);
   return `name ip: ${formatEndpoint(r.endpoint)} name: ${r.name}`;
 }
 

@@ -31,7 +31,8 @@
  *
  * Pure: no Node builtins; the caller supplies nonces and instance ids.
  */
-import { GAMESERVER_UDP_PORT, MAX_SERVER_NAME_LENGTH, NETGAME_UDP_PORT, SLOTSERVER_UDP_PORT, isServerName } from './joinProtocol';
+import { GAMESERVER_UDP_PORT, NETGAME_UDP_PORT, SLOTSERVER_UDP_PORT } from './joinProtocol';
+import { MAX_SERVER_NAME_LENGTH, isServerName } from './joinFields';
 
 export const DISCOVERY_REQUEST_MAGIC = 'STARLANE-DISCOVER';
 export const DISCOVERY_REPLY_MAGIC = 'STARLANE-ANNOUNCE';

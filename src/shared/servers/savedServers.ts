@@ -26,7 +26,7 @@ export interface SavedServers {
 
 export const MAX_FAVOURITES = 50;
 export const MAX_RECENT = 10;
-/** A server name's longest form (joinProtocol's MAX_SERVER_NAME_LENGTH). */
+/** A server name's longest form (joinFields.ts's MAX_SERVER_NAME_LENGTH). */
 export const SAVED_NAME_MAX = 31;
 
 export function emptySavedServers(): SavedServers {

@@ -15,7 +15,7 @@
  * `add` lines. Older clients send and get none of this. Parsers never throw.
  */
 import { formatLook, isShipLook, parseLook, type ShipLook } from '../wire/shipLook';
-import { formatEndpoint, parseEndpoint, type Endpoint } from './joinProtocol';
+import { formatEndpoint, parseEndpoint, type Endpoint } from './joinFields';
 
 /** The first minor whose clients send and read the ship lines. */
 export const SHIP_LOOK_MINOR = 2;

@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import {
   BANNED,
   formatAdd,
-  formatEndpoint,
   formatJoin,
   formatJoinAccepted,
   formatNameUpdate,
@@ -14,15 +13,12 @@ import {
   leaveReason,
   formatServerClosing,
   INVALID_REQUEST,
-  isIPv6,
-  isMessageLine,
   MAX_LINE_BYTES,
   NAME_TAKEN,
   NEW_NAME_ACCEPTED,
   NOT_JOINED,
   parseAdd,
   parseClientLine,
-  parseEndpoint,
   parseJoin,
   parseJoinAccepted,
   parseNameUpdate,
@@ -33,9 +29,9 @@ import {
   REMOVING_YOU,
   SERVER_FULL,
   VERSION_INCOMPATIBLE,
-  type Endpoint,
   type JoinRequest,
 } from '../../../src/shared/servers/joinProtocol';
+import { formatEndpoint, isIPv6, isMessageLine, parseEndpoint, type Endpoint } from '../../../src/shared/servers/joinFields';
 
 describe('join line', () => {
   it('parses the 1998 example', () => {

@@ -5,7 +5,7 @@
 import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
 import type { MatchAnnouncement } from '../../../shared/game/matchSync';
 import type { EventDrops } from './forwarder';
-import type { SeatedPlayer } from '../join/joinServer';
+import type { SeatedPlayer } from '../join/joinOptions';
 import type { ClientCounters } from './seat';
 import type { CommonServerOptions, RunningServer } from '../common/types';
 

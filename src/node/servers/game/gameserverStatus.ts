@@ -6,7 +6,7 @@
  * string reaches the HTML only through statusPage's escaping.
  */
 import { statusPage } from '../../../shared/servers/html';
-import { formatEndpoint } from '../../../shared/servers/joinProtocol';
+import { formatEndpoint } from '../../../shared/servers/joinFields';
 import type { EventDrops } from './forwarder';
 import type { Gameserver } from './gameserver';
 import { duration } from '../common/playerAddress';

@@ -1,8 +1,82 @@
 /**
- * The checks a slot- or gameserver's join options get before anything
- * listens: the server name, the player count and the welcome lines.
+ * The join server's options and what the servers see of it (joinServer.ts):
+ * a seated player, the hooks a server plugs in, the running join server, and
+ * the checks the options get before anything listens (the server name, the
+ * player count and the welcome lines).
  */
-import { formatJoinAccepted, isMessageLine, isServerName, MESSAGE_LINES, parseServerLine } from '../../../shared/servers/joinProtocol';
+import { formatJoinAccepted, MESSAGE_LINES, parseServerLine } from '../../../shared/servers/joinProtocol';
+import { isMessageLine, isServerName } from '../../../shared/servers/joinFields';
+import type { CommonServerOptions } from '../common/types';
+
+/** One joined player as status pages, hooks and the CLI see it. */
+export interface SeatedPlayer {
+  slot: number;
+  name: string;
+  /** TCP peer address. */
+  address: string;
+  /** UDP game port from the join (6526 unless the client said otherwise). */
+  port: number;
+  /** Source port of the TCP connection it joined on. */
+  tcpPort: number;
+  os: string;
+  /** Date.now() at join. */
+  joinedAt: number;
+}
+
+/** What a server plugs into the shared join handling. Hooks must not throw (a throw is logged and ignored). */
+export interface JoinHooks {
+  /** A player has its seat; runs before the accept line is sent. Returns the gameserver's accept fields, if any. */
+  joined?(player: SeatedPlayer): { udp?: number; token?: number; time?: number } | undefined;
+  /** A seated player left (`remove me`, dropped connection, kick); not called for the players close() removes. */
+  left?(player: SeatedPlayer, why: string): void;
+}
+
+/** Options of `startJoinServer` (joinServer.ts). */
+export interface JoinServerOptions extends CommonServerOptions {
+  /** `slotserver` or `gameserver`: names errors and log lines. */
+  kind: string;
+  /** TCP port; 0 = any free port. */
+  port: number;
+  /** Seats 0..maxPlayers-1, 1..`slotLimit`. */
+  maxPlayers: number;
+  slotLimit: number;
+  /** Up to four message lines sent after every accepted join; fewer are padded with empty lines. */
+  welcome: string[];
+  /** Ban file (see banList.ts); re-read when it changes (polled every `banPollMs`, default 1000) and on reloadBans(). */
+  banFile?: string;
+  banPollMs?: number;
+  /** Seats one host (IPv4 address or IPv6 /64) may hold at once (default {@link DEFAULT_MAX_PER_ADDRESS}). */
+  maxPerAddress?: number;
+  /** Called after every join and leave with the new player count (not for the players dropped by close()). */
+  onPlayersChanged?(count: number, max: number): void;
+  /** Time an unjoined connection may stay open (default 30 s). */
+  joinTimeoutMs?: number;
+  hooks?: JoinHooks;
+}
+
+/** A running join server. */
+export interface JoinServer {
+  /** The TCP port actually bound. */
+  readonly port: number;
+  playerCount(): number;
+  /** Joined players by slot (copies). */
+  players(): SeatedPlayer[];
+  /**
+   * Removes a seated player like a dropped connection (the others get `remove ip:`), telling it `removing you` first;
+   * with `tell`, a text line with `why` goes before it, so the player learns the reason. The other (1.1)
+   * players read `othersRead` as the reason it left (default `removed: <why>`; a silent player `timed out`).
+   */
+  kick(slot: number, why: string, tell?: boolean, othersRead?: string): void;
+  /** Reads the ban file again now (SIGHUP); removes seated players it bans. Resolves at once without a ban file. */
+  reloadBans(why?: string): Promise<void>;
+  /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
+  counters(): Record<string, number>;
+  /** Says `removing you` to every connection (after `server closing: <reason>`, given a reason) and closes them and the listener. */
+  close(reason?: string): Promise<void>;
+}
+
+/** Seats one host may hold by default: a LAN party of 8 behind one public address still plays. */
+export const DEFAULT_MAX_PER_ADDRESS = 8;
 
 /** Throws one clear line for a bad option; returns the welcome lines padded to four. */
 export function checkJoinOptions(options: { kind: string; name: string; maxPlayers: number; slotLimit: number; welcome: string[]; maxPerAddress?: number }): string[] {

@@ -2,7 +2,9 @@
  * The TCP side shared by the slotserver and the gameserver (Parsec §2.3.2 and
  * §2.3.3 speak the same lines): seats, joins, renames, `remove me`, the
  * client-list updates, the ban list and the welcome lines. What a server adds
- * (the gameserver's UDP session) hangs off the {@link JoinHooks}.
+ * (the gameserver's UDP session) hangs off the hooks; the options and what
+ * the servers see of it (seated players, hooks, the running join server) are
+ * in joinOptions.ts.
  *
  * Choices the 1998 text leaves open:
  * - A join whose name another player already has (compared case-insensitively)
@@ -43,9 +45,6 @@ import {
   LEAVE_REASON_MINOR,
   formatServerClosing,
   INVALID_REQUEST,
-  isIPv4,
-  isIPv6,
-  isMessageLine,
   MAX_LINE_BYTES,
   NAME_TAKEN,
   NEW_NAME_ACCEPTED,
@@ -56,81 +55,14 @@ import {
   SERVER_FULL,
   type JoinRequest,
 } from '../../../shared/servers/joinProtocol';
+import { isIPv4, isIPv6, isMessageLine } from '../../../shared/servers/joinFields';
 import { PerAddress } from '../common/addressKey';
 import { emptyBanList } from './banList';
 import { watchBanList, type BanWatch } from './banWatch';
 import { lineLimits } from '../common/connectionLimits';
-import { checkJoinOptions } from './joinOptions';
+import { checkJoinOptions, DEFAULT_MAX_PER_ADDRESS, type JoinServer, type JoinServerOptions, type SeatedPlayer } from './joinOptions';
 import { startLineServer, type LineConnection } from '../common/lineServer';
 import { LogThrottle, StrikeBook, StrikeCounter } from '../common/strikes';
-import type { CommonServerOptions } from '../common/types';
-
-/** One joined player as status pages, hooks and the CLI see it. */
-export interface SeatedPlayer {
-  slot: number;
-  name: string;
-  /** TCP peer address. */
-  address: string;
-  /** UDP game port from the join (6526 unless the client said otherwise). */
-  port: number;
-  /** Source port of the TCP connection it joined on. */
-  tcpPort: number;
-  os: string;
-  /** Date.now() at join. */
-  joinedAt: number;
-}
-
-/** What a server plugs into the shared join handling. Hooks must not throw (a throw is logged and ignored). */
-export interface JoinHooks {
-  /** A player has its seat; runs before the accept line is sent. Returns the gameserver's accept fields, if any. */
-  joined?(player: SeatedPlayer): { udp?: number; token?: number; time?: number } | undefined;
-  /** A seated player left (`remove me`, dropped connection, kick); not called for the players close() removes. */
-  left?(player: SeatedPlayer, why: string): void;
-}
-
-/** Options of {@link startJoinServer}. */
-export interface JoinServerOptions extends CommonServerOptions {
-  /** `slotserver` or `gameserver`: names errors and log lines. */
-  kind: string;
-  /** TCP port; 0 = any free port. */
-  port: number;
-  /** Seats 0..maxPlayers-1, 1..`slotLimit`. */
-  maxPlayers: number;
-  slotLimit: number;
-  /** Up to four message lines sent after every accepted join; fewer are padded with empty lines. */
-  welcome: string[];
-  /** Ban file (see banList.ts); re-read when it changes (polled every `banPollMs`, default 1000) and on reloadBans(). */
-  banFile?: string;
-  banPollMs?: number;
-  /** Seats one host (IPv4 address or IPv6 /64) may hold at once (default {@link DEFAULT_MAX_PER_ADDRESS}). */
-  maxPerAddress?: number;
-  /** Called after every join and leave with the new player count (not for the players dropped by close()). */
-  onPlayersChanged?(count: number, max: number): void;
-  /** Time an unjoined connection may stay open (default 30 s). */
-  joinTimeoutMs?: number;
-  hooks?: JoinHooks;
-}
-
-/** A running join server. */
-export interface JoinServer {
-  /** The TCP port actually bound. */
-  readonly port: number;
-  playerCount(): number;
-  /** Joined players by slot (copies). */
-  players(): SeatedPlayer[];
-  /**
-   * Removes a seated player like a dropped connection (the others get `remove ip:`), telling it `removing you` first;
-   * with `tell`, a text line with `why` goes before it, so the player learns the reason. The other (1.1)
-   * players read `othersRead` as the reason it left (default `removed: <why>`; a silent player `timed out`).
-   */
-  kick(slot: number, why: string, tell?: boolean, othersRead?: string): void;
-  /** Reads the ban file again now (SIGHUP); removes seated players it bans. Resolves at once without a ban file. */
-  reloadBans(why?: string): Promise<void>;
-  /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
-  counters(): Record<string, number>;
-  /** Says `removing you` to every connection (after `server closing: <reason>`, given a reason) and closes them and the listener. */
-  close(reason?: string): Promise<void>;
-}
 
 interface Seat {
   player: SeatedPlayer;
@@ -157,9 +89,6 @@ const MAX_INVALID = 5;
 const JOINED_STRIKES = { limit: 10, windowMs: 60_000 };
 /** Invalid lines from one address, over all its connections and fading over a minute, after which its unjoined connections get no second chance. */
 const ADDRESS_STRIKES = { limit: 20, windowMs: 60_000 };
-
-/** Seats one host may hold by default: a LAN party of 8 behind one public address still plays. */
-export const DEFAULT_MAX_PER_ADDRESS = 8;
 
 const NO_BANS = emptyBanList();
 const endpointOf = (p: SeatedPlayer) => ({ address: p.address, port: p.port });

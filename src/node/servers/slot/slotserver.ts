@@ -10,8 +10,9 @@
  */
 import { MAX_SLOTS } from '../../../shared/wire/types';
 import { statusPage } from '../../../shared/servers/html';
-import { formatEndpoint } from '../../../shared/servers/joinProtocol';
-import { startJoinServer, type SeatedPlayer } from '../join/joinServer';
+import { formatEndpoint } from '../../../shared/servers/joinFields';
+import { startJoinServer } from '../join/joinServer';
+import type { SeatedPlayer } from '../join/joinOptions';
 import { duration } from '../common/playerAddress';
 import { DiscoveryResponder, type DiscoveryStats } from '../common/discoveryResponder';
 import { ServerUdp, type UdpEndpoint } from '../common/serverUdp';
