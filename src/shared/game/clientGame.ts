@@ -8,13 +8,17 @@
  * creates; other players' objects are simulated here from their creation
  * events, and hits on our ship are decided here (the victim decides), so
  * stepWorld is told to decide hits on our slot only.
+ *
+ * Its parts: who decides the match and what is said of it (clientMatch.ts),
+ * the other players' objects on their way in (remoteObjects.ts), the extras'
+ * claims (extraClaims.ts) and our shots' reports (hitReports.ts).
  */
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
 import { createMatch, withLimits, withNewMatch, type MatchLimits } from './match';
-import { Rejoins, withAnnouncement, withKill } from './matchSync';
-import { AuthorityVoice } from './authorityVoice';
+import { withKill } from './matchSync';
+import { ClientMatch } from './clientMatch';
 import { ExtraClaims } from './extraClaims';
-import { ArenaLog } from './arena';
+import { RemoteObjects } from './remoteObjects';
 import type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
 import { explosions, type SteppedFrame } from './frameSync';
 import { killCause, killCauseOf } from './killCause';
@@ -25,7 +29,6 @@ import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteE
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
 import { createShip, shipToState, withShip } from './kinds/ship';
-import { kindCreatedBy } from './registry';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
 import { freeSpawnPoint, withJoiningPilot, withoutPilot } from './spawnPoint';
@@ -35,15 +38,10 @@ import { RULES } from './rules';
 
 /** Ticks between the local ship's destruction and its respawn (3 s). */
 export const RESPAWN_TICKS = RULES.respawnTicks;
-/** Most replicated objects alive at once (a flooding peer cannot make every tick expensive). */
-export const MAX_REMOTE_OBJECTS = 256;
-/** Most reported shots kept for takeCountedShots. */
-const MAX_COUNTED_SHOTS = 256;
 /** The seed every node's offline world starts from (so every peer sees the same asteroids). */
 export const WORLD_SEED = 0x5741524c;
 
 const validSlot = (slot: number | null): slot is number => slot !== null && Number.isInteger(slot) && slot >= 0 && slot < MAX_WIRE_SLOTS;
-const objectKey = (owner: number, id: number): number => owner * 0x100000000 + id;
 
 export class ClientGame {
   private prevWorld: World;
@@ -57,8 +55,8 @@ export class ClientGame {
   private readonly replicas: Replicas;
   /** Remote slots that are joined and shown. */
   private shown = new Set<number>();
-  private readonly incoming: GameObject[] = [];
-  private readonly removals = new Set<number>();
+  /** Other players' objects arriving, joined to the world at the next tick. */
+  private readonly remote = new RemoteObjects();
   private notices: GameNotice[] = [];
   /** Slots of the computer pilots flying in this (offline) game, ascending. */
   private botSlots: number[] = [];
@@ -66,28 +64,16 @@ export class ClientGame {
   private lastEvents: WorldEvent[] = [];
   /** The extras' claims and answers between us and the match authority. */
   private readonly extraClaims = new ExtraClaims();
-  /** The asteroids' breaks this match: logged and announced as the authority, heard as a follower. */
-  private readonly arena = new ArenaLog();
-  /** What we say as the match authority: the match and the breaks. */
-  private readonly voice = new AuthorityVoice();
-  /** Scores of players who left this match, kept by name (we as the match authority). */
-  private readonly rejoins = new Rejoins();
-  /** The kill and time limits of the matches this game decides. */
-  private limits: Partial<MatchLimits>;
-  /** A gameserver runs this game's match (it has announced it). */
-  private serverRunsMatch = false;
-  /** The match authority: the lowest joined slot (ours included), null offline or before anyone joined. */
-  private authority: number | null = null;
-  /** Our recent lasers and missiles, to recognise a victim's report of one (hitReports.ts). */
+  /** Who decides the match, its limits, what the authority says and a follower hears (clientMatch.ts). */
+  private readonly match: ClientMatch;
+  /** Our recent lasers and missiles, to recognise a victim's report of one, and the reports until taken (hitReports.ts). */
   private readonly shotLog = new ShotLog();
-  /** Keys (ShotWatch's) of our shots the victims' games said they counted, since the last take. */
-  private counted: string[] = [];
   /** The last tick was a shared world's (lockstep, netgame): every node decides every hit. */
   private synced = false;
 
   constructor(options: ClientGameOptions = {}) {
-    this.limits = { ...options.match };
-    this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1, match: this.limits });
+    this.match = new ClientMatch(options.match);
+    this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1, match: this.match.limits });
     this.prevWorld = this.currWorld;
     this.reportedId = this.currWorld.nextId - 1;
     this.replicas = new Replicas(options.convergeMs ?? DEFAULT_CONVERGE_MS);
@@ -126,12 +112,7 @@ export class ClientGame {
    * spoken: a matchState from no player's slot), which then owns both.
    */
   get decidesMatch(): boolean {
-    return this.netSlot === null || (!this.serverRunsMatch && this.authority === this.netSlot);
-  }
-
-  /** Whether `slot` speaks for the match to us: the gameserver (no player's slot) once it runs the match, else the lowest joined slot when that is not us. */
-  private speaksForMatch(slot: number): boolean {
-    return slot === NO_SLOT ? this.serverRunsMatch : slot === this.authority && !this.decidesMatch;
+    return this.match.decides(this.netSlot);
   }
 
   /**
@@ -142,15 +123,15 @@ export class ClientGame {
    * they took effect now.
    */
   setMatchLimits(limits: Partial<MatchLimits>): boolean {
-    this.limits = { ...this.limits, ...limits };
+    this.match.limits = { ...this.match.limits, ...limits };
     if (!this.decidesMatch) return false;
-    this.currWorld = { ...this.currWorld, match: withLimits(this.currWorld.match, this.limits) };
+    this.currWorld = { ...this.currWorld, match: withLimits(this.currWorld.match, this.match.limits) };
     return true;
   }
 
   /** The kill and time limits of the matches this game decides (the `killlimit` and `timelimit` cvars). */
   get matchLimits(): Partial<MatchLimits> {
-    return { ...this.limits };
+    return { ...this.match.limits };
   }
 
   /** Slots of the computer pilots in this offline game (`bot add`), ascending. */
@@ -168,10 +149,7 @@ export class ClientGame {
 
   /** Keys of our shots (ShotWatch's `SeenHit.key`) whose victims' games reported counting them since the last call, oldest first. */
   takeCountedShots(): string[] {
-    if (this.counted.length === 0) return [];
-    const out = this.counted;
-    this.counted = [];
-    return out;
+    return this.shotLog.takeCounted();
   }
 
   /** What the last tick did: hits, kills, pickups, launches (events.ts). */
@@ -195,7 +173,7 @@ export class ClientGame {
     let slot = 0;
     while (taken.has(slot)) slot++;
     if (slot >= MAX_SLOTS) return null;
-    if (this.botSlots.length === 0 && this.currWorld.match.phase === MATCH_PLAYING) this.currWorld = withNewMatch(this.currWorld, this.limits);
+    if (this.botSlots.length === 0 && this.currWorld.match.phase === MATCH_PLAYING) this.currWorld = withNewMatch(this.currWorld, this.match.limits);
     const w = this.currWorld;
     // Away from where we fly, or from where we will respawn.
     const mine = w.ships.find((s) => s.slot === this.local);
@@ -242,8 +220,8 @@ export class ClientGame {
    */
   step(input: ShipInput, nowMs: number, botInputs?: ReadonlyMap<number, ShipInput>): TickOutcome {
     this.synced = false;
-    let world = this.arena.rebuilt(this.currWorld);
-    if (this.incoming.length > 0 || this.removals.size > 0) world = this.applyReplicas(world);
+    let world = this.match.arena.rebuilt(this.currWorld);
+    if (this.remote.waiting) world = this.remote.joinTo(world);
     this.prevWorld = world;
     const local = this.local;
     const events: WorldEvent[] = [];
@@ -261,8 +239,8 @@ export class ClientGame {
     // Practice alone: a match needs someone to play against, so its clock stands until a bot joins.
     if (!online && bots.length === 0 && matchBefore.phase === MATCH_PLAYING) world = { ...world, match: matchBefore };
     this.lastEvents = events;
-    if (online && decides) this.arena.record(world, roundBefore, events);
-    else if (online) world = this.arena.settle(world);
+    if (online && decides) this.match.arena.record(world, roundBefore, events);
+    else if (online) world = this.match.arena.settle(world);
     const created: GameObject[] = [];
     // Checked every tick, not every frame: an object can be born and die between two packets.
     // Ours, and online the extras this game made (the arena's as its owner, our ship's drops), go out as their creation events.
@@ -293,13 +271,7 @@ export class ClientGame {
       if (bot) ships = withShip(ships, bot);
     }
     this.currWorld = { ...world, ships };
-    const outcome: TickOutcome = { created, destroyed };
-    if (online && decides) {
-      const match = this.voice.match(this.currWorld);
-      if (match) outcome.match = match;
-      const breaks = this.voice.breaks(this.arena, world.match.round);
-      if (breaks.length > 0) outcome.breaks = breaks;
-    }
+    const outcome: TickOutcome = online && decides ? { created, destroyed, ...this.match.says(this.currWorld, world.match.round) } : { created, destroyed };
     if (claims.length > 0) outcome.claims = claims;
     const answers = this.extraClaims.takeAnswers();
     if (answers.length > 0) outcome.answers = answers;
@@ -335,14 +307,7 @@ export class ClientGame {
     const net = validSlot(localSlot) ? localSlot : null;
     // Computer pilots fly only offline: entering a network game sends them home.
     if (net !== null) while (this.botSlots.length > 0) this.removeBot();
-    const joined = players.filter((p) => p.joined).map((p) => p.slot);
-    const authority = net === null || joined.length === 0 ? null : Math.min(...joined);
-    // A new authority, or a newcomer the authority must tell the match: announce at the next tick.
-    const newcomer = joined.some((slot) => slot !== net && !this.shown.has(slot));
-    if (authority !== this.authority || newcomer) this.voice.speakUp();
-    this.authority = authority;
-    // The authority keeps the score of a player who leaves, to give back if they rejoin under that name.
-    if (net !== null && authority === net) this.currWorld = this.rejoins.apply(this.currWorld, players);
+    this.currWorld = this.match.seated(this.currWorld, players, net, this.shown);
     this.shown = new Set(players.filter((p) => p.joined && !p.local && p.slot !== net).map((p) => p.slot));
     this.replicas.retain(this.shown);
     let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot) || this.botSlots.includes(s.slot));
@@ -360,14 +325,11 @@ export class ClientGame {
       // Another game, another match: a fresh scoreboard, clock and arena (the authority's word replaces them if it is not us).
       // Nothing of the last game flies on: its shots, mines and extras would hit, or be claimed, in a game that never saw them.
       const w = this.currWorld;
-      this.currWorld = { ...w, scores: [], match: createMatch(this.limits), asteroids: w.field.slice(), objects: w.objects.filter((o) => o.owner === MATCH_OWNER && o.kind !== 'extra') };
-      this.incoming.length = 0;
-      this.removals.clear();
+      this.currWorld = { ...w, scores: [], match: createMatch(this.match.limits), asteroids: w.field.slice(), objects: w.objects.filter((o) => o.owner === MATCH_OWNER && o.kind !== 'extra') };
+      this.remote.clear();
       this.extraClaims.clear();
       this.shotLog.clear();
-      this.counted = [];
-      this.arena.clear();
-      this.serverRunsMatch = false;
+      this.match.clear();
     }
     this.currWorld = { ...this.currWorld, ships };
     this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => ships.some((n) => n.slot === s.slot)) };
@@ -390,17 +352,8 @@ export class ClientGame {
     if (slot === this.netSlot) return;
     // The one place an event's age is checked: the kinds and the match take it as it is.
     const ageMs = rawAgeMs > 0 && Number.isFinite(rawAgeMs) ? rawAgeMs : 0;
-    if (ev.type === 'matchState') {
-      // A gameserver's word (from no player's slot) runs the match from then on; else the lowest joined slot's.
-      if (slot === NO_SLOT && this.netSlot !== null && !this.serverRunsMatch) this.serverTakesOver();
-      if (this.speaksForMatch(slot)) {
-        const before = this.currWorld.match;
-        this.currWorld = this.arena.announced(withAnnouncement(this.currWorld, ev, ageMs, this.local), before.round, before.playedTicks);
-      }
-      return;
-    }
-    if (ev.type === 'asteroidBreaks') {
-      if (this.speaksForMatch(slot)) this.currWorld = this.arena.heard(this.currWorld, ev.round, ev.breaks);
+    if (ev.type === 'matchState' || ev.type === 'asteroidBreaks') {
+      this.currWorld = this.match.heard(this.currWorld, slot, ev, ageMs, this.local, this.netSlot);
       return;
     }
     if (!('id' in ev)) return;
@@ -409,19 +362,17 @@ export class ClientGame {
       // Or one of our shots that hit the sender's ship: its game decided, and counted it (hitReports.ts).
       const shot = ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot ? this.shotLog.keyOf(ev.id) : undefined;
       if (shot !== undefined) {
-        // Bounded: a game whose driver never takes them (a headless bot) keeps only the newest.
-        if (this.counted.length >= MAX_COUNTED_SHOTS) this.counted.shift();
-        this.counted.push(shot);
+        this.shotLog.counted(shot);
         // Spent on the victim's ship: it flies no further here either.
         const spent = this.currWorld.objects.find((o) => o.owner === this.local && (o.kind === 'laser' || o.kind === 'missile') && (o.id & 0xffff) === (ev.id & 0xffff));
-        if (spent) this.removals.add(objectKey(spent.owner, spent.id));
+        if (spent) this.remote.remove(spent.owner, spent.id);
       } else if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot) {
         this.currWorld = this.extraClaims.onClaim(this.currWorld, slot, ev.id & 0xffff);
       } else if (ev.type === 'killObject' && ev.killerSlot === slot) {
         // A mine that went off under the sender's ship, or a laser or missile that hit it (its game decided): gone here too.
         const owner = objectOwner(ev.id);
         const id = ev.id & 0xffff;
-        if (this.currWorld.objects.some((o) => (o.kind === 'mine' || o.kind === 'laser' || o.kind === 'missile') && o.owner === owner && (o.id & 0xffff) === id)) this.removals.add(objectKey(owner, id));
+        if (this.currWorld.objects.some((o) => (o.kind === 'mine' || o.kind === 'laser' || o.kind === 'missile') && o.owner === owner && (o.id & 0xffff) === id)) this.remote.remove(owner, id);
       }
       return;
     }
@@ -435,44 +386,12 @@ export class ClientGame {
         const cause = killCauseOf(ev.cause);
         this.notices.push({ type: 'destroyed', slot, killerSlot: ev.killerSlot, pos, local: false, ...(cause === undefined ? {} : { cause }) });
       } else {
-        this.removals.add(objectKey(slot, id));
+        this.remote.remove(slot, id);
         // The owner's word on an extra we claimed (the arena's or a dropped one): ours, or taken back.
         this.currWorld = this.extraClaims.onAnswer(this.currWorld, slot, id, ev.killerSlot, this.local);
       }
       return;
     }
-    const kind = kindCreatedBy(ev);
-    if (!kind) return;
-    const key = objectKey(slot, id);
-    let remote = this.incoming.length;
-    for (const o of this.currWorld.objects) {
-      if (o.owner === slot && o.id === id) return;
-      if (o.owner !== this.local && o.owner !== MATCH_OWNER) remote++;
-    }
-    if (remote >= MAX_REMOTE_OBJECTS || this.incoming.some((o) => o.owner === slot && o.id === id)) return;
-    const object = kind.fromEvent(ev, slot, id, ageMs);
-    if (!object) return;
-    this.removals.delete(key);
-    this.incoming.push(object);
-  }
-
-  /**
-   * A gameserver spoke: it runs the match and owns the arena from now on.
-   * Extras we may have spawned as the lowest slot before we heard it leave
-   * (the server's replace them; its first word comes as we join).
-   */
-  private serverTakesOver(): void {
-    this.serverRunsMatch = true;
-    const w = this.currWorld;
-    this.currWorld = { ...w, objects: w.objects.filter((o) => o.kind !== 'extra' || o.owner !== MATCH_OWNER) };
-  }
-
-  private applyReplicas(world: World): World {
-    const objects = world.objects.concat(this.incoming);
-    this.incoming.length = 0;
-    const removals = this.removals;
-    const kept = removals.size > 0 ? objects.filter((o) => !removals.has(objectKey(o.owner, o.id))) : objects;
-    removals.clear();
-    return { ...world, objects: kept };
+    this.remote.create(this.currWorld, slot, id, ev, ageMs, this.local);
   }
 }

@@ -12,7 +12,8 @@
  *   extras by the id: a {@link ShotLog} remembers the ids of our recent lasers
  *   and missiles, each with the key the shooter's screen knows the shot by
  *   (ShotWatch's `SeenHit.key`), so the hit marker can be confirmed
- *   (hitLedger.ts).
+ *   (hitLedger.ts); it keeps the keys of the shots reported until they are
+ *   taken.
  */
 import type { WorldEvent } from './events';
 import type { GameObject } from './types';
@@ -25,6 +26,8 @@ export interface HitReport {
 
 /** Shots whose reports we still recognise (lasers live 1 s, missiles 6 s; three bolts a shot, ~7 shots a second). */
 const SHOT_MEMORY = 256;
+/** Most reported shots kept until taken. */
+const MAX_COUNTED_SHOTS = 256;
 
 /** Other players' lasers and missiles our game applied to our ship (slot `local`) this tick. */
 export function reportsOf(events: readonly WorldEvent[], local: number): HitReport[] {
@@ -38,9 +41,11 @@ export function reportsOf(events: readonly WorldEvent[], local: number): HitRepo
 /** The key ShotWatch gives a shot of `kind` by `owner` with object id `id`. */
 export const shotKeyOf = (kind: string, owner: number, id: number): string => `${kind}${owner}:${id}`;
 
-/** Our recent lasers and missiles by wire id, so a victim's report names the shot our screen saw. */
+/** Our recent lasers and missiles by wire id, so a victim's report names the shot our screen saw; and the shots reported, until taken. */
 export class ShotLog {
   private readonly keys = new Map<number, string>();
+  /** Keys (ShotWatch's) of our shots the victims' games said they counted, since the last take. */
+  private reported: string[] = [];
 
   /** Our objects created this tick: the lasers and missiles among them are remembered. */
   fired(created: readonly GameObject[]): void {
@@ -58,8 +63,24 @@ export class ShotLog {
     return this.keys.get(id & 0xffff);
   }
 
+  /** A victim's game counted our shot of key `key`. */
+  counted(key: string): void {
+    // Bounded: a game whose driver never takes them (a headless bot) keeps only the newest.
+    if (this.reported.length >= MAX_COUNTED_SHOTS) this.reported.shift();
+    this.reported.push(key);
+  }
+
+  /** The keys of our shots counted since the last call, oldest first. */
+  takeCounted(): string[] {
+    if (this.reported.length === 0) return [];
+    const out = this.reported;
+    this.reported = [];
+    return out;
+  }
+
   /** Another game, another slot: nothing carries over. */
   clear(): void {
     this.keys.clear();
+    this.reported = [];
   }
 }

@@ -27,4 +27,6 @@ export * from './kinds/field';
 export * from './kinds/asteroid';
 export * from './sweep';
 export * from './clientGame';
+export * from './clientMatch';
+export * from './remoteObjects';
 export * from './view';
