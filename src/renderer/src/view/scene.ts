@@ -1,3 +1,9 @@
+/**
+ * The game's 3-D view (three.js): the host's world views drawn smoothly
+ * between ticks, the camera chasing our ship, the stars, the asteroids, every
+ * object's shape, the halos and the effects; the other players' ships are
+ * remoteShips.ts's.
+ */
 import * as THREE from 'three';
 import type { Quat, Vec3 } from '../../../shared/sim/types';
 import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../shared/game/view';
@@ -5,37 +11,14 @@ import { ObjectShapes } from './objects';
 import { ShipModels, type ShipModel } from './shipModels';
 import { engineLevel, lookOfSlot, type ShipLook } from './shipLooks';
 import { AUTO_LOOK, type ShipLook as ChosenLook } from '../../../shared/wire/shipLook';
-import { declutter, disposeTag, makeTag, setTag, type ShipTag, type TagPlace } from './shipLabels';
+import { RemoteShips, type RemoteView } from './remoteShips';
 import { Effects } from './effects';
-import { DESTROYED_DAMAGE, SHIELD_MAX } from '../../../shared/game/kinds/ship';
+import { DESTROYED_DAMAGE } from '../../../shared/game/kinds/ship';
 import { MAX_STARS, QUALITY } from './quality';
 import type { SceneHookState } from '../../../shared/host/sceneHooks';
 import { DEFAULT_QUALITY, type QualityLevel } from '../../../shared/settings/display';
 
-/** One remote ship to draw this frame, where interpolation puts it. Objects are reused between frames. */
-export interface RemoteView {
-  slot: number;
-  name: string;
-  pos: Vec3;
-  rot: Quat;
-  /** Shield and hull left, 0..1 (the tag's bars). */
-  shield: number;
-  hull: number;
-  /** How hard its engine burns (engineLevel). */
-  engine: number;
-}
-
 const CHASE_OFFSET = new THREE.Vector3(0, 3.2, 13);
-/** Height of a name label above its ship, along the camera's up axis (units). */
-const LABEL_LIFT = 7;
-
-interface RemoteShipView {
-  model: ShipModel;
-  tag: ShipTag;
-  /** Frame stamp of the last render that drew it (older ones are removed). */
-  seen: number;
-}
-
 /**
  * The three.js view of the host's world views. It owns every GPU object it
  * makes and frees them in `dispose`. `render(prev, curr, alpha)` draws the
@@ -68,15 +51,14 @@ export class SceneView {
   private trailsDrawn = 0;
   private readonly drawSize = new THREE.Vector2();
   private readonly meshes = new Map<string, THREE.Mesh>();
-  private readonly remoteShips = new Map<number, RemoteShipView>();
-  private frameStamp = 0;
+  /** The other players' ships and their name tags. */
+  private readonly remoteShips: RemoteShips;
   private readonly seen = new Set<string>();
   // Reused every frame (indexes of the previous world by id), so rendering makes little garbage.
   private readonly prevShips = new Map<number, ShipView>();
   private readonly prevRocks = new Map<number, AsteroidView>();
   private readonly prevObjects = new Map<number, ObjectView>();
   private readonly remotes: RemoteView[] = [];
-  private readonly camUp = new THREE.Vector3();
   private readonly tmpA = new THREE.Quaternion();
   private readonly tmpB = new THREE.Quaternion();
   private readonly resizeObserver: ResizeObserver;
@@ -101,6 +83,7 @@ export class SceneView {
     this.scene.add(this.stars);
     this.scene.add(this.camera);
     this.effects = new Effects(this.scene);
+    this.remoteShips = new RemoteShips(this.scene, this.camera, this.models, (slot, model) => this.lookChange(slot, model));
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
@@ -156,7 +139,7 @@ export class SceneView {
       const from = prevShips.get(ship.slot) ?? ship;
       const engine = engineLevel(from, ship, ticks);
       if (ship.slot !== curr.localSlot) {
-        remotes.push(this.remoteAt(ship.slot, nameOf(ship.slot), from, ship, alpha, engine));
+        remotes.push(this.remoteShips.at(ship.slot, nameOf(ship.slot), from, ship, alpha, engine));
         continue;
       }
       const model = this.ownModel(ship.slot);
@@ -211,7 +194,7 @@ export class SceneView {
         this.meshes.delete(key);
       }
     }
-    this.drawRemotes(remotes, nowMs, targetSlot);
+    this.remoteShips.draw(remotes, nowMs, targetSlot);
     this.sparkHits(curr, remotes);
     const heightPx = this.renderer.getDrawingBufferSize(this.drawSize).y;
     // gl_PointSize per unit of size at distance 1: the drawing buffer's height over the view's height there (2 tan 35°).
@@ -223,29 +206,6 @@ export class SceneView {
     this.stars.position.copy(this.camera.position);
     this.renderer.render(this.scene, this.camera);
     return remotes;
-  }
-
-  private readonly remotePool = new Map<number, RemoteView>();
-
-  /** The view of remote `slot` interpolated `alpha` of the way from `a` to `b`. */
-  private remoteAt(slot: number, name: string, a: ShipView, b: ShipView, alpha: number, engine: number): RemoteView {
-    let r = this.remotePool.get(slot);
-    if (!r) this.remotePool.set(slot, (r = { slot, name, pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, shield: 1, hull: 1, engine: 0 }));
-    r.name = name;
-    r.shield = b.shield / SHIELD_MAX;
-    r.hull = 1 - b.damage / DESTROYED_DAMAGE;
-    r.engine = engine;
-    r.pos.x = a.pos.x + (b.pos.x - a.pos.x) * alpha;
-    r.pos.y = a.pos.y + (b.pos.y - a.pos.y) * alpha;
-    r.pos.z = a.pos.z + (b.pos.z - a.pos.z) * alpha;
-    this.tmpA.set(a.rot.x, a.rot.y, a.rot.z, a.rot.w);
-    this.tmpB.set(b.rot.x, b.rot.y, b.rot.z, b.rot.w);
-    this.tmpA.slerp(this.tmpB, alpha);
-    r.rot.x = this.tmpA.x;
-    r.rot.y = this.tmpA.y;
-    r.rot.z = this.tmpA.z;
-    r.rot.w = this.tmpA.w;
-    return r;
   }
 
   /** An explosion at `pos` at `nowMs` (the clock `render` is given): flash, fire, sparks, debris and a ring. */
@@ -269,9 +229,7 @@ export class SceneView {
     const ships: SceneHookState['ships'] = [];
     const own = this.own;
     if (own?.model.group.visible) ships.push({ slot: own.slot, design: own.model.look.design, colour: own.model.look.colour, own: true, tag: false });
-    for (const [slot, v] of this.remoteShips) {
-      if (v.seen === this.frameStamp) ships.push({ slot, design: v.model.look.design, colour: v.model.look.colour, own: false, tag: v.tag.sprite.visible });
-    }
+    ships.push(...this.remoteShips.drawn());
     ships.sort((a, b) => a.slot - b.slot);
     return { ships, trails: this.trailsDrawn, explosions: this.effects.explosions, particles: this.particles };
   }
@@ -303,9 +261,6 @@ export class SceneView {
     if (fresh) this.hitsTick = curr.tick;
   }
 
-  private readonly tagPlaces: TagPlace[] = [];
-  private readonly ndcPool: THREE.Vector3[] = [];
-
   /** The look each pilot chose, by slot (the page sets it from the settings and the slot table; default: all by slot). */
   chosenLook: (slot: number) => ChosenLook = () => AUTO_LOOK;
 
@@ -325,42 +280,6 @@ export class SceneView {
       this.scene.add(own.model.group);
     }
     return own.model;
-  }
-
-  private drawRemotes(remotes: readonly RemoteView[], nowMs: number, targetSlot = -1): void {
-    const stamp = ++this.frameStamp;
-    this.camUp.set(0, 1, 0).applyQuaternion(this.camera.quaternion).multiplyScalar(LABEL_LIFT);
-    const places = this.tagPlaces;
-    places.length = 0;
-    for (const r of remotes) {
-      let v = this.remoteShips.get(r.slot);
-      const look = this.lookChange(r.slot, v?.model);
-      if (!v) {
-        v = { model: this.models.make(look ?? lookOfSlot(r.slot)), tag: makeTag(), seen: stamp };
-        this.remoteShips.set(r.slot, v);
-        this.scene.add(v.model.group, v.tag.sprite);
-      } else if (look) {
-        // The pilot chose another look: a new model in the old one's place.
-        this.scene.remove(v.model.group);
-        v.model = this.models.make(look);
-        this.scene.add(v.model.group);
-      }
-      setTag(v.tag, r.name, r.shield, r.hull);
-      v.seen = stamp;
-      v.model.group.position.set(r.pos.x, r.pos.y, r.pos.z);
-      v.model.group.quaternion.set(r.rot.x, r.rot.y, r.rot.z, r.rot.w);
-      this.models.setEngine(v.model, r.engine, nowMs);
-      v.tag.sprite.position.copy(v.model.group.position).add(this.camUp);
-      const ndc = (this.ndcPool[places.length] ??= new THREE.Vector3()).copy(v.tag.sprite.position).project(this.camera);
-      places.push({ tag: v.tag, slot: r.slot, ndc, distance: v.model.group.position.distanceTo(this.camera.position) });
-    }
-    declutter(places, this.camera.aspect, targetSlot);
-    for (const [slot, v] of this.remoteShips) {
-      if (v.seen === stamp) continue;
-      this.scene.remove(v.model.group, v.tag.sprite);
-      disposeTag(v.tag);
-      this.remoteShips.delete(slot);
-    }
   }
 
   private mesh(key: string, geometry: THREE.BufferGeometry, material: THREE.Material, scale: number): THREE.Mesh {
@@ -390,7 +309,7 @@ export class SceneView {
     this.resizeObserver.disconnect();
     for (const mesh of this.meshes.values()) this.scene.remove(mesh);
     this.meshes.clear();
-    this.drawRemotes([], 0);
+    this.remoteShips.draw([], 0);
     if (this.own) this.scene.remove(this.own.model.group);
     this.stars.geometry.dispose();
     (this.stars.material as THREE.Material).dispose();

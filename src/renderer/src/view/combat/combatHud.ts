@@ -20,7 +20,7 @@ import { forwardOf } from '../../../../shared/sim/vec';
 import { MATCH_PLAYING } from '../../../../shared/game/types';
 import type { ShipView, WorldView } from '../../../../shared/game/view';
 import type { HudHookState } from '../../../../shared/host/hudHooks';
-import type { RemoteView } from '../scene';
+import type { RemoteView } from '../remoteShips';
 import { setText } from '../dom';
 import { Projector } from './projector';
 import { TargetMarks, place } from './targetMarks';
