@@ -6,7 +6,12 @@
  *  - HEADER_SIZE, and the upstream bandwidth of one client sending at 20 Hz
  *    (with 28 bytes of UDP/IPv4 overhead per datagram) against the 1998
  *    design's 28.8 kbit/s modem budget of 2,880 B/s, bare and with one laser
- *    event in every packet.
+ *    event in every packet;
+ *  - the datagrams of the shared-world models (wire v10): a lockstep frame
+ *    in a 4-player game (bench/lockstepDatagrams.ts: sizes, how many carry
+ *    the status, B/s per peer; target ≤ 24 bytes of UDP payload per frame),
+ *    a netgame control change and a netgame state-difference chunk, each
+ *    beside the bytes the v9 layout took for the same content.
  * Exits by itself.
  */
 import { MAX_DATAGRAM_BYTES } from '../src/shared/net/packetApi';
@@ -16,6 +21,8 @@ import { eventSize } from '../src/shared/wire';
 import { ClientGame, kindOf, RULES, type Ship } from '../src/shared/game';
 import { GameCodeInterface } from '../src/shared/net/gameCode';
 import { NO_INPUT, STEP_MS, TICK_HZ } from '../src/shared/sim/types';
+import { NO_SLOT } from '../src/shared/wire/types';
+import { lockstepBytes } from './lockstepDatagrams';
 
 const RUN_MS = 1_000;
 const WARMUP_MS = 200;
@@ -114,6 +121,7 @@ bench('(c) full datagram', full);
 bandwidth('bare state packets', bare);
 bandwidth('state + 1 laser event per packet', { header, events: [laser(1)] });
 fightingShip();
+sharedWorlds();
 if (sink === 0) console.log('[bench:codec] (nothing measured)');
 
 /**
@@ -147,4 +155,41 @@ function fightingShip(): void {
     `[bench:codec] upstream, fighting ship (laser level 3 and missiles held down 10 s) at ${SEND_HZ} Hz: average ${fmt(avg)} B/s, worst second ${fmt(worst)} B/s; ` +
       `budget ${fmt(BUDGET_BYTES_PER_S)} B/s; worst ratio ${fmt(worst / BUDGET_BYTES_PER_S, 3)}; within budget: ${worst <= BUDGET_BYTES_PER_S ? 'yes' : 'NO'}`,
   );
+}
+
+/**
+ * Lockstep and netgame datagrams (wire v10: no ship state, no game time).
+ * The v9 figures are the same content in the v9 layout: a 54-byte header
+ * with an all-zero ship state, the token, and (lockstep) one 27-byte
+ * lockstepFrame event plus 6 bytes per input in every datagram.
+ */
+function sharedWorlds(): void {
+  const TARGET = 24;
+  const V9_HEADER = 54 + 4;
+  const r = lockstepBytes(4, 60);
+  const links = r.peers - 1;
+  const at = (q: number): number => r.frameSizes[Math.min(r.frameSizes.length - 1, Math.floor(q * r.frameSizes.length))] as number;
+  const median = at(0.5);
+  console.log(
+    `[bench:codec] (d) lockstep frame, ${r.peers} players, keyboard pilots, ${r.seconds} s on loopback: ${fmt(r.frameSizes.length)} frame datagrams, UDP payload median ${median} B, p95 ${at(0.95)} B, max ${at(1)} B; ` +
+      `${fmt((100 * r.withStatus) / r.frameSizes.length, 1)} % also carry the status (25 B); target median ≤ ${TARGET} B: ${median <= TARGET ? 'yes' : 'NO'}`,
+  );
+  console.log(
+    `[bench:codec]     per peer: ${fmt(r.datagramsPerS)} datagrams/s to its ${links} peers, ${fmt(r.bytesPerS)} B/s payload (${fmt(r.bytesPerS / links)} B/s per link), ` +
+      `${fmt(r.bytesPerS + r.datagramsPerS * UDP_IPV4_OVERHEAD)} B/s with IPv4+UDP; frames stepped ${r.framesStepped.join('/')}`,
+  );
+  // v9 put a 54-byte header with a zero ship state and a 27-byte frame event (plus 6 bytes per input) in every frame datagram.
+  const v9 = r.v9Sizes[r.v9Sizes.length >> 1] as number;
+  const v9PerLink = r.v9Sizes.reduce((n, b) => n + b, 0) / r.seconds / r.peers / links;
+  console.log(`[bench:codec]     the same frames in the v9 layout: median ${v9} B, ${fmt(v9PerLink)} B/s per link; ratio now/v9 (median) ${fmt(median / v9, 2)}`);
+  const input = { thrust: 127, yaw: -127, pitch: 0, roll: 0, buttons: 1, target: NO_SLOT };
+  const control = encodePacket({ header: { type: PacketType.GameState, senderSlot: 2, messageId: 99, joined: true, token: 0x5eed_c0de }, events: [{ type: 'controlChange', frame: 12_345, input }] });
+  console.log(`[bench:codec] (e) netgame control change (client → server): ${control.length} B (v9: ${V9_HEADER + 3 + 10 + 1} B)`);
+  for (const bytes of [400, 120]) {
+    const chunk = encodePacket({
+      header: { type: PacketType.Relay, senderSlot: NO_SLOT, messageId: 99, joined: false, token: 0x5eed_c0de },
+      events: [{ type: 'stateDiff', base: 12_300, frame: 12_345, index: 0, count: 1, data: new Uint8Array(bytes) }],
+    });
+    console.log(`[bench:codec] (f) netgame state-difference chunk of ${bytes} B (server → client): ${chunk.length} B (v9: ${V9_HEADER + 3 + 12 + bytes + 1} B)`);
+  }
 }

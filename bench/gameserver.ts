@@ -41,7 +41,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { GameClient } from '../test/support/gameClient';
-import { decodePacket, FLAG_JOINED, FLAG_TOKEN, HEADER_SIZE, RELAYED_EVENT_CODE, TOKEN_SIZE } from '../src/shared/wire/codec';
+import { decodePacket, fixedHeaderSize, FLAG_JOINED, RELAYED_EVENT_CODE } from '../src/shared/wire/codec';
 import { objectId, PacketType } from '../src/shared/wire/types';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 import { reconcile, type ClientTally, type LostState, type ServerTally } from './gameserverLoss';
@@ -150,7 +150,8 @@ class Inbox {
       if (!decodePacket(b).ok) this.bad += 1;
     }
     const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    let at0 = (b[5] as number) & FLAG_TOKEN ? HEADER_SIZE + TOKEN_SIZE : HEADER_SIZE;
+    // A server's Relay header: its game time and the token (wire v10), no ship.
+    let at0 = fixedHeaderSize(b[5] as number);
     while (at0 + 3 <= b.length && b[at0] !== 0) {
       const length = v.getUint16(at0 + 1);
       if (b[at0] === RELAYED_EVENT_CODE) {

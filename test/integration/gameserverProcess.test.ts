@@ -69,7 +69,7 @@ describe('gameserver as a real process', () => {
     b.sendState({ x: 4, y: 5, z: 6 });
     await until(() => b.relayed().some((r) => r.slot === 0 && r.packet.header.joined), 3000, 'b to get a');
     await until(() => a.relayed().some((r) => r.slot === 1 && r.packet.header.joined), 3000, 'a to get b');
-    expect(b.relayed().find((r) => r.slot === 0)?.packet.header.state.pos).toEqual({ x: 1, y: 2, z: 3 });
+    expect(b.relayed().find((r) => r.slot === 0)?.packet.header.state?.pos).toEqual({ x: 1, y: 2, z: 3 });
 
     const status = (await (await fetch(`http://127.0.0.1:${game.ports.http}/status.json`)).json()) as { players: { name: string }[]; packetsIn: number; udpPort: number };
     expect(status.players.map((p) => p.name)).toEqual(['ace', 'bob']);

@@ -44,7 +44,7 @@ async function listener(address: string) {
 
 const wireAddr = (ip: string, port: number) => Uint8Array.from([4, ...ip.split('.').map(Number), port >> 8, port & 0xff]);
 const STATE = { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 };
-const frame: RemoteEvent = { type: 'lockstepFrame', frame: 100, epoch: 1, lead: 2, waitingOn: 0xffff, needState: true, checkFrame: 80, checkHash: '0123456789abcdef', first: 0, inputs: [] };
+const frame: RemoteEvent = { type: 'lockstepStatus', frame: 100, epoch: 1, lead: 2, waitingOn: 0xffff, needState: true, checkFrame: 80, checkHash: '0123456789abcdef' };
 const chunk: RemoteEvent = { type: 'lockstepState', epoch: 9, frame: 100, index: 0, count: 1, data: new Uint8Array(300) };
 
 describe.each([

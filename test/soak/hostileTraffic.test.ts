@@ -132,7 +132,7 @@ describe('server hardening, close up', () => {
     await honest.tcp.next(); // add line for the cheater
     cheat.sendRaw(cheat.packet({ state: { ...shipAt({ x: 0, y: 0, z: 0 }), vel: { x: 0, y: 0, z: -500 } } }));
     await honest.until(() => honest.relayed().some((r) => r.slot === cheat.slot), 10_000, 'the corrected state');
-    const relayed = honest.relayed().find((r) => r.slot === cheat.slot)!.packet.header.state;
+    const relayed = honest.relayed().find((r) => r.slot === cheat.slot)!.packet.header.state!;
     expect(relayed.vel.z).toBeCloseTo(-200, 3);
     for (let i = 0; i < 12 && !cheat.tcp.ended; i++) {
       cheat.sendRaw(cheat.packet({ state: { ...shipAt({ x: 0, y: 0, z: 0 }), vel: { x: 0, y: 0, z: -500 } } }));

@@ -6,9 +6,8 @@
  * (epoch, frame), so a test can check that every peer computed the same
  * world for every frame it completed.
  */
-import { LockstepEngine, type LockstepNotice } from '../../src/shared/lockstep/engine';
+import { LockstepEngine, type LockstepDatagram, type LockstepNotice } from '../../src/shared/lockstep/engine';
 import type { ShipInput, World } from '../../src/shared/game/types';
-import type { RemoteEvent, LockstepFrameEvent, LockstepStateEvent } from '../../src/shared/wire/types';
 import { encodeWorld } from '../../src/shared/lockstep/worldCodec';
 
 export interface SimOptions {
@@ -24,7 +23,7 @@ export interface SimOptions {
   /** The input_lead setting (0: automatic). */
   lead?: number;
   /** Drop one datagram: return true to lose it. */
-  drop?(from: number, to: number, ev: RemoteEvent, now: number): boolean;
+  drop?(from: number, to: number, d: LockstepDatagram, now: number): boolean;
 }
 
 interface InFlight {
@@ -32,7 +31,7 @@ interface InFlight {
   seq: number;
   from: number;
   to: number;
-  ev: LockstepFrameEvent | LockstepStateEvent;
+  d: LockstepDatagram;
 }
 
 /** A small seeded PRNG (mulberry32) for the network's and the pilots' choices. */
@@ -78,7 +77,7 @@ export class LockstepSim {
           seed: 0x5741524c,
           rttMs: () => 2 * (o.latencyMs ?? 5),
           lead: () => o.lead ?? 0,
-          send: (to, events) => this.send(slot, to, events),
+          send: (to, d) => this.send(slot, to, d),
           notify: (notice) => {
             this.notices.push({ slot, notice, at: this.now });
             if (notice.kind === 'adopted') this.heal(slot);
@@ -105,26 +104,23 @@ export class LockstepSim {
     for (const i of rest) (this.engines[i] as LockstepEngine).setMembers(i, rest, this.now);
   }
 
-  private send(from: number, to: number, events: RemoteEvent[]): void {
+  private send(from: number, to: number, d: LockstepDatagram): void {
     const o = this.o;
-    for (const ev of events) {
-      if (ev.type !== 'lockstepFrame' && ev.type !== 'lockstepState') continue;
-      this.traffic.sent++;
-      if (o.drop?.(from, to, ev, this.now)) {
-        this.traffic.lost++;
-        continue;
-      }
-      if (this.rand() * 100 < (o.lossPct ?? 0)) {
-        this.traffic.lost++;
-        continue;
-      }
-      const copies = this.rand() * 100 < (o.dupPct ?? 0) ? 2 : 1;
-      if (copies === 2) this.traffic.duplicated++;
-      for (let c = 0; c < copies; c++) {
-        let delay = (o.latencyMs ?? 5) + (this.rand() * 2 - 1) * (o.jitterMs ?? 0);
-        if (this.rand() * 100 < (o.reorderPct ?? 0)) delay += 10 + this.rand() * 40;
-        this.inFlight.push({ at: this.now + Math.max(0, delay), seq: this.seq++, from, to, ev });
-      }
+    this.traffic.sent++;
+    if (o.drop?.(from, to, d, this.now)) {
+      this.traffic.lost++;
+      return;
+    }
+    if (this.rand() * 100 < (o.lossPct ?? 0)) {
+      this.traffic.lost++;
+      return;
+    }
+    const copies = this.rand() * 100 < (o.dupPct ?? 0) ? 2 : 1;
+    if (copies === 2) this.traffic.duplicated++;
+    for (let c = 0; c < copies; c++) {
+      let delay = (o.latencyMs ?? 5) + (this.rand() * 2 - 1) * (o.jitterMs ?? 0);
+      if (this.rand() * 100 < (o.reorderPct ?? 0)) delay += 10 + this.rand() * 40;
+      this.inFlight.push({ at: this.now + Math.max(0, delay), seq: this.seq++, from, to, d });
     }
   }
 
@@ -146,7 +142,7 @@ export class LockstepSim {
       this.now = at;
       if (pkt >= 0 && (this.inFlight[pkt] as InFlight).at <= next) {
         const f = this.inFlight.splice(pkt, 1)[0] as InFlight;
-        if (!this.stopped.has(f.to)) (this.engines[f.to] as LockstepEngine).receive(f.from, f.ev, this.now);
+        if (!this.stopped.has(f.to)) (this.engines[f.to] as LockstepEngine).receive(f.from, f.d, this.now);
         continue;
       }
       for (let i = 0; i < this.engines.length; i++) {

@@ -51,6 +51,10 @@ export const arbShipState: fc.Arbitrary<ShipState> = fc.record({
 
 export const arbPacketType = fc.constantFrom(...Object.values(PacketType));
 
+/** A quantised pilot input (lockstep frame sections, netgame control changes). */
+const arbAxis = fc.integer({ min: -127, max: 127 });
+export const arbFrameInput = fc.record({ thrust: arbAxis, yaw: arbAxis, pitch: arbAxis, roll: arbAxis, buttons: fc.integer({ min: 0, max: 31 }), target: arbSlotOrNone });
+
 export const arbHeader: fc.Arbitrary<PacketHeader> = fc
   .record({
     type: arbPacketType,
@@ -60,9 +64,21 @@ export const arbHeader: fc.Arbitrary<PacketHeader> = fc
     joined: fc.boolean(),
     state: arbShipState,
     lockstep: fc.boolean(),
+    withTime: fc.boolean(),
+    withState: fc.boolean(),
+    inputs: fc.option(
+      fc.record({ frame: arbU8, firstOffset: fc.integer({ min: -128, max: 127 }), noWorld: fc.boolean(), inputs: fc.array(arbFrameInput, { maxLength: MAX_FRAME_INPUTS }) }),
+      { nil: undefined },
+    ),
   })
-  // A lockstep game's datagrams carry the flag (wire v7); the others have no such key.
-  .map(({ lockstep, ...h }) => (lockstep ? { ...h, lockstep: true as const } : h));
+  // A lockstep game's datagrams carry the flag (wire v7); the others have no such key. The game time and the
+  // ship state are optional (wire v10), but a state comes with its time and a ping or pong always has its stamp.
+  // A lockstep datagram without a ship may carry its sender's frame inputs instead (wire v10).
+  .map(({ lockstep, withTime, withState, gameTime, state, inputs, ...h }) => {
+    const timed = withTime || withState || h.type === PacketType.Ping || h.type === PacketType.Pong;
+    const framed = lockstep && !withState && inputs !== undefined;
+    return { ...h, ...(timed ? { gameTime } : {}), ...(withState ? { state } : {}), ...(lockstep ? { lockstep: true as const } : {}), ...(framed ? { inputs } : {}) };
+  });
 
 /** A serialised node address: [4][4 bytes][port] or [6][16 bytes][port]. */
 export const arbWireAddr: fc.Arbitrary<WireAddr> = fc.oneof(
@@ -85,10 +101,6 @@ export const arbText: fc.Arbitrary<string> = fc
   .filter((s) => utf8Length(s) <= MAX_TEXT_BYTES && !hasControl(s));
 
 export const arbPlayerEntry: fc.Arbitrary<PlayerEntry> = fc.record({ slot: arbSlot, addr: arbWireAddr, name: arbName, joined: fc.boolean() });
-
-const arbAxis = fc.integer({ min: -127, max: 127 });
-/** A quantised lockstep input. */
-export const arbFrameInput = fc.record({ thrust: arbAxis, yaw: arbAxis, pitch: arbAxis, roll: arbAxis, buttons: fc.integer({ min: 0, max: 31 }), target: arbSlotOrNone });
 
 /** One chunk of a state transfer or difference: its frame, index of count (1..MAX_STATE_CHUNKS) and 1..STATE_CHUNK_BYTES bytes. */
 const arbChunk = fc.integer({ min: 1, max: MAX_STATE_CHUNKS }).chain((count) =>
@@ -136,8 +148,8 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     round: arbU16,
     breaks: fc.uniqueArray(fc.record({ id: arbU32, tick: arbU32 }), { maxLength: MAX_BREAKS, selector: (b) => b.id }),
   }),
-  lockstepFrame: fc.record({
-    type: fc.constant('lockstepFrame'),
+  lockstepStatus: fc.record({
+    type: fc.constant('lockstepStatus'),
     frame: arbU32,
     epoch: arbU16,
     lead: arbU8,
@@ -145,8 +157,6 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     needState: fc.boolean(),
     checkFrame: arbU32,
     checkHash: fc.uint8Array({ minLength: 8, maxLength: 8 }).map((b) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('')),
-    first: arbU32,
-    inputs: fc.array(arbFrameInput, { maxLength: MAX_FRAME_INPUTS }),
   }),
   lockstepState: fc.tuple(arbChunk, arbU16).map(([c, epoch]) => ({ type: 'lockstepState' as const, epoch, ...c })),
   controlChange: fc.record({ type: fc.constant('controlChange'), frame: arbU32, input: arbFrameInput }),

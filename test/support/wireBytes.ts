@@ -35,10 +35,10 @@ export const HEADER: PacketHeader = {
 /** HEADER as the byte table in docs/PROTOCOL.md says it goes on the wire. */
 export const HEADER_BYTES = [
   0x53, 0x4c, // magic 'SL'
-  0x09, // version
+  0x0a, // version 10
   0x01, // type GameState
   0x02, // sender slot
-  0x01, // flags: joined
+  0x19, // flags: joined (bit 0), game time (bit 3), ship state (bit 4)
   0x01, 0x02, 0x03, 0x04, // message id
   0x0a, 0x0b, 0x0c, 0x0d, // game time
   0x3f, 0x80, 0x00, 0x00, 0xc0, 0x00, 0x00, 0x00, 0x3f, 0x00, 0x00, 0x00, // pos 1, -2, 0.5

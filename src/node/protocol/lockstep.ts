@@ -15,7 +15,6 @@ import { WORLD_SEED } from '../../shared/game/clientGame';
 import { LockstepEngine, type LockstepNotice, type LockstepStats } from '../../shared/lockstep/engine';
 import type { LinkStats, ProtocolContext } from '../../shared/protocol/protocol';
 import type { P2pConfig } from '../../shared/p2p';
-import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import type { ShipInput } from '../../shared/sim/types';
 import { NO_SLOT, type Packet } from '../../shared/wire/types';
 import { zlibPacker } from '../lockstep/zlibPacker';
@@ -66,7 +65,8 @@ export class LockstepProtocol extends P2pProtocol {
       matchLimits: () => this.settings().matchLimits ?? {},
       rttMs: () => this.largestRoundTrip(),
       lead: () => this.settings().lead,
-      send: (slot, events) => this.peer?.sendGameStateTo(slot, { gameTime: Math.floor(ctx.game.now()) >>> 0, state: NEUTRAL_STATE }, events),
+      // A lockstep datagram carries its frame inputs instead of a ship state, and no game time: the frame is its clock (wire v10).
+      send: (slot, d) => this.peer?.sendGameStateTo(slot, d.inputs ? { inputs: d.inputs } : {}, d.events),
       notify: (n) => this.onLockstep(n),
       packer: zlibPacker(),
     });
@@ -84,7 +84,9 @@ export class LockstepProtocol extends P2pProtocol {
     const engine = this.engine;
     if (!engine) return;
     const now = this.ctx.game.now();
-    for (const ev of packet.events) if (ev.type === 'lockstepFrame' || ev.type === 'lockstepState') engine.receive(slot, ev, now);
+    const events = packet.events.filter((ev) => ev.type === 'lockstepStatus' || ev.type === 'lockstepState');
+    const { inputs } = packet.header;
+    if (inputs || events.length > 0) engine.receive(slot, { ...(inputs ? { inputs } : {}), events }, now);
   }
 
   protected override tableChanged(): void {

@@ -7,7 +7,6 @@
 import type { MatchLimits } from '../../shared/game/match';
 import type { ManagedPeer } from '../../shared/session/managedPeer';
 import type { ProtocolContext } from '../../shared/protocol/protocol';
-import { NEUTRAL_STATE } from '../../shared/p2p/packets';
 import type { SessionPipeline } from '../../shared/session/pipeline';
 import type { Packet, WireAddr } from '../../shared/wire/types';
 import type { RunningNetgameServer } from '../servers/netgame/netgameServer';
@@ -29,7 +28,8 @@ export class NetgameSide {
     this.link?.close();
     const now = () => this.ctx.game.now();
     this.link = new NetgameLink(this.ctx, {
-      send: (events) => peer.sendGameState(now(), { gameTime: Math.floor(now()) >>> 0, state: NEUTRAL_STATE }, events),
+      // The netgame's messages carry no ship state and no game time: their frames are their clock (wire v10).
+      send: (events) => peer.sendGameState(now(), {}, events),
       roster: (slots) => {
         if (peer.markJoined(slots)) session.deliverPlayers();
       },

@@ -27,7 +27,7 @@ import type { ShipInput, World } from '../game/types';
 import { createWorld } from '../game/world';
 import { withoutPilot, withSpawnedShip } from '../game/spawnPoint';
 import { STEP_MS } from '../sim/types';
-import { MAX_FRAME_INPUTS, NO_FRAME, type LockstepFrameEvent, type LockstepStateEvent } from '../wire/types';
+import { MAX_FRAME_INPUTS, NO_FRAME, type FrameInputs, type LockstepStateEvent, type LockstepStatusEvent } from '../wire/types';
 import { autoLead, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS } from './config';
 import { FrameChecks, type Mismatch } from './frameChecks';
 import { frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from './input';
@@ -35,15 +35,16 @@ import { InputLog } from './inputLog';
 import { PLAIN_PACKER } from './stateTransfer';
 import { Transfers } from './transfers';
 import { StallWatch } from './stallWatch';
-import type { LockstepOptions, LockstepStats, PeerView } from './engineTypes';
+import { PeerReports } from './peerReports';
+import { StatusSchedule } from './statusSchedule';
+import type { LockstepDatagram, LockstepOptions, LockstepStats, PeerView } from './engineTypes';
 
-export type { LockstepNotice, LockstepOptions, LockstepStats } from './engineTypes';
+export type { LockstepDatagram, LockstepNotice, LockstepOptions, LockstepStats } from './engineTypes';
 export type { SteppedFrame } from '../game/frameSync';
 
 const NO_HASH = '0000000000000000';
 /** Frames of inputs kept below the current frame (a state transfer may take the game back this far). */
 const KEEP_BELOW = 128;
-
 export class LockstepEngine {
   private self: number | null = null;
   /** Joined slots of the slot table, ourselves included, ascending. */
@@ -56,7 +57,8 @@ export class LockstepEngine {
   /** When each of our inputs first went out, by frame (the recent ones). */
   private readonly firstSent = new Map<number, number>();
   private ownNewest = -1;
-  private readonly peers = new Map<number, PeerView>();
+  private readonly peers = new PeerReports();
+  private readonly schedule = new StatusSchedule();
   private readonly checks = new FrameChecks();
   private readonly transfers: Transfers;
   private resyncWanted = false;
@@ -66,7 +68,7 @@ export class LockstepEngine {
   private readonly counters = { framesWaited: 0, resends: 0, desyncs: 0, corrected: 0, framesStepped: 0 };
 
   constructor(private readonly options: LockstepOptions) {
-    this.transfers = new Transfers(options.packer ?? PLAIN_PACKER, (slot, chunk) => options.send(slot, [chunk]));
+    this.transfers = new Transfers(options.packer ?? PLAIN_PACKER, (slot, chunk) => options.send(slot, { events: [chunk] }));
     this.stall = new StallWatch((n) => options.notify(n));
   }
 
@@ -93,9 +95,10 @@ export class LockstepEngine {
     if (self !== this.self) this.reset();
     this.self = self;
     this.joined = [...joined].sort((a, b) => a - b);
-    for (const slot of [...this.peers.keys()]) {
+    for (const slot of this.peers.slots()) {
       if (!this.joined.includes(slot)) {
-        this.peers.delete(slot);
+        this.peers.forget(slot);
+        this.schedule.forget(slot);
         this.transfers.forget(slot);
         this.checks.forget(slot);
       }
@@ -112,6 +115,7 @@ export class LockstepEngine {
     this.firstSent.clear();
     this.ownNewest = -1;
     this.peers.clear();
+    this.schedule.clear();
     this.checks.clear();
     this.transfers.clear();
     this.resyncWanted = false;
@@ -158,11 +162,23 @@ export class LockstepEngine {
     return stepped;
   }
 
-  /** A lockstep event from the member in `slot`. */
-  receive(slot: number, ev: LockstepFrameEvent | LockstepStateEvent, now: number): void {
+  /** A lockstep datagram from the member in `slot`: its status first, then its inputs, then any state chunk. */
+  receive(slot: number, d: LockstepDatagram, now: number): void {
     if (slot === this.self || this.self === null || !this.joined.includes(slot)) return;
-    if (ev.type === 'lockstepFrame') this.onFrame(slot, ev, now);
-    else this.onChunk(slot, ev, now);
+    const peer = this.peers.view(slot);
+    let told = false;
+    for (const ev of d.events) {
+      if (ev.type === 'lockstepStatus') {
+        this.onStatus(slot, peer, ev);
+        told = true;
+      }
+    }
+    if (d.inputs) {
+      this.onInputs(slot, peer, d.inputs);
+      told = true;
+    }
+    if (told) this.answerIfAsked(slot, peer, now);
+    for (const ev of d.events) if (ev.type === 'lockstepState') this.onChunk(slot, ev, now);
   }
 
   private get plain(): boolean {
@@ -181,7 +197,7 @@ export class LockstepEngine {
   /** Without a world: the lowest joined slot that hears of no world starts one (at once when alone). */
   private startAloneIfDue(self: number, now: number): void {
     if (this.joined[0] !== self) return;
-    for (const p of this.peers.values()) if (p.frame !== null) return;
+    if (this.peers.anyWorld()) return;
     const alone = this.joined.length === 1;
     if (!alone && (this.noWorldSince === null || now - this.noWorldSince < START_ALONE_MS)) return;
     const fresh = createWorld(this.options.seed, { ships: 1, match: this.options.matchLimits?.() ?? {} });
@@ -205,7 +221,7 @@ export class LockstepEngine {
       this.transfer(w, 'roster', now);
       return;
     }
-    const asked = [...this.peers.values()].some((p) => p.needState && p.epoch === this.epoch);
+    const asked = this.peers.asksForState(this.epoch);
     if ((this.resyncWanted || asked) && !this.recentlySent(now)) {
       this.transfer(world, 'resync', now);
       return;
@@ -260,8 +276,7 @@ export class LockstepEngine {
     const out: SteppedFrame[] = [];
     let world = this.worldNow;
     if (!world || this.frozen) return out;
-    let ahead = 0;
-    for (const p of this.peers.values()) if (p.frame !== null && p.epoch === this.epoch) ahead = Math.max(ahead, p.frame - world.tick);
+    const ahead = this.peers.furthestAhead(this.epoch, world.tick);
     const max = ahead > 1 ? MAX_CATCH_UP : 1;
     while (out.length < max && !this.frozen) {
       const roster = world.ships.map((s) => s.slot);
@@ -299,14 +314,24 @@ export class LockstepEngine {
     return Math.max(low, this.ownNewest - MAX_FRAME_INPUTS + 1, 0);
   }
 
-  private frameEvent(from: number): LockstepFrameEvent {
+  /** Our inputs from frame `from` (as many as a section takes), with our frame: the part of every frame datagram. */
+  private frameInputs(from: number): { inputs: FrameInputs; first: number } {
+    const world = this.worldNow;
+    const frame = world ? world.tick : Math.max(0, this.ownNewest + 1);
+    // The section places the first input within a signed byte of our frame; peers are never that far apart.
+    const first = Math.min(frame + 127, Math.max(frame - 128, 0, Math.min(from, this.ownNewest + 1)));
+    const inputs = this.self === null || !world ? [] : this.log.run(this.self, first, MAX_FRAME_INPUTS);
+    return { inputs: { frame: frame & 0xff, firstOffset: first - frame, noWorld: !world, inputs }, first };
+  }
+
+  /** What we say about ourselves: frame, epoch, lead, whom we wait for, whether we need the state, our newest check. */
+  private status(): LockstepStatusEvent {
     const world = this.worldNow;
     let waitingOn = 0;
     for (const s of this.stalledOn()) waitingOn |= 1 << s;
     const check = this.checks.latest;
-    const first = Math.max(0, Math.min(from, this.ownNewest + 1));
     return {
-      type: 'lockstepFrame',
+      type: 'lockstepStatus',
       frame: world ? world.tick >>> 0 : NO_FRAME,
       epoch: this.epoch,
       lead: this.lead,
@@ -314,30 +339,45 @@ export class LockstepEngine {
       needState: this.frozen,
       checkFrame: check ? check.frame >>> 0 : NO_FRAME,
       checkHash: check ? check.hash : NO_HASH,
-      first: first >>> 0,
-      inputs: this.self === null ? [] : this.log.run(this.self, first, MAX_FRAME_INPUTS),
     };
+  }
+
+  /** Whether our status goes to `slot` with this datagram (statusSchedule.ts); `answer`: we answer it at once. */
+  private statusDue(slot: number, status: LockstepStatusEvent, answer: boolean): boolean {
+    const urgent = answer || !this.worldNow || this.frozen || status.waitingOn !== 0;
+    return this.schedule.due(slot, status, this.worldNow?.tick ?? 0, urgent);
   }
 
   private sendAll(now: number, from: number): void {
     this.lastSentAt = now;
-    const ev = this.frameEvent(from);
-    for (let i = 0; i < ev.inputs.length; i++) if (!this.firstSent.has(ev.first + i)) this.firstSent.set(ev.first + i, now);
-    for (const slot of this.joined) if (slot !== this.self) this.options.send(slot, [ev]);
+    const { inputs, first } = this.frameInputs(from);
+    for (let i = 0; i < inputs.inputs.length; i++) if (!this.firstSent.has(first + i)) this.firstSent.set(first + i, now);
+    const status = this.status();
+    for (const slot of this.joined) if (slot !== this.self) this.options.send(slot, { inputs, events: this.statusDue(slot, status, false) ? [status] : [] });
   }
 
-  private onFrame(slot: number, ev: LockstepFrameEvent, now: number): void {
-    const peer = this.peers.get(slot) ?? { frame: null, epoch: 0, needState: false, answeredAt: -Infinity };
-    this.peers.set(slot, peer);
-    peer.frame = ev.frame === NO_FRAME ? null : ev.frame;
-    peer.epoch = ev.epoch;
-    peer.needState = ev.needState;
-    const current = this.worldNow?.tick ?? peer.frame ?? 0;
-    ev.inputs.forEach((input, i) => this.log.set(slot, ev.first + i, input, current));
+  /** A peer's status: its frame, epoch, whom it waits for, whether it needs the state; its check against ours. */
+  private onStatus(slot: number, peer: PeerView, ev: LockstepStatusEvent): void {
+    this.peers.heardStatus(peer, ev);
     if (ev.checkFrame !== NO_FRAME && ev.epoch === this.epoch && peer.frame !== null) {
       const m = this.checks.heard(slot, { frame: ev.checkFrame, hash: ev.checkHash });
       if (m) this.mismatch(m);
     }
+  }
+
+  /** A peer's inputs, each into the log at the frame its section places it. */
+  private onInputs(slot: number, peer: PeerView, s: FrameInputs): void {
+    const first = this.peers.heardInputs(peer, s, this.worldNow?.tick ?? null);
+    if (first === null) return;
+    const current = this.worldNow?.tick ?? first;
+    s.inputs.forEach((input, i) => this.log.set(slot, first + i, input, current));
+  }
+
+  /**
+   * The run-wait answers (the seed's cached packet): the peer waits for our
+   * input for its frame, or it is past our frame while we wait for its input.
+   */
+  private answerIfAsked(slot: number, peer: PeerView, now: number): void {
     const world = this.worldNow;
     const self = this.self;
     if (!world || self === null || this.plain) return;
@@ -346,13 +386,15 @@ export class LockstepEngine {
     // The peer waits for our input for its frame: answer with our inputs from there, at once (the seed's cached packet).
     // Only once that input went out a round trip ago: sooner, it is still on its way, and an answer would only repeat it.
     const sentAt = peer.frame === null ? undefined : this.firstSent.get(peer.frame);
-    const wantsOurs = (ev.waitingOn & (1 << self)) !== 0 && sentAt !== undefined && now - sentAt >= (this.options.rttMs() ?? 0);
+    const wantsOurs = (peer.waitingOn & (1 << self)) !== 0 && sentAt !== undefined && now - sentAt >= (this.options.rttMs() ?? 0);
     // We wait for its input and it is already past our frame (the seed's "packet for the next frame"): say so at once.
     const passedUs = peer.frame !== null && peer.frame > world.tick && this.stalledOn().includes(slot);
     if (!wantsOurs && !passedUs) return;
     peer.answeredAt = now;
     this.counters.resends++;
-    this.options.send(slot, [this.frameEvent(wantsOurs && peer.frame !== null ? peer.frame : this.neededFrom())]);
+    const { inputs } = this.frameInputs(wantsOurs && peer.frame !== null ? peer.frame : this.neededFrom());
+    const status = this.status();
+    this.options.send(slot, { inputs, events: this.statusDue(slot, status, true) ? [status] : [] });
   }
 
   private mismatch(m: Mismatch): void {

@@ -1,6 +1,6 @@
 /** The shapes a LockstepEngine (engine.ts) takes and gives: its options, its notices for the console, its figures. */
 import type { MatchLimits } from '../game/match';
-import type { RemoteEvent } from '../wire/types';
+import type { FrameInputs, LockstepStateEvent, LockstepStatusEvent } from '../wire/types';
 import type { StatePacker } from './stateTransfer';
 
 export interface LockstepOptions {
@@ -12,8 +12,8 @@ export interface LockstepOptions {
   rttMs(): number | null;
   /** The `input_lead` setting: frames, or 0 for automatic (from the round trip). */
   lead(): number;
-  /** Sends events to the peer in `slot` (one datagram). */
-  send(slot: number, events: RemoteEvent[]): void;
+  /** Sends one datagram to the peer in `slot`. */
+  send(slot: number, datagram: LockstepDatagram): void;
   notify(notice: LockstepNotice): void;
   packer?: StatePacker;
   /** For comparison only: a plain stop-and-wait (no repeated inputs, no immediate resends; a lost input waits for a timeout). */
@@ -50,10 +50,27 @@ export interface LockstepStats {
   waitingOn: number[];
 }
 
-/** What a peer's newest frame packet said (its frame, null without a world; its epoch; whether it asks for state), and when we last answered it at once. */
+/**
+ * What one lockstep datagram carries (wire v10): the sender's frame inputs
+ * (header flags bit 5) and events — its status now and then, a chunk of a
+ * state transfer.
+ */
+export interface LockstepDatagram {
+  inputs?: FrameInputs;
+  events: (LockstepStatusEvent | LockstepStateEvent)[];
+}
+
+/**
+ * What a peer's newest datagrams said: its frame (null without a world or
+ * before we could place one), whether it has a world at all, its epoch,
+ * whether it asks for state, whom it waits for; and when we last answered it
+ * at once.
+ */
 export interface PeerView {
   frame: number | null;
+  seesWorld: boolean;
   epoch: number;
   needState: boolean;
+  waitingOn: number;
   answeredAt: number;
 }

@@ -136,7 +136,7 @@ export class LinkLayer {
     const entry = this.links.get(this.keyOf(from));
     const delivered: Delivered[] = [];
     const strip = (events: RemoteEvent[], slot: () => number | null, carrier: PacketHeader): RemoteEvent[] => {
-      const stamp = carrier.type === PacketType.GameState ? { stamp: carrier.gameTime } : {};
+      const stamp = carrier.type === PacketType.GameState && carrier.gameTime !== undefined ? { stamp: carrier.gameTime } : {};
       const rest: RemoteEvent[] = [];
       for (const ev of events) {
         if (ev.type === 'ack') entry?.link.onAcks(ev.ids, now);

@@ -173,7 +173,7 @@ export class PeerCore {
   packet(type: PacketType, now: number, events: RemoteEvent[]): Packet {
     const id = this.takeId();
     const slot = this.state === 'connected' && this.mySlot !== null ? this.mySlot : NO_SLOT;
-    return controlPacket(type, slot, id, now, this.state === 'connected' && this.joined, events);
+    return controlPacket(type, slot, id, this.state === 'connected' && this.joined, events);
   }
 
   /** Hands a notice to the owner (synchronously). */

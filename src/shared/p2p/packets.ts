@@ -6,7 +6,7 @@ import { isLeaveReason } from '../net/leaveReason';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 import { MAX_NAME_LENGTH, MAX_QUEUE, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type ShipState, type WireAddr } from '../wire/types';
 
-/** The ship state control packets carry: all zeros, identity rotation. */
+/** A ship state of all zeros with the identity rotation (a stand-in where a state must be shown but none was sent). */
 export const NEUTRAL_STATE: ShipState = Object.freeze({
   pos: Object.freeze({ x: 0, y: 0, z: 0 }),
   rot: Object.freeze({ x: 0, y: 0, z: 0, w: 1 }),
@@ -16,12 +16,9 @@ export const NEUTRAL_STATE: ShipState = Object.freeze({
   damage: 0,
 });
 
-/** A control packet (neutral ship state, gameTime = now as u32). */
-export function controlPacket(type: PacketType, senderSlot: number, messageId: number, now: number, joined: boolean, events: RemoteEvent[]): Packet {
-  return {
-    header: { type, senderSlot, messageId: messageId >>> 0, gameTime: Math.floor(now) >>> 0, joined, state: NEUTRAL_STATE },
-    events,
-  };
+/** A control packet: the base header only (no game time, no ship state; wire v10). */
+export function controlPacket(type: PacketType, senderSlot: number, messageId: number, joined: boolean, events: RemoteEvent[]): Packet {
+  return { header: { type, senderSlot, messageId: messageId >>> 0, joined }, events };
 }
 
 /** A connectQueue event; at most MAX_QUEUE addresses fit, extra ones are left out (they are retried by their own requests). */

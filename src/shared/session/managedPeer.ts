@@ -314,7 +314,7 @@ export class ManagedPeer {
 
   private sendAlive(now: number): void {
     this.lastAliveAt = now;
-    const alive = controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, now, this.joined, [nameEvent(this.name)]);
+    const alive = controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, this.joined, [nameEvent(this.name)]);
     this.toOthers(alive);
     // Peers dropped for silence still get node-alive: if they were only frozen, both sides find each other again.
     if (!this.relay) for (const p of this.timedOut.values()) this.send(p.addr, alive);

@@ -228,7 +228,7 @@ export class SessionPipeline<M extends Membership> {
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
     if (this.pings.due(now)) this.pingPeers(now);
     if (!this.parts.lockstep && this.parts.shipStates !== false) this.sendGameStateIfDue(slot, now);
-    for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot, now), events: [] });
+    for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot), events: [] });
   }
 
   /** The local ship's state at `sendfreq` with dead reckoning, and what the game-code queue has for the others. */
@@ -266,9 +266,9 @@ export class SessionPipeline<M extends Membership> {
   }
 
   /** Header of a packet carrying only reliable messages and acknowledgements. */
-  private reliableHeader(slot: number, now: number): PacketHeader {
+  private reliableHeader(slot: number): PacketHeader {
     const joined = this.member.players().find((p) => p.slot === slot)?.joined ?? false;
-    return { type: PacketType.Reliable, senderSlot: slot, messageId: 0, gameTime: Math.floor(now) >>> 0, joined, state: NEUTRAL_STATE, ...this.tokenField() };
+    return { type: PacketType.Reliable, senderSlot: slot, messageId: 0, joined, ...this.tokenField() };
   }
 
   /** The nodes with reliable links: the membership's choice, or every other member. */
@@ -311,9 +311,11 @@ export class SessionPipeline<M extends Membership> {
   onGameState(slot: number, packet: Packet): void {
     const now = this.now();
     const { header } = packet;
-    const state = header.joined ? this.plausibility.check(slot, header.state, header.gameTime, this.clock.commonTime(now)) : null;
-    if (state) this.game.deliver({ kind: 'state', slot, gameTime: header.gameTime, state, ...this.clock.ageOf(header.gameTime, now) });
-    for (const event of packet.events) this.deliverEvent(slot, event, header.gameTime);
+    const { gameTime } = header;
+    // A lockstep frame or netgame message carries no ship (wire v10): only its events count.
+    const state = header.joined && header.state && gameTime !== undefined ? this.plausibility.check(slot, header.state, gameTime, this.clock.commonTime(now)) : null;
+    if (state && gameTime !== undefined) this.game.deliver({ kind: 'state', slot, gameTime, state, ...this.clock.ageOf(gameTime, now) });
+    for (const event of packet.events) this.deliverEvent(slot, event, gameTime);
   }
 
   /** One game event from `slot` to the game (chat and kills also as notices), aged by the common-time `stamp` of its packet. */
@@ -434,13 +436,15 @@ export class SessionPipeline<M extends Membership> {
     const member = this.member;
     if (member.state !== 'connected') return;
     if (this.slotOfKey(fromKey) === null && !member.trusts?.(this.api.encodeNode(from))) return;
+    // The decoder refuses a ping or pong without its stamp (`bad-flags`).
+    if (header.gameTime === undefined) return;
     if (header.type === PacketType.Ping) this.sendControl(from, PacketType.Pong, header.gameTime);
     else this.pings.pong(fromKey, header.gameTime, this.now());
   }
 
   private sendControl(to: NodeAddress, type: PacketType, gameTime: number): void {
     // A gameserver takes nothing without the session token, pings and pongs included.
-    const header: PacketHeader = { type, senderSlot: this.member.slot() ?? NO_SLOT, messageId: 0, gameTime, joined: false, state: NEUTRAL_STATE, ...this.tokenField() };
+    const header: PacketHeader = { type, senderSlot: this.member.slot() ?? NO_SLOT, messageId: 0, gameTime, joined: false, ...this.tokenField() };
     this.sender.sendTo(to, { header, events: [] });
   }
 

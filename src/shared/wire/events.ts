@@ -3,8 +3,8 @@
  * Type codes 1..10 are the ten game events of the 1998 design in the order of
  * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12
  * `reliable` and 13 `ack` (reliable messages, src/shared/net/reliable.ts),
- * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepFrame`
- * and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8),
+ * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepStatus`
+ * (wire v10; `lockstepFrame` from v7 to v9) and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8),
  * 25 `playerLook` (wire v9); 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
@@ -31,9 +31,10 @@ import { chatText, playerName, wireAddr } from './strings';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE, packetHeader } from './header';
+import { frameInput } from './frameInputs';
 import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
-import type { AckEvent, BreakEntry, FrameInput, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
+import type { AckEvent, BreakEntry, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -61,7 +62,7 @@ export const EVENT_CODES = {
   connectQueue: 10,
   matchState: 14,
   asteroidBreaks: 15,
-  lockstepFrame: 16,
+  lockstepStatus: 16,
   lockstepState: 17,
   controlChange: 18,
   gameMoves: 19,
@@ -109,20 +110,6 @@ function duplicateScore(scores: readonly ScoreEntry[]): string | null {
   return null;
 }
 
-/** A quantised axis: a signed byte −127..127 (−128 is refused, so the range is symmetric). */
-const axis: Codec<number> = {
-  write(s, v) {
-    if (!Number.isInteger(v) || v < -127 || v > 127) refuse(`${String(v)} is not an integer from -127 to 127`);
-    s.u8(v & 0xff);
-  },
-  read(r) {
-    const b = r.u8();
-    if (b === 0x80) fail('out-of-range');
-    return b > 127 ? b - 256 : b;
-  },
-};
-const buttons = refine(u8, (v) => (v > 31 ? `buttons ${v} set bits above the five buttons` : null), 'out-of-range');
-const frameInput = struct<FrameInput>({ thrust: axis, yaw: axis, pitch: axis, roll: axis, buttons, target: slotOrNone });
 const slotMask = refine(u16, (v) => (v >= 1 << MAX_WIRE_SLOTS ? `mask ${v} names slots above ${MAX_WIRE_SLOTS - 1}` : null), 'out-of-range');
 /** A 64-bit world hash as 16 lower-case hex digits, 8 bytes on the wire. */
 const hash64: Codec<string> = {
@@ -211,7 +198,7 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
     scores: refine(list(scoreEntry, MAX_WIRE_SLOTS), duplicateScore, 'bad-list'),
   }),
   asteroidBreaks: struct({ round: u16, breaks: refine(list(breakEntry, MAX_BREAKS), duplicateBreak, 'bad-list') }),
-  lockstepFrame: struct({
+  lockstepStatus: struct({
     frame: u32,
     epoch: u16,
     lead: u8,
@@ -219,8 +206,6 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
     needState: flagBit,
     checkFrame: u32,
     checkHash: hash64,
-    first: u32,
-    inputs: list(frameInput, MAX_FRAME_INPUTS),
   }),
   lockstepState: refine(struct({ epoch: u16, frame: u32, index: u8, count: u8, data: chunkBytes }), badChunkIndex, 'out-of-range'),
   controlChange: struct({ frame: u32, input: frameInput }),

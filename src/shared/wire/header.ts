@@ -1,32 +1,49 @@
 /**
- * The packet header: magic, version, packet type, sender slot, flags,
- * message id, game time, the sender's ship state (HEADER_SIZE bytes), then,
- * when flags bit 1 is set, a u32 gameserver session token (TOKEN_SIZE bytes).
+ * The packet header (wire v10): magic, version, packet type, sender slot,
+ * flags and message id (BASE_HEADER_SIZE bytes); then, as the flags say, the
+ * game time (bit 3), the sender's ship state (bit 4), a u32 session token
+ * or address cookie (bit 1) and a lockstep peer's frame inputs (bit 5), in
+ * that order. A game state of a ship carries the time and the state; a
+ * lockstep frame the inputs alone (frameInputs.ts).
  */
-import { angularRate, oneOf, percent, position, slotOrNone, struct, u32, unitQuat, velocity } from './fields';
+import { angularRate, measure, oneOf, percent, position, slotOrNone, struct, u32, unitQuat, velocity } from './fields';
 import type { Codec } from './fields';
+import { frameInputsSection } from './frameInputs';
 import { fail, refuse, WireEncodeError } from './stream';
 import { PacketType, WIRE_MAGIC, WIRE_VERSION } from './types';
-import type { PacketHeader, ShipState } from './types';
+import type { FrameInputs, PacketHeader, ShipState } from './types';
 
+/** Bytes every header takes: magic u16, version u8, type u8, sender slot u8, flags u8, message id u32. */
+export const BASE_HEADER_SIZE = 10;
+/** Bytes the game time adds (flags bit 3). */
+export const TIME_SIZE = 4;
+/** Bytes the ship state adds (flags bit 4): pos 12, rot 8, vel 12, angVel 6, energy 1, damage 1. */
+export const STATE_SIZE = 40;
 /**
- * Bytes of the fixed header including the ship state, not counting a token
- * or the event-list terminator: 2+1+1+1+1+4+4 (prefix) + 12+8+12+6+1+1 (ship state).
+ * Bytes of the largest header but for a token: base, game time and ship
+ * state (a game state of a ship), not counting the event-list terminator.
  */
-export const HEADER_SIZE = 54;
+export const HEADER_SIZE = BASE_HEADER_SIZE + TIME_SIZE + STATE_SIZE;
 /** Bytes a session token adds after the fixed header (flags bit 1). */
 export const TOKEN_SIZE = 4;
 
 /** Flags byte: bit 0 = the sender is joined. */
 export const FLAG_JOINED = 0x01;
-/** Flags byte: bit 1 = a u32 session token follows the ship state. */
+/** Flags byte: bit 1 = a u32 session token (or address cookie) ends the header. */
 export const FLAG_TOKEN = 0x02;
-/** Flags byte: bit 2 = the datagram belongs to a lockstep game (wire v7), so p2p and lockstep games never mix. Bits 3..7 must be 0 (`bad-flags`). */
+/** Flags byte: bit 2 = the datagram belongs to a lockstep game (wire v7), so p2p and lockstep games never mix. */
 export const FLAG_LOCKSTEP = 0x04;
+/** Flags byte: bit 3 = the game time follows the message id (wire v10). */
+export const FLAG_TIME = 0x08;
+/** Flags byte: bit 4 = the sender's ship state follows (wire v10). */
+export const FLAG_STATE = 0x10;
+/** Flags byte: bit 5 = a lockstep frame section ends the header (wire v10; only with bit 2, never with bit 4). Bits 6..7 must be 0 (`bad-flags`). */
+export const FLAG_INPUTS = 0x20;
+const KNOWN_FLAGS = FLAG_JOINED | FLAG_TOKEN | FLAG_LOCKSTEP | FLAG_TIME | FLAG_STATE | FLAG_INPUTS;
 /** Where the flags byte sits: after magic u16, version u8, type u8 and sender slot u8. */
 const FLAGS_OFFSET = 5;
 
-/** Ship state: pos 3×f32, rot 4×i16, vel 3×f32, angVel 3×i16, energy u8, damage u8 (40 bytes). */
+/** Ship state: pos 3×f32, rot 4×i16, vel 3×f32, angVel 3×i16, energy u8, damage u8 (STATE_SIZE bytes). */
 export const shipState = struct<ShipState>({
   pos: position,
   rot: unitQuat,
@@ -38,33 +55,47 @@ export const shipState = struct<ShipState>({
 
 const packetType = oneOf(Object.values(PacketType), 'unknown-type', 'a PacketType');
 
-/** Message id and game time, in that order (byte order). */
-const counters = struct<Pick<PacketHeader, 'messageId' | 'gameTime'>>({ messageId: u32, gameTime: u32 });
-
-/** Bytes `header` takes on the wire: HEADER_SIZE, plus TOKEN_SIZE when it carries a token. */
+/** Bytes `header` takes on the wire: the base, plus the game time, the ship state, the token and the frame inputs it carries. */
 export function headerSize(header: PacketHeader): number {
-  return header.token === undefined ? HEADER_SIZE : HEADER_SIZE + TOKEN_SIZE;
+  const fixed = BASE_HEADER_SIZE + (header.gameTime === undefined ? 0 : TIME_SIZE) + (header.state === undefined ? 0 : STATE_SIZE) + (header.token === undefined ? 0 : TOKEN_SIZE);
+  return header.inputs === undefined ? fixed : fixed + measure(frameInputsSection, header.inputs);
+}
+
+/** Bytes of the header before the token in a datagram whose flags byte is `flags`. */
+function tokenOffset(flags: number): number {
+  return BASE_HEADER_SIZE + ((flags & FLAG_TIME) !== 0 ? TIME_SIZE : 0) + ((flags & FLAG_STATE) !== 0 ? STATE_SIZE : 0);
+}
+
+/** Bytes of the fixed-size part of a header whose flags byte is `flags`: base, game time, ship state and token (the frame section, of its own length, follows). */
+export function fixedHeaderSize(flags: number): number {
+  return tokenOffset(flags) + ((flags & FLAG_TOKEN) !== 0 ? TOKEN_SIZE : 0);
 }
 
 /**
  * The whole header: magic u16 and version u8 first, so foreign datagrams are
- * refused before anything else is read. A decoded header has a `token` key
- * only when flags bit 1 was set; a token cut off by the end of the datagram
- * fails `truncated`.
+ * refused before anything else is read. A decoded header has a `gameTime`,
+ * `state`, `token` or `lockstep` key only when its flag was set; a field cut
+ * off by the end of the datagram fails `truncated`.
  */
 export const packetHeader: Codec<PacketHeader> = {
   write(s, h) {
     if (typeof h !== 'object' || h === null) refuse(`${String(h)} is not a header`);
     if (typeof h.joined !== 'boolean') refuse(`joined: ${String(h.joined)} is not a boolean`);
     const hasToken = h.token !== undefined;
+    const hasTime = h.gameTime !== undefined;
+    const hasState = h.state !== undefined;
+    const hasInputs = h.inputs !== undefined;
+    if (hasInputs && (h.lockstep !== true || hasState)) refuse('frame inputs travel only in a lockstep datagram without a ship state');
     s.u16(WIRE_MAGIC);
     s.u8(WIRE_VERSION);
     writeField('type', () => packetType.write(s, h.type));
     writeField('senderSlot', () => slotOrNone.write(s, h.senderSlot));
-    s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0) | (h.lockstep === true ? FLAG_LOCKSTEP : 0));
-    counters.write(s, h);
-    writeField('state', () => shipState.write(s, h.state));
+    s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0) | (h.lockstep === true ? FLAG_LOCKSTEP : 0) | (hasTime ? FLAG_TIME : 0) | (hasState ? FLAG_STATE : 0) | (hasInputs ? FLAG_INPUTS : 0));
+    writeField('messageId', () => u32.write(s, h.messageId));
+    if (hasTime) writeField('gameTime', () => u32.write(s, h.gameTime as number));
+    if (hasState) writeField('state', () => shipState.write(s, h.state as ShipState));
     if (hasToken) writeField('token', () => u32.write(s, h.token as number));
+    if (h.inputs !== undefined) writeField('inputs', () => frameInputsSection.write(s, h.inputs as FrameInputs));
   },
   read(r) {
     if (r.u16() !== WIRE_MAGIC) fail('bad-magic');
@@ -72,11 +103,17 @@ export const packetHeader: Codec<PacketHeader> = {
     const type = packetType.read(r);
     const senderSlot = slotOrNone.read(r);
     const flags = r.u8();
-    if ((flags & ~(FLAG_JOINED | FLAG_TOKEN | FLAG_LOCKSTEP)) !== 0) fail('bad-flags');
-    const { messageId, gameTime } = counters.read(r);
-    const state = shipState.read(r);
-    const header: PacketHeader = { type, senderSlot, messageId, gameTime, joined: (flags & FLAG_JOINED) !== 0, state };
+    if ((flags & ~KNOWN_FLAGS) !== 0) fail('bad-flags');
+    const header: PacketHeader = { type, senderSlot, messageId: r.u32(), joined: (flags & FLAG_JOINED) !== 0 };
+    if ((flags & FLAG_TIME) !== 0) header.gameTime = r.u32();
+    if ((flags & FLAG_STATE) !== 0) header.state = shipState.read(r);
     if ((flags & FLAG_TOKEN) !== 0) header.token = r.u32();
+    // A ship state is as of a game time; a ping or pong is its stamp; frame inputs are a lockstep peer's, instead of a ship.
+    if ((flags & FLAG_TIME) === 0 && ((flags & FLAG_STATE) !== 0 || type === PacketType.Ping || type === PacketType.Pong)) fail('bad-flags');
+    if ((flags & FLAG_INPUTS) !== 0) {
+      if ((flags & FLAG_LOCKSTEP) === 0 || (flags & FLAG_STATE) !== 0) fail('bad-flags');
+      header.inputs = frameInputsSection.read(r);
+    }
     if ((flags & FLAG_LOCKSTEP) !== 0) header.lockstep = true;
     return header;
   },
@@ -102,9 +139,11 @@ export function wireVersionOf(data: Uint8Array): number | null {
  * spends anything on them; a full decode still checks everything else.
  */
 export function peekToken(data: Uint8Array): number | undefined {
-  if (data.length < HEADER_SIZE + TOKEN_SIZE || wireVersionOf(data) !== WIRE_VERSION) return undefined;
-  if (((data[FLAGS_OFFSET] as number) & FLAG_TOKEN) === 0) return undefined;
-  const at = HEADER_SIZE;
+  if (data.length < BASE_HEADER_SIZE + TOKEN_SIZE || wireVersionOf(data) !== WIRE_VERSION) return undefined;
+  const flags = data[FLAGS_OFFSET] as number;
+  if ((flags & FLAG_TOKEN) === 0) return undefined;
+  const at = tokenOffset(flags);
+  if (data.length < at + TOKEN_SIZE) return undefined;
   return (((data[at] as number) << 24) | ((data[at + 1] as number) << 16) | ((data[at + 2] as number) << 8) | (data[at + 3] as number)) >>> 0;
 }
 

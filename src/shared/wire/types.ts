@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 9;
+export const WIRE_VERSION = 10;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -66,7 +66,7 @@ export const MAX_SLOTS = 8;
  */
 export const MAX_WIRE_SLOTS = 16;
 
-/** Compact state of the sender's own ship, carried in every header. */
+/** Compact state of the sender's own ship, carried in the header of a game state (flags bit 4, wire v10). */
 export interface ShipState {
   pos: Vec3;
   rot: Quat;
@@ -84,11 +84,16 @@ export interface PacketHeader {
   senderSlot: number;
   /** Per-sender counter (u32, wraps); receivers drop stale and duplicate ids. */
   messageId: number;
-  /** Common game time in ms (u32, wraps). */
-  gameTime: number;
+  /**
+   * Common game time in ms (u32, wraps): when the state or the events were
+   * made, or a ping's stamp. Absent when undefined (flags bit 3, wire v10):
+   * lockstep frames, netgame messages and reliable-only datagrams go without.
+   */
+  gameTime?: number;
   /** The sender is joined (its ship is in the game), not just connected. */
   joined: boolean;
-  state: ShipState;
+  /** The sender's ship; absent when undefined (flags bit 4, wire v10): only game states of a ship carry one. */
+  state?: ShipState;
   /**
    * Gameserver session token (u32) from the TCP join reply; absent when
    * undefined. Flags bit 1 says it follows the ship state. Clients put it in
@@ -97,6 +102,8 @@ export interface PacketHeader {
   token?: number;
   /** The datagram belongs to a lockstep game (flags bit 2, wire v7); absent otherwise. */
   lockstep?: true;
+  /** A lockstep peer's inputs (flags bit 5, wire v10; only with `lockstep`, never with a ship state); absent otherwise. */
+  inputs?: FrameInputs;
 }
 
 /**
@@ -196,25 +203,42 @@ export interface FrameInput {
   target: number;
 }
 
-/** Most inputs one lockstepFrame carries (6 bytes each). */
+/** Most inputs one lockstep frame section carries. */
 export const MAX_FRAME_INPUTS = 32;
-/** `lockstepFrame.frame` of a node that has no world yet (it waits for a state transfer), and `checkFrame` when no hash is reported. */
+/** `lockstepStatus.frame` of a node that has no world yet (it waits for a state transfer), and `checkFrame` when no hash is reported. */
 export const NO_FRAME = 0xffffffff;
 /** Most chunks one lockstep state transfer is split into, and most bytes a chunk carries. */
 export const MAX_STATE_CHUNKS = 64;
 export const STATE_CHUNK_BYTES = 400;
 
 /**
- * A lockstep frame packet's content (wire v7; src/shared/lockstep): the
- * sender's current frame (the next it will step; NO_FRAME without a world),
- * the state transfer it last adopted (`epoch`), its input lead in frames, the
- * slots whose input it lacks for its current frame (bit per slot), whether it
- * waits for a state transfer (its world differs from the lowest slot's), the
- * hash of its world at its newest check frame (every 40th; NO_FRAME: none
- * yet), and its inputs for the frames `first`, `first + 1`, ….
+ * A lockstep datagram's frame section (wire v10, header flags bit 5): the
+ * lockstep analogue of a game state's ship — the sender's own inputs, in as
+ * few bytes as a frame allows. `frame` is the low byte of the sender's
+ * current frame (the receiver places it within ±127 of the frames it knows:
+ * peers in one lockstep game are never further apart than the input lead);
+ * its inputs are for the frames `frame + firstOffset`, … (−128..127); with
+ * `noWorld` the sender has no world yet and `frame` means nothing.
  */
-export interface LockstepFrameEvent {
-  type: 'lockstepFrame';
+export interface FrameInputs {
+  frame: number;
+  firstOffset: number;
+  noWorld: boolean;
+  inputs: FrameInput[];
+}
+
+/**
+ * What a lockstep peer says about itself beside its inputs (wire v10, event
+ * 16; src/shared/lockstep): its current frame (the next it will step;
+ * NO_FRAME without a world), the state transfer it last adopted (`epoch`),
+ * its input lead in frames, the slots whose input it lacks for its current
+ * frame (bit per slot), whether it waits for a state transfer (its world
+ * differs from the lowest slot's), and the hash of its world at its newest
+ * check frame (every 40th; NO_FRAME: none yet). Sent when any of it changes
+ * and every tenth frame, not with every frame.
+ */
+export interface LockstepStatusEvent {
+  type: 'lockstepStatus';
   frame: number;
   epoch: number;
   lead: number;
@@ -222,8 +246,6 @@ export interface LockstepFrameEvent {
   needState: boolean;
   checkFrame: number;
   checkHash: string;
-  first: number;
-  inputs: FrameInput[];
 }
 
 /** One chunk of a lockstep state transfer (wire v7): chunk `index` of `count` of transfer `epoch`, whose world stands at frame `frame`. */
@@ -308,7 +330,7 @@ export type GameEvent =
   | { type: 'connectQueue'; addrs: WireAddr[] }
   | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; scores: ScoreEntry[] }
   | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] }
-  | LockstepFrameEvent
+  | LockstepStatusEvent
   | LockstepStateEvent
   | NetgameEvent;
 

@@ -29,7 +29,7 @@ function overTheWire(s: ShipState): ShipState {
   const bytes = encodePacket({ header: { type: PacketType.GameState, senderSlot: 3, messageId: 1, gameTime: 0, joined: true, state: s }, events: [] });
   const r = decodePacket(bytes);
   if (!r.ok) throw new Error(r.reason);
-  return r.packet.header.state;
+  return r.packet.header.state!;
 }
 
 /** A track that has accepted `s` at time `at`. */

@@ -40,8 +40,8 @@ describe('lockstep on a lossy simulated network', () => {
         latencyMs: 40,
         plainStopAndWait,
         // The first frame packet from slot 1 to slot 0 after 2 s (the seed's scenario: 0 waits, 1 goes on).
-        drop: (from, to, ev, now) => {
-          if (dropped || from !== 1 || to !== 0 || ev.type !== 'lockstepFrame' || now < 2000 || ev.inputs.length === 0) return false;
+        drop: (from, to, d, now) => {
+          if (dropped || from !== 1 || to !== 0 || !d.inputs || now < 2000 || d.inputs.inputs.length === 0) return false;
           dropped = true;
           return true;
         },

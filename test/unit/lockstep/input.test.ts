@@ -1,7 +1,8 @@
 /**
  * Lockstep inputs travel quantised: what the local simulation steps is what
  * every peer steps, to 1/127 of full deflection, and the wire carries it in
- * six bytes a hostile sender cannot stretch.
+ * the frame section of the header (wire v10): a mask byte and the fields that
+ * changed since the input before, which a hostile sender cannot stretch.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +10,6 @@ import { AXIS_STEPS, frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from
 import { decodePacket, encodePacket } from '../../../src/shared/wire/codec';
 import { NO_SLOT, PacketType, type Packet } from '../../../src/shared/wire/types';
 import { NO_TARGET } from '../../../src/shared/sim/types';
-
-const ZERO = { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 0, damage: 0 };
 
 describe('quantised lockstep inputs', () => {
   it('each axis comes back within half a step (1/254) of the pilot\'s value, buttons and target exactly', () => {
@@ -33,9 +32,9 @@ describe('quantised lockstep inputs', () => {
           // Stepping what came back gives the same input again: the local game and the peers step one value.
           expect(quantiseInput(back)).toEqual(q);
           // And what a peer decodes is bit for bit what we step (no −0 that the wire would turn into 0).
-          const sent: Packet = { header: { type: PacketType.GameState, senderSlot: 0, messageId: 1, gameTime: 0, joined: true, state: ZERO, lockstep: true }, events: [{ type: 'lockstepFrame', frame: 0, epoch: 1, lead: 2, waitingOn: 0, needState: false, checkFrame: 0, checkHash: '0000000000000000', first: 0, inputs: [q] }] };
+          const sent: Packet = { header: { type: PacketType.GameState, senderSlot: 0, messageId: 1, joined: true, lockstep: true, inputs: { frame: 0, firstOffset: 0, noWorld: false, inputs: [q, q] } }, events: [] };
           const decoded = decodePacket(encodePacket(sent));
-          expect(decoded.ok && decoded.packet.events[0]).toEqual(sent.events[0]);
+          expect(decoded.ok && decoded.packet.header.inputs).toEqual(sent.header.inputs);
         },
       ),
     );
@@ -49,25 +48,29 @@ describe('quantised lockstep inputs', () => {
     expect(frameInputToShip(NEUTRAL_FRAME_INPUT)).toMatchObject({ thrust: 0, fire: false, target: NO_TARGET });
   });
 
-  it('a frame packet is 27 bytes plus 6 per input, and a hostile −128 axis or a sixth button is refused', () => {
+  it('a frame datagram is the 10-byte header, 3 bytes of frame section and a mask byte per input with only the changed fields; a hostile −128 axis, a sixth button or a seventh field is refused', () => {
+    const fire = quantiseInput({ thrust: 1, yaw: -1, pitch: 0, roll: 0, fire: true, target: 2 });
     const packet: Packet = {
-      header: { type: PacketType.GameState, senderSlot: 1, messageId: 7, gameTime: 0, joined: true, state: ZERO, lockstep: true },
-      events: [{ type: 'lockstepFrame', frame: 81, epoch: 2, lead: 3, waitingOn: 0b101, needState: false, checkFrame: 80, checkHash: '0123456789abcdef', first: 82, inputs: [quantiseInput({ thrust: 1, yaw: -1, pitch: 0, roll: 0, fire: true, target: 2 })] }],
+      header: { type: PacketType.GameState, senderSlot: 1, messageId: 7, joined: true, lockstep: true, inputs: { frame: 81, firstOffset: -1, noWorld: false, inputs: [fire, fire, { ...fire, thrust: 0 }] } },
+      events: [],
     };
     const bytes = encodePacket(packet);
-    // Header 54, event type and length 3, payload 27 + 6, terminator 1.
-    expect(bytes.length).toBe(54 + 3 + 27 + 6 + 1);
-    expect(bytes[5]).toBe(0x05); // joined + lockstep
-    const payload = bytes.subarray(57, 57 + 33);
-    expect([...payload.subarray(27)]).toEqual([127, 0x81, 0, 0, 1, 2]);
+    // Header 10 (flags: joined, lockstep, frame section), section: frame 81, offset −1, count 3; inputs: all but
+    // pitch and roll against the neutral input (mask 0b110011), then nothing, then the thrust alone; terminator.
+    expect([...bytes]).toEqual([0x53, 0x4c, 0x0a, PacketType.GameState, 1, 0x25, 0, 0, 0, 7, 81, 0xff, 3, 0b110011, 127, 0x81, 1, 2, 0, 0b1, 0, 0]);
     expect(decodePacket(bytes)).toEqual({ ok: true, packet });
+    const at = 14; // the first input's fields
     const minus128 = bytes.slice();
-    minus128[57 + 27] = 0x80;
+    minus128[at] = 0x80;
     expect(decodePacket(minus128)).toEqual({ ok: false, reason: 'out-of-range' });
     const sixthButton = bytes.slice();
-    sixthButton[57 + 31] = 0x21;
+    sixthButton[at + 2] = 0x21;
     expect(decodePacket(sixthButton)).toEqual({ ok: false, reason: 'out-of-range' });
-    const noTarget = { ...packet, events: [{ ...packet.events[0], inputs: [{ ...NEUTRAL_FRAME_INPUT }] }] } as Packet;
-    expect(encodePacket(noTarget)[57 + 32]).toBe(NO_SLOT);
+    const seventhField = bytes.slice();
+    seventhField[at - 1] = 0b1110011;
+    expect(decodePacket(seventhField)).toEqual({ ok: false, reason: 'bad-flags' });
+    const noTarget = encodePacket({ ...packet, header: { ...packet.header, inputs: { frame: 81, firstOffset: 0, noWorld: true, inputs: [{ ...NEUTRAL_FRAME_INPUT }] } } });
+    expect([...noTarget.subarray(10)]).toEqual([81, 0, 0x41, 0, 0]);
+    expect(NEUTRAL_FRAME_INPUT.target).toBe(NO_SLOT);
   });
 });

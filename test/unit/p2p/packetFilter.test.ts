@@ -18,7 +18,7 @@ function gameState(id: number, slot = 0, joined = true, events: RemoteEvent[] = 
 }
 
 function control(type: PT, id: number, slot: number, events: RemoteEvent[] = [], joined = false): Packet {
-  return controlPacket(type, slot, id, 0, joined, events);
+  return controlPacket(type, slot, id, joined, events);
 }
 
 /**

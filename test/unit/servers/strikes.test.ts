@@ -107,7 +107,7 @@ describe('client guard', () => {
     const p = packet(2, 400);
     const v = g.check(p, true, 0);
     expect(v.violations.map((x) => x.kind)).toEqual(['speed']);
-    expect(p.header.state.vel.x).toBeCloseTo(SHIP_LIMITS.maxSpeed, 9);
+    expect(p.header.state?.vel.x).toBeCloseTo(SHIP_LIMITS.maxSpeed, 9);
     expect(v.kick).toBeNull();
     expect(g.check(packet(2, 400), true, 50).kick).toBeNull();
     expect(g.check(packet(2, 400), true, 100).kick).toMatch(/^3 strikes within 10 s \(speed ×3/);

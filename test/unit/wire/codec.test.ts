@@ -8,6 +8,7 @@ import {
   eventSize,
   fillPacket,
   HEADER_SIZE,
+  headerSize,
   MAX_EVENT_PAYLOAD,
   MAX_NAME_LENGTH,
   MAX_QUEUE,
@@ -24,7 +25,7 @@ import { be16, be32, f32, ascii, STATE, HEADER, HEADER_BYTES, v4, v6, addr } fro
 
 
 describe('wire layout (golden bytes)', () => {
-  it('the header is 54 bytes laid out field by field as in the protocol table', () => {
+  it('a game state\'s header is 54 bytes laid out field by field as in the protocol table', () => {
     expect(HEADER_SIZE).toBe(54);
     expect(HEADER_BYTES).toHaveLength(HEADER_SIZE);
     const bytes = encodePacket({ header: HEADER, events: [] });
@@ -32,7 +33,18 @@ describe('wire layout (golden bytes)', () => {
     expect(packetSize({ header: HEADER, events: [] })).toBe(HEADER_SIZE + 1);
   });
 
-  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepFrame 16, lockstepState 17, the netgame messages 18..24 and playerLook 25', () => {
+  it('a header without a game time or ship state is the 10-byte base; each adds its bytes and its flag (wire v10)', () => {
+    const base: PacketHeader = { type: PacketType.NodeAlive, senderSlot: 2, messageId: 0x01020304, joined: false };
+    expect([...encodePacket({ header: base, events: [] })]).toEqual([0x53, 0x4c, 0x0a, PacketType.NodeAlive, 0x02, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00]);
+    const timed = encodePacket({ header: { ...base, type: PacketType.Ping, gameTime: 0x0a0b0c0d }, events: [] });
+    expect([...timed]).toEqual([0x53, 0x4c, 0x0a, PacketType.Ping, 0x02, 0x08, 0x01, 0x02, 0x03, 0x04, 0x0a, 0x0b, 0x0c, 0x0d, 0x00]);
+    const tokened = encodePacket({ header: { ...base, token: 0xdeadbeef }, events: [] });
+    expect([...tokened]).toEqual([0x53, 0x4c, 0x0a, PacketType.NodeAlive, 0x02, 0x02, 0x01, 0x02, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef, 0x00]);
+    const back = decodePacket(tokened);
+    expect(back.ok && back.packet.header).toEqual({ ...base, token: 0xdeadbeef });
+  });
+
+  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepStatus 16, lockstepState 17, the netgame messages 18..24 and playerLook 25', () => {
     expect(Object.entries(EVENT_CODES)).toEqual([
       ['createObject', 1],
       ['createLaser', 2],
@@ -46,7 +58,7 @@ describe('wire layout (golden bytes)', () => {
       ['connectQueue', 10],
       ['matchState', 14],
       ['asteroidBreaks', 15],
-      ['lockstepFrame', 16],
+      ['lockstepStatus', 16],
       ['lockstepState', 17],
       ['controlChange', 18],
       ['gameMoves', 19],
@@ -101,7 +113,7 @@ describe('round trip', () => {
     fc.assert(
       fc.property(arbHeader, (header) => {
         const bytes = encodePacket({ header, events: [] });
-        expect(bytes.length).toBe(HEADER_SIZE + 1);
+        expect(bytes.length).toBe(headerSize(header) + 1);
         const r = decodePacket(bytes);
         expect(r.ok).toBe(true);
         if (r.ok) expectWireEqual(r.packet, { header, events: [] });
@@ -115,7 +127,7 @@ describe('round trip', () => {
       fc.assert(
         fc.property(arbHeader, arb as fc.Arbitrary<RemoteEvent>, (header, event) => {
           const bytes = encodePacket({ header, events: [event] });
-          expect(bytes.length).toBe(HEADER_SIZE + eventSize(event) + 1);
+          expect(bytes.length).toBe(headerSize(header) + eventSize(event) + 1);
           const r = decodePacket(bytes);
           expect(r.ok).toBe(true);
           if (r.ok) expectWireEqual(r.packet, { header, events: [event] });
@@ -154,7 +166,7 @@ describe('round trip', () => {
     };
     const r = decodePacket(encodePacket({ header, events: [] }));
     if (!r.ok) throw new Error(r.reason);
-    const { rot, angVel, energy, damage } = r.packet.header.state;
+    const { rot, angVel, energy, damage } = r.packet.header.state!;
     expect(Math.hypot(rot.x, rot.y, rot.z, rot.w)).toBeCloseTo(1, 12);
     expect(rot.y).toBeCloseTo(-s, 4);
     expect(rot.w).toBeCloseTo(-s, 4);
@@ -162,7 +174,7 @@ describe('round trip', () => {
     expect([energy, damage]).toEqual([43, 0]);
     // A non-unit local quaternion is normalised before it is quantised.
     const scaled = decodePacket(encodePacket({ header: { ...HEADER, state: { ...STATE, rot: { x: 0, y: 0, z: 3, w: 0 } } }, events: [] }));
-    expect(scaled.ok && scaled.packet.header.state.rot).toEqual({ x: 0, y: 0, z: 1, w: 0 });
+    expect(scaled.ok && scaled.packet.header.state?.rot).toEqual({ x: 0, y: 0, z: 1, w: 0 });
   });
 });
 

@@ -3,7 +3,7 @@
  * datagram is dropped with its reason, never thrown on.
  */
 import { describe, expect, it } from 'vitest';
-import { decodePacket, DROP_REASONS, DropCounters, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS } from '../../../src/shared/wire';
+import { decodePacket, PacketType, DROP_REASONS, DropCounters, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS } from '../../../src/shared/wire';
 import type { DropReason } from '../../../src/shared/wire';
 import { be16, be32, f32, ascii, ev, HEADER_BYTES, AT, datagram, relay, patched, v4, v6} from '../../support/wireBytes';
 
@@ -32,7 +32,9 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-slot', 'killer slot 16', datagram(ev(5, [...be32(1), 16]))],
     ['bad-slot', 'missile target slot 16', datagram(ev(3, [...laser.slice(0, 28), 16, ...be16(40)]))],
     ['bad-slot', 'player-list entry slot 16', datagram(ev(9, [1, ...entry(16)]))],
-    ['bad-flags', 'header flag bit 3', patched(good, AT.flags, [0x09])],
+    ['bad-flags', 'header flag bit 5', patched(good, AT.flags, [0x39])],
+    ['bad-flags', 'a ship state without its game time (flag bit 4 without bit 3)', Uint8Array.from([...HEADER_BYTES.slice(0, AT.flags), 0x11, ...HEADER_BYTES.slice(AT.flags + 1, 10), ...HEADER_BYTES.slice(14), 0])],
+    ['bad-flags', 'a Ping without its stamp (no flag bit 3)', Uint8Array.from([...HEADER_BYTES.slice(0, AT.type), PacketType.Ping, HEADER_BYTES[AT.slot] as number, 0x00, ...HEADER_BYTES.slice(6, 10), 0])],
     ['bad-flags', 'player-list entry flags 2', datagram(ev(9, [1, ...entry(0, 2)]))],
     ['non-finite', 'a NaN position', patched(good, AT.pos, f32(NaN))],
     ['non-finite', 'an infinite velocity', patched(good, AT.vel + 8, f32(-Infinity))],
@@ -75,7 +77,7 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-nesting', 'a relayed event (type 11) in a GameState packet', datagram(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.slot, [2]), 0]))],
     ['bad-nesting', 'a relayed GameState that itself holds a relayed event', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 4), ...HEADER_BYTES, ...ev(11, []), 0]))],
     ['bad-nesting', 'a relayed packet that is a NodeAlive, not a GameState', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.type, [2]), 0]))],
-    ['bad-nesting', 'a relayed packet carrying a session token', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 5), ...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [0x03]), ...be32(7), 0]))],
+    ['bad-nesting', 'a relayed packet carrying a session token', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 5), ...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [0x1b]), ...be32(7), 0]))],
     ['bad-list', `a connect queue of ${MAX_QUEUE + 1}`, datagram(ev(10, [MAX_QUEUE + 1, ...Array.from({ length: MAX_QUEUE + 1 }, () => [7, ...v4(1, 2, 3, 4, 5)]).flat()]))],
     ['trailing-bytes', 'a byte after the terminator', Uint8Array.from([...good, 0])],
   ];

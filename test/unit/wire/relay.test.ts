@@ -6,13 +6,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { STATE } from '../../support/wireBytes';
 import { MAX_DATAGRAM_BYTES } from '../../../src/shared/net/packetApi';
 import {
   decodePacket,
   encodePacket,
   eventSize,
   FLAG_TOKEN,
+  BASE_HEADER_SIZE,
   HEADER_SIZE,
+  headerSize,
+  TIME_SIZE,
   MAX_EVENT_PAYLOAD,
   MAX_WIRE_SLOTS,
   packetSize,
@@ -47,7 +51,7 @@ const arbRelay: fc.Arbitrary<Packet> = fc.tuple(arbTokenHeader, fc.array(arbInne
 });
 
 describe('session token (flags bit 1)', () => {
-  it('round-trips after the 54-byte header, with flags bit 1 set and 4 bytes added', () => {
+  it('round-trips at the end of the header (after the game time and ship state it carries), with flags bit 1 set and 4 bytes added', () => {
     fc.assert(
       fc.property(arbTokenHeader, fc.array(arbRemoteEvent, { maxLength: 3 }), (header, events) => {
         const packet = { header, events: events.filter((e) => e.type !== 'playerList' && e.type !== 'connectQueue') };
@@ -55,7 +59,8 @@ describe('session token (flags bit 1)', () => {
         const bytes = encodePacket(packet);
         expect(bytes.length).toBe(packetSize(packet));
         expect((bytes[5] as number) & FLAG_TOKEN).toBe(FLAG_TOKEN);
-        expect(new DataView(bytes.buffer).getUint32(HEADER_SIZE)).toBe(header.token);
+        const { inputs: _inputs, ...beforeInputs } = header;
+        expect(new DataView(bytes.buffer).getUint32(headerSize(beforeInputs) - TOKEN_SIZE)).toBe(header.token);
         const r = decodePacket(bytes);
         expect(r.ok).toBe(true);
         if (r.ok) expectWireEqual(r.packet, packet);
@@ -68,7 +73,7 @@ describe('session token (flags bit 1)', () => {
     fc.assert(
       fc.property(arbHeader, (header) => {
         const bytes = encodePacket({ header, events: [] });
-        expect(bytes.length).toBe(HEADER_SIZE + 1);
+        expect(bytes.length).toBe(headerSize(header) + 1);
         const r = decodePacket(bytes);
         expect(r.ok && 'token' in r.packet.header).toBe(false);
       }),
@@ -77,8 +82,11 @@ describe('session token (flags bit 1)', () => {
   });
 
   it('a set bit 1 without room for the token is truncated', () => {
-    const bytes = encodePacket({ header: fc.sample(arbTokenHeader, { seed: 1, numRuns: 1 })[0]!, events: [] });
-    for (const cut of [HEADER_SIZE, HEADER_SIZE + 1, HEADER_SIZE + TOKEN_SIZE - 1, HEADER_SIZE + TOKEN_SIZE]) {
+    const header = fc.sample(arbTokenHeader, { seed: 1, numRuns: 1 })[0]!;
+    const bytes = encodePacket({ header, events: [] });
+    const { inputs: _inputs, ...beforeInputs } = header;
+    const end = headerSize(beforeInputs);
+    for (const cut of [end - TOKEN_SIZE, end - TOKEN_SIZE + 1, end - 1, end]) {
       expect(decodePacket(bytes.subarray(0, cut))).toEqual({ ok: false, reason: 'truncated' });
     }
   });
@@ -114,7 +122,7 @@ describe('Relay packets and relayed events', () => {
     const innerBytes = encodePacket(inner);
     const header = serverHeader(PacketType.Relay, 1, 2, 0xdeadbeef);
     const bytes = encodePacket({ header, events: [{ type: 'relayed', slot: inner.header.senderSlot, packet: inner }] });
-    const at = HEADER_SIZE + TOKEN_SIZE;
+    const at = BASE_HEADER_SIZE + TIME_SIZE + TOKEN_SIZE; // a server's header: its game time and the token, no ship
     const view = new DataView(bytes.buffer);
     expect(bytes[at]).toBe(RELAYED_EVENT_CODE);
     expect(view.getUint16(at + 1)).toBe(innerBytes.length + 3);
@@ -145,7 +153,7 @@ describe('Relay packets and relayed events', () => {
         fc.property(arbRelay, fc.constantFrom(PacketType.Relay, PacketType.NodeAlive), (packet, type) => {
           if (packet.events.length === 0) return;
           const bytes = encodePacket(packet);
-          const innerStart = HEADER_SIZE + TOKEN_SIZE + 6;
+          const innerStart = headerSize(packet.header) + 6;
           const typed = bytes.slice();
           typed[innerStart + 3] = type;
           expect(decodePacket(typed)).toEqual({ ok: false, reason: 'bad-nesting' });
@@ -161,7 +169,11 @@ describe('Relay packets and relayed events', () => {
 
 describe('planRelays: packing states and events into Relay datagrams', () => {
   const laser = (slot: number, id: number): RemoteEvent => ({ type: 'createLaser', id: (slot << 16) | id, pos: { x: 0, y: 0, z: 0 }, vel: { x: 1, y: 0, z: 0 }, ttl: 40 });
-  const newest = (slot: number): PacketHeader => ({ ...fc.sample(arbHeader, { seed: slot, numRuns: 1 })[0]!, type: PacketType.GameState, senderSlot: slot, token: undefined });
+  const newest = (slot: number): PacketHeader => {
+    // A player's newest game state: its ship and time (never a lockstep peer's inputs).
+    const { inputs: _inputs, lockstep: _lockstep, ...h } = fc.sample(arbHeader, { seed: slot, numRuns: 1 })[0]!;
+    return { ...h, type: PacketType.GameState, senderSlot: slot, gameTime: 1000 + slot, state: STATE, token: undefined };
+  };
   const headers = new Map(Array.from({ length: MAX_WIRE_SLOTS }, (_, s) => [s, newest(s)]));
   const header = serverHeader(PacketType.Relay, 7, 8, 123);
   const build = (items: RelayItem[], max: number) => {

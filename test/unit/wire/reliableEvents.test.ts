@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACK_EVENT_CODE, decodePacket, encodePacket, eventSize, HEADER_SIZE, RELIABLE_EVENT_CODE } from '../../../src/shared/wire/codec';
+import { ACK_EVENT_CODE, decodePacket, encodePacket, eventSize, headerSize, RELIABLE_EVENT_CODE } from '../../../src/shared/wire/codec';
 import { PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../../src/shared/wire/types';
 import { arbAckEvent, arbHeader, arbReliableEvent, expectWireEqual } from '../../support/wireArbitraries';
 
@@ -13,15 +13,13 @@ const header: PacketHeader = {
   type: PacketType.Reliable,
   senderSlot: 2,
   messageId: 0,
-  gameTime: 1000,
   joined: true,
-  state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 },
 };
 
 /** A datagram with the given raw event bytes after the header. */
 function withEventBytes(bytes: number[]): Uint8Array {
   const base = encodePacket({ header, events: [] });
-  return Uint8Array.from([...base.subarray(0, HEADER_SIZE), ...bytes, 0]);
+  return Uint8Array.from([...base.subarray(0, headerSize(header)), ...bytes, 0]);
 }
 
 describe('reliable and ack events on the wire', () => {
@@ -30,7 +28,7 @@ describe('reliable and ack events on the wire', () => {
       fc.property(arbHeader, arbReliableEvent, arbAckEvent, (h, reliable, ack) => {
         const packet: Packet = { header: h, events: [ack, reliable] };
         const bytes = encodePacket(packet);
-        expect(bytes.length).toBe(HEADER_SIZE + (h.token === undefined ? 0 : 4) + eventSize(ack) + eventSize(reliable) + 1);
+        expect(bytes.length).toBe(headerSize(h) + eventSize(ack) + eventSize(reliable) + 1);
         const r = decodePacket(bytes);
         expect(r.ok).toBe(true);
         if (r.ok) expectWireEqual(r.packet, packet);
@@ -41,7 +39,7 @@ describe('reliable and ack events on the wire', () => {
 
   it('a reliable chat line is [12][len][id u16][6][len][text] and an ack is [13][len][count][ids]', () => {
     const bytes = encodePacket({ header, events: [{ type: 'reliable', id: 0x1234, event: { type: 'sendText', text: 'hi' } }, { type: 'ack', ids: [7, 0xffff] }] });
-    expect([...bytes.subarray(HEADER_SIZE)]).toEqual([RELIABLE_EVENT_CODE, 0, 8, 0x12, 0x34, 6, 0, 3, 2, 0x68, 0x69, ACK_EVENT_CODE, 0, 5, 2, 0, 7, 0xff, 0xff, 0]);
+    expect([...bytes.subarray(headerSize(header))]).toEqual([RELIABLE_EVENT_CODE, 0, 8, 0x12, 0x34, 6, 0, 3, 2, 0x68, 0x69, ACK_EVENT_CODE, 0, 5, 2, 0, 7, 0xff, 0xff, 0]);
   });
 
   it('refuses to send a laser or a player list reliably, and refuses an empty ack', () => {

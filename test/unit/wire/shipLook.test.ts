@@ -49,8 +49,8 @@ describe('ship looks', () => {
     expect(identityEvents('ace', AUTO_LOOK)).toEqual([nameEvent('ace')]);
     const events = identityEvents('ace', { design: 2, colour: 3 });
     expect(events).toEqual([nameEvent('ace'), { type: 'playerLook', design: 2, colour: 3 }]);
-    expect(lookOf(controlPacket(PacketType.NodeAlive, 1, 1, 0, false, events))).toEqual({ design: 2, colour: 3 });
-    expect(lookOf(controlPacket(PacketType.NodeAlive, 1, 1, 0, false, [nameEvent('ace')]))).toEqual(AUTO_LOOK);
-    expect(lookOf(controlPacket(PacketType.Disconnect, 1, 1, 0, false, []))).toBeNull();
+    expect(lookOf(controlPacket(PacketType.NodeAlive, 1, 1, false, events))).toEqual({ design: 2, colour: 3 });
+    expect(lookOf(controlPacket(PacketType.NodeAlive, 1, 1, false, [nameEvent('ace')]))).toEqual(AUTO_LOOK);
+    expect(lookOf(controlPacket(PacketType.Disconnect, 1, 1, false, []))).toBeNull();
   });
 });

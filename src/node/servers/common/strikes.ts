@@ -319,9 +319,10 @@ export class ClientGuard {
   /** Checks a GameState (`newest`: its ship state counts) arriving at server time `now`, and counts a strike per violation. */
   check(packet: Packet, newest: boolean, now: number): ClientVerdict {
     const violations: Violation[] = [];
-    const sentAt = stateTime(packet.header.gameTime, now);
-    if (newest) {
-      const r = checkShipState(packet.header.state, this.track, sentAt, this.spawn);
+    const { gameTime, state } = packet.header;
+    const sentAt = gameTime === undefined ? now : stateTime(gameTime, now);
+    if (newest && state) {
+      const r = checkShipState(state, this.track, sentAt, this.spawn);
       packet.header.state = r.state;
       violations.push(...r.violations);
     }

@@ -177,7 +177,7 @@ export class Forwarder {
         const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;
         const claim = claimed === undefined ? undefined : this.claimable.get(claimed);
         // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
-        const at = packet.header.type === PacketType.GameState && packet.header.joined ? packet.header.state.pos : s.pos;
+        const at = packet.header.type === PacketType.GameState && packet.header.joined ? (packet.header.state?.pos ?? s.pos) : s.pos;
         if (claim && !near(at, claim.pos, claim.reach)) {
           this.eventDrops.farPickup += 1;
           farPickups += 1;

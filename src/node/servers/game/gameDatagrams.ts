@@ -58,7 +58,7 @@ const ENDED_TOKEN_GRACE_MS = 30_000;
  */
 export const MIGRATE_AFTER_QUIET_MS = 2000;
 
-type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'stale' | 'unexpected-type' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
+type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'stale' | 'unexpected-type' | 'no-state' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
@@ -203,9 +203,12 @@ export class GameDatagrams {
     const seq = s.replay.admit(h.messageId);
     if (seq.verdict === 'replayed' || seq.verdict === 'too-old') return this.drop('replayed');
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
-    const sentAt = stateTime(h.gameTime, now);
+    // A gameserver client's game state always carries its ship and its time (wire v10 makes both optional).
+    if (h.type === PacketType.GameState && (h.state === undefined || h.gameTime === undefined)) return this.drop('no-state');
+    // A datagram without a game time (reliable messages only) counts as sent when it arrived.
+    const sentAt = h.gameTime === undefined ? now : stateTime(h.gameTime, now);
     const claims: RuleViolation[] = [];
-    const pos = h.type === PacketType.GameState ? h.state.pos : undefined;
+    const pos = h.type === PacketType.GameState ? h.state?.pos : undefined;
     const { packet, farPickups } = fwd.takeLinkEvents(s, decoded.packet, now, (ev) => {
       const v = this.rules.reliable(s, ev, sentAt, pos);
       if (v) claims.push(v);

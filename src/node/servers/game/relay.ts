@@ -12,7 +12,7 @@
  */
 import { MAX_DATAGRAM_BYTES } from '../../../shared/net/packetApi';
 import { HEADER_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from '../../../shared/wire/codec';
-import { NO_SLOT, PacketType, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../../shared/wire/types';
+import { NO_SLOT, PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../../shared/wire/types';
 import { TIERS, URGENT, type Tier } from './interest';
 
 /** An event waiting to be relayed to one client. */
@@ -159,29 +159,20 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
   return { datagrams: drafts.map((d) => d.order), placed };
 }
 
-/** A zero ship state: the server's own header, and carriers' (which carry no state). */
-export const ZERO_STATE: Readonly<ShipState> = Object.freeze({
-  pos: { x: 0, y: 0, z: 0 },
-  rot: { x: 0, y: 0, z: 0, w: 1 },
-  vel: { x: 0, y: 0, z: 0 },
-  angVel: { x: 0, y: 0, z: 0 },
-  energy: 0,
-  damage: 0,
-});
-
-/** The header of a carrier for `newest`: same slot, id and time, `joined` cleared, zero state, no token. */
+/** The header of a carrier for `newest`: same slot, id and time, `joined` cleared, no ship state, no token. */
 export function carrierHeader(newest: PacketHeader): PacketHeader {
-  return { type: PacketType.GameState, senderSlot: newest.senderSlot, messageId: newest.messageId, gameTime: newest.gameTime, joined: false, state: ZERO_STATE };
+  const { senderSlot, messageId, gameTime } = newest;
+  return { type: PacketType.GameState, senderSlot, messageId, ...(gameTime === undefined ? {} : { gameTime }), joined: false };
 }
 
-/** A carrier for a player with no state yet: its slot, no id, not joined, zero state. */
-function emptyCarrier(slot: number, gameTime: number): PacketHeader {
-  return { type: PacketType.GameState, senderSlot: slot, messageId: 0, gameTime, joined: false, state: ZERO_STATE };
+/** A carrier for a player with no state yet: its slot, no id, not joined, no ship state. */
+function emptyCarrier(slot: number, gameTime: number | undefined): PacketHeader {
+  return { type: PacketType.GameState, senderSlot: slot, messageId: 0, ...(gameTime === undefined ? {} : { gameTime }), joined: false };
 }
 
 /** The server's own header for a datagram to one client: `type`, no slot, the client's token. */
 export function serverHeader(type: PacketType, messageId: number, gameTime: number, token: number): PacketHeader {
-  return { type, senderSlot: NO_SLOT, messageId: messageId >>> 0, gameTime: gameTime >>> 0, joined: false, state: ZERO_STATE, token };
+  return { type, senderSlot: NO_SLOT, messageId: messageId >>> 0, gameTime: gameTime >>> 0, joined: false, token };
 }
 
 /**

@@ -77,7 +77,7 @@ export class RuleGuard {
     let events = r.events;
     if (events.some((e) => e.type === 'killObject')) {
       events = events.filter((e) => {
-        const v = this.killClaim(seat, e, at, packet.header.state.pos);
+        const v = this.killClaim(seat, e, at, packet.header.state?.pos);
         if (v) violations.push(v);
         return v === null;
       });
@@ -85,9 +85,10 @@ export class RuleGuard {
     for (const v of violations) this.dropped.set(v.kind, (this.dropped.get(v.kind) ?? 0) + 1);
     if (events !== packet.events) packet.events = events;
     for (const e of events) if ('id' in e && objectOwner(e.id) === seat.slot) this.hits.projectile(seat.slot, e, at);
-    if (newest) {
-      w.state(packet.header.state, at);
-      const h = this.hits.shipState(seat.slot, packet.header.state, at);
+    const state = packet.header.state;
+    if (newest && state) {
+      w.state(state, at);
+      const h = this.hits.shipState(seat.slot, state, at);
       for (let i = 0; i < h.strikes; i++) violations.push({ kind: 'ignores-hits', severity: 'mild', detail: h.detail });
     }
     return violations;

@@ -88,7 +88,7 @@ export class ClientSeat {
 
   /** Last known position, or undefined before the first state. */
   get pos(): Vec3 | undefined {
-    return this.header?.state.pos;
+    return this.header?.state?.pos;
   }
 
   /** Takes a newer GameState header as this player's state. */

@@ -12,7 +12,6 @@
  * is dropped and counted by reason, never thrown.
  */
 import { decodePacket, DropCounters } from '../../../shared/wire/codec';
-import { NEUTRAL_STATE } from '../../../shared/p2p/packets';
 import { ReplayWindow, sequenceStart } from '../../../shared/net/replayWindow';
 import { MAX_ACK_IDS, NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../../shared/wire/types';
 import type { ServerTimeService } from '../common/timeService';
@@ -79,7 +78,8 @@ export class NetgameDatagrams {
   send(seat: NetSeat, events: RemoteEvent[], type: PacketType = PacketType.Relay, gameTime?: number): void {
     if (!seat.udp) return;
     const packet: Packet = {
-      header: { type, senderSlot: NO_SLOT, messageId: seat.nextId, gameTime: gameTime ?? Math.floor(this.parts.clock()) >>> 0, joined: false, state: NEUTRAL_STATE, token: seat.token },
+      // Only a pong carries a game time (its ping's stamp); the netgame's messages go by frames (wire v10).
+      header: { type, senderSlot: NO_SLOT, messageId: seat.nextId, ...(gameTime === undefined ? {} : { gameTime }), joined: false, token: seat.token },
       events,
     };
     seat.nextId = (seat.nextId + 1) >>> 0;
