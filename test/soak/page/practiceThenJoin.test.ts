@@ -5,14 +5,16 @@
  * gameserver process with a headless bot on it. The server judges the
  * newcomer honest: no strike in its status JSON, the player still seated 15
  * s (600 game ticks) later, the bot seen in the page, nothing removed, and
- * the offline chat line never reached the bot.
+ * the offline chat line never reached the bot. A soak: the 15 s are real
+ * time (the soak project, `npm run test:soak`; its browser pages live in
+ * test/soak/page, typed with the e2e pages).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleText, openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
-import type { GameTarget } from '../support/gameTarget';
-import { serverBot, type BotWatch } from '../support/botProcess';
-import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';
+import { consoleText, openWatchedGame, type, waitConsole, waitTicks } from '../../e2e/gamePage';
+import type { GameTarget } from '../../support/gameTarget';
+import { serverBot, type BotWatch } from '../../support/botProcess';
+import { startServer, stopServers, type ServerProcess } from '../../support/serverProcess';
 
 interface StatusPlayer {
   name: string;
@@ -56,7 +58,7 @@ describe('practise offline, then join a gameserver (the game page and real proce
     await bot.until('the bot is in the game', () => bot.players()?.players.some((p) => p.name === 'owl' && p.joined), 20_000);
     game = await openWatchedGame(problems);
     page = game.page;
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await game?.close();
@@ -99,5 +101,5 @@ describe('practise offline, then join a gameserver (the game page and real proce
     expect(bot.prints().join('\n')).not.toMatch(/practising before the evening/);
     expect(await page.evaluate(() => window.__starlane!.world().ships.length)).toBeGreaterThanOrEqual(2);
     expect(problems).toEqual([]);
-  });
+  }, 120_000);
 });
