@@ -27,7 +27,7 @@ import type { ShipInput, World } from '../game/types';
 import { createWorld } from '../game/world';
 import { withoutPilot, withSpawnedShip } from '../game/spawnPoint';
 import { STEP_MS } from '../sim/types';
-import { MAX_FRAME_INPUTS, NO_FRAME, type FrameInputs, type LockstepStateEvent, type LockstepStatusEvent } from '../wire/types';
+import { NO_FRAME, type FrameInputs, type LockstepStateEvent, type LockstepStatusEvent } from '../wire/types';
 import { autoLead, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS } from './config';
 import { FrameChecks, type Mismatch } from './frameChecks';
 import { frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from './input';
@@ -37,12 +37,13 @@ import { Transfers } from './transfers';
 import { StallWatch } from './stallWatch';
 import { PeerReports } from './peerReports';
 import { StatusSchedule } from './statusSchedule';
+import { leaderOf, mayAdopt, sameRoster } from './leadership';
+import { answerFrom, neededFrom, ownInputs, ownStatus, type OwnSide } from './frameTalk';
 import type { LockstepDatagram, LockstepOptions, LockstepStats, PeerView } from './engineTypes';
 
 export type { LockstepDatagram, LockstepNotice, LockstepOptions, LockstepStats } from './engineTypes';
 export type { SteppedFrame } from '../game/frameSync';
 
-const NO_HASH = '0000000000000000';
 /** Frames of inputs kept below the current frame (a state transfer may take the game back this far). */
 const KEEP_BELOW = 128;
 export class LockstepEngine {
@@ -166,18 +167,10 @@ export class LockstepEngine {
   receive(slot: number, d: LockstepDatagram, now: number): void {
     if (slot === this.self || this.self === null || !this.joined.includes(slot)) return;
     const peer = this.peers.view(slot);
-    let told = false;
-    for (const ev of d.events) {
-      if (ev.type === 'lockstepStatus') {
-        this.onStatus(slot, peer, ev);
-        told = true;
-      }
-    }
-    if (d.inputs) {
-      this.onInputs(slot, peer, d.inputs);
-      told = true;
-    }
-    if (told) this.answerIfAsked(slot, peer, now);
+    const status = d.events.find((ev) => ev.type === 'lockstepStatus');
+    if (status) this.onStatus(slot, peer, status);
+    if (d.inputs) this.onInputs(slot, peer, d.inputs);
+    if (status || d.inputs) this.answerIfAsked(slot, peer, now);
     for (const ev of d.events) if (ev.type === 'lockstepState') this.onChunk(slot, ev, now);
   }
 
@@ -185,13 +178,9 @@ export class LockstepEngine {
     return this.options.plainStopAndWait === true;
   }
 
-  /** The lowest slot of the world that is still in the table: it decides who is in the world. */
+  /** The lowest slot of the world that is still in the table: it decides who is in the world (leadership.ts). */
   private leader(): number | null {
-    const world = this.worldNow;
-    if (!world) return null;
-    let low: number | null = null;
-    for (const s of world.ships) if (this.joined.includes(s.slot) && (low === null || s.slot < low)) low = s.slot;
-    return low;
+    return leaderOf(this.worldNow, this.joined);
   }
 
   /** Without a world: the lowest joined slot that hears of no world starts one (at once when alone). */
@@ -304,42 +293,15 @@ export class LockstepEngine {
     return this.log.missing(world.tick, world.ships.map((s) => s.slot)).filter((s) => s !== this.self);
   }
 
-  /** The lowest frame a peer may still need our inputs from: the lowest frame any of them reported (ours when none has). */
-  private neededFrom(): number {
-    let low = this.worldNow?.tick ?? this.ownNewest + 1;
-    for (const slot of this.joined) {
-      const p = this.peers.get(slot);
-      if (slot !== this.self && p?.frame !== null && p !== undefined) low = Math.min(low, p.frame);
-    }
-    return Math.max(low, this.ownNewest - MAX_FRAME_INPUTS + 1, 0);
-  }
-
-  /** Our inputs from frame `from` (as many as a section takes), with our frame: the part of every frame datagram. */
-  private frameInputs(from: number): { inputs: FrameInputs; first: number } {
-    const world = this.worldNow;
-    const frame = world ? world.tick : Math.max(0, this.ownNewest + 1);
-    // The section places the first input within a signed byte of our frame; peers are never that far apart.
-    const first = Math.min(frame + 127, Math.max(frame - 128, 0, Math.min(from, this.ownNewest + 1)));
-    const inputs = this.self === null || !world ? [] : this.log.run(this.self, first, MAX_FRAME_INPUTS);
-    return { inputs: { frame: frame & 0xff, firstOffset: first - frame, noWorld: !world, inputs }, first };
-  }
-
-  /** What we say about ourselves: frame, epoch, lead, whom we wait for, whether we need the state, our newest check. */
-  private status(): LockstepStatusEvent {
-    const world = this.worldNow;
-    let waitingOn = 0;
-    for (const s of this.stalledOn()) waitingOn |= 1 << s;
+  /** Our side as the frame talk reads it (frameTalk.ts). */
+  private side(): OwnSide {
     const check = this.checks.latest;
-    return {
-      type: 'lockstepStatus',
-      frame: world ? world.tick >>> 0 : NO_FRAME,
-      epoch: this.epoch,
-      lead: this.lead,
-      waitingOn,
-      needState: this.frozen,
-      checkFrame: check ? check.frame >>> 0 : NO_FRAME,
-      checkHash: check ? check.hash : NO_HASH,
-    };
+    return { world: this.worldNow, self: this.self, ownNewest: this.ownNewest, epoch: this.epoch, lead: this.lead, frozen: this.frozen, waitingOn: this.stalledOn(), check: check ?? null, log: this.log };
+  }
+
+  /** The lowest frame a peer may still need our inputs from. */
+  private neededFrom(): number {
+    return neededFrom(this.side(), this.joined.filter((s) => s !== this.self).map((s) => this.peers.get(s)));
   }
 
   /** Whether our status goes to `slot` with this datagram (statusSchedule.ts); `answer`: we answer it at once. */
@@ -350,9 +312,10 @@ export class LockstepEngine {
 
   private sendAll(now: number, from: number): void {
     this.lastSentAt = now;
-    const { inputs, first } = this.frameInputs(from);
+    const side = this.side();
+    const { inputs, first } = ownInputs(side, from);
     for (let i = 0; i < inputs.inputs.length; i++) if (!this.firstSent.has(first + i)) this.firstSent.set(first + i, now);
-    const status = this.status();
+    const status = ownStatus(side);
     for (const slot of this.joined) if (slot !== this.self) this.options.send(slot, { inputs, events: this.statusDue(slot, status, false) ? [status] : [] });
   }
 
@@ -373,28 +336,17 @@ export class LockstepEngine {
     s.inputs.forEach((input, i) => this.log.set(slot, first + i, input, current));
   }
 
-  /**
-   * The run-wait answers (the seed's cached packet): the peer waits for our
-   * input for its frame, or it is past our frame while we wait for its input.
-   */
+  /** The run-wait answers (frameTalk.ts answerFrom), at most one per half resend timeout per peer. */
   private answerIfAsked(slot: number, peer: PeerView, now: number): void {
-    const world = this.worldNow;
-    const self = this.self;
-    if (!world || self === null || this.plain) return;
-    const every = resendTimeout(this.options.rttMs()) / 2;
-    if (now - peer.answeredAt < every) return;
-    // The peer waits for our input for its frame: answer with our inputs from there, at once (the seed's cached packet).
-    // Only once that input went out a round trip ago: sooner, it is still on its way, and an answer would only repeat it.
+    if (this.plain || now - peer.answeredAt < resendTimeout(this.options.rttMs()) / 2) return;
+    const side = this.side();
     const sentAt = peer.frame === null ? undefined : this.firstSent.get(peer.frame);
-    const wantsOurs = (peer.waitingOn & (1 << self)) !== 0 && sentAt !== undefined && now - sentAt >= (this.options.rttMs() ?? 0);
-    // We wait for its input and it is already past our frame (the seed's "packet for the next frame"): say so at once.
-    const passedUs = peer.frame !== null && peer.frame > world.tick && this.stalledOn().includes(slot);
-    if (!wantsOurs && !passedUs) return;
+    const from = answerFrom(side, slot, peer, sentAt, now, this.options.rttMs(), this.neededFrom());
+    if (from === null) return;
     peer.answeredAt = now;
     this.counters.resends++;
-    const { inputs } = this.frameInputs(wantsOurs && peer.frame !== null ? peer.frame : this.neededFrom());
-    const status = this.status();
-    this.options.send(slot, { inputs, events: this.statusDue(slot, status, true) ? [status] : [] });
+    const status = ownStatus(side);
+    this.options.send(slot, { inputs: ownInputs(side, from).inputs, events: this.statusDue(slot, status, true) ? [status] : [] });
   }
 
   private mismatch(m: Mismatch): void {
@@ -407,7 +359,7 @@ export class LockstepEngine {
   }
 
   private onChunk(slot: number, c: LockstepStateEvent, now: number): void {
-    const done = this.transfers.receive(slot, c, (epoch) => this.mayAdopt(slot, epoch));
+    const done = this.transfers.receive(slot, c, (epoch) => mayAdopt(this.worldNow, this.leader(), this.epoch, slot, epoch));
     if (!done) return;
     const read = done.read;
     if (!read.ok) {
@@ -434,15 +386,4 @@ export class LockstepEngine {
     this.sendAll(now, this.neededFrom());
   }
 
-  /** A complete transfer is taken without a world, from a slot below our leader, or from our leader as a newer epoch. */
-  private mayAdopt(slot: number, epoch: number): boolean {
-    const leader = this.leader();
-    if (!this.worldNow || leader === null) return true;
-    if (slot < leader) return true;
-    return slot === leader && epoch !== this.epoch && ((epoch - this.epoch) & 0xffff) < 0x8000;
-  }
-}
-
-function sameRoster(a: World, b: World): boolean {
-  return a.ships.length === b.ships.length && a.ships.every((s) => b.ships.some((x) => x.slot === s.slot));
 }
