@@ -13,22 +13,23 @@
  * afterwards and the membership never calls back into the session. Nothing
  * here prints: what a player should read is a SessionNotice (notices.ts) for the
  * adapter (src/node/protocol/gameSession.ts), which also runs the timer and
- * the console commands.
+ * the console commands. Its parts: what the game is handed (deliveries.ts),
+ * the pings and the figures they feed (sessionPings.ts), the outgoing budget
+ * and encoder (sender.ts), the clock (sessionClock.ts).
  */
 import { isReliableEvent, LinkLayer } from '../net/linkLayer';
-import { LossMeter } from '../net/lossMeter';
 import type { NodeAddress, PacketApi } from '../net/packetApi';
-import { PingTable } from '../net/pingTable';
 import type { LinkStats, ProtocolGame } from '../protocol/protocol';
-import type { NetPlayer, PlayerPing } from '../net/gameLink';
-import { SHIP_LOCAL_ID, playerNameOf } from '../net/gameCode';
+import type { PlayerPing } from '../net/gameLink';
 import { sendDecision, type SendMemory } from '../net/sendPolicy';
 import { NEUTRAL_STATE } from '../p2p/packets';
 import { isTimeDatagram } from '../time';
 import { DropCounters, decodePacket } from '../wire/codec';
-import { NO_SLOT, PacketType, objectId, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
+import { NO_SLOT, PacketType, type Packet, type PacketHeader, type WireAddr } from '../wire/types';
 import { AddressBook } from './addressBook';
 import { AddressProof } from './addressProof';
+import { GameDeliveries } from './deliveries';
+import { SessionPings } from './sessionPings';
 import { decodeChallenge, isChallengeDatagram } from './challengeWire';
 import { GAME_EVENT_BUDGET, lockstepDatagramCodec, wireDatagramCodec } from './datagram';
 import type { Membership } from './membership';
@@ -66,9 +67,8 @@ export class SessionPipeline<M extends Membership> {
   /** Common game time: the reference's clock, the sync with it, the join gate. */
   readonly clock: SessionClock;
   readonly plausibility = new PeerPlausibility();
-  private readonly pings = new PingTable();
-  private readonly loss = new LossMeter();
-  private readonly names = new Map<number, string>();
+  private readonly pingTalk: SessionPings;
+  private readonly deliveries: GameDeliveries;
   private nextPruneAt = -Infinity;
   private memory: SendMemory = { at: -Infinity, key: '' };
   private myName: string;
@@ -95,6 +95,18 @@ export class SessionPipeline<M extends Membership> {
       keyOf,
     });
     this.member = parts.member(this.sender);
+    this.pingTalk = new SessionPings({
+      member: this.member,
+      addresses: this.addresses,
+      api: packetApi,
+      clock: this.clock,
+      sender: this.sender,
+      now: this.now,
+      targets: () => this.targets(),
+      slotOfKey: (key) => this.slotOfKey(key),
+      tokenField: () => this.tokenField(),
+    });
+    this.deliveries = new GameDeliveries({ game, member: this.member, clock: this.clock, plausibility: this.plausibility, addresses: this.addresses, notify, status: () => parts.status(), now: this.now });
     this.myName = game.playerName();
     this.myLook = game.shipLook?.() ?? AUTO_LOOK;
     this.member.setLook?.(this.myLook, clock.now());
@@ -158,12 +170,12 @@ export class SessionPipeline<M extends Membership> {
     if (member.state === 'connected' && !this.windows.take(fromKey, header.type, header.messageId)) return;
     const now = this.now();
     // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
-    if (header.messageId !== 0 && member.state === 'connected') this.loss.record(fromKey, header.messageId, now);
-    if (header.type === PacketType.Ping || header.type === PacketType.Pong) return this.onPing(from, fromKey, header);
+    if (header.messageId !== 0 && member.state === 'connected') this.pingTalk.numbered(fromKey, header.messageId, now);
+    if (header.type === PacketType.Ping || header.type === PacketType.Pong) return this.pingTalk.onPing(from, fromKey, header);
     const fromBytes = this.api.encodeNode(from);
     const { packet, delivered } = this.links.incoming(fromBytes, decoded.packet, now, () => this.slotOfKey(fromKey));
     if (packet) member.receive(fromBytes, packet, now);
-    for (const d of delivered) this.deliverReliable(d.slot, d.event, d.stamp);
+    for (const d of delivered) this.deliveries.reliable(d.slot, d.event, d.stamp);
     this.syncScope();
   }
 
@@ -226,7 +238,7 @@ export class SessionPipeline<M extends Membership> {
     this.windows.retain(new Set(sessionNodes.flatMap((addr) => this.addresses.key(addr) ?? [])));
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
-    if (this.pings.due(now)) this.pingPeers(now);
+    this.pingTalk.tick(now);
     if (!this.parts.lockstep && this.parts.shipStates !== false) this.sendGameStateIfDue(slot, now);
     for (const to of this.links.owed(now)) this.sender.sendEnvelopes(to, { header: this.reliableHeader(slot), events: [] });
   }
@@ -285,17 +297,9 @@ export class SessionPipeline<M extends Membership> {
     return null;
   }
 
-  /** A reliable message from `slot`, delivered once. */
-  private deliverReliable(slot: number, event: ReliableGameEvent, stamp: number | undefined): void {
-    if (event.type === 'playerName') {
-      this.member.heardName?.(slot, event.name);
-      this.deliverPlayers();
-    } else this.deliverEvent(slot, event, stamp);
-  }
-
   /** Link quality for the net graph. */
   linkStats(): LinkStats {
-    return { ...this.pings.summary(), lossPct: this.loss.lossPct(this.now()) };
+    return this.pingTalk.linkStats();
   }
 
   /** A node for console lines: the player's name when it is one, else its address. */
@@ -309,31 +313,7 @@ export class SessionPipeline<M extends Membership> {
 
   /** A fresh game state from `slot` (the membership's notice, through the protocol): its ship state and events go to the game. */
   onGameState(slot: number, packet: Packet): void {
-    const now = this.now();
-    const { header } = packet;
-    const { gameTime } = header;
-    // A lockstep frame or netgame message carries no ship (wire v10): only its events count.
-    const state = header.joined && header.state && gameTime !== undefined ? this.plausibility.check(slot, header.state, gameTime, this.clock.commonTime(now)) : null;
-    if (state && gameTime !== undefined) this.game.deliver({ kind: 'state', slot, gameTime, state, ...this.clock.ageOf(gameTime, now) });
-    for (const event of packet.events) this.deliverEvent(slot, event, gameTime);
-  }
-
-  /** One game event from `slot` to the game (chat and kills also as notices), aged by the common-time `stamp` of its packet. */
-  private deliverEvent(slot: number, event: RemoteEvent, stamp: number | undefined): void {
-    const game = this.game;
-    if (event.type === 'sendText') {
-      const from = this.nameOf(slot);
-      this.parts.notify({ kind: 'chat', from, text: event.text });
-      game.deliver({ kind: 'chat', slot, from, text: event.text });
-    } else if (event.type === 'playerName') {
-      this.deliverPlayers();
-    } else if (event.type !== 'playerLook' && event.type !== 'playerList' && event.type !== 'connectQueue' && event.type !== 'relayed' && event.type !== 'reliable' && event.type !== 'ack') {
-      if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) {
-        this.parts.notify({ kind: 'killed', victim: this.nameOf(slot), killer: event.killerSlot === NO_SLOT ? null : this.nameOf(event.killerSlot) });
-      }
-      const age = stamp === undefined ? {} : this.clock.ageOf(stamp, this.now());
-      game.deliver({ kind: 'event', slot, event, ...age });
-    }
+    this.deliveries.gameState(slot, packet);
   }
 
   /** Runs `action` on the membership when connected; otherwise says why not. */
@@ -353,65 +333,18 @@ export class SessionPipeline<M extends Membership> {
 
   /** Sends the slot table to the game view. */
   deliverPlayers(): void {
-    const member = this.member;
     this.syncScope();
-    this.plausibility.retain(new Set(member.players().map((p) => p.slot)));
-    const mine = member.slot();
-    const players: NetPlayer[] = member.players().map((p) => {
-      this.names.set(p.slot, p.name);
-      const look = member.lookOf?.(p.slot) ?? AUTO_LOOK;
-      const player: NetPlayer = { slot: p.slot, name: p.name, joined: p.joined, local: p.slot === mine, address: this.addresses.text(p.addr) };
-      if (!sameLook(look, AUTO_LOOK)) player.look = look;
-      return player;
-    });
-    this.game.deliver({ kind: 'players', players, localSlot: mine, status: this.parts.status() });
+    this.deliveries.players();
   }
 
   /** The rows of the `players` listing (empty when not connected). */
   playerRows(): PlayerRow[] {
-    const member = this.member;
-    if (member.state !== 'connected') return [];
-    return member.players().map((p) => {
-      const mine = p.slot === member.slot();
-      const key = this.addresses.key(p.addr);
-      const rtt = key === null ? undefined : this.pings.get(key);
-      return { slot: p.slot, name: p.name, address: this.addresses.text(p.addr), pingMs: mine ? undefined : (rtt ?? null), joined: p.joined, mine };
-    });
+    return this.pingTalk.playerRows();
   }
 
-  /**
-   * Each player's round trip for the scoreboard, whole ms (the rule is
-   * `Protocol.playerPings`'s; empty when not connected). `server` is the node
-   * the client's game hangs on — a gameserver, a slotserver's time port —
-   * or null peer to peer. Our own slot: the Ping/Pong round trip to the
-   * server when it answers Pings (a gameserver), else the time-sync round
-   * trip when the clock synchronises with it (a slotserver's time port
-   * answers only time sync). Another player: the Ping/Pong round trip, only
-   * for players we ping ourselves — every other member peer to peer and at a
-   * slotserver, nobody but the server through a gameserver. Players without
-   * a figure yet (no Pong) are left out.
-   */
+  /** Each player's round trip for the scoreboard, whole ms (sessionPings.ts). */
   playerPings(server: WireAddr | null): PlayerPing[] {
-    const member = this.member;
-    const mine = member.slot();
-    if (member.state !== 'connected' || mine === null) return [];
-    const pinged = new Set(this.targets().map((addr) => this.addresses.identity(addr)));
-    const out: PlayerPing[] = [];
-    for (const p of member.players()) {
-      const id = this.addresses.identity(p.addr);
-      const ms = p.slot === mine ? (server === null ? undefined : this.roundTripTo(server)) : pinged.has(id) ? this.pings.get(id) : undefined;
-      if (ms !== undefined) out.push({ slot: p.slot, ms: Math.round(ms) });
-    }
-    return out;
-  }
-
-  /** Our round trip to `server`: Ping/Pong when measured, else the time sync's when the clock synchronises with it. */
-  private roundTripTo(server: WireAddr): number | undefined {
-    const id = this.addresses.identity(server);
-    const pinged = this.pings.get(id);
-    if (pinged !== undefined) return pinged;
-    const clock = this.clock.status();
-    return clock.kind === 'sync' && this.addresses.identity(clock.source) === id && Number.isFinite(clock.rttMs) ? clock.rttMs : undefined;
+    return this.pingTalk.playerPings(server);
   }
 
   /** The protocol stops: nothing queued survives, and the game view hears the table is gone. */
@@ -427,37 +360,6 @@ export class SessionPipeline<M extends Membership> {
 
   /** The name of the player in `slot` (or the last name it had here). */
   nameOf(slot: number): string {
-    const name = playerNameOf(this.member.players(), slot);
-    return name === `slot ${slot}` ? (this.names.get(slot) ?? name) : name;
-  }
-
-  /** Pings are answered only between members of the same game (no reflection for strangers). */
-  private onPing(from: NodeAddress, fromKey: string, header: PacketHeader): void {
-    const member = this.member;
-    if (member.state !== 'connected') return;
-    if (this.slotOfKey(fromKey) === null && !member.trusts?.(this.api.encodeNode(from))) return;
-    // The decoder refuses a ping or pong without its stamp (`bad-flags`).
-    if (header.gameTime === undefined) return;
-    if (header.type === PacketType.Ping) this.sendControl(from, PacketType.Pong, header.gameTime);
-    else this.pings.pong(fromKey, header.gameTime, this.now());
-  }
-
-  private sendControl(to: NodeAddress, type: PacketType, gameTime: number): void {
-    // A gameserver takes nothing without the session token, pings and pongs included.
-    const header: PacketHeader = { type, senderSlot: this.member.slot() ?? NO_SLOT, messageId: 0, gameTime, joined: false, ...this.tokenField() };
-    this.sender.sendTo(to, { header, events: [] });
-  }
-
-  private pingPeers(now: number): void {
-    const keys = new Set<string>();
-    for (const addr of this.targets()) {
-      const node = this.addresses.node(addr);
-      const key = this.addresses.key(addr);
-      if (!node || key === null) continue;
-      keys.add(key);
-      this.sendControl(node, PacketType.Ping, this.pings.stamp(now));
-    }
-    this.pings.retain(keys);
-    this.loss.retain(keys);
+    return this.deliveries.nameOf(slot);
   }
 }
