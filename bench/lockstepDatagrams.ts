@@ -12,6 +12,7 @@ import { encodePacket } from '../src/shared/wire/codec';
 import { PacketType } from '../src/shared/wire/types';
 import type { ShipInput } from '../src/shared/game/types';
 import { STEP_MS } from '../src/shared/sim/types';
+import { floatStream } from '../src/shared/sim/prng';
 
 export interface LockstepBytes {
   peers: number;
@@ -29,21 +30,9 @@ export interface LockstepBytes {
   framesStepped: number[];
 }
 
-/** mulberry32: the pilots' seeded choices. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A pilot on a keyboard: each axis and the trigger held for 8..40 frames, then changed. */
 function keyboardPilot(seed: number): () => ShipInput {
-  const rand = prng(seed);
+  const rand = floatStream(seed);
   const key = (): number => [-1, 0, 0, 1][Math.floor(rand() * 4)] as number;
   let input: ShipInput = { thrust: 1, yaw: 0, pitch: 0, roll: 0, fire: false };
   let left = 0;
