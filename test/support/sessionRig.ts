@@ -115,7 +115,6 @@ function nodeWith<M extends Membership, G extends ProtocolGame>(net: MemoryNet, 
   const onMember = (n: P2pNotice | ManagedNotice) => {
     memberNotices.push(n);
     if (!session) return;
-    if (n.kind === 'game-state') return session.onGameState(n.slot, n.packet);
     session.deliverPlayers();
     if (n.kind === 'connected' && game.autoJoin()) session.requestJoin();
   };

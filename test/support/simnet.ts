@@ -12,6 +12,25 @@ import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
 import type { Packet, WireAddr } from '../../src/shared/wire/types';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../src/shared/p2p';
 
+/** A game state the peer's receive returned for the game, recorded beside its notices in the order it came. */
+export interface GameStateNotice {
+  kind: 'game-state';
+  slot: number;
+  packet: Packet;
+}
+/** What a test records of a peer: its notices and the game states it handed on. */
+export type PeerNotice = P2pNotice | GameStateNotice;
+
+/** `peer` with every game state its receive returns also pushed to `record` (as the session would hand it on). */
+export function recordGameStates(peer: P2pPeer, record: (n: GameStateNotice) => void): void {
+  const receive = peer.receive.bind(peer);
+  peer.receive = (from, packet, now) => {
+    const taken = receive(from, packet, now);
+    for (const g of taken) record({ kind: 'game-state', ...g });
+    return taken;
+  };
+}
+
 /** mulberry32 as a stream: a small seeded PRNG, uniform in [0, 1). */
 export const mulberry32 = floatStream;
 
@@ -48,7 +67,7 @@ export interface SimNode {
   readonly name: string;
   readonly peer: P2pPeer;
   /** Every notice with the virtual time it was given. */
-  readonly notices: { at: number; notice: P2pNotice }[];
+  readonly notices: { at: number; notice: PeerNotice }[];
   /** A crashed node neither ticks, receives nor sends any more (its program stopped silently). */
   crashed: boolean;
   /** Time of the last connect() made through SimNet.connect. */
@@ -129,6 +148,7 @@ export class SimNet {
       (notice) => notices.push({ at: this.now, notice }),
       opts.config,
     );
+    recordGameStates(peer, (notice) => notices.push({ at: this.now, notice }));
     (node as { peer: P2pPeer }).peer = peer;
     this.nodes.push(node);
     this.byKey.set(node.key, node);
@@ -265,8 +285,8 @@ export function tableKey(node: SimNode): string {
 }
 
 /** Notices of one kind from a node. */
-export function noticesOf<K extends P2pNotice['kind']>(node: SimNode, kind: K): { at: number; notice: Extract<P2pNotice, { kind: K }> }[] {
-  return node.notices.filter((n): n is { at: number; notice: Extract<P2pNotice, { kind: K }> } => n.notice.kind === kind);
+export function noticesOf<K extends PeerNotice['kind']>(node: SimNode, kind: K): { at: number; notice: Extract<PeerNotice, { kind: K }> }[] {
+  return node.notices.filter((n): n is { at: number; notice: Extract<PeerNotice, { kind: K }> } => n.notice.kind === kind);
 }
 
 /** The table every connected node among `nodes` has, or null if they differ (or none is connected). */

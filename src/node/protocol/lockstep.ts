@@ -55,7 +55,8 @@ export class LockstepProtocol extends P2pProtocol {
   }
 
   protected override sessionKind(): ReturnType<P2pProtocol['sessionKind']> {
-    return { lockstep: true, extraPlayerLines: () => this.statLines(), p2p: { keepOvertakenGameStates: true } };
+    // Every game state of a lockstep game is the engine's: its frame inputs, status and state chunks.
+    return { lockstep: true, extraPlayerLines: () => this.statLines(), takeGameState: (slot, packet) => this.toEngine(slot, packet), p2p: { keepOvertakenGameStates: true } };
   }
 
   protected override started(): void {
@@ -80,13 +81,15 @@ export class LockstepProtocol extends P2pProtocol {
     this.engine = null;
   }
 
-  protected override gameState(slot: number, packet: Packet): void {
+  /** A game state of a peer: its frame inputs, status and state chunks to the engine (taken, whether or not an engine runs). */
+  private toEngine(slot: number, packet: Packet): boolean {
     const engine = this.engine;
-    if (!engine) return;
+    if (!engine) return true;
     const now = this.ctx.game.now();
     const events = packet.events.filter((ev) => ev.type === 'lockstepStatus' || ev.type === 'lockstepState');
     const { inputs } = packet.header;
     if (inputs || events.length > 0) engine.receive(slot, { ...(inputs ? { inputs } : {}), events }, now);
+    return true;
   }
 
   protected override tableChanged(): void {

@@ -10,7 +10,6 @@ import type { LinkStats, Protocol, ProtocolContext } from '../../shared/protocol
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
 import { GameSession, type GameSessionOptions } from './gameSession';
-import type { Packet } from '../../shared/wire/types';
 import { resolveConnectTarget } from './serverPick';
 
 export const P2P_PROTOCOL = 'p2p';
@@ -30,13 +29,8 @@ export class P2pProtocol implements Protocol {
   ) {}
 
   /** What a lockstep game changes in the session (see LockstepProtocol); nothing here. */
-  protected sessionKind(): Pick<GameSessionOptions<P2pPeer>, 'lockstep' | 'extraPlayerLines'> & { p2p?: Partial<P2pConfig> } {
+  protected sessionKind(): Pick<GameSessionOptions<P2pPeer>, 'lockstep' | 'extraPlayerLines' | 'takeGameState'> & { p2p?: Partial<P2pConfig> } {
     return {};
-  }
-
-  /** A game state from a member: its ship state and events to the game. */
-  protected gameState(slot: number, packet: Packet): void {
-    this.session?.pipeline.onGameState(slot, packet);
   }
 
   /** The slot table changed (after the game view heard it). */
@@ -60,6 +54,7 @@ export class P2pProtocol implements Protocol {
       proveAddresses: true,
       ...(kind.lockstep ? { lockstep: true } : {}),
       ...(kind.extraPlayerLines ? { extraPlayerLines: kind.extraPlayerLines } : {}),
+      ...(kind.takeGameState ? { takeGameState: kind.takeGameState } : {}),
       member: (transport) =>
         new P2pPeer(
           this.ctx.packetApi.encodeNode(this.ctx.packetApi.localNode()),
@@ -193,9 +188,6 @@ export class P2pProtocol implements Protocol {
         this.ctx.print(n.reason === 'timeout' ? `lost connection to ${n.player.name} (slot ${n.player.slot} timed out)` : leftLine(n.player.name, n.why ?? 'left'));
         session.deliverPlayers();
         break;
-      case 'game-state':
-        this.gameState(n.slot, n.packet);
-        break;
       case 'renamed':
         this.ctx.print(`${n.holder.name} (slot ${n.holder.slot}) already has the name ${n.wanted} in this game: you play as ${n.name} here (type name <new name> to choose another)`);
         session.deliverPlayers();
@@ -207,6 +199,6 @@ export class P2pProtocol implements Protocol {
         session.deliverPlayers();
         break;
     }
-    if (n.kind !== 'game-state') this.tableChanged();
+    this.tableChanged();
   }
 }

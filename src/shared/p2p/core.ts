@@ -50,8 +50,6 @@ export type P2pNotice =
   | { kind: 'player-removed'; player: PlayerEntry; reason: 'disconnect' | 'timeout'; why?: string }
   /** A row changed: joined/unjoined, name, or (rarely) slot. Also for our own row. */
   | { kind: 'player-changed'; player: PlayerEntry }
-  /** A fresh, in-order GameState from the member in `slot`, for the game code. */
-  | { kind: 'game-state'; slot: number; packet: Packet }
   /** Another player holds the name we wanted, so we play as `name` in this game (see names.ts). */
   | { kind: 'renamed'; name: string; wanted: string; holder: PlayerEntry }
   /** We left the game: disconnect(), or a higher node proved it holds our slot (a new start-up follows at once). */
@@ -175,6 +173,9 @@ export class PeerCore {
     const slot = this.state === 'connected' && this.mySlot !== null ? this.mySlot : NO_SLOT;
     return controlPacket(type, slot, id, this.state === 'connected' && this.joined, events);
   }
+
+  /** Fresh, in-order GameStates taken during the receive under way, for the game code (P2pPeer.receive returns them). */
+  taken: { slot: number; packet: Packet }[] = [];
 
   /** Hands a notice to the owner (synchronously). */
   emit(n: P2pNotice): void {

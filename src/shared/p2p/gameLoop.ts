@@ -246,7 +246,7 @@ export function connectedReceive(core: PeerCore, from: WireAddr, key: string, pa
       if (!validSlot(h.senderSlot)) return null;
       if (applyClaim(core, direct, now) === 'lost-own-slot') return direct;
       if (h.type === PacketType.GameState && core.table.atSlot(h.senderSlot)?.key === key) {
-        core.emit({ kind: 'game-state', slot: h.senderSlot, packet });
+        core.taken.push({ slot: h.senderSlot, packet });
       }
       return null;
     }

@@ -171,9 +171,20 @@ export class P2pPeer {
    * anything while 'idle' or 'failed' is ignored. Duplicates are dropped by
    * message id; so are GameState, NodeAlive and Disconnect packets older
    * than the newest from their sender (they have no effect at all). Older
-   * control packets are still used: their effects are idempotent.
+   * control packets are still used: their effects are idempotent. Returns
+   * the fresh, in-order GameStates of members it carried, for the game.
    */
-  receive(from: WireAddr, packet: Packet, now: number): void {
+  receive(from: WireAddr, packet: Packet, now: number): { slot: number; packet: Packet }[] {
+    const core = this.core;
+    core.taken = [];
+    this.take(from, packet, now);
+    const taken = core.taken;
+    core.taken = [];
+    return taken;
+  }
+
+  /** One received packet through the filter and the state machine; fresh GameStates of members collect in `core.taken`. */
+  private take(from: WireAddr, packet: Packet, now: number): void {
     const core = this.core;
     const key = this.core.keyOf(from);
     if (key === core.selfKey || core.state === 'idle' || core.state === 'failed') return;

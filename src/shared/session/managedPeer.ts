@@ -13,6 +13,7 @@
  *   the session token from the TCP join, and the others' states come back
  *   bundled in Relay packets, which are unpacked here and filtered per player.
  */
+import type { GameStateFrom } from './membership';
 import { DEFAULT_P2P_CONFIG } from '../p2p/config';
 import { MessageFilter } from '../p2p/packetFilter';
 import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
@@ -37,7 +38,6 @@ export interface RelayRoute {
 }
 
 export type ManagedNotice =
-  | { kind: 'game-state'; slot: number; packet: Packet }
   | { kind: 'player-changed'; player: PlayerEntry }
   /** A peer (slotserver game) was silent for the alive timeout and left our table; it comes back if heard again. */
   | { kind: 'player-timed-out'; player: PlayerEntry; silentMs: number }
@@ -204,16 +204,22 @@ export class ManagedPeer {
   /**
    * A decoded packet. Only members are heard (in a relayed game, only the
    * server, each relayed player packet counting as that player's own); old
-   * and duplicate ids have no effect.
+   * and duplicate ids have no effect. Returns the game states it carried for
+   * the game (a relayed game's server messages under NO_SLOT).
    */
-  receive(from: WireAddr, packet: Packet, now: number): void {
-    if (this.state !== 'connected') return;
-    if (this.relay) return this.receiveRelayed(from, packet, now);
+  receive(from: WireAddr, packet: Packet, now: number): GameStateFrom[] {
+    const taken: GameStateFrom[] = [];
+    if (this.state !== 'connected') return taken;
+    if (this.relay) {
+      this.receiveRelayed(from, packet, now, taken);
+      return taken;
+    }
     const key = this.keyOf(from);
     const entry = this.byAddr(from) ?? this.back(key);
-    if (!entry || entry.slot === this.mySlot) return;
+    if (!entry || entry.slot === this.mySlot) return taken;
     this.heardAt.set(entry.slot, now);
-    this.accept(entry, key, packet, now);
+    this.accept(entry, key, packet, now, taken);
+    return taken;
   }
 
   /** A member dropped for silence speaks again: back in its slot, unless the server gave the slot to someone else meanwhile. */
@@ -242,20 +248,20 @@ export class ManagedPeer {
     }
   }
 
-  private receiveRelayed(from: WireAddr, packet: Packet, now: number): void {
+  private receiveRelayed(from: WireAddr, packet: Packet, now: number, taken: GameStateFrom[]): void {
     if (!this.relay || this.keyOf(from) !== this.keyOf(this.relay.server) || packet.header.type !== PacketType.Relay) return;
     // The server's own messages ride in the outer event list (a netgame server's moves and states): they come from no player's slot.
     const own = packet.events.filter((e) => e.type !== 'relayed');
-    if (own.length > 0) this.notify({ kind: 'game-state', slot: NO_SLOT, packet: { header: packet.header, events: own } });
+    if (own.length > 0) taken.push({ slot: NO_SLOT, packet: { header: packet.header, events: own } });
     for (const event of packet.events) {
       if (event.type !== 'relayed' || event.slot === this.mySlot) continue;
       const entry = this.table.get(event.slot);
       if (!entry) continue;
       // Keyed by slot: the players' own addresses never reach us in this mode.
-      if (event.packet.header.joined) this.accept(entry, `slot:${event.slot}`, event.packet, now);
+      if (event.packet.header.joined) this.accept(entry, `slot:${event.slot}`, event.packet, now, taken);
       // The server sends a player's events without a fresh state (chat beyond the filter radius,
       // events that waited a tick) as joined = 0 with its newest id: not a new state, not an unjoin.
-      else if (event.packet.events.length > 0) this.notify({ kind: 'game-state', slot: event.slot, packet: event.packet });
+      else if (event.packet.events.length > 0) taken.push({ slot: event.slot, packet: event.packet });
     }
   }
 
@@ -276,7 +282,7 @@ export class ManagedPeer {
   }
 
   /** A packet of member `entry` (keyed `key` for the id filter): fresh ones update join state and name and go to the game. */
-  protected accept(entry: PlayerEntry, key: string, packet: Packet, now: number): void {
+  protected accept(entry: PlayerEntry, key: string, packet: Packet, now: number, taken: GameStateFrom[]): void {
     const h = packet.header;
     if (h.type !== PacketType.GameState && h.type !== PacketType.NodeAlive) return;
     if (this.filter.check(key, h.messageId, now) !== 'fresh') return;
@@ -285,7 +291,7 @@ export class ManagedPeer {
     entry.joined = h.joined;
     if (name !== null) entry.name = name;
     if (changed) this.notify({ kind: 'player-changed', player: { ...entry } });
-    if (h.type === PacketType.GameState) this.notify({ kind: 'game-state', slot: entry.slot, packet });
+    if (h.type === PacketType.GameState) taken.push({ slot: entry.slot, packet });
   }
 
   /** Node-alive to every peer while connected (every 0.5 s unjoined, 2 s joined), carrying our name. */

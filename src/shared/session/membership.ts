@@ -9,6 +9,15 @@ import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '.
 /** Where a membership is: p2p passes through `connecting` (and `slave`) or ends in `failed`; a server-run one is `idle` or `connected`. */
 export type MemberState = 'idle' | 'connecting' | 'slave' | 'connected' | 'failed';
 
+/**
+ * A game state the membership took from a member (slot), or the server's own
+ * messages in a relayed game (slot NO_SLOT): what the session hands on.
+ */
+export interface GameStateFrom {
+  slot: number;
+  packet: Packet;
+}
+
 /** Who the peers are: the slot table, our slot, and the packets that keep it (P2pPeer fits). */
 export interface Membership {
   readonly state: MemberState;
@@ -23,7 +32,8 @@ export interface Membership {
   /** The name we play under here, when the membership may differ from the one asked for (p2p renames a taken one). */
   ownName?(): string;
   tick(now: number): void;
-  receive(from: WireAddr, packet: Packet, now: number): void;
+  /** A decoded packet from `from`: the table follows it; returns the game states it carried for the game (fresh, in order), for the session to hand on. */
+  receive(from: WireAddr, packet: Packet, now: number): GameStateFrom[];
   sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void;
   join(now: number): void;
   unjoin(now: number): void;

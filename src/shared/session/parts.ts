@@ -9,6 +9,7 @@ import type { DatagramCodec } from './datagram';
 import type { Membership } from './membership';
 import type { SessionNotice } from './notices';
 import type { SessionSender } from './sender';
+import type { Packet } from '../wire/types';
 
 /** What a session is built from. */
 export interface SessionParts<M extends Membership> {
@@ -46,6 +47,12 @@ export interface SessionParts<M extends Membership> {
   lockstep?: boolean;
   /** False: the session sends no ship states (a netgame: the protocol sends its own messages). Lockstep implies it. */
   shipStates?: boolean;
+  /**
+   * A protocol that takes game states itself returns true for those it took
+   * (lockstep: every one, for its engine; a server client: the server's own
+   * messages, slot NO_SLOT); the rest go to the game (deliveries.ts).
+   */
+  takeGameState?(slot: number, packet: Packet): boolean;
 }
 
 /** Why an action that needs a connection did not run. */

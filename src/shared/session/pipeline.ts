@@ -174,7 +174,7 @@ export class SessionPipeline<M extends Membership> {
     if (header.type === PacketType.Ping || header.type === PacketType.Pong) return this.pingTalk.onPing(from, fromKey, header);
     const fromBytes = this.api.encodeNode(from);
     const { packet, delivered } = this.links.incoming(fromBytes, decoded.packet, now, () => this.slotOfKey(fromKey));
-    if (packet) member.receive(fromBytes, packet, now);
+    if (packet) for (const g of member.receive(fromBytes, packet, now)) this.gameState(g.slot, g.packet);
     for (const d of delivered) this.deliveries.reliable(d.slot, d.event, d.stamp);
     this.syncScope();
   }
@@ -311,8 +311,9 @@ export class SessionPipeline<M extends Membership> {
     return node ? this.api.nodeToString(node) : 'a node';
   }
 
-  /** A fresh game state from `slot` (the membership's notice, through the protocol): its ship state and events go to the game. */
-  onGameState(slot: number, packet: Packet): void {
+  /** A game state the membership took: to the protocol when it takes it itself (lockstep, a server's own messages), else to the game. */
+  private gameState(slot: number, packet: Packet): void {
+    if (this.parts.takeGameState?.(slot, packet)) return;
     this.deliveries.gameState(slot, packet);
   }
 

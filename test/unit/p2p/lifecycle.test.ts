@@ -85,7 +85,7 @@ describe('crashes', () => {
       const original = n.peer.receive.bind(n.peer);
       n.peer.receive = (from, packet, now) => {
         if (from[4] === victim.index) lastHeard.set(n.index, now);
-        original(from, packet, now);
+        return original(from, packet, now);
       };
     }
     net.run(700); // at least one NodeAlive from the victim reaches everyone

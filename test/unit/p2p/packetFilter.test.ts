@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { idNewer, MessageFilter, P2pPeer, type P2pNotice } from '../../../src/shared/p2p';
 import { controlPacket, NEUTRAL_STATE } from '../../../src/shared/p2p/packets';
 import { NO_SLOT, PacketType, type Packet, type PacketType as PT, type RemoteEvent, type WireAddr } from '../../../src/shared/wire/types';
-import { formGame, mulberry32, noticesOf, SimNet, simAddr, type SimNode } from '../../support/simnet';
+import { formGame, mulberry32, noticesOf, recordGameStates, SimNet, simAddr, type PeerNotice, type SimNode } from '../../support/simnet';
 
 const ME = simAddr(1);
 const OTHER = simAddr(9);
@@ -27,9 +27,10 @@ function control(type: PT, id: number, slot: number, events: RemoteEvent[] = [],
  * counter is shared by all its packets); returns it, its notices and what it sent.
  */
 function connectedPeer(replyId = 1) {
-  const notices: P2pNotice[] = [];
+  const notices: PeerNotice[] = [];
   const sent: { to: WireAddr | null; packet: Packet }[] = [];
   const peer = new P2pPeer(ME, 'me', { send: (to, packet) => sent.push({ to, packet }), broadcast: (packet) => sent.push({ to: null, packet }) }, (n) => notices.push(n));
+  recordGameStates(peer, (g) => notices.push(g));
   peer.connect(0);
   const players = [
     { slot: 0, addr: OTHER, name: 'other', joined: true },
@@ -42,7 +43,7 @@ function connectedPeer(replyId = 1) {
   return { peer, notices, sent };
 }
 
-const idsOf = (notices: P2pNotice[]) => notices.flatMap((n) => (n.kind === 'game-state' ? [n.packet.header.messageId] : []));
+const idsOf = (notices: PeerNotice[]) => notices.flatMap((n) => (n.kind === 'game-state' ? [n.packet.header.messageId] : []));
 
 describe('message ids', () => {
   it('compare in u32 serial-number order, across the wrap', () => {

@@ -38,11 +38,8 @@ describe('a client distrusts its peers', () => {
     };
     const session = new GameSession(ctx, {
       status: () => 'test',
-      // What the server protocols do with the membership's notices.
-      member: (t) =>
-        new ManagedPeer(end.encodeNode(end.localNode()), 'honest', (to, p) => t.send(to, p), (n) =>
-          n.kind === 'game-state' ? session.pipeline.onGameState(n.slot, n.packet) : session.pipeline.deliverPlayers(),
-        ),
+      // What the server protocols do with the membership's notices (its game states go to the game through the session).
+      member: (t) => new ManagedPeer(end.encodeNode(end.localNode()), 'honest', (to, p) => t.send(to, p), () => session.pipeline.deliverPlayers()),
       timers: clock,
     });
     const peer = session.member;

@@ -59,7 +59,7 @@ describe('server not responding', () => {
     const session = new GameSession(ctx, {
       status: () => 'test',
       server: () => serverAddr,
-      member: (t) => new ManagedPeer(end.encodeNode(end.localNode()), 'pilot', (to, p) => t.send(to, p), (n) => (n.kind === 'game-state' ? undefined : session.pipeline.deliverPlayers())),
+      member: (t) => new ManagedPeer(end.encodeNode(end.localNode()), 'pilot', (to, p) => t.send(to, p), () => session.pipeline.deliverPlayers()),
       timers: clock,
     });
     const stop = session.start({ connect: () => null, disconnect: () => null });
