@@ -17,7 +17,7 @@ import { SessionPipeline, type PlayerRow } from '../../shared/session/pipeline';
 import type { SessionSender } from '../../shared/session/sender';
 import { SilenceWatch } from '../../shared/session/serverSilence';
 import type { Clock } from '../../shared/time/clock';
-import type { WireAddr } from '../../shared/wire/types';
+import type { Packet, WireAddr } from '../../shared/wire/types';
 import { clockReportLine, clockStatusLine } from './clockText';
 import { sessionCookies } from './cookies';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';

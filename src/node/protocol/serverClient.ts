@@ -123,6 +123,12 @@ export abstract class ServerClientProtocol implements Protocol {
         return member;
       },
       ...this.sessionKind(),
+      // The server's own messages (slot NO_SLOT: a gameserver's match, a netgame's moves and states) are the protocol's; the players' go to the game.
+      takeGameState: (slot: number, packet: Packet) => {
+        if (slot !== NO_SLOT) return false;
+        this.fromServer(packet);
+        return true;
+      },
       // Through a gameserver (or a netgame server) the only link is the server: if it stops acknowledging, the game is over for us.
       ...(this.relayed
         ? {
@@ -381,10 +387,6 @@ export abstract class ServerClientProtocol implements Protocol {
   }
 
   private onNotice(n: ManagedNotice): void {
-    if (n.kind === 'game-state') {
-      if (n.slot === NO_SLOT) return this.fromServer(n.packet);
-      return this.session?.pipeline.onGameState(n.slot, n.packet);
-    }
     if (n.kind === 'player-timed-out') this.ctx.print(`lost connection to ${n.player.name} (slot ${n.player.slot} timed out after ${(n.silentMs / 1000).toFixed(1)} s)`);
     if (n.kind === 'player-back') this.ctx.print(`${n.player.name} is back (slot ${n.player.slot})`);
     this.session?.pipeline.deliverPlayers();
