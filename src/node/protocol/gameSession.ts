@@ -52,6 +52,8 @@ export interface GameSessionOptions<M extends Membership> {
   noShipStates?: boolean;
   /** Lines the `players` listing adds after the slot table (a lockstep game's frame figures). */
   extraPlayerLines?: () => string[];
+  /** Game states the protocol takes itself (SessionParts.takeGameState: lockstep's engine, a server's own messages). */
+  takeGameState?: (slot: number, packet: Packet) => boolean;
 }
 
 export class GameSession<M extends Membership> {
@@ -77,6 +79,7 @@ export class GameSession<M extends Membership> {
       ...(options.proveAddresses ? { proveAddresses: sessionCookies() } : {}),
       ...(options.lockstep ? { lockstep: true } : {}),
       ...(options.noShipStates ? { shipStates: false } : {}),
+      ...(options.takeGameState ? { takeGameState: options.takeGameState } : {}),
     });
   }
 
