@@ -18,7 +18,7 @@
  *     frames between a difference and its base.
  *  2. bytes per second per client, upstream and downstream, by message type:
  *     every event sent (lost or not) encoded with encodePacket as the datagram
- *     it goes in (54-byte header + 4-byte token + event + 1 terminator; the
+ *     it goes in (10-byte header + 4-byte token + event + 1 terminator; the
  *     core sends one event per datagram), without and with 28 B of IPv4 + UDP
  *     per datagram, over the whole run (joins included). For reference only,
  *     the 1998 design's 28.8 kbit/s modem budget (2,880 B/s, bench/codec.ts).
@@ -43,7 +43,7 @@ import { NetgameClient } from '../src/shared/netgame/client';
 import { encodeNetState } from '../src/shared/netgame/netState';
 import { NetgameServer } from '../src/shared/netgame/server';
 import { NO_INPUT, type ShipInput } from '../src/shared/sim/types';
-import { encodePacket, HEADER_SIZE, PacketType, TERMINATOR_SIZE, TOKEN_SIZE } from '../src/shared/wire';
+import { BASE_HEADER_SIZE, encodePacket, PacketType, TERMINATOR_SIZE, TOKEN_SIZE } from '../src/shared/wire';
 import { MAX_MOVES, NO_FRAME, STATE_CHUNK_BYTES, type FrameInput, type NetgameEvent, type PacketHeader, type RemoteEvent } from '../src/shared/wire/types';
 import { prng } from '../test/support/lockstepSim';
 
@@ -57,7 +57,8 @@ const MODEM_BUDGET = 2_880;
 const LATE_TARGET_PCT = 1;
 const LATE_TARGET_RTT = 100;
 /** The datagram header every event is measured in: a client's or the server's, with a session token. */
-const HEADER: PacketHeader = { type: PacketType.GameState, senderSlot: 0, messageId: 0, gameTime: 0, joined: true, token: 0, state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 } };
+/** A netgame datagram's header (wire v10): the base and the session token, no ship state, no game time. */
+const HEADER: PacketHeader = { type: PacketType.GameState, senderSlot: 0, messageId: 0, joined: true, token: 0 };
 
 const int = (lo: number, hi: number) => (value: string) => {
   const n = Number(value);
@@ -275,7 +276,7 @@ function print(o: Opts, all: Figures[]): void {
       w(t1([...head, String(l.level), msd(l.packed), `${fmt(l.ratio, 1)}:1`, `${fmt(l.datagrams.mean, 2)} / ${l.datagrams.p95} / ${l.datagrams.max}`]));
     });
   w('');
-  w(`2. traffic per client: datagrams/s, B/s (header ${HEADER_SIZE} + token ${TOKEN_SIZE} + event + ${TERMINATOR_SIZE} B), and B/s with ${IP_UDP} B of IPv4+UDP per datagram; reference (no target): 28.8 kbit/s modem ${fmt(MODEM_BUDGET)} B/s`);
+  w(`2. traffic per client: datagrams/s, B/s (header ${BASE_HEADER_SIZE} + token ${TOKEN_SIZE} + event + ${TERMINATOR_SIZE} B), and B/s with ${IP_UDP} B of IPv4+UDP per datagram; reference (no target): 28.8 kbit/s modem ${fmt(MODEM_BUDGET)} B/s`);
   const t2 = table([10, 5, 15, 12, 9, 12]);
   w(t2(['round trip', 'dir', 'message', 'datagrams/s', 'B/s', 'B/s + IP']));
   for (const f of all)
@@ -283,7 +284,7 @@ function print(o: Opts, all: Figures[]): void {
       const rows = f.traffic.filter((t) => t.dir === dir).sort((a, b) => TYPES.indexOf(a.type) - TYPES.indexOf(b.type));
       for (const t of rows) w(t2([`${f.rttMs} ms`, dir, t.type, fmt(t.datagramsPerS, 1), fmt(t.bytesPerS), fmt(t.withIpPerS)]));
       const sum = (k: 'datagramsPerS' | 'bytesPerS' | 'withIpPerS') => rows.reduce((a, t) => a + t[k], 0);
-      const headers = (100 * sum('datagramsPerS') * (HEADER_SIZE + TOKEN_SIZE + TERMINATOR_SIZE)) / sum('bytesPerS');
+      const headers = (100 * sum('datagramsPerS') * (BASE_HEADER_SIZE + TOKEN_SIZE + TERMINATOR_SIZE)) / sum('bytesPerS');
       w(t2([`${f.rttMs} ms`, dir, 'total', fmt(sum('datagramsPerS'), 1), fmt(sum('bytesPerS')), `${fmt(sum('withIpPerS'))} (${fmt((100 * sum('withIpPerS')) / MODEM_BUDGET)} % of modem; headers ${fmt(headers)} % of B/s)`]));
     }
   for (const f of all) w(`${f.rttMs} ms: moves per gameMoves ${msd(f.moves)} (${fmt(f.movesAtCapPct, 1)} % at the cap of ${MAX_MOVES}); entries not yet acknowledged by the client ${msd(f.backlog)}`);

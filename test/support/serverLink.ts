@@ -21,7 +21,7 @@
  */
 import { LinkLayer } from '../../src/shared/net/linkLayer';
 import { MAX_DATAGRAM_BYTES } from '../../src/shared/net/packetApi';
-import { ACK_EVENT_CODE, FLAG_TOKEN, HEADER_SIZE, packetSize, RELAYED_EVENT_CODE, RELIABLE_EVENT_CODE, TOKEN_SIZE } from '../../src/shared/wire/codec';
+import { ACK_EVENT_CODE, BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, packetSize, RELAYED_EVENT_CODE, RELIABLE_EVENT_CODE } from '../../src/shared/wire/codec';
 import { NO_SLOT, type Packet, type WireAddr } from '../../src/shared/wire/types';
 
 /** The link's only node, the gameserver (the link layer keys nodes by wire address; any fixed bytes do for one node). */
@@ -75,8 +75,9 @@ function listCarries(b: Uint8Array, at: number, end: number, outer: boolean): bo
       // [slot u8][inner length u16][inner packet: header, events, terminator]
       const inner = at + 6;
       const innerEnd = inner + (((b[at + 4] as number) << 8) | (b[at + 5] as number));
-      if (innerEnd > next || inner + HEADER_SIZE > innerEnd) return true;
-      const events = inner + HEADER_SIZE + (((b[inner + 5] as number) & FLAG_TOKEN) !== 0 ? TOKEN_SIZE : 0);
+      if (innerEnd > next || inner + BASE_HEADER_SIZE > innerEnd) return true;
+      const events = headerEnd(b, inner);
+      if (events === null || events > innerEnd) return true;
       if (listCarries(b, events, innerEnd, false)) return true;
     }
     at = next;
@@ -89,7 +90,13 @@ function listCarries(b: Uint8Array, at: number, end: number, outer: boolean): bo
  * decoder, not the scan, decides what they are.
  */
 export function carriesLinkEvents(b: Uint8Array): boolean {
-  if (b.length < HEADER_SIZE) return false;
-  const events = HEADER_SIZE + (((b[5] as number) & FLAG_TOKEN) !== 0 ? TOKEN_SIZE : 0);
-  return listCarries(b, events, b.length, true);
+  if (b.length < BASE_HEADER_SIZE) return false;
+  const events = headerEnd(b, 0);
+  return events === null || listCarries(b, events, b.length, true);
+}
+
+/** Where the event list of the header at `at` starts (wire v10: the base and what its flags add); null for a frame section, which a server never sends. */
+function headerEnd(b: Uint8Array, at: number): number | null {
+  const flags = b[at + 5] as number;
+  return (flags & FLAG_INPUTS) !== 0 ? null : at + fixedHeaderSize(flags);
 }

@@ -27,7 +27,7 @@ import type { Packet, PacketHeader, RemoteEvent } from './types';
 export { DROP_REASONS, WireEncodeError } from './stream';
 export type { DropReason } from './stream';
 export { ACK_EVENT_CODE, EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, RELAYED_EVENT_CODE, RELAYED_OVERHEAD, RELIABLE_EVENT_CODE, TERMINATOR_SIZE } from './events';
-export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_JOINED, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf } from './header';
+export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_JOINED, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf } from './header';
 export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
 
 /**

@@ -11,6 +11,7 @@ import { encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../../src/shared/wire/types';
 import { shipAt } from '../../support/gameClient';
 import { carriesLinkEvents, ServerLink } from '../../support/serverLink';
+import { carrierHeader, serverHeader } from '../../../src/node/servers/game/relay';
 
 const header = (type: PacketType, slot: number, token?: number): PacketHeader => ({
   type,
@@ -35,6 +36,15 @@ describe('carriesLinkEvents', () => {
     expect(carriesLinkEvents(encodePacket(relay([], [laser, { type: 'reliable', id: 9, event: { type: 'sendText', text: 'gg' } }])))).toBe(true);
     expect(carriesLinkEvents(encodePacket({ header: header(PacketType.Ping, 255, 1), events: [] }))).toBe(false);
     expect(carriesLinkEvents(encodePacket({ header: { ...header(PacketType.Reliable, 255, 1), joined: false }, events: [{ type: 'ack', ids: [1] }] }))).toBe(true);
+  });
+
+  it('reads a gameserver\'s own headers (wire v10: its time and token, no ship) and carriers without a ship', () => {
+    const server = serverHeader(PacketType.Relay, 7, 1000, 0xabcdef);
+    const carrier = carrierHeader(header(PacketType.GameState, 1));
+    const plain: Packet = { header: server, events: [{ type: 'relayed', slot: 1, packet: { header: carrier, events: [laser] } }] };
+    expect(carriesLinkEvents(encodePacket(plain))).toBe(false);
+    expect(carriesLinkEvents(encodePacket({ ...plain, events: [{ type: 'ack', ids: [2] }, ...plain.events] }))).toBe(true);
+    expect(carriesLinkEvents(encodePacket({ header: server, events: [{ type: 'relayed', slot: 1, packet: { header: carrier, events: [{ type: 'reliable', id: 3, event: { type: 'sendText', text: 'hi' } }] } }] }))).toBe(true);
   });
 
   it('answers true for a truncated datagram (the decoder judges it)', () => {
