@@ -29,6 +29,8 @@ export interface JoinHooks {
   joined?(player: SeatedPlayer): { udp?: number; token?: number; time?: number } | undefined;
   /** A seated player left (`remove me`, dropped connection, kick); not called for the players close() removes. */
   left?(player: SeatedPlayer, why: string): void;
+  /** A seated player's new name was accepted (`my new name:`) and told to the others; `player` carries it. */
+  renamed?(player: SeatedPlayer, oldName: string): void;
 }
 
 /** Options of `startJoinServer` (joinServer.ts). */

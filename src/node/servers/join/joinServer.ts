@@ -211,7 +211,10 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const old = seat.player.name;
     seat.player.name = newName;
     conn.send(NEW_NAME_ACCEPTED);
-    if (newName !== old) toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
+    if (newName !== old) {
+      toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
+      guarded('renamed hook', () => hooks.renamed?.({ ...seat.player }, old));
+    }
     logOnce(conn.address, 'renamed', { slot: seat.player.slot, from: old, to: newName }, 'player renamed', 'info');
   };
 

@@ -6,25 +6,28 @@
  * and by a datagram newer than any taken), its slot, a message id never
  * taken before, within the source's rate: a GameState carrying the messages
  * a client sends (controlChange, movesAck, stateAck), a NodeAlive (it keeps
- * the seat), a Ping (answered), reliable messages (acknowledged, not passed
- * on: chat does not travel in a netgame). Server → client datagrams are Relay
- * packets with the netgame messages in the outer event list. Everything else
- * is dropped and counted by reason, never thrown.
+ * the seat), a Ping (answered), reliable messages and their acknowledgements
+ * (to the seat's link: netgameReliable.ts passes chat on). Server → client
+ * datagrams are Relay packets with the netgame messages in the outer event
+ * list. Everything else is dropped and counted by reason, never thrown.
  */
 import { decodePacket, DropCounters } from '../../../shared/wire/codec';
 import { ReplayWindow, sequenceStart } from '../../../shared/net/replayWindow';
-import { MAX_ACK_IDS, NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../../shared/wire/types';
+import { NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../../shared/wire/types';
 import type { ServerTimeService } from '../common/timeService';
 import { encodePacket } from '../../../shared/wire/codec';
 import type { DiscoveryResponder } from '../common/discoveryResponder';
 import { unwrapAddress } from '../common/lineServer';
 import type { ServerUdp, UdpEndpoint } from '../common/serverUdp';
 import type { SourceGuard } from '../common/strikes';
+import { newNetLink, type NetLink } from './netgameReliable';
 
 /** A port change of a seat is believed only after its bound port has been quiet this long (a NAT rebinding). */
 const MIGRATE_AFTER_QUIET_MS = 2000;
 const CLIENT_MESSAGES: ReadonlySet<string> = new Set(['controlChange', 'movesAck', 'stateAck']);
 const CLIENT_TYPES: ReadonlySet<number> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Ping, PacketType.Reliable]);
+/** What a client's NodeAlive says of it besides (its name and look travel over TCP too): not dropped, not used. */
+const ALIVE_EXTRAS: ReadonlySet<string> = new Set(['playerName', 'playerLook']);
 
 /** One joined player's UDP session. */
 export interface NetSeat {
@@ -38,11 +41,14 @@ export interface NetSeat {
   readonly replay: ReplayWindow;
   /** Message id of the server's datagrams to it. */
   nextId: number;
+  /** The reliable link with it (chat and names, netgameReliable.ts). */
+  readonly link: NetLink;
   counters: { datagramsIn: number; datagramsOut: number; bytesIn: number; bytesOut: number };
 }
 
-export function newSeat(slot: number, address: string, token: number, now: number): NetSeat {
-  return { slot, address, token, udp: null, udpHeardAt: now, lastHeard: now, replay: new ReplayWindow(), nextId: sequenceStart(Math.floor(Date.now() / 1000)), counters: { datagramsIn: 0, datagramsOut: 0, bytesIn: 0, bytesOut: 0 } };
+/** A seat for a player seated in `slot`; `firstLinkId`: the first id of the server's reliable messages to it (random per seat). */
+export function newSeat(slot: number, address: string, token: number, now: number, firstLinkId = 1): NetSeat {
+  return { slot, address, token, udp: null, udpHeardAt: now, lastHeard: now, replay: new ReplayWindow(), nextId: sequenceStart(Math.floor(Date.now() / 1000)), link: newNetLink(firstLinkId), counters: { datagramsIn: 0, datagramsOut: 0, bytesIn: 0, bytesOut: 0 } };
 }
 
 export interface NetgameDatagramsParts {
@@ -54,6 +60,8 @@ export interface NetgameDatagramsParts {
   clock(): number;
   /** A client's message, from its seat. */
   deliver(seat: NetSeat, ev: NetgameEvent, now: number): void;
+  /** The `ack` and `reliable` events of a datagram from the seat (netgameReliable.ts). */
+  envelopes(seat: NetSeat, events: RemoteEvent[], now: number): void;
 }
 
 export class NetgameDatagrams {
@@ -117,14 +125,14 @@ export class NetgameDatagrams {
     seat.counters.datagramsIn++;
     seat.counters.bytesIn += msg.length;
     if (h.type === PacketType.Ping) return this.send(seat, [], PacketType.Pong, h.gameTime);
-    const acks: number[] = [];
+    const envelopes: RemoteEvent[] = [];
     for (const ev of events) {
       if (CLIENT_MESSAGES.has(ev.type) && h.type === PacketType.GameState) this.parts.deliver(seat, ev as NetgameEvent, now);
-      else if (ev.type === 'reliable') acks.push(ev.id);
-      else if (ev.type !== 'ack' && ev.type !== 'playerName') this.drop('foreign-event');
+      else if (ev.type === 'reliable' || ev.type === 'ack') envelopes.push(ev);
+      else if (!ALIVE_EXTRAS.has(ev.type)) this.drop('foreign-event');
     }
-    // Reliable messages (chat, a new name) are acknowledged so the client's link stays healthy; a netgame does not pass them on.
-    if (acks.length > 0) this.send(seat, [{ type: 'ack', ids: acks.slice(0, MAX_ACK_IDS) }], PacketType.Reliable);
+    // Chat and names: acknowledged on the seat's link (the acknowledgement goes with the server's next datagram of the link), chat passed on.
+    if (envelopes.length > 0) this.parts.envelopes(seat, envelopes, now);
   }
 
   private seatAt(from: UdpEndpoint): NetSeat | null {

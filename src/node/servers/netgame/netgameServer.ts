@@ -6,6 +6,7 @@
  * NetgameServer (src/shared/netgame/server.ts): the master game-moves array
  * and state, stepped 40 times a second on this process's clock, with moves
  * and state differences (raw deflate at `zlibLevel`) to every client.
+ * Chat and names travel as reliable messages, hop by hop (netgameReliable.ts).
  * Players silent for the timeout are removed; their ships leave the game.
  */
 import type { MatchLimits } from '../../../shared/game/match';
@@ -21,6 +22,7 @@ import { DiscoveryResponder } from '../common/discoveryResponder';
 import { startJoinServer } from '../join/joinServer';
 import type { SeatedPlayer } from '../join/joinOptions';
 import { NetgameDatagrams, newSeat, type NetSeat } from './netgameDatagrams';
+import { NetgameReliable } from './netgameReliable';
 import { ServerUdp } from '../common/serverUdp';
 import { ServerTimeService } from '../common/timeService';
 import { SourceGuard } from '../common/strikes';
@@ -72,6 +74,8 @@ export interface NetgameServerStats {
     lateChanges: number;
     refused: number;
     lastDiff: { raw: number; packed: number; chunks: number } | null;
+    /** The server's reliable messages (chat, names) to it not yet acknowledged. */
+    reliablePending: number;
   }[];
 }
 
@@ -120,7 +124,20 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
   });
   // Its clock is its players' common game time: they synchronise with it before their ship enters, as at a gameserver.
   const time = new ServerTimeService(udp, clock);
-  datagrams = new NetgameDatagrams({ udp, sources, discovery, time, seats, clock, deliver: (seat, ev, now) => core.receive(seat.slot, ev, now) });
+  const reliable = new NetgameReliable(
+    () => seats.values(),
+    (reason) => datagrams?.serverDrops.set(reason, (datagrams.serverDrops.get(reason) ?? 0) + 1),
+  );
+  datagrams = new NetgameDatagrams({
+    udp,
+    sources,
+    discovery,
+    time,
+    seats,
+    clock,
+    deliver: (seat, ev, now) => core.receive(seat.slot, ev, now),
+    envelopes: (seat, events, now) => reliable.take(seat, events, now),
+  });
   const d = datagrams;
   udp.onDatagram((msg, from) => d.onDatagram(msg, from));
 
@@ -135,13 +152,16 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       hooks: {
         joined(player) {
           sources.unblockAddress(player.address);
-          const seat = newSeat(player.slot, player.address, randomInt(0, 0x1_0000_0000), clock());
+          const seat = newSeat(player.slot, player.address, randomInt(0, 0x1_0000_0000), clock(), randomInt(0, 0x10000));
           seats.set(player.slot, seat);
           return { udp: udp.port, token: seat.token };
         },
         left(player) {
           seats.delete(player.slot);
           core.leave(player.slot);
+        },
+        renamed(player) {
+          reliable.renamed(player.slot, player.name, clock());
         },
       },
     });
@@ -164,10 +184,20 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       if (now - seat.lastHeard > timeoutMs) {
         log.info({ slot: seat.slot, address: seat.address, silentMs: Math.round(now - seat.lastHeard) }, 'player removed: no datagram within the timeout');
         j.kick(seat.slot, `no game datagram for ${Math.round((now - seat.lastHeard) / 1000)} s`, true, 'timed out');
+        continue;
+      }
+      const unacked = seat.link.check(now);
+      if (unacked) {
+        log.warn({ slot: seat.slot, address: seat.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
+        j.kick(seat.slot, `stopped acknowledging reliable messages (${unacked})`, true);
       }
     }
     for (const slot of welcomed) if (!seats.has(slot)) welcomed.delete(slot);
     core.tick(now);
+    for (const seat of seats.values()) {
+      const due = reliable.due(seat, now);
+      if (due) d.send(seat, due.events, due.type);
+    }
   }, STEP_MS);
 
   log.info({ port: j.port, udp: udp.port, server: name, maxPlayers, controlLead: core.baseLead, serverLead: core.serverLead, zlibLevel }, 'netgame server listening');
@@ -199,6 +229,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
             lateChanges: c.late,
             refused: c.refused,
             lastDiff: c.lastDiff,
+            reliablePending: seat?.link.pending ?? 0,
           };
         });
       return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.counters.datagramsIn, 0), drops, clients };
