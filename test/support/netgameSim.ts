@@ -4,9 +4,11 @@
  * 25 ms (the clients with their own phases), their events carried after a
  * one-way delay with jitter and lost at a seeded rate. The server's state
  * bytes of every frame are kept, so a test can check that every client
- * stepped to exactly the server's state.
+ * stepped to exactly the server's state. A client can be stopped (as by
+ * SIGSTOP: it neither ticks nor reads, what is sent to it waits) and run
+ * again; the server's sync-gate drops are recorded.
  */
-import { NetgameServer } from '../../src/shared/netgame/server';
+import { NetgameServer, type NetgameDrop } from '../../src/shared/netgame/server';
 import { NetgameClient, type NetgameClientNotice } from '../../src/shared/netgame/client';
 import { encodeNetState } from '../../src/shared/netgame/netState';
 import type { GameMove } from '../../src/shared/netgame/gameMoves';
@@ -22,6 +24,8 @@ export interface NetgameSimOptions {
   latencyMs: number;
   jitterMs: number;
   lossPct: number;
+  /** The server's sync-gate limit (default the seed's 100). */
+  maxBehindFrames?: number;
 }
 
 interface InFlight {
@@ -55,10 +59,16 @@ export class NetgameSim {
   onServerFrame?: (moves: readonly GameMove[]) => void;
   /** Called with each pilot input (slot, input) once its client is in the game. */
   onPilot?: (slot: number, input: ShipInput) => void;
+  /** Called with every event a client sends, before the network may lose it. */
+  onClientSend?: (slot: number, ev: NetgameEvent, at: number) => void;
+  /** Clients the sync gate dropped, and when. */
+  readonly drops: (NetgameDrop & { at: number })[] = [];
+  /** Stopped clients (by slot): they neither tick nor read until run again. */
+  private readonly stopped = new Set<number>();
 
   constructor(private readonly o: NetgameSimOptions) {
     this.rand = prng(o.seed);
-    this.server = new NetgameServer({ seed: 0x5741524c, send: (slot, events) => this.send(-1, slot, events), packer: zlibPacker() });
+    this.server = new NetgameServer({ seed: 0x5741524c, send: (slot, events) => this.send(-1, slot, events), packer: zlibPacker(), ...(o.maxBehindFrames === undefined ? {} : { maxBehindFrames: o.maxBehindFrames }) });
     for (let i = 0; i < o.clients; i++) {
       const slot = i + 1;
       const pilotRand = prng(o.seed * 97 + slot);
@@ -89,6 +99,17 @@ export class NetgameSim {
     }
   }
 
+  /** Stops client `slot` (as SIGSTOP does): it neither ticks nor reads until {@link resume}. */
+  stop(slot: number): void {
+    this.stopped.add(slot);
+  }
+
+  /** Runs client `slot` again: what waited for it arrives now, in order. */
+  resume(slot: number): void {
+    this.stopped.delete(slot);
+    for (const f of this.inFlight) if (f.to === slot && f.at < this.now) f.at = this.now;
+  }
+
   /** Changes client `slot`'s state behind everyone's back; its frames are not compared until it is corrected. */
   corrupt(slot: number, change: Parameters<NetgameClient['corrupt']>[0]): void {
     this.diverged.add(slot);
@@ -97,6 +118,7 @@ export class NetgameSim {
 
   private send(from: number, to: number, events: RemoteEvent[]): void {
     for (const ev of events) {
+      if (from !== -1) this.onClientSend?.(from, ev as NetgameEvent, this.now);
       if (this.rand() * 100 < this.o.lossPct) continue;
       const delay = this.o.latencyMs + (this.rand() * 2 - 1) * this.o.jitterMs;
       this.inFlight.push({ at: this.now + Math.max(0, delay), seq: this.seq++, from, to, ev: ev as NetgameEvent });
@@ -109,6 +131,7 @@ export class NetgameSim {
       let pkt = -1;
       for (let i = 0; i < this.inFlight.length; i++) {
         const f = this.inFlight[i] as InFlight;
+        if (f.to !== -1 && this.stopped.has(f.to)) continue;
         if (f.at <= next && (pkt < 0 || f.at < (this.inFlight[pkt] as InFlight).at || (f.at === (this.inFlight[pkt] as InFlight).at && f.seq < (this.inFlight[pkt] as InFlight).seq))) pkt = i;
       }
       if (pkt >= 0) next = (this.inFlight[pkt] as InFlight).at;
@@ -123,17 +146,18 @@ export class NetgameSim {
       if (this.serverNext === next) {
         this.serverNext += 25;
         this.onServerFrame?.(this.server.moves.forFrame(this.server.frame));
-        this.server.tick(this.now);
+        for (const d of this.server.tick(this.now)) this.drops.push({ ...d, at: this.now });
         this.serverStates.set(this.server.frame, Buffer.from(encodeNetState(this.server.state)).toString('base64'));
       }
       this.clientNext.forEach((t, i) => {
         if (t !== next) return;
         this.clientNext[i] = t + 25;
+        if (this.stopped.has(i + 1)) return;
         const input = (this.pilots[i] as () => ShipInput)();
         this.lastInputs[i] = input;
         const client = this.clients[i] as NetgameClient;
-        // A pilot steers once its client is in the game (has the state).
-        if (client.state) this.onPilot?.(i + 1, input);
+        // A pilot steers once its ship is in the game (the server activated its client).
+        if (client.active) this.onPilot?.(i + 1, input);
         for (const f of client.tick(input, this.now)) this.compare(i + 1, f.world.tick, client);
       });
     }

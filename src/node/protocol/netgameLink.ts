@@ -6,7 +6,9 @@
  * NetgameClient: the server's messages (the outer events of its Relay
  * packets) go in, its own go out as GameState packets; it runs the game
  * shown (a FrameSync on the GameDriver), reports a world hash every 40
- * frames, and gives `players` and `netgraph` their netgame figures.
+ * frames, and gives `players` and `netgraph` their netgame figures. When the
+ * server activates us (the sync gate: our ship enters) the protocol hears of
+ * it, so the slot table shows us playing only from then.
  */
 import { hashWorld } from '../../shared/game/hash';
 import type { SteppedFrame } from '../../shared/game/frameSync';
@@ -27,6 +29,8 @@ export interface NetgameLinkHooks {
   nameOf(slot: number): string;
   /** Our round trip to the server (the session's pings), null before measured. */
   rttMs(): number | null;
+  /** The server activated us: our ship is in the game. */
+  activated(): void;
 }
 
 const NETGAME_EVENTS: ReadonlySet<string> = new Set(['gameMoves', 'stateDiff', 'lateControl', 'netgameWelcome']);
@@ -45,7 +49,10 @@ export class NetgameLink {
       packer: zlibPacker(),
       notify: (n) => {
         if (n.kind === 'joined') ctx.print(`in the netgame as slot ${n.slot} from frame ${n.frame}`);
-        else if (n.kind === 'corrected') ctx.print(`state corrected by the server at frame ${n.frame} (${n.framesStepped} frames stepped again)`);
+        else if (n.kind === 'activated') {
+          ctx.print(`the server activated you at frame ${n.frame}: your ship is in the game`);
+          hooks.activated();
+        } else if (n.kind === 'corrected') ctx.print(`state corrected by the server at frame ${n.frame} (${n.framesStepped} frames stepped again)`);
         else if (n.kind === 'late' && n.errors >= this.lateShown * 2 + 1) {
           // Said for the 1st, 3rd, 7th… late change, not for every one.
           this.lateShown = n.errors;
@@ -75,7 +82,8 @@ export class NetgameLink {
   summary(): string {
     const s = this.client.stats();
     const diff = s.lastDiff ? `${s.lastDiff.bytes} B in ${s.lastDiff.chunks} datagrams` : '-';
-    return `frame ${s.frame ?? '-'}, server ${s.serverAhead ?? '-'} frames ahead, control lead ${s.controlLead}, control changes ${s.controlChanges} (${s.lateChanges} late), last state difference ${diff}, corrections ${s.corrections}`;
+    const waiting = s.frame !== null && !s.active ? ', waiting for the server to activate you' : '';
+    return `frame ${s.frame ?? '-'}, server ${s.serverAhead ?? '-'} frames ahead, control lead ${s.controlLead}, control changes ${s.controlChanges} (${s.lateChanges} late), last state difference ${diff}, corrections ${s.corrections}${waiting}`;
   }
 
   /** The kill feed, as in every game. */

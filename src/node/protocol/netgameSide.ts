@@ -35,6 +35,10 @@ export class NetgameSide {
       },
       nameOf: (s) => session.nameOf(s),
       rttMs: () => session.playerPings(server()).find((p) => p.slot === slot)?.ms ?? null,
+      // Our own row shows us playing once our ship is in the game, not at the join (the sync gate).
+      activated: () => {
+        if (this.ctx.game.autoJoin()) session.requestJoin();
+      },
     });
   }
 

@@ -48,6 +48,8 @@ export interface ServerKind {
   readonly defaultPort: number;
   /** Game packets go to the server only (a gameserver relays them; a netgame server runs the game); false: peer to peer, to the endpoints the server lists. */
   readonly relayed: boolean;
+  /** Our row shows us joined only when the protocol asks (`session.requestJoin`: a netgame once its server activated us), not at the accept. */
+  readonly joinsLater?: boolean;
 }
 
 /** What a protocol changes in its session. */
@@ -55,9 +57,6 @@ export type ServerSessionKind = Pick<GameSessionOptions<ManagedPeer>, 'proveAddr
 
 export abstract class ServerClientProtocol implements Protocol {
   readonly name: string;
-  private readonly defaultPort: number;
-  /** Game packets go to the server only (a gameserver relays them; a netgame server runs the game). */
-  private readonly relayed: boolean;
   private peer: ManagedPeer | null = null;
   private session: GameSession<ManagedPeer> | null = null;
   private link: ServerLink | null = null;
@@ -79,11 +78,9 @@ export abstract class ServerClientProtocol implements Protocol {
 
   protected constructor(
     protected readonly ctx: ProtocolContext,
-    kind: ServerKind,
+    private readonly kind: ServerKind,
   ) {
     this.name = kind.name;
-    this.defaultPort = kind.defaultPort;
-    this.relayed = kind.relayed;
     this.rejoin = new RejoinPolicy(ctx, () => this.session?.serverSilence);
     this.lan = new LanLookup(ctx, kind.name);
   }
@@ -130,7 +127,7 @@ export abstract class ServerClientProtocol implements Protocol {
         return true;
       },
       // Through a gameserver (or a netgame server) the only link is the server: if it stops acknowledging, the game is over for us.
-      ...(this.relayed
+      ...(this.kind.relayed
         ? {
             linkFailed: (_addr: Uint8Array, reason: string) => {
               this.ended('lost', `lost contact with the ${this.name} "${this.serverName}": ${reason}; disconnecting`);
@@ -143,7 +140,7 @@ export abstract class ServerClientProtocol implements Protocol {
     this.peer = session.member;
     this.stop = session.start(
       { connect: (target) => this.connect(target), disconnect: () => this.disconnect() },
-      `connect to a ${this.name} (default port ${this.defaultPort}; with no address, the first one answering on the LAN)`,
+      `connect to a ${this.name} (default port ${this.kind.defaultPort}; with no address, the first one answering on the LAN)`,
       TICK_MS,
     );
   }
@@ -206,7 +203,7 @@ export abstract class ServerClientProtocol implements Protocol {
     if (resolved.line) return resolved.line;
     text = resolved.target;
     if (text === undefined) return this.discoverAndConnect();
-    const target = parseTarget(text, this.defaultPort);
+    const target = parseTarget(text, this.kind.defaultPort);
     if (!target) return `connect: "${text}" is not host[:port]`;
     this.target = target;
     this.phase = 'connecting';
@@ -275,7 +272,7 @@ export abstract class ServerClientProtocol implements Protocol {
     const msg = parseServerLine(line);
     switch (msg.kind) {
       case 'accepted': {
-        const route = serverRoute(this.ctx.packetApi, this.link?.remoteAddress, msg.accepted, this.relayed);
+        const route = serverRoute(this.ctx.packetApi, this.link?.remoteAddress, msg.accepted, this.kind.relayed);
         if (!route) {
           this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
           this.phase = 'leaving';
@@ -294,7 +291,7 @@ export abstract class ServerClientProtocol implements Protocol {
         this.welcomeLeft = MESSAGE_LINES;
         this.ctx.print(`joined ${this.name} "${this.serverName}" as slot ${msg.accepted.slot}`);
         session.deliverPlayers();
-        if (this.ctx.game.autoJoin()) session.requestJoin();
+        if (!this.kind.joinsLater && this.ctx.game.autoJoin()) session.requestJoin();
         return;
       }
       case 'add': {

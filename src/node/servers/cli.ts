@@ -18,6 +18,7 @@ import { startGameserver } from './game/gameserver';
 import { NETGAME_MAX_PLAYERS, startNetgameServer } from './netgame/netgameServer';
 import { renderNetgameStatus } from './netgame/netgameStatus';
 import { MAX_CONTROL_LEAD } from '../../shared/netgame/config';
+import { DEFAULT_MAX_BEHIND_FRAMES, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../shared/netgame/syncGate';
 import { renderGameserverStatus } from './game/gameserverStatus';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, NETGAME_PORT, NETGAME_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
@@ -163,6 +164,7 @@ interface NetgameOpts extends SlotOpts {
   diffFrames: number;
   zlibLevel: number;
   timeoutSeconds: number;
+  maxBehindFrames: number;
   udpRate: number;
   killLimit: number;
   timeLimit: number;
@@ -184,6 +186,12 @@ withPlayerOptions(
   .option('--diff-frames <n>', 'frames between two state differences to each client', int(1, 400), 20)
   .option('--zlib-level <n>', "zlib level of state differences (the seed's zlib_cmp)", int(1, 9), 7)
   .option('--timeout-seconds <s>', 'free the seat of a player that sent no datagram for this long', seconds(0.1, 3600), 10)
+  .option(
+    '--max-behind-frames <n>',
+    `drop a player whose game falls more than this many frames (25 ms each) behind the server's; one that stops reporting its frame falls a frame further behind every 25 ms (the seed's ${DEFAULT_MAX_BEHIND_FRAMES}: 2.5 s)`,
+    int(MIN_MAX_BEHIND_FRAMES, MAX_MAX_BEHIND_FRAMES),
+    DEFAULT_MAX_BEHIND_FRAMES,
+  )
   .option('--udp-rate <n>', 'datagrams per second one source may send; more are dropped unread', number(10, 100_000, 'datagrams per second'), 200)
   .option('--kill-limit <n>', 'kills that win a match, 0 for none (the server steps the shared world, and its match)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
   .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
@@ -200,6 +208,7 @@ withPlayerOptions(
         diffEvery: o.diffFrames,
         zlibLevel: o.zlibLevel,
         timeoutMs: Math.round(o.timeoutSeconds * 1000),
+        maxBehindFrames: o.maxBehindFrames,
         udpRate: o.udpRate,
         matchLimits: { killLimit: o.killLimit, timeLimitS: o.timeLimit },
       });

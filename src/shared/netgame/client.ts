@@ -12,6 +12,11 @@
  * server are applied when complete: a state for a frame the client has
  * stepped is compared with its own, and a differing one replaces it (the
  * frames since are stepped again); one for a frame ahead waits for it.
+ *
+ * The sync gate (syncGate.ts): the server activates a client once it holds
+ * the state and runs at the server's frame; its ship then enters through the
+ * moves array like any join. The client is *active* while its ship is in its
+ * state, and sends control changes only then.
  */
 import { quantiseInput, sameFrameInput } from '../lockstep/input';
 import { MAX_TRANSFER_BYTES, PLAIN_PACKER, TransferAssembly, type StatePacker } from '../lockstep/stateTransfer';
@@ -36,12 +41,16 @@ export interface NetgameClientOptions {
 
 export type NetgameClientNotice =
   | { kind: 'joined'; slot: number; frame: number }
+  /** Our ship entered the game at `frame`: the server activated us. */
+  | { kind: 'activated'; slot: number; frame: number }
   | { kind: 'corrected'; frame: number; framesStepped: number }
   | { kind: 'late'; late: number; errors: number };
 
 /** What `players` and `netgraph` show. */
 export interface NetgameClientStats {
   frame: number | null;
+  /** Our ship is in the game (the server activated us). */
+  active: boolean;
   /** Frames the server is ahead of us (its newest frame heard minus ours). */
   serverAhead: number | null;
   controlLead: number;
@@ -71,6 +80,8 @@ export class NetgameClient {
   private readonly counters = { controlChanges: 0, lateChanges: 0, corrections: 0 };
   private lastDiff: { bytes: number; chunks: number } | null = null;
   private readonly packer: StatePacker;
+  /** Whether our ship was in the state last time we looked (the `activated` notice is said once per entry). */
+  private wasActive = false;
 
   constructor(private readonly options: NetgameClientOptions) {
     this.packer = options.packer ?? PLAIN_PACKER;
@@ -84,9 +95,15 @@ export class NetgameClient {
     return this.slotNow;
   }
 
+  /** Our ship is in the game: the server activated us (the sync gate), and our control changes count. */
+  get active(): boolean {
+    const slot = this.slotNow;
+    return slot !== null && (this.stateNow?.world.ships.some((s) => s.slot === slot) ?? false);
+  }
+
   stats(): NetgameClientStats {
     const frame = this.stateNow?.world.tick ?? null;
-    return { frame, serverAhead: frame === null ? null : this.serverFrame - frame, controlLead: this.controlLead, ...this.counters, lastDiff: this.lastDiff };
+    return { frame, active: this.active, serverAhead: frame === null ? null : this.serverFrame - frame, controlLead: this.controlLead, ...this.counters, lastDiff: this.lastDiff };
   }
 
   /** For tests: changes our state behind the server's back (the next state difference must correct it). */
@@ -132,14 +149,23 @@ export class NetgameClient {
   tick(input: ShipInput, now: number): SteppedFrame[] {
     const state = this.stateNow;
     if (!state || this.slotNow === null) return [];
-    this.control(quantiseInput(input), state.world.tick, now);
+    // Before the server activates us our ship is not in the game: nothing to steer yet.
+    if (this.active) this.control(quantiseInput(input), state.world.tick, now);
     const estimate = this.serverFrame + Math.floor((now - this.serverFrameAt) / STEP_MS);
     const target = estimate - this.serverLead;
     const out: SteppedFrame[] = [];
     while (out.length < MAX_CHASE && this.stateNow && this.stateNow.world.tick < target && this.stateNow.world.tick < this.completeBefore) {
       out.push(this.stepOnce());
     }
+    this.noticeActive();
     return out;
+  }
+
+  /** Says `activated` when our ship has just entered our state. */
+  private noticeActive(): void {
+    const active = this.active;
+    if (active && !this.wasActive && this.slotNow !== null) this.options.notify?.({ kind: 'activated', slot: this.slotNow, frame: this.stateNow?.world.tick ?? 0 });
+    this.wasActive = active;
   }
 
   private heardFrame(frame: number, now: number): void {

@@ -15,6 +15,13 @@
  * MAX_CONTROL_LEAD), so they arrive before their frame. A late one is
  * dropped, counted and reported to its client (`lateControl`). The server's
  * own pilot (a player hosting the game) goes through the same lead.
+ *
+ * The sync gate (syncGate.ts, the seed's `server_sync`): a joining client's
+ * ship enters only once the client holds the server's state and runs at its
+ * frame (it is then *active*; until then its control changes are refused),
+ * and an active client that falls more than `maxBehindFrames` behind — by
+ * the frame it last reported, so one that stops reporting falls further
+ * behind every frame — is dropped: `tick` returns it, its ship leaves.
  */
 import type { WorldEvent } from '../game/events';
 import type { MatchLimits } from '../game/match';
@@ -26,6 +33,7 @@ import { GameMoves, MoveKind } from './gameMoves';
 import { encodeNetState, stepNetState, type NetState } from './netState';
 import { diffChunks } from './stateDiff';
 import { controlLeadFor, JOIN_DELAY_FRAMES, MAX_CHANGES_PER_S, MAX_FRAMES_AHEAD, SENT_STATES_KEPT } from './config';
+import { activationLimit, DEFAULT_MAX_BEHIND_FRAMES, droppedBehind, framesBehind, mayActivate } from './syncGate';
 
 export interface NetgameServerOptions {
   seed: number;
@@ -39,6 +47,15 @@ export interface NetgameServerOptions {
   baseLead?: number;
   /** Frames between two state differences to each client (default 20: twice a second). */
   diffEvery?: number;
+  /** An active client further behind than this is dropped (the seed's 100, the default). */
+  maxBehindFrames?: number;
+}
+
+/** A client the sync gate dropped in a tick: how far behind it was, and the limit. */
+export interface NetgameDrop {
+  slot: number;
+  behind: number;
+  limit: number;
 }
 
 /** What the server knows of one client. */
@@ -48,6 +65,10 @@ export interface NetClient {
   next: number;
   /** The client's frame (its last acknowledgement). */
   frame: number | null;
+  /** The frame of the first state the client acknowledged (it holds the server's state from then), or null. */
+  heldFrom: number | null;
+  /** Activated: its ship is in the game (or about to enter), its control changes count. */
+  active: boolean;
   /** Smoothed round trip in ms, and its mean deviation. */
   rttMs: number | null;
   rttDevMs: number;
@@ -77,6 +98,9 @@ export class NetgameServer {
   readonly serverLead: number;
   readonly baseLead: number;
   private readonly diffEvery: number;
+  readonly maxBehindFrames: number;
+  /** Slots in the game (clients and a hosting player): a leave counts once. */
+  private readonly members = new Set<number>();
   /** What the last frame did (for a hosting player's view). */
   lastEvents: WorldEvent[] = [];
 
@@ -87,6 +111,7 @@ export class NetgameServer {
     this.serverLead = options.serverLead ?? 1;
     this.baseLead = options.baseLead ?? 3;
     this.diffEvery = options.diffEvery ?? 20;
+    this.maxBehindFrames = options.maxBehindFrames ?? DEFAULT_MAX_BEHIND_FRAMES;
   }
 
   get state(): NetState {
@@ -99,18 +124,32 @@ export class NetgameServer {
   }
 
   /**
-   * A player joins (a client, or the hosting player with `remote` false): its
-   * ship enters JOIN_DELAY_FRAMES from now. A client is sent its welcome and
-   * the whole state at once.
+   * A player joins. The hosting player (`remote` false) is in the game at
+   * once: its ship enters JOIN_DELAY_FRAMES from now. A client is sent its
+   * welcome and the whole state; its ship enters JOIN_DELAY_FRAMES after the
+   * sync gate activates it (`tick`).
    */
   join(slot: number, now: number, remote = true): void {
     const frame = this.frame;
-    this.moves.add({ frame: frame + JOIN_DELAY_FRAMES, kind: MoveKind.Join, slot, input: NEUTRAL_FRAME_INPUT });
-    if (!remote) return;
+    this.members.add(slot);
+    if (!remote) {
+      this.enter(slot);
+      return;
+    }
     const start = this.firstEntryFrom(frame);
-    const client: NetClient = { slot, next: start, frame: null, rttMs: null, rttDevMs: 0, lead: controlLeadFor(UNMEASURED_RTT_MS, this.serverLead, this.baseLead), welcomedAt: now, changes: 0, late: 0, refused: 0, base: null, lastDiff: null, budget: MAX_CHANGES_PER_S, budgetAt: now };
+    const client: NetClient = { slot, next: start, frame: null, heldFrom: null, active: false, rttMs: null, rttDevMs: 0, lead: controlLeadFor(UNMEASURED_RTT_MS, this.serverLead, this.baseLead), welcomedAt: now, changes: 0, late: 0, refused: 0, base: null, lastDiff: null, budget: MAX_CHANGES_PER_S, budgetAt: now };
     this.clients.set(slot, client);
     this.welcome(client, now);
+  }
+
+  /** The player's ship enters JOIN_DELAY_FRAMES from now (the seed's "player becomes active in 4 frames"). */
+  private enter(slot: number): void {
+    this.moves.add({ frame: this.frame + JOIN_DELAY_FRAMES, kind: MoveKind.Join, slot, input: NEUTRAL_FRAME_INPUT });
+  }
+
+  /** Frames client `c` runs behind the server, by the frame it last reported (null before its first report). */
+  behind(c: NetClient): number | null {
+    return c.frame === null ? null : framesBehind(this.frame, c.frame);
   }
 
   /** The welcome and the whole state: sent at the join, and again while the client has acknowledged nothing (either may be lost). */
@@ -121,9 +160,10 @@ export class NetgameServer {
     this.sendDiff(client, this.stateBytes());
   }
 
-  /** A player leaves: its ship goes JOIN_DELAY_FRAMES from now. */
+  /** A player leaves: its ship goes JOIN_DELAY_FRAMES from now (once, however often it is said). */
   leave(slot: number): void {
     this.clients.delete(slot);
+    if (!this.members.delete(slot)) return;
     this.moves.add({ frame: this.frame + JOIN_DELAY_FRAMES, kind: MoveKind.Leave, slot, input: NEUTRAL_FRAME_INPUT });
   }
 
@@ -132,12 +172,17 @@ export class NetgameServer {
     this.moves.add({ frame: this.frame + this.baseLead, kind: MoveKind.Input, slot, input });
   }
 
-  /** One server frame (every 25 ms): the moves of the frame applied, the world stepped, the clients told. */
-  tick(now: number): void {
+  /**
+   * One server frame (every 25 ms): the moves of the frame applied, the world
+   * stepped, the sync gate applied (clients activated, or dropped: returned,
+   * already out of the game), the clients told.
+   */
+  tick(now: number): NetgameDrop[] {
     const frame = this.frame;
     const events: WorldEvent[] = [];
     this.stateNow = stepNetState(this.stateNow, this.moves.forFrame(frame), events);
     this.lastEvents = events;
+    const drops = this.gate();
     const bytes = this.frame % this.diffEvery === 0 ? this.stateBytes() : null;
     for (const client of this.clients.values()) {
       if (client.frame === null && now - client.welcomedAt >= WELCOME_AGAIN_MS) this.welcome(client, now);
@@ -145,6 +190,28 @@ export class NetgameServer {
       if (bytes) this.sendDiff(client, bytes);
     }
     this.prune();
+    return drops;
+  }
+
+  /**
+   * The sync gate: a client that holds the server's state and reported a
+   * frame within its activation limit is activated (its ship enters); an
+   * active one more than `maxBehindFrames` behind leaves the game.
+   */
+  private gate(): NetgameDrop[] {
+    const drops: NetgameDrop[] = [];
+    for (const c of this.clients.values()) {
+      const behind = this.behind(c);
+      if (behind === null) continue;
+      if (c.active) {
+        if (droppedBehind(behind, this.maxBehindFrames)) drops.push({ slot: c.slot, behind, limit: this.maxBehindFrames });
+      } else if (c.heldFrom !== null && (c.frame as number) >= c.heldFrom && mayActivate(behind, activationLimit(this.serverLead, c.rttMs, c.rttDevMs))) {
+        c.active = true;
+        this.enter(c.slot);
+      }
+    }
+    for (const d of drops) this.leave(d.slot);
+    return drops;
   }
 
   /** A netgame event from the client in `slot`. */
@@ -155,7 +222,9 @@ export class NetgameServer {
     else if (ev.type === 'movesAck') this.onAck(client, ev.clientFrame, ev.next, ev.stamp, now);
     else if (ev.type === 'stateAck') {
       const bytes = this.sentStates.get(ev.frame);
-      if (bytes && (!client.base || ev.frame > client.base.frame)) client.base = { frame: ev.frame, bytes };
+      if (!bytes) return;
+      if (!client.base || ev.frame > client.base.frame) client.base = { frame: ev.frame, bytes };
+      client.heldFrom ??= ev.frame;
     }
   }
 
@@ -179,7 +248,8 @@ export class NetgameServer {
     // A plausible rate: MAX_CHANGES_PER_S a second, in a bucket of as many.
     client.budget = Math.min(MAX_CHANGES_PER_S, client.budget + ((now - client.budgetAt) / 1000) * MAX_CHANGES_PER_S);
     client.budgetAt = now;
-    if (client.budget < 1 || frame > this.frame + MAX_FRAMES_AHEAD) {
+    // Not active yet: its ship is not in the game, so it has nothing to steer.
+    if (client.budget < 1 || frame > this.frame + MAX_FRAMES_AHEAD || !client.active) {
       client.refused++;
       return;
     }

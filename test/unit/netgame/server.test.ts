@@ -3,13 +3,15 @@
  * frame already stepped is dropped, counted and reported to its client; one
  * too far ahead or beyond the rate is refused; a client's changes only ever
  * move its own ship; a lost welcome goes again until the client answers;
- * joins and leaves take effect a few frames later on every node alike.
+ * joins and leaves take effect a few frames later on every node alike. (The
+ * sync gate that lets a joining client's ship in: syncGate.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { NetgameServer } from '../../../src/shared/netgame/server';
 import { JOIN_DELAY_FRAMES, MAX_CHANGES_PER_S, MAX_FRAMES_AHEAD } from '../../../src/shared/netgame/config';
 import { MoveKind } from '../../../src/shared/netgame/gameMoves';
-import type { FrameInput, RemoteEvent } from '../../../src/shared/wire/types';
+import { NO_FRAME, type FrameInput, type RemoteEvent } from '../../../src/shared/wire/types';
+import type { NetgameServer as Server } from '../../../src/shared/netgame/server';
 
 const FORWARD: FrameInput = { thrust: 127, yaw: 0, pitch: 0, roll: 0, buttons: 0, target: 255 };
 
@@ -19,11 +21,26 @@ function server() {
   return { s, sent, of: (slot: number, type: RemoteEvent['type']) => sent.filter((x) => x.slot === slot && x.ev.type === type).map((x) => x.ev) };
 }
 
+/**
+ * What a client that took the welcome's state does (client.ts): acknowledges
+ * that state, then reports a frame one behind the server's; the next tick's
+ * sync gate activates it (its ship enters JOIN_DELAY_FRAMES later).
+ */
+function activate(s: Server, sent: { slot: number; ev: RemoteEvent }[], slot: number, now: number): void {
+  const whole = sent.find((x) => x.slot === slot && x.ev.type === 'stateDiff' && x.ev.base === NO_FRAME)?.ev;
+  if (whole?.type !== 'stateDiff') throw new Error(`no state sent to ${slot}`);
+  s.receive(slot, { type: 'stateAck', frame: whole.frame, corrected: false }, now);
+  s.receive(slot, { type: 'movesAck', clientFrame: Math.max(whole.frame, s.frame - 1), next: s.moves.end, stamp: now }, now);
+  s.tick(now);
+  if (!s.clients.get(slot)?.active) throw new Error(`client ${slot} not activated`);
+}
+
 describe('the netgame server', () => {
   it('drops a late control change, counts it and tells its client how late it was', () => {
-    const { s, of } = server();
+    const { s, sent, of } = server();
     s.join(1, 0);
-    for (let f = 0; f < 10; f++) s.tick(f * 25);
+    activate(s, sent, 1, 0);
+    for (let f = 1; f < 10; f++) s.tick(f * 25);
     s.receive(1, { type: 'controlChange', frame: 7, input: FORWARD }, 260);
     const c = s.clients.get(1);
     expect(c?.late).toBe(1);
@@ -32,9 +49,11 @@ describe('the netgame server', () => {
   });
 
   it('takes a change for a future frame and applies it there, to the sender\'s ship only', () => {
-    const { s } = server();
+    const { s, sent } = server();
     s.join(1, 0);
     s.join(2, 0);
+    activate(s, sent, 1, 0);
+    activate(s, sent, 2, 0);
     for (let f = 0; f < JOIN_DELAY_FRAMES + 1; f++) s.tick(f * 25);
     const at = s.frame + 3;
     s.receive(2, { type: 'controlChange', frame: at, input: FORWARD }, 200);
@@ -52,8 +71,9 @@ describe('the netgame server', () => {
   });
 
   it('refuses changes too far ahead and beyond one per frame on average', () => {
-    const { s } = server();
+    const { s, sent } = server();
     s.join(1, 0);
+    activate(s, sent, 1, 0);
     s.receive(1, { type: 'controlChange', frame: s.frame + MAX_FRAMES_AHEAD + 1, input: FORWARD }, 0);
     expect(s.clients.get(1)?.refused).toBe(1);
     // A burst of changes at one instant: the bucket holds MAX_CHANGES_PER_S.
@@ -80,11 +100,13 @@ describe('the netgame server', () => {
   });
 
   it('a join and a leave take effect JOIN_DELAY_FRAMES later, as moves every client applies too', () => {
-    const { s } = server();
+    const { s, sent } = server();
     s.join(3, 0);
-    const joinAt = s.moves.forFrame(JOIN_DELAY_FRAMES);
-    expect(joinAt).toEqual([{ frame: JOIN_DELAY_FRAMES, kind: MoveKind.Join, slot: 3, input: expect.any(Object) }]);
-    for (let f = 0; f <= JOIN_DELAY_FRAMES; f++) s.tick(f * 25);
+    activate(s, sent, 3, 0);
+    const activatedAt = s.frame;
+    const joinAt = s.moves.forFrame(activatedAt + JOIN_DELAY_FRAMES);
+    expect(joinAt).toEqual([{ frame: activatedAt + JOIN_DELAY_FRAMES, kind: MoveKind.Join, slot: 3, input: expect.any(Object) }]);
+    while (s.frame <= activatedAt + JOIN_DELAY_FRAMES) s.tick(s.frame * 25);
     expect(s.state.world.ships.map((x) => x.slot)).toEqual([3]);
     s.leave(3);
     const leaveAt = s.frame + JOIN_DELAY_FRAMES;

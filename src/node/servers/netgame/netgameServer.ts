@@ -7,11 +7,16 @@
  * and state, stepped 40 times a second on this process's clock, with moves
  * and state differences (raw deflate at `zlibLevel`) to every client.
  * Chat and names travel as reliable messages, hop by hop (netgameReliable.ts).
- * Players silent for the timeout are removed; their ships leave the game.
+ * The sync gate (src/shared/netgame/syncGate.ts) activates a client once it
+ * holds the state and runs at the server's frame, and drops one that falls
+ * more than `maxBehindFrames` behind (logged, and told to it and the
+ * others); players silent for the timeout are removed; their ships leave
+ * the game.
  */
 import type { MatchLimits } from '../../../shared/game/match';
 import { randomInt } from 'node:crypto';
 import { NetgameServer } from '../../../shared/netgame/server';
+import { behindReason, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../../shared/netgame/syncGate';
 import { announcementOf, type MatchAnnouncement } from '../../../shared/game/matchSync';
 import { NETGAME_PORT, NETGAME_UDP_PORT } from '../../../shared/servers/joinProtocol';
 import { systemClock } from '../../../shared/time/clock';
@@ -51,6 +56,8 @@ export interface NetgameServerOptions extends CommonServerOptions {
   zlibLevel?: number;
   /** A player silent this long is removed (default 10 s). */
   timeoutMs?: number;
+  /** An active player more frames than this behind the server is dropped (the seed's 100, the default). */
+  maxBehindFrames?: number;
   /** Datagrams per second per source (default 200). */
   udpRate?: number;
   seed?: number;
@@ -68,8 +75,10 @@ export interface NetgameServerStats {
     udp: string | null;
     controlLead: number;
     rttMs: number | null;
-    /** Frames the server is ahead of the client. */
+    /** Frames the server is ahead of the client (by the frame it last reported). */
     serverSync: number | null;
+    /** Activated by the sync gate: its ship is in the game. */
+    active: boolean;
     controlChanges: number;
     lateChanges: number;
     refused: number;
@@ -98,6 +107,10 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
   if (!Number.isInteger(maxPlayers) || maxPlayers < 1 || maxPlayers > NETGAME_MAX_PLAYERS) throw new Error(`netgame: maxPlayers must be an integer 1..${NETGAME_MAX_PLAYERS}`);
   const zlibLevel = options.zlibLevel ?? 7;
   if (!Number.isInteger(zlibLevel) || zlibLevel < 1 || zlibLevel > 9) throw new Error('netgame: zlibLevel must be an integer 1..9');
+  const maxBehind = options.maxBehindFrames;
+  if (maxBehind !== undefined && (!Number.isInteger(maxBehind) || maxBehind < MIN_MAX_BEHIND_FRAMES || maxBehind > MAX_MAX_BEHIND_FRAMES)) {
+    throw new Error(`netgame: maxBehindFrames must be an integer ${MIN_MAX_BEHIND_FRAMES}..${MAX_MAX_BEHIND_FRAMES}`);
+  }
   const timeoutMs = options.timeoutMs ?? 10_000;
   const timers = options.clock ?? systemClock;
   const t0 = timers.now();
@@ -121,6 +134,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     ...(options.serverLead !== undefined ? { serverLead: options.serverLead } : {}),
     ...(options.controlLead !== undefined ? { baseLead: options.controlLead } : {}),
     ...(options.diffEvery !== undefined ? { diffEvery: options.diffEvery } : {}),
+    ...(maxBehind !== undefined ? { maxBehindFrames: maxBehind } : {}),
   });
   // Its clock is its players' common game time: they synchronise with it before their ship enters, as at a gameserver.
   const time = new ServerTimeService(udp, clock);
@@ -193,14 +207,20 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       }
     }
     for (const slot of welcomed) if (!seats.has(slot)) welcomed.delete(slot);
-    core.tick(now);
+    // The sync gate: a player fallen too far behind is already out of the game; its seat goes, with the reason.
+    for (const drop of core.tick(now)) {
+      const seat = seats.get(drop.slot);
+      const why = behindReason(drop.behind, drop.limit);
+      log.warn({ slot: drop.slot, address: seat?.address, behind: drop.behind, limit: drop.limit }, `player dropped: ${drop.behind} frames behind (limit ${drop.limit})`);
+      j.kick(drop.slot, why, true);
+    }
     for (const seat of seats.values()) {
       const due = reliable.due(seat, now);
       if (due) d.send(seat, due.events, due.type);
     }
   }, STEP_MS);
 
-  log.info({ port: j.port, udp: udp.port, server: name, maxPlayers, controlLead: core.baseLead, serverLead: core.serverLead, zlibLevel }, 'netgame server listening');
+  log.info({ port: j.port, udp: udp.port, server: name, maxPlayers, controlLead: core.baseLead, serverLead: core.serverLead, zlibLevel, maxBehindFrames: core.maxBehindFrames }, 'netgame server listening');
 
   return {
     kind: 'netgame',
@@ -224,7 +244,8 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
             udp: seat?.udp ? `${seat.udp.address}:${seat.udp.port}` : null,
             controlLead: c.lead,
             rttMs: c.rttMs === null ? null : Math.round(c.rttMs),
-            serverSync: c.frame === null ? null : core.frame - c.frame,
+            serverSync: core.behind(c),
+            active: c.active,
             controlChanges: c.changes,
             lateChanges: c.late,
             refused: c.refused,

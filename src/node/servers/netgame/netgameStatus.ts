@@ -2,7 +2,8 @@
  * The netgame server's status page and its JSON twin (statusHttp.ts): the
  * server's frame, the match of its master state (time left, limits, each
  * player's kills and deaths), each player's control lead, round trip, how far behind the
- * server it runs, its control changes (late ones and refused ones) and the
+ * server it runs (and whether the sync gate has activated it yet), its
+ * control changes (late ones and refused ones) and the
  * size of its last state difference, and the datagrams dropped by reason.
  * Every client-sent string reaches the HTML only through statusPage's
  * escaping.
@@ -13,7 +14,7 @@ import { duration } from '../common/playerAddress';
 import { processStatus } from '../common/statusHttp';
 import { serverMatch } from '../common/matchStatus';
 
-/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, match (matchStatus.ts), players: [{ slot, name, address, udp, os, joinedForSeconds, kills, deaths, controlLead, rttMs, serverSync, controlChanges, lateChanges, refused, lastDiff }], memory, cpu, uptimeSeconds }`. */
+/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, match (matchStatus.ts), players: [{ slot, name, address, udp, os, joinedForSeconds, kills, deaths, controlLead, rttMs, serverSync, active, controlChanges, lateChanges, refused, lastDiff }], memory, cpu, uptimeSeconds }`. */
 export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now()): { html: string; json: string } {
   const stats = server.stats();
   const match = serverMatch(server.match());
@@ -31,6 +32,7 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
       controlLead: c?.controlLead ?? null,
       rttMs: c?.rttMs ?? null,
       serverSync: c?.serverSync ?? null,
+      active: c?.active ?? false,
       controlChanges: c?.controlChanges ?? 0,
       lateChanges: c?.lateChanges ?? 0,
       refused: c?.refused ?? 0,
@@ -49,7 +51,7 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
       String(p.deaths),
       p.udp ?? `${p.address} (no datagram yet)`,
       p.rttMs === null ? '-' : `${p.rttMs} ms`,
-      p.serverSync === null ? '-' : String(p.serverSync),
+      `${p.serverSync === null ? '-' : String(p.serverSync)}${p.active ? '' : ' (joining)'}`,
       p.controlLead === null ? '-' : `${p.controlLead} frames`,
       `${p.controlChanges} (${p.lateChanges}, ${p.refused})`,
       p.lastDiff ? `${p.lastDiff.packed} B in ${p.lastDiff.chunks} datagrams (${p.lastDiff.raw} B unpacked)` : '-',
