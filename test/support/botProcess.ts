@@ -110,7 +110,7 @@ export class BotWatch {
  * server at `server` (host:port) with `protocol`, on loopback only, tracked so
  * nothing outlives the run.
  */
-export function serverBot(protocol: 'slotserver' | 'gameserver', name: string, server: string, seed: number): BotWatch {
+export function serverBot(protocol: 'slotserver' | 'gameserver' | 'netgame', name: string, server: string, seed: number): BotWatch {
   const child = spawnTracked(
     process.execPath,
     [botEntry, '--json', '--name', name, '--protocol', protocol, '--server', server, '--port', '0', '--broadcast', '127.255.255.255', '--lan-interfaces', 'none', '--pilot', 'circle', '--seed', String(seed)],

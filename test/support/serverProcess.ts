@@ -21,7 +21,6 @@ export function stopServers(): void {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
 
-/** Starts `node out/main/server.js <args>` on 127.0.0.1 and waits for its "listening on" line. */
 /**
  * The flags `npm run server` gives node (package.json; a unit test keeps the
  * two in step), so tests measure servers as they are run: a 1 MB young
@@ -29,8 +28,13 @@ export function stopServers(): void {
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
-export async function startServer(args: string[]): Promise<ServerProcess> {
-  const child = spawnTracked(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--host', '127.0.0.1', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `node out/main/server.js <args>` on 127.0.0.1 and waits for its
+ * "listening on" line. `logLevel`: what the server logs (default warn: its
+ * warnings and errors; info adds joins, leaves and removals for silence).
+ */
+export async function startServer(args: string[], logLevel: 'warn' | 'info' = 'warn'): Promise<ServerProcess> {
+  const child = spawnTracked(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--host', '127.0.0.1', '--log-level', logLevel], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

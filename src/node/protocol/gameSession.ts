@@ -5,6 +5,12 @@
  * text and the console commands join, unjoin, say and players (connect and
  * disconnect come from the protocol). Nothing here decides anything about
  * the game or the wire.
+ *
+ * A stall of this process itself (stopped, suspended, starved: its timer
+ * runs late by {@link OWN_STALL_MS} or more) is not the server's silence:
+ * the watch on the server starts again, so the player is not told the
+ * server stopped responding, and a removal that follows is not excused as
+ * the server's stall (serverRejoin.ts) — we were the one who stopped.
  */
 import { randomInt } from 'node:crypto';
 import type { PlayerPing } from '../../shared/net/gameLink';
@@ -23,6 +29,9 @@ import { sessionCookies } from './cookies';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';
 
 export type { Membership } from '../../shared/session/membership';
+
+/** Our own timer running this late means this process stalled (the session ticks every 10 ms). */
+export const OWN_STALL_MS = 1000;
 
 /** How a protocol sets up its session. */
 export interface GameSessionOptions<M extends Membership> {
@@ -98,9 +107,14 @@ export class GameSession<M extends Membership> {
       pipeline.receive(from, data);
       this.heardFrom(from);
     });
+    let lastTick: number | null = null;
     const tick = () => {
       pipeline.tick();
-      this.watchServer();
+      // One reading of the clock for the stall and the silence: a stop between two readings would look like the server's silence.
+      const now = this.ctx.game.now();
+      const stalled = lastTick !== null && now - lastTick >= OWN_STALL_MS;
+      lastTick = now;
+      this.watchServer(now, stalled);
     };
     // The real timer is not unref'd: a session keeps its process alive, as before.
     const timers = this.options.timers;
@@ -137,12 +151,11 @@ export class GameSession<M extends Membership> {
     return this.options.server?.() ?? null;
   }
 
-  /** The timer: starts or stops watching the server, and says when it has been silent for another second. */
-  private watchServer(): void {
+  /** The timer: starts or stops watching the server, and says when it has been silent for another second (not after our own stall). */
+  private watchServer(now: number, ownStall: boolean): void {
     const watch = this.serverSilence;
-    const now = this.ctx.game.now();
     if (this.watchedServer() === null) return watch.stop();
-    if (!watch.watching) watch.start(now);
+    if (!watch.watching || ownStall) watch.start(now);
     const n = watch.tick(now);
     if (n) this.ctx.print(`server not responding (${Math.floor(n.silentMs / 1000)} s)`);
   }

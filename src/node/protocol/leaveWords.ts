@@ -18,3 +18,8 @@ export function closedLine(kind: string, server: string, reason: string): string
   const next = netgame ? 'host netgame starts your own, or connect host[:port] joins another' : 'servers lists the others, or connect host[:port] joins one';
   return `the ${kind} "${server}" closed: ${reason}. You are not in a game — ${next}`;
 }
+
+/** The server of protocol `kind` removed us, for `why` (null: it gave no reason); `hint`: how to join again. */
+export function removedLine(kind: string, why: string | null, hint: string): string {
+  return `disconnected from the ${kind}: the server removed you${why === null ? '' : `: ${why}`}${hint}`;
+}

@@ -31,7 +31,8 @@ import type { Endpoint } from '../../shared/servers/joinFields';
 import { GameSession, type GameSessionOptions } from './gameSession';
 import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
-import { closedLine, leftLine } from './leaveWords';
+import { closedLine, leftLine, removedLine } from './leaveWords';
+import { ServerRemoval } from './serverRemoval';
 import { endpointAddr, serverRoute } from './serverRoute';
 import { LanLookup } from './serverDiscovery';
 import { howToRejoin, RejoinPolicy, targetText, type ServerTarget } from './serverRejoin';
@@ -75,12 +76,15 @@ export abstract class ServerClientProtocol implements Protocol {
   private closingReason: string | null = null;
   /** The attempt under way was made by a protocol switch (its failure is worded by it). */
   private carried: CarriedConnect | null = null;
+  /** Why the server removed us (its `removed: …` line), until we know how the game ends. */
+  private readonly removal: ServerRemoval;
 
   protected constructor(
     protected readonly ctx: ProtocolContext,
     private readonly kind: ServerKind,
   ) {
     this.name = kind.name;
+    this.removal = new ServerRemoval(kind.name, (line) => ctx.print(line));
     this.rejoin = new RejoinPolicy(ctx, () => this.session?.serverSilence);
     this.lan = new LanLookup(ctx, kind.name);
   }
@@ -315,11 +319,13 @@ export abstract class ServerClientProtocol implements Protocol {
       }
       case 'reply':
         if (msg.reply === REMOVING_YOU) {
-          // Our own `remove me` (phase 'leaving') is answered so too; a server that said it is closing is gone; anything else is the server removing us.
+          // Our own `remove me` (phase 'leaving') is answered so too; a server that said it is closing is gone; anything else is the server removing us
+          // (the reason it gave in a `removed: …` line ends the line that says so; when the game ends otherwise, that reason is printed as it came).
+          if (this.phase === 'leaving' || this.closingReason !== null || this.rejoin.afterStall()) this.removal.flush();
           if (this.phase === 'leaving') this.ctx.print(`disconnected from the ${this.name}`);
           else if (this.closingReason !== null) this.ended('lost', closedLine(this.name, this.serverName, this.closingReason));
           else if (this.rejoin.afterStall()) this.rejoin.later('the server removed you');
-          else this.ended('lost', `disconnected from the ${this.name}: the server removed you${howToRejoin(this.target)}`);
+          else this.ended('lost', removedLine(this.name, this.removal.take(), howToRejoin(this.target)));
           this.phase = 'leaving';
           this.link?.close();
         } else if (this.phase === 'joining') {
@@ -335,11 +341,13 @@ export abstract class ServerClientProtocol implements Protocol {
         this.closingReason = msg.reason;
         return;
       case 'text':
+        if (this.phase !== 'joining' && this.removal.heard(line)) return;
         this.ctx.print(`${this.name}: ${line}`);
     }
   }
 
   private onClosed(error: string | undefined): void {
+    this.removal.flush();
     const was = this.phase;
     const closing = this.closingReason;
     this.closingReason = null;
