@@ -2,21 +2,22 @@
  * The net graph in headless Chromium: the built renderer through the
  * browser shell, playing peer-to-peer over loopback with a headless bot
  * process. `netgraph 1` shows live figures, `net_fakelag 200` moves them,
- * `netgraph 0` hides the overlay.
+ * `netgraph 0` hides the overlay. A soak (`npm run test:soak`): the figures
+ * are real seconds of traffic and round trips.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openGamePage, type, waitConsole, waitTicks } from './gamePage';
-import { botEntry } from '../support/paths';
-import { spawnTracked } from '../support/testRun';
-import { waitFor } from '../support/waitFor';
-import type { NetGraphSample } from '../../src/shared/host/contract';
-import { launchChromium } from '../support/browser';
-import { BotWatch } from '../support/botProcess';
-import { repoRoot, startWebShell, type WebShellProcess } from '../support/webShellProcess';
-import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
+import { openGamePage, type, waitConsole, waitTicks } from '../../e2e/gamePage';
+import { botEntry } from '../../support/paths';
+import { spawnTracked } from '../../support/testRun';
+import { waitFor } from '../../support/waitFor';
+import type { NetGraphSample } from '../../../src/shared/host/contract';
+import { launchChromium } from '../../support/browser';
+import { BotWatch } from '../../support/botProcess';
+import { repoRoot, startWebShell, type WebShellProcess } from '../../support/webShellProcess';
+import { freeUdpPorts, P2P_PORT_SPAN } from '../../support/freePort';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -69,7 +70,7 @@ const show = (v: GraphValues): string =>
   `ping ${v.pingMs?.toFixed(0) ?? '—'} ms, jitter ${v.jitterMs?.toFixed(1) ?? '—'} ms, loss ${v.lossPct?.toFixed(1) ?? '—'}%, ` +
   `in ${v.inPacketsPerS.toFixed(1)} pkt/s ${v.inBytesPerS.toFixed(0)} B/s, out ${v.outPacketsPerS.toFixed(1)} pkt/s ${v.outBytesPerS.toFixed(0)} B/s`;
 
-describe('net graph overlay in headless Chromium (page playing p2p with a bot)', () => {
+describe('net graph overlay in headless Chromium (page playing p2p with a bot)', { timeout: 120_000 }, () => {
   let shell: WebShellProcess;
   let bot: BotWatch;
   let browser: Browser;
@@ -97,7 +98,7 @@ describe('net graph overlay in headless Chromium (page playing p2p with a bot)',
     await waitConsole(page, /protocol offline -> p2p/);
     await type(page, 'connect');
     await waitConsole(page, /connected to the peer-to-peer game as slot 1/, 15_000);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
