@@ -18,9 +18,15 @@ export async function type(page: Page, line: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-/** Waits until the console text matches `pattern`. */
+/** Waits until the console text matches `pattern`; a timeout says what the console showed instead (its last lines). */
 export async function waitConsole(page: Page, pattern: RegExp, timeout = 10_000): Promise<void> {
-  await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, { timeout });
+  try {
+    await page.waitForFunction(([s, f]) => new RegExp(s as string, f as string).test(window.__starlane?.consoleText() ?? ''), [pattern.source, pattern.flags] as const, { timeout });
+  } catch (err) {
+    const shown = await page.evaluate(() => window.__starlane?.consoleText() ?? '(no console)').catch(() => '(the page did not answer)');
+    const tail = shown.split('\n').slice(-15).join('\n');
+    throw new Error(`the console never matched ${String(pattern)} within ${timeout} ms; its last lines:\n${tail}`, { cause: err });
+  }
 }
 
 /** Waits until the simulation has run `n` more ticks (40 a second). */
