@@ -88,6 +88,12 @@ export class ReplayWindow {
     this.seen[0] = 1;
   }
 
+  /** Forgets every number taken (the next one is taken as the first). */
+  reset(): void {
+    this.newest = null;
+    this.seen.fill(0);
+  }
+
   /** The newest number taken, or null before the first. */
   get newestTaken(): number | null {
     return this.newest;
