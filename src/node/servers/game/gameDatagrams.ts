@@ -9,10 +9,11 @@
  *   requests have a budget of their own there); anything else on that address
  *   and port is a forgery, dropped as `forged-token` at no cost to the seat;
  * - LAN discovery and time-sync requests share the port and are answered;
- * - a game datagram counts only from its seat's TCP address, with its token
- *   and slot, and (once bound) from its UDP port; replayed ids (the seat's one
- *   replay window) and GameStates far behind (`stale`),
- *   undecodable bytes and unexpected types are dropped and counted;
+ * - a game datagram climbs the servers' one admission ladder
+ *   (common/seatAdmission.ts): its seat's token, TCP address, UDP port (once
+ *   bound; NAT rebinding), slot, an allowed type, an id the seat's connection
+ *   never took, a GameState with its ship and time; GameStates far behind
+ *   (`stale`) are dropped here, everything dropped is counted by reason;
  * - a seat's ship states and lasers are checked by its ClientGuard, mild
  *   violations corrected before relaying, every violation a strike; its
  *   missiles, mines, EMPs, kill claims and the hits it ignores by the
@@ -21,7 +22,7 @@
  *   collects strikes and is blocked for a while.
  * It also sends: Relay datagrams (on arrival or on the tick), pongs, pings.
  */
-import { decodePacket, DropCounters, encodePacket } from '../../../shared/wire/codec';
+import { DropCounters, encodePacket } from '../../../shared/wire/codec';
 import { peekToken } from '../../../shared/wire/header';
 import { PacketType, type Packet } from '../../../shared/wire/types';
 import { isTimeDatagram } from '../../../shared/time';
@@ -32,6 +33,7 @@ import type { DiscoveryResponder } from '../common/discoveryResponder';
 import type { Forwarder } from './forwarder';
 import type { GameserverConfig } from './gameserverOptions';
 import { unwrapAddress } from '../common/lineServer';
+import { SeatAdmission, settleSeat, type SeatAdmissionRules, type SeatDrop } from '../common/seatAdmission';
 import { serverHeader } from './relay';
 import type { ClientSeat } from './seat';
 import { stateVerdict } from './interest';
@@ -51,14 +53,21 @@ const SPAWN_POINTS = spawnPoints();
  */
 const ENDED_TOKEN_GRACE_MS = 30_000;
 
-/**
- * How long a seat's bound UDP port must have been quiet before a datagram with
- * the seat's token from another port of the same address moves the seat there
- * (a NAT that rebound its mapping; the silence timeout is 10 s).
- */
-export const MIGRATE_AFTER_QUIET_MS = 2000;
+export { MIGRATE_AFTER_QUIET_MS } from '../common/seatAdmission';
 
-type ServerDrop = 'bad-discovery' | 'bad-time-sync' | 'no-token' | 'unknown-token' | 'wrong-address' | 'wrong-port' | 'wrong-slot' | 'replayed' | 'stale' | 'unexpected-type' | 'no-state' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
+/**
+ * The gameserver's rungs of the admission ladder: its clients send GameStates (always with their ship and
+ * time), NodeAlives, pings and the pongs of the server's pings, and reliable messages; anything else is an
+ * `unexpected-type`.
+ */
+export const GAME_ADMISSION: SeatAdmissionRules = {
+  types: new Set<number>([PacketType.GameState, PacketType.NodeAlive, PacketType.Ping, PacketType.Pong, PacketType.Reliable]),
+  typeDrop: 'unexpected-type',
+  gameStateCarriesState: true,
+};
+
+/** The gameserver's own drop reasons besides the ladder's (SeatDrop: no-token … replayed, unexpected-type, no-state). */
+type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
@@ -90,8 +99,18 @@ export class GameDatagrams {
   /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
   private dropped: string | null = null;
   private flushPending: NodeJS.Immediate | undefined;
+  private readonly admission: SeatAdmission<ClientSeat>;
 
-  constructor(private readonly parts: GameDatagramsParts) {}
+  constructor(private readonly parts: GameDatagramsParts) {
+    this.admission = new SeatAdmission<ClientSeat>({
+      rules: GAME_ADMISSION,
+      seatByToken: (token) => parts.fwd.byToken.get(token),
+      // The backlog of a session that just ended is no attack: counted, but no strike against its source.
+      endedLately: (token) => (this.endedTokens.get(token) ?? -Infinity) > parts.clock(),
+      codecDrops: this.codecDrops,
+      drop: (reason) => this.drop(reason),
+    });
+  }
 
   /** Strikes counted against `seat` so far. */
   strikesOf(seat: ClientSeat): number {
@@ -131,8 +150,7 @@ export class GameDatagrams {
     } catch (err) {
       return this.parts.log.error({ err, slot: seat.slot }, 'could not encode a datagram (server bug)');
     }
-    seat.counters.datagramsSent += 1;
-    seat.counters.bytesSent += bytes.length;
+    seat.connection.sent(bytes.length);
     this.totals.packetsOut += 1;
     this.totals.bytesOut += bytes.length;
     if (!this.parts.udp.send(seat.udp, bytes)) this.parts.log.debug({ slot: seat.slot }, 'udp send failed');
@@ -140,7 +158,7 @@ export class GameDatagrams {
 
   /** A header of the server's own datagrams to `seat`, numbered. */
   header(seat: ClientSeat, type: PacketType, gameTime = this.parts.clock()) {
-    return serverHeader(type, seat.nextId++, Math.floor(gameTime), seat.token);
+    return serverHeader(type, seat.connection.stamp(), Math.floor(gameTime), seat.token);
   }
 
   /** Relays what waits for every seat (within its per-tick budget). */
@@ -176,40 +194,22 @@ export class GameDatagrams {
   }
 
   private receive(msg: Uint8Array, from: UdpEndpoint): void {
-    const decoded = decodePacket(msg);
-    if (!decoded.ok) {
-      this.codecDrops.count(decoded.reason);
-      this.dropped = decoded.reason;
-      return;
-    }
     const { fwd, config } = this.parts;
-    const { header: h } = decoded.packet;
-    if (h.token === undefined) return this.drop('no-token');
-    const s = fwd.byToken.get(h.token);
-    if (!s) {
-      this.drop('unknown-token');
-      // The backlog of a session that just ended is no attack: counted, but no strike against its source.
-      if ((this.endedTokens.get(h.token) ?? -Infinity) > this.parts.clock()) this.dropped = null;
+    const now = this.parts.clock();
+    // Token, address, port (NAT rebinding), slot, type, replay window, a GameState's ship and time: the servers' one ladder.
+    const a = this.admission.admit(msg, from, now);
+    if (!a.ok) {
+      this.dropped = a.excused ? null : a.reason;
       return;
     }
-    if (unwrapAddress(from.address) !== s.address) return this.drop('wrong-address');
-    const now = this.parts.clock();
-    // Another port of the player's address: a NAT that rebound its mapping, if the bound port has gone quiet
-    // and this datagram is newer than any taken (a replay or a late copy never moves a seat).
-    const moved = s.udp !== null && s.udp.port !== from.port;
-    if (moved && (now - s.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !s.replay.ahead(h.messageId))) return this.drop('wrong-port');
-    if (h.senderSlot !== s.slot) return this.drop('wrong-slot');
-    // Each of the client's datagrams is taken once, whatever kind and however old: a replay cannot keep a seat alive.
-    const seq = s.replay.admit(h.messageId);
-    if (seq.verdict === 'replayed' || seq.verdict === 'too-old') return this.drop('replayed');
+    const { seat: s, seq, moved } = a;
+    const h = a.packet.header;
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
-    // A gameserver client's game state always carries its ship and its time (wire v10 makes both optional).
-    if (h.type === PacketType.GameState && (h.state === undefined || h.gameTime === undefined)) return this.drop('no-state');
     // A datagram without a game time (reliable messages only) counts as sent when it arrived.
     const sentAt = h.gameTime === undefined ? now : stateTime(h.gameTime, now);
     const claims: RuleViolation[] = [];
     const pos = h.type === PacketType.GameState ? h.state?.pos : undefined;
-    const { packet, farPickups } = fwd.takeLinkEvents(s, decoded.packet, now, (ev) => {
+    const { packet, farPickups } = fwd.takeLinkEvents(s, a.packet, now, (ev) => {
       const v = this.rules.reliable(s, ev, sentAt, pos);
       if (v) claims.push(v);
       return v !== null;
@@ -227,8 +227,6 @@ export class GameDatagrams {
       const v = stateVerdict(seq);
       if (v === 'stale' || v === 'replayed') return this.drop(v);
       verdict = v;
-    } else if (h.type !== PacketType.NodeAlive && h.type !== PacketType.Ping && h.type !== PacketType.Pong && h.type !== PacketType.Reliable) {
-      return this.drop('unexpected-type');
     }
     // The first datagram that passes every check fixes the client's UDP endpoint; a rebound one moves it.
     if (!s.udp || moved) {
@@ -237,13 +235,9 @@ export class GameDatagrams {
         this.parts.log.info({ slot: s.slot, from: s.udp.port, to: from.port }, 'player moved to another UDP port (NAT rebinding): seat kept');
         this.totals.migrations += 1;
       }
-      s.udp = from;
       this.endpoints.set(`${from.address}:${from.port}`, s);
     }
-    s.lastHeard = now;
-    s.udpHeardAt = now;
-    s.counters.packetsIn += 1;
-    s.counters.bytesIn += msg.length;
+    settleSeat(s, from, msg.length, now);
     if (verdict !== undefined) {
       // Impossible ship states and lasers are corrected in the packet before anyone sees them, and counted.
       const guard = this.guardOf(s, now);

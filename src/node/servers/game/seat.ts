@@ -1,10 +1,12 @@
 /**
  * One joined player of a gameserver (its seat): its TCP identity (slot, name, address),
  * its UDP session (token, endpoint bound by the first valid datagram), its
- * newest state, its replay window (the one sequence window), what it still has to receive (the
+ * newest state, its Connection (the one sequence window, the numbers of the
+ * server's datagrams, the traffic counters), what it still has to receive (the
  * Outbox) and the counters the status page shows.
  */
-import { ReplayWindow, sequenceStart } from '../../../shared/net/replayWindow';
+import { Connection } from '../../../shared/net/connection';
+import { sequenceStart } from '../../../shared/net/replayWindow';
 import { ReliableLink } from '../../../shared/net/reliable';
 import type { Vec3 } from '../../../shared/sim/types';
 import { eventSize } from '../../../shared/wire/codec';
@@ -14,9 +16,9 @@ import type { UdpEndpoint } from '../common/serverUdp';
 
 /** Per-client counters (status page, JSON, tests). */
 export interface ClientCounters {
-  /** Datagrams accepted from this client. */
-  packetsIn: number;
-  bytesIn: number;
+  /** Datagrams accepted from this client (its connection's). */
+  readonly packetsIn: number;
+  readonly bytesIn: number;
   /** New states of others sent to this client. */
   statesSent: number;
   /** New states of others not sent because they were beyond the filter radius (once per state). */
@@ -25,9 +27,32 @@ export interface ClientCounters {
   eventsSent: number;
   /** Events of others not queued for this client because of the distance filter. */
   eventsFiltered: number;
-  /** Relay datagrams (and pings) sent to this client, and their bytes. */
-  datagramsSent: number;
-  bytesSent: number;
+  /** Relay datagrams (and pings) sent to this client, and their bytes (its connection's). */
+  readonly datagramsSent: number;
+  readonly bytesSent: number;
+}
+
+/** A seat's counters: its own, and the datagrams and bytes of its connection under the names the status page has always used. */
+function seatCounters(connection: Connection): ClientCounters {
+  const traffic = connection.counters;
+  return {
+    get packetsIn() {
+      return traffic.datagramsIn;
+    },
+    get bytesIn() {
+      return traffic.bytesIn;
+    },
+    statesSent: 0,
+    statesFiltered: 0,
+    eventsSent: 0,
+    eventsFiltered: 0,
+    get datagramsSent() {
+      return traffic.datagramsOut;
+    },
+    get bytesSent() {
+      return traffic.bytesOut;
+    },
+  };
 }
 
 /** A reliable message the server passes on: the event and the slot it came from. */
@@ -56,16 +81,17 @@ export class ClientSeat {
   readonly sent = new Map<number, number>();
   /** Datagrams this client may still be sent in the current tick. */
   budget: number;
-  /** Message id of the server's datagrams to this client: from the wall-clock second, like every session link (replayWindow.ts). */
-  nextId = sequenceStart(Math.floor(Date.now() / 1000));
+  /**
+   * The client as a remote node: the message ids of the server's datagrams to it (from the wall-clock second,
+   * like every session link), its datagrams already taken (replays of any age are dropped), traffic each way.
+   */
+  readonly connection = new Connection(sequenceStart(Math.floor(Date.now() / 1000)));
   /** Server clock (ms) of the last datagram taken from the bound UDP endpoint. */
   udpHeardAt = -Infinity;
-  /** The client's datagrams already taken (replays of any age are dropped). */
-  readonly replay = new ReplayWindow();
   /** Round trip of the last answered ping (ms), and the clock of the ping in flight. */
   rttMs: number | null = null;
   pingAt: number | null = null;
-  readonly counters: ClientCounters = { packetsIn: 0, bytesIn: 0, statesSent: 0, statesFiltered: 0, eventsSent: 0, eventsFiltered: 0, datagramsSent: 0, bytesSent: 0 };
+  readonly counters: ClientCounters = seatCounters(this.connection);
 
   constructor(
     /** Unique per session (a slot is reused; this is not). */

@@ -1,18 +1,20 @@
 /**
  * The netgame server's UDP: every datagram distrusted, as at the gameserver.
- * LAN discovery and time-sync requests are answered; anything else must be a
- * datagram with a joined player's session token, from that player's address (its
- * port learnt from the first datagram, moved only after two quiet seconds
- * and by a datagram newer than any taken), its slot, a message id never
- * taken before, within the source's rate: a GameState carrying the messages
+ * LAN discovery and time-sync requests are answered; anything else must be
+ * within the source's rate and climb the servers' one admission ladder
+ * (common/seatAdmission.ts): a joined player's session token, from that
+ * player's address (its port learnt from the first datagram, moved only after
+ * two quiet seconds and by a datagram newer than any taken), its slot, an
+ * allowed type, a message id its seat's connection never took: a GameState carrying the messages
  * a client sends (controlChange, movesAck, stateAck), a NodeAlive (it keeps
  * the seat), a Ping (answered), reliable messages and their acknowledgements
  * (to the seat's link: netgameReliable.ts passes chat on). Server → client
  * datagrams are Relay packets with the netgame messages in the outer event
  * list. Everything else is dropped and counted by reason, never thrown.
  */
-import { decodePacket, DropCounters } from '../../../shared/wire/codec';
-import { ReplayWindow, sequenceStart } from '../../../shared/net/replayWindow';
+import { DropCounters } from '../../../shared/wire/codec';
+import { Connection } from '../../../shared/net/connection';
+import { sequenceStart } from '../../../shared/net/replayWindow';
 import { NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../../shared/wire/types';
 import type { ServerTimeService } from '../common/timeService';
 import { encodePacket } from '../../../shared/wire/codec';
@@ -20,12 +22,19 @@ import type { DiscoveryResponder } from '../common/discoveryResponder';
 import { unwrapAddress } from '../common/lineServer';
 import type { ServerUdp, UdpEndpoint } from '../common/serverUdp';
 import type { SourceGuard } from '../common/strikes';
+import { SeatAdmission, settleSeat, type SeatAdmissionRules } from '../common/seatAdmission';
 import { newNetLink, type NetLink } from './netgameReliable';
 
-/** A port change of a seat is believed only after its bound port has been quiet this long (a NAT rebinding). */
-const MIGRATE_AFTER_QUIET_MS = 2000;
 const CLIENT_MESSAGES: ReadonlySet<string> = new Set(['controlChange', 'movesAck', 'stateAck']);
-const CLIENT_TYPES: ReadonlySet<number> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Ping, PacketType.Reliable]);
+/**
+ * The netgame server's rungs of the admission ladder: its clients send GameStates (their messages, no ship
+ * needed), NodeAlives, pings and reliable messages; anything else is a `wrong-type`.
+ */
+export const NETGAME_ADMISSION: SeatAdmissionRules = {
+  types: new Set<number>([PacketType.GameState, PacketType.NodeAlive, PacketType.Ping, PacketType.Reliable]),
+  typeDrop: 'wrong-type',
+  gameStateCarriesState: false,
+};
 /** What a client's NodeAlive says of it besides (its name and look travel over TCP too): not dropped, not used. */
 const ALIVE_EXTRAS: ReadonlySet<string> = new Set(['playerName', 'playerLook']);
 
@@ -38,17 +47,15 @@ export interface NetSeat {
   udp: UdpEndpoint | null;
   udpHeardAt: number;
   lastHeard: number;
-  readonly replay: ReplayWindow;
-  /** Message id of the server's datagrams to it. */
-  nextId: number;
+  /** It as a remote node: the message ids of the server's datagrams to it, its datagrams taken, traffic each way. */
+  readonly connection: Connection;
   /** The reliable link with it (chat and names, netgameReliable.ts). */
   readonly link: NetLink;
-  counters: { datagramsIn: number; datagramsOut: number; bytesIn: number; bytesOut: number };
 }
 
 /** A seat for a player seated in `slot`; `firstLinkId`: the first id of the server's reliable messages to it (random per seat). */
 export function newSeat(slot: number, address: string, token: number, now: number, firstLinkId = 1): NetSeat {
-  return { slot, address, token, udp: null, udpHeardAt: now, lastHeard: now, replay: new ReplayWindow(), nextId: sequenceStart(Math.floor(Date.now() / 1000)), link: newNetLink(firstLinkId), counters: { datagramsIn: 0, datagramsOut: 0, bytesIn: 0, bytesOut: 0 } };
+  return { slot, address, token, udp: null, udpHeardAt: now, lastHeard: now, connection: new Connection(sequenceStart(Math.floor(Date.now() / 1000))), link: newNetLink(firstLinkId) };
 }
 
 export interface NetgameDatagramsParts {
@@ -69,8 +76,16 @@ export class NetgameDatagrams {
   readonly codecDrops = new DropCounters();
   /** Datagrams refused by the server's rules, by reason. */
   readonly serverDrops = new Map<string, number>();
+  private readonly admission: SeatAdmission<NetSeat>;
 
-  constructor(private readonly parts: NetgameDatagramsParts) {}
+  constructor(private readonly parts: NetgameDatagramsParts) {
+    this.admission = new SeatAdmission<NetSeat>({
+      rules: NETGAME_ADMISSION,
+      seatByToken: (token) => [...parts.seats.values()].find((s) => s.token === token),
+      codecDrops: this.codecDrops,
+      drop: (reason) => this.drop(reason),
+    });
+  }
 
   onDatagram(msg: Uint8Array, from: UdpEndpoint): void {
     try {
@@ -87,15 +102,11 @@ export class NetgameDatagrams {
     if (!seat.udp) return;
     const packet: Packet = {
       // Only a pong carries a game time (its ping's stamp); the netgame's messages go by frames (wire v10).
-      header: { type, senderSlot: NO_SLOT, messageId: seat.nextId, ...(gameTime === undefined ? {} : { gameTime }), joined: false, token: seat.token },
+      header: { type, senderSlot: NO_SLOT, messageId: seat.connection.stamp(), ...(gameTime === undefined ? {} : { gameTime }), joined: false, token: seat.token },
       events,
     };
-    seat.nextId = (seat.nextId + 1) >>> 0;
     const bytes = encodePacket(packet);
-    if (this.parts.udp.send(seat.udp, bytes)) {
-      seat.counters.datagramsOut++;
-      seat.counters.bytesOut += bytes.length;
-    }
+    if (this.parts.udp.send(seat.udp, bytes)) seat.connection.sent(bytes.length);
   }
 
   private drop(reason: string): void {
@@ -107,23 +118,12 @@ export class NetgameDatagrams {
     const source = `${unwrapAddress(from.address)}:${from.port}`;
     const refused = this.parts.sources.admit(source, this.seatAt(from) !== null, now);
     if (refused) return this.drop(refused);
-    const decoded = decodePacket(msg);
-    if (!decoded.ok) return this.codecDrops.count(decoded.reason);
-    const { header: h, events } = decoded.packet;
-    if (h.token === undefined) return this.drop('no-token');
-    const seat = [...this.parts.seats.values()].find((s) => s.token === h.token);
-    if (!seat) return this.drop('unknown-token');
-    if (unwrapAddress(from.address) !== seat.address) return this.drop('wrong-address');
-    const moved = seat.udp !== null && seat.udp.port !== from.port;
-    if (moved && (now - seat.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !seat.replay.ahead(h.messageId))) return this.drop('wrong-port');
-    if (h.senderSlot !== seat.slot) return this.drop('wrong-slot');
-    if (!CLIENT_TYPES.has(h.type)) return this.drop('wrong-type');
-    if (seat.replay.accept(h.messageId) !== 'new') return this.drop('replayed');
-    seat.udp = from;
-    seat.udpHeardAt = now;
-    seat.lastHeard = now;
-    seat.counters.datagramsIn++;
-    seat.counters.bytesIn += msg.length;
+    // Token, address, port (NAT rebinding), slot, type, replay window: the servers' one ladder.
+    const a = this.admission.admit(msg, from, now);
+    if (!a.ok) return;
+    const { seat } = a;
+    const { header: h, events } = a.packet;
+    settleSeat(seat, from, msg.length, now);
     if (h.type === PacketType.Ping) return this.send(seat, [], PacketType.Pong, h.gameTime);
     const envelopes: RemoteEvent[] = [];
     for (const ev of events) {

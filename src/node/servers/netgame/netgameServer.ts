@@ -253,7 +253,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
             reliablePending: seat?.link.pending ?? 0,
           };
         });
-      return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.counters.datagramsIn, 0), drops, clients };
+      return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.connection.counters.datagramsIn, 0), drops, clients };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
