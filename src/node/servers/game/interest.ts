@@ -78,13 +78,13 @@ export function withinRadius(from: Vec3 | undefined, to: Vec3 | undefined, radiu
  * How many ids behind the newest datagram a late GameState may be and still
  * have its events forwarded (its state never replaces a newer one); one
  * further behind is dropped whole as `stale`. The ids come from the seat's
- * one replay window (session/replayWindow.ts), which has already dropped
- * every id taken before.
+ * connection (net/connection.ts, its one replay window), which the admission
+ * ladder (common/seatAdmission.ts) has already used to drop every id taken before.
  */
 export const LATE_STATE_LIMIT = 32;
 
 /**
- * What the gameserver makes of a GameState's id as its seat's replay window
+ * What the gameserver makes of a GameState's id as its seat's connection
  * placed it: `newest` (its state counts), `late` (within LATE_STATE_LIMIT:
  * only its events do), `stale` (further behind: dropped whole) or
  * `replayed` (taken before, or older than the window: dropped).
