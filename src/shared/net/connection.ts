@@ -3,15 +3,35 @@
  * per remote): the only place a datagram's `messageId` is written (`stamp`)
  * and read (`admit`), with the traffic counters the status pages and the net
  * graph show. Every side keeps one per node it talks to: a client session per
- * member, link target and time source (session/pipeline.ts), a gameserver or
- * netgame server per seat.
+ * node it sends to or hears from (session/connections.ts: what its
+ * membership sends is unnumbered, UnnumberedPacket, and what it receives
+ * comes with an Arrival), a gameserver or netgame server per seat.
  *
  * Outgoing numbers start from the wall-clock second (sequenceStart), so a
  * restarted node is never taken for a replay of itself; incoming numbers go
  * through the one replay window (replayWindow.ts): a number taken once, or
  * older than the window, is refused whatever its age.
  */
+import type { Packet, PacketHeader, RemoteEvent } from '../wire/types';
 import { ReplayWindow, sequenceStart, type SequenceVerdict } from './replayWindow';
+
+/** A header as a membership or the session builds it: everything but the `messageId`, which only a Connection writes. */
+export type UnnumberedHeader = Omit<PacketHeader, 'messageId'>;
+
+/** A packet before it leaves: its connection numbers it (`Connection.number`) as the last thing before it is encoded. */
+export interface UnnumberedPacket {
+  header: UnnumberedHeader;
+  events: RemoteEvent[];
+}
+
+/**
+ * What the connection made of a received datagram's number, as it goes up
+ * with the packet: the newest from its node, or older than the newest (late:
+ * overtaken on the way; too old: from before the window, so nothing says it
+ * was seen). A number taken before never goes up: the duplicate is dropped
+ * where it was admitted.
+ */
+export type Arrival = 'newest' | 'late' | 'too-old';
 
 /** Datagrams and bytes each way (what `players`, status pages and benches read). */
 export interface ConnectionCounters {
@@ -39,6 +59,11 @@ export class Connection {
     const id = this.next;
     this.next = (id + 1) >>> 0;
     return id;
+  }
+
+  /** `packet` with the next `messageId` ({@link stamp}): what leaves for the node. */
+  number(packet: UnnumberedPacket): Packet {
+    return { header: { ...packet.header, messageId: this.stamp() }, events: packet.events };
   }
 
   /** Classifies a received `messageId` (newest, late with how far behind, replayed, too old) and takes it when it is new. */
