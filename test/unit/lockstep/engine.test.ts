@@ -6,30 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LockstepSim } from '../../support/lockstepSim';
+import { sweepLockstepSeeds } from '../../support/lockstepSweep';
 import { HASH_EVERY, resendTimeout, WAIT_SHOWN_MS } from '../../../src/shared/lockstep/config';
 import type { LockstepNotice } from '../../../src/shared/lockstep/engine';
 
 type Notice<K extends LockstepNotice['kind']> = Extract<LockstepNotice, { kind: K }>;
 
 describe('lockstep on a lossy simulated network', () => {
-  it('every peer computes the same world at every frame it completes: 1,000 seeds, 2–4 peers, 5 % loss, duplication, reordering', () => {
-    let compared = 0;
-    let transfers = 0;
-    let slowest = Infinity;
-    for (let seed = 1; seed <= 1000; seed++) {
-      const peers = 2 + (seed % 3);
-      const sim = new LockstepSim({ peers, seed, lossPct: 5, dupPct: 3, reorderPct: 5, latencyMs: 2 + (seed % 7), jitterMs: 2 });
-      sim.runUntil(3000);
-      expect(sim.mismatches, `seed ${seed}`).toEqual([]);
-      compared += sim.framesCompared;
-      transfers += sim.noticesOf('adopted').length;
-      slowest = Math.min(slowest, ...sim.completed);
-      // Every peer plays: at least a second of frames after the start (the first transfer needs ~1 s at worst).
-      for (const done of sim.completed) expect(done, `seed ${seed}`).toBeGreaterThan(40);
-    }
-    console.log(`1000 seeds: ${compared} (epoch, frame) pairs compared between peers, ${transfers} state transfers taken, slowest peer completed ${slowest} frames in 3 s`);
-    expect(compared).toBeGreaterThan(1000 * 40);
-  }, 180_000);
+  it('every peer computes the same world at every frame it completes: 200 seeds, 2–4 peers, 5 % loss, duplication, reordering (800 more in the soak suite)', () => {
+    const { compared, seeds } = sweepLockstepSeeds(1, 200);
+    expect(compared).toBeGreaterThan(seeds * 40);
+  }, 60_000);
 
   it('a frame packet lost while the other peer advances costs at most 2 frames, where a plain stop-and-wait waits a timeout', () => {
     const stall = (plainStopAndWait: boolean): number => {
