@@ -11,6 +11,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleText, holdAndCount, openGamePage, waitTicks } from './gamePage';
+import { aimStep } from './hudAim';
 import { launchChromium } from '../support/browser';
 import { startWebShell, type WebShellProcess } from '../support/webShellProcess';
 import { passFrontDoor, waitMenu } from '../support/frontDoor';
@@ -140,8 +141,22 @@ describe('sound in the game page (headless Chromium through the browser shell)',
     await consoleLine(page, 'practice 1 5', /./);
     await waitMenu(page, 'off');
     const local = await page.evaluate(() => window.__starlane!.world().localSlot);
-    // We hold still and do not fire: the next laser cue is the bot's.
-    await page.waitForFunction((slot) => { const from = window.__starlane!.sound().lastFrom['laser']; return from !== undefined && from !== slot; }, local, { timeout: 60_000 });
+    // We do not fire: the next laser cue is the bot's. We fly at it by the HUD (a bot 600 units out
+    // collects extras before it fights; closing in brings it within its fighting range sooner).
+    const botFired = () => page.evaluate((slot) => { const from = window.__starlane!.sound().lastFrom['laser']; return from !== undefined && from !== slot; }, local);
+    for (let i = 0; i < 5 && (await page.evaluate(() => window.__starlane!.overlays().target)) < 0; i++) {
+      await page.keyboard.press('KeyT');
+      await waitTicks(page, 2);
+    }
+    await page.keyboard.down('KeyW');
+    try {
+      // A breakage guard only: 60 s of game time at most.
+      const until = (await page.evaluate(() => window.__starlane!.tick())) + 2400;
+      while (!(await botFired()) && (await page.evaluate(() => window.__starlane!.tick())) < until) await aimStep(page);
+    } finally {
+      await page.keyboard.up('KeyW');
+    }
+    expect(await botFired(), 'a laser cue from the bot').toBe(true);
     const theirs = await page.evaluate(() => window.__starlane!.soundRender('laser'));
     console.log(`e2e sound: a bot's laser ${theirs!.distance.toFixed(0)} units away: peak ${theirs!.peak.toFixed(3)} (ours ${ours!.peak.toFixed(3)}), rms ${theirs!.rms.toFixed(4)}`);
     expect(theirs!.positional).toBe(true);
