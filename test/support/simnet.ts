@@ -5,11 +5,20 @@
  * reordering. Every packet goes through the real wire codec
  * (encodePacket at send, decodePacket at delivery), so the core can only
  * rely on what survives the wire. No Math.random, no timers.
+ *
+ * Each node has a session's connection layer below its peer
+ * (src/shared/session/connections.ts, as the pipeline keeps it): it numbers
+ * every copy that leaves on the link to its target — a broadcast too, copy by
+ * copy, as a p2p session's proven nodes take only the tokened copy on their
+ * own link — and admits every copy that arrives, so duplicates stop there and
+ * the peer gets the rest with its place (newest, late, too old).
  */
 import { addrKey } from '../../src/shared/wire/addr';
 import { floatStream } from '../../src/shared/sim/prng';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
 import type { Packet, WireAddr } from '../../src/shared/wire/types';
+import type { UnnumberedPacket } from '../../src/shared/net/connection';
+import { SessionConnections } from '../../src/shared/session/connections';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../src/shared/p2p';
 
 /** A game state the peer's receive returned for the game, recorded beside its notices in the order it came. */
@@ -24,10 +33,24 @@ export type PeerNotice = P2pNotice | GameStateNotice;
 /** `peer` with every game state its receive returns also pushed to `record` (as the session would hand it on). */
 export function recordGameStates(peer: P2pPeer, record: (n: GameStateNotice) => void): void {
   const receive = peer.receive.bind(peer);
-  peer.receive = (from, packet, now) => {
-    const taken = receive(from, packet, now);
+  peer.receive = (from, packet, now, arrival) => {
+    const taken = receive(from, packet, now, arrival);
     for (const g of taken) record({ kind: 'game-state', ...g });
     return taken;
+  };
+}
+
+/**
+ * What a test hands `peer` directly, through a connection layer of its own
+ * (session/connections.ts, as a session's pipeline admits each datagram, its
+ * numbers started at wall-clock second 0): duplicates stop there, the rest
+ * reaches the peer with its place. Returns the game states the peer took.
+ */
+export function admitting(peer: P2pPeer): (from: WireAddr, packet: Packet, now: number) => GameStateNotice[] {
+  const connections = new SessionConnections(() => 0, true);
+  return (from, packet, now) => {
+    const arrival = connections.admit(addrKey(from), packet.header.type, packet.header.messageId, now, false);
+    return arrival === null ? [] : peer.receive(from, packet, now, arrival).map((g) => ({ kind: 'game-state', ...g }));
   };
 }
 
@@ -70,6 +93,8 @@ export interface SimNode {
   readonly notices: { at: number; notice: PeerNotice }[];
   /** A crashed node neither ticks, receives nor sends any more (its program stopped silently). */
   crashed: boolean;
+  /** The node's connection layer: numbers what its peer sends, admits what it receives (by sender key). */
+  readonly connections: SessionConnections;
   /** Time of the last connect() made through SimNet.connect. */
   connectAt: number | null;
 }
@@ -79,11 +104,15 @@ export interface SentRecord {
   at: number;
   from: number;
   to: number | null;
-  packet: Packet;
+  /** As the peer sent it (each copy is numbered on its link). */
+  packet: UnnumberedPacket;
 }
 
 /** Decides per copy whether a test drops it on purpose (before random loss). */
 export type DropRule = (from: SimNode, to: SimNode, packet: Packet, at: number) => boolean;
+
+/** How often the nodes' connection layers hear who is in the session (the pipeline: every tick). */
+const RETAIN_EVERY_MS = 50;
 
 /** A delivery or a scheduled test action, run at `due` in (due, seq) order. */
 interface Due {
@@ -115,8 +144,8 @@ export class SimNet {
   private readonly log: boolean;
   private readonly byKey = new Map<string, SimNode>();
   private queue: Due[] = [];
-  private readonly encoded = new WeakMap<Packet, Uint8Array>();
   private seq = 0;
+  private retainedAt = -Infinity;
 
   constructor(opts: SimNetOptions) {
     this.rand = mulberry32(opts.seed);
@@ -140,7 +169,9 @@ export class SimNet {
     const notices: SimNode['notices'] = [];
     const name = opts.name ?? `node${index}`;
     // The node object is created first so the transport closures can refer to it.
-    const node = { index, addr, key: addrKey(addr), name, notices, crashed: false, connectAt: null } as unknown as SimNode & { peer: P2pPeer };
+    // A new program's connections number from the wall-clock second it started in (virtual time here).
+    const connections = new SessionConnections(() => Math.floor(this.now / 1000), true);
+    const node = { index, addr, key: addrKey(addr), name, notices, crashed: false, connectAt: null, connections } as unknown as SimNode & { peer: P2pPeer };
     const peer = new P2pPeer(
       addr,
       name,
@@ -187,7 +218,14 @@ export class SimNet {
       head.run();
     }
     this.now = end;
-    for (const n of this.nodes) if (!n.crashed) n.peer.tick(this.now);
+    // As the pipeline's tick, less often (it costs the tables): the members are the session's nodes; the others' numbers are forgotten once they fall silent.
+    const retain = this.now - this.retainedAt >= RETAIN_EVERY_MS;
+    if (retain) this.retainedAt = this.now;
+    for (const n of this.nodes) {
+      if (n.crashed) continue;
+      n.peer.tick(this.now);
+      if (retain) n.connections.retain(new Set(n.peer.state === 'connected' ? n.peer.players().map((p) => addrKey(p.addr)) : []), this.now);
+    }
   }
 
   /** Steps until `ms` of virtual time have passed. */
@@ -214,35 +252,28 @@ export class SimNet {
       return;
     }
     this.stats.delivered++;
-    to.peer.receive(from.addr, decoded.packet, this.now);
+    const { header } = decoded.packet;
+    const arrival = to.connections.admit(from.key, header.type, header.messageId, this.now, to.peer.state === 'connected');
+    if (arrival === null) return;
+    to.peer.receive(from.addr, decoded.packet, this.now, arrival);
   }
 
-  /** Encodes once per packet object (a peer sends one object to every member). */
-  private bytesOf(packet: Packet): Uint8Array {
-    let bytes = this.encoded.get(packet);
-    if (!bytes) {
-      bytes = encodePacket(packet);
-      this.encoded.set(packet, bytes);
-    }
-    return bytes;
-  }
-
-  private unicast(from: SimNode, to: WireAddr, packet: Packet): void {
+  private unicast(from: SimNode, to: WireAddr, packet: UnnumberedPacket): void {
     if (from.crashed) return;
-    const bytes = this.bytesOf(packet);
     const target = this.byKey.get(addrKey(to));
+    const numbered = from.connections.number(addrKey(to), packet);
     if (this.log) this.sent.push({ at: this.now, from: from.index, to: target?.index ?? -1, packet });
-    if (target && target !== from) this.transmit(from, target, packet, bytes);
+    if (target && target !== from) this.transmit(from, target, numbered);
   }
 
-  private broadcast(from: SimNode, packet: Packet): void {
+  private broadcast(from: SimNode, packet: UnnumberedPacket): void {
     if (from.crashed) return;
-    const bytes = this.bytesOf(packet);
     if (this.log) this.sent.push({ at: this.now, from: from.index, to: null, packet });
-    for (const target of this.nodes) if (target !== from) this.transmit(from, target, packet, bytes);
+    for (const target of this.nodes) if (target !== from) this.transmit(from, target, from.connections.number(target.key, packet));
   }
 
-  private transmit(from: SimNode, to: SimNode, packet: Packet, bytes: Uint8Array): void {
+  private transmit(from: SimNode, to: SimNode, packet: Packet): void {
+    const bytes = encodePacket(packet);
     this.stats.copies++;
     if (this.dropRule?.(from, to, packet, this.now)) {
       this.stats.dropped++;

@@ -1,8 +1,9 @@
 /**
- * The `p2p` protocol: Parsec's peer-to-peer game on a LAN. The start-up,
- * slot table and packet filtering live in the pure core (src/shared/p2p);
- * the shared GameSession sends and receives the game; this adapter adds LAN
- * broadcast, the timer, the console commands and the p2p notices.
+ * The `p2p` protocol: Parsec's peer-to-peer game on a LAN. The start-up
+ * and slot table live in the pure core (src/shared/p2p); the shared
+ * GameSession sends and receives the game (its connection per node numbers
+ * and admits every datagram); this adapter adds LAN broadcast, the timer,
+ * the console commands and the p2p notices.
  */
 import { leftLine } from './leaveWords';
 import type { PlayerPing } from '../../shared/net/gameLink';

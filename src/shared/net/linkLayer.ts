@@ -15,8 +15,10 @@
  *   packet too), hands back each message seen for the first time with the
  *   slot it is from, and leaves the rest of the packet for the membership.
  *
- * Reliable messages bypass the membership's stale-packet filter on purpose:
- * an overtaken packet's state is old news, but the chat line in it is not.
+ * Reliable messages are taken from late datagrams too, on purpose (the
+ * connection below drops only duplicates; the membership takes state only
+ * from the newest): an overtaken packet's state is old news, but the chat
+ * line in it is not.
  * Pure; the protocol supplies time, slots and the transport.
  */
 import { giveUpAfterMs, ReliableLink, type ReliableConfig } from './reliable';

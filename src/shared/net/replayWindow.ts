@@ -1,19 +1,20 @@
 /**
- * The one sequence window of Starlane (netcode.io's replay buffer), used
- * by every receiver: the session pipeline (per node of a session), the p2p
- * core (p2p/packetFilter.ts) and the servers (per seat). Every datagram of a
- * session carries a per-link sequence number (`messageId`); the receiver
- * keeps, per sender, the newest number it accepted and which of the
- * REPLAY_WINDOW numbers below it it has seen. A number it has seen, or one
- * older than the window, is a replay (or so late it is useless) and is
- * dropped — whatever its age, so a datagram captured a minute ago is as dead
- * as one captured a millisecond ago. It never takes an old number for a new
- * one: "newer" is serial-number order on u32 (RFC 1982), and a session's
- * numbers start from the sender's wall-clock second (see SequenceNumbers), so
- * a restarted sender starts above everything it sent before.
+ * The one sequence window of Starlane (netcode.io's replay buffer), inside
+ * each Connection (net/connection.ts: a client session's connection layer,
+ * session/connections.ts, one per remote node) and each server seat. Every
+ * datagram carries its link's sequence number (`messageId`, written by the
+ * sender's Connection); the receiver keeps, per sender, the newest number it
+ * accepted and which of the REPLAY_WINDOW numbers below it it has seen. A
+ * number it has seen is a duplicate or a replay, and one older than the
+ * window is so late it is useless: a session's datagrams with either are
+ * dropped — whatever their age, so a datagram captured a minute ago is as
+ * dead as one captured a millisecond ago. Each number is read once, where it
+ * is admitted; what the window made of it goes up with the packet. It never
+ * takes an old number for a new one: "newer" is serial-number order on u32
+ * (RFC 1982), and a link's numbers start from the sender's wall-clock second
+ * (sequenceStart), so a restarted sender starts above everything it sent
+ * before.
  */
-import { PacketType } from '../wire/types';
-
 /** True when sequence number `a` is newer than `b` (u32 serial-number order, RFC 1982; equal numbers are not newer). */
 export function idNewer(a: number, b: number): boolean {
   const diff = (a - b) >>> 0;
@@ -24,9 +25,6 @@ export function idNewer(a: number, b: number): boolean {
 export function idMax(a: number, b: number): number {
   return idNewer(a, b) ? a >>> 0 : b >>> 0;
 }
-
-/** Most links one node numbers at once (beyond it the table starts afresh). */
-const MAX_LINKS = 4096;
 
 /** How many numbers below the newest a late (reordered) datagram may be. */
 export const REPLAY_WINDOW = 256;
@@ -117,66 +115,13 @@ export class ReplayWindow {
   }
 }
 
-/** The first sequence number of a link opened in wall-clock second `seconds` (its low 16 bits, times 65,536). */
+/**
+ * The first sequence number of a link opened in wall-clock second `seconds`
+ * (its low 16 bits, times 65,536), then one more per datagram. A link sending
+ * fewer than 65,536 datagrams a second (every Starlane link, by far)
+ * therefore never reaches the first number of a link opened a second later,
+ * so a restarted node is never taken for a replay of itself.
+ */
 export function sequenceStart(seconds: number): number {
   return ((seconds & 0xffff) * 0x10000) >>> 0;
-}
-
-/**
- * Per-link sequence numbers for outgoing datagrams: each link's first number
- * is its wall-clock second times 65,536, then one more per datagram. A link
- * sending fewer than 65,536 datagrams a second (every Starlane link, by far)
- * therefore never reaches the first number of a session started a second
- * later, so a restarted node is never taken for a replay of itself.
- */
-export class SequenceNumbers {
-  private readonly next = new Map<string, number>();
-
-  constructor(private readonly wallSeconds: () => number) {}
-
-  /** The next number for the link to `key`. */
-  take(key: string): number {
-    let n = this.next.get(key);
-    if (n === undefined) {
-      // Links are kept for the node's life (forgetting one could restart it below numbers already sent); a flood of strangers is bounded.
-      if (this.next.size >= MAX_LINKS) this.next.clear();
-      n = sequenceStart(this.wallSeconds());
-    }
-    this.next.set(key, (n + 1) >>> 0);
-    return n;
-  }
-
-  clear(): void {
-    this.next.clear();
-  }
-}
-
-/** Datagram types that belong to a running session and go through the replay window (start-up negotiation does not). */
-const WINDOWED: ReadonlySet<number> = new Set([PacketType.GameState, PacketType.NodeAlive, PacketType.Disconnect, PacketType.Ping, PacketType.Pong, PacketType.Relay, PacketType.Reliable]);
-
-/** One replay window per node of a session (members, link targets, the time source), by packet API key, and what they refused. */
-export class SessionReplays {
-  private readonly windows = new Map<string, ReplayWindow>();
-  /** Datagrams refused: numbers already taken, and numbers older than the window. */
-  readonly counts = { replayed: 0, tooOld: 0 };
-
-  /** Whether a datagram of `type` numbered `seq` from `key` is new (counted when it is not; kinds outside a session always are). */
-  take(key: string, type: number, seq: number): boolean {
-    if (!WINDOWED.has(type)) return true;
-    const verdict = this.windows.get(key)?.accept(seq);
-    if (verdict === 'replayed') this.counts.replayed += 1;
-    else if (verdict === 'too-old') this.counts.tooOld += 1;
-    else return true;
-    return false;
-  }
-
-  /** A window for each of `keys` (a new one starts with its next datagram); none for the rest. */
-  retain(keys: ReadonlySet<string>): void {
-    for (const key of keys) if (!this.windows.has(key)) this.windows.set(key, new ReplayWindow());
-    for (const key of [...this.windows.keys()]) if (!keys.has(key)) this.windows.delete(key);
-  }
-
-  clear(): void {
-    this.windows.clear();
-  }
 }

@@ -1,27 +1,32 @@
 /**
  * The state one peer shares between its start-up (startup.ts), game loop
  * (gameLoop.ts) and membership rules (membership.ts), and the primitives
- * they all use: message ids, sending, notices, table changes.
+ * they all use: sending, notices, table changes. Packets leave unnumbered:
+ * the session's connection to each node numbers them (session/connections.ts).
  * Internal to src/shared/p2p; the public face is P2pPeer (peer.ts).
  */
 import { addrKey } from '../wire/addr';
+import type { UnnumberedPacket } from '../net/connection';
 import { NO_SLOT, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 import type { P2pConfig } from './config';
-import { MessageFilter } from './packetFilter';
 import type { NameRecord } from './names';
-import { controlPacket } from './packets';
+import { outgoingControl } from './packets';
 import { AUTO_LOOK, type ShipLook } from '../wire/shipLook';
 import { SlotTable, toPlayer, UNKNOWN_NAME } from './slotTable';
 
 /** Where a peer is in its life cycle (STATE-MACHINE.md has the diagram). */
 export type PeerState = 'idle' | 'connecting' | 'slave' | 'connected' | 'failed';
 
-/** How a peer reaches the others. Implementations must not call back into the peer synchronously. */
+/**
+ * How a peer reaches the others. Implementations must not call back into the
+ * peer synchronously. Packets come unnumbered: the transport's connection to
+ * each node writes the `messageId` (a session's SessionSender).
+ */
 export interface P2pTransport {
   /** Unicast `packet` to one node. */
-  send(to: WireAddr, packet: Packet): void;
+  send(to: WireAddr, packet: UnnumberedPacket): void;
   /** Broadcast `packet` on the LAN (start-up discovery only). */
-  broadcast(packet: Packet): void;
+  broadcast(packet: UnnumberedPacket): void;
   /**
    * A node's identity from its wire address, as the packet API compares
    * nodes (a session gives the packet API's key). Default: the bytes. Which
@@ -104,7 +109,6 @@ export class PeerCore {
   readonly table: SlotTable;
   /** A node's identity (see P2pTransport.keyOf). */
   readonly keyOf: (addr: WireAddr) => string;
-  readonly filter = new MessageFilter();
   /** Last name heard from each node (ConnectRequest, SlotRequest, NodeAlive, playerName events). */
   readonly names = new Map<string, string>();
   /** Last ship look heard from each node (beside its name; AUTO_LOOK when it named itself without one). */
@@ -134,7 +138,6 @@ export class PeerCore {
   readonly nameSeen = new Map<string, NameRecord>();
   /** Per other row sharing our name: since when. */
   readonly clashSince = new Map<string, number>();
-  private nextId = 0;
 
   constructor(
     readonly self: WireAddr,
@@ -150,28 +153,10 @@ export class PeerCore {
     this.wantedName = name;
   }
 
-  /**
-   * Starts a new session's message ids at `now` (as u32) unless the counter
-   * is already past it, so a node restarted with a clock that kept running
-   * keeps sending ids newer than its previous session's.
-   */
-  startIds(now: number): void {
-    const t = Math.floor(now) >>> 0;
-    const diff = (t - this.nextId) >>> 0;
-    if (diff !== 0 && diff < 0x8000_0000) this.nextId = t;
-  }
-
-  /** The next message id (one per packet; the copies of one packet to several nodes share it). */
-  takeId(): number {
-    this.nextId = (this.nextId + 1) >>> 0;
-    return this.nextId;
-  }
-
-  /** A control packet from us with the next message id. */
-  packet(type: PacketType, now: number, events: RemoteEvent[]): Packet {
-    const id = this.takeId();
+  /** A control packet from us (our slot and joined flag as of now; each copy is numbered on its way out). */
+  packet(type: PacketType, events: RemoteEvent[]): UnnumberedPacket {
     const slot = this.state === 'connected' && this.mySlot !== null ? this.mySlot : NO_SLOT;
-    return controlPacket(type, slot, id, this.state === 'connected' && this.joined, events);
+    return outgoingControl(type, slot, this.state === 'connected' && this.joined, events);
   }
 
   /** Fresh, in-order GameStates taken during the receive under way, for the game code (P2pPeer.receive returns them). */
@@ -188,17 +173,17 @@ export class PeerCore {
   }
 
   /** Unicast through the transport. */
-  send(to: WireAddr, p: Packet): void {
+  send(to: WireAddr, p: UnnumberedPacket): void {
     this.transport.send(to, p);
   }
 
   /** LAN broadcast through the transport. */
-  broadcast(p: Packet): void {
+  broadcast(p: UnnumberedPacket): void {
     this.transport.broadcast(p);
   }
 
   /** Unicast to every other row of the table, except the keys in `skip`. */
-  sendToMembers(p: Packet, skip?: ReadonlySet<string>): void {
+  sendToMembers(p: UnnumberedPacket, skip?: ReadonlySet<string>): void {
     for (const e of this.table.rows()) {
       if (e.key === this.selfKey || skip?.has(e.key)) continue;
       this.transport.send(e.addr, p);
@@ -243,9 +228,9 @@ export class PeerCore {
   }
 
   /**
-   * Forgets the session: table, slot, queue, pending answers. Names, the
-   * message filter and tombstones survive, since they describe the other
-   * nodes, which have not changed.
+   * Forgets the session: table, slot, queue, pending answers. Names and
+   * tombstones survive, since they describe the other nodes, which have not
+   * changed (so do the connections below, with what they received).
    */
   resetSession(): void {
     this.table.clear();

@@ -21,7 +21,7 @@ function validSlot(slot: number): boolean {
 
 /** Sends NodeAlive (our header: slot and joined flag, plus our name) to every member. */
 export function sendAliveToAll(core: PeerCore, now: number): void {
-  core.sendToMembers(core.packet(PacketType.NodeAlive, now, identityEvents(core.name, core.look)));
+  core.sendToMembers(core.packet(PacketType.NodeAlive, identityEvents(core.name, core.look)));
   core.lastToAllAt = now;
   core.lastAliveAt = now;
 }
@@ -50,11 +50,11 @@ function sendAnswer(core: PeerCore, plan: AssignmentPlan, now: number): void {
   const answered = [...plan.kept, ...plan.added.map((a) => a.addr)];
   const list = playerListEvent(core.table.toPlayers());
   if (answered.length > 0) {
-    core.sendToMembers(core.packet(PacketType.ConnectReply, now, [list, queueEvent(answered)]));
+    core.sendToMembers(core.packet(PacketType.ConnectReply, [list, queueEvent(answered)]));
     core.lastToAllAt = now;
   }
   if (plan.full.length > 0) {
-    const full = core.packet(PacketType.GameFull, now, [list, queueEvent(plan.full)]);
+    const full = core.packet(PacketType.GameFull, [list, queueEvent(plan.full)]);
     for (const addr of plan.full) core.send(addr, full);
     core.sendToMembers(full);
   }
@@ -76,7 +76,7 @@ function resendAnswers(core: PeerCore, now: number): void {
       continue;
     }
     const type = u.kind === 'reply' ? PacketType.ConnectReply : PacketType.GameFull;
-    core.send(u.addr, core.packet(type, now, [playerListEvent(core.table.toPlayers()), queueEvent([u.addr])]));
+    core.send(u.addr, core.packet(type, [playerListEvent(core.table.toPlayers()), queueEvent([u.addr])]));
     u.nextAt = now + core.cfg.connectRequestIntervalMs;
   }
 }
@@ -227,8 +227,8 @@ function flushAnswers(core: PeerCore, now: number): void {
 }
 
 /**
- * Handles a packet in the connected state (duplicates already dropped;
- * `fresh` = newest from its sender). Returns the claim that cost us our
+ * Handles a packet in the connected state (duplicates already dropped by its
+ * connection; `fresh` = the newest number from its sender). Returns the claim that cost us our
  * slot (a higher node proved it holds it), or null.
  */
 export function connectedReceive(core: PeerCore, from: WireAddr, key: string, packet: Packet, fresh: boolean, now: number): Claim | null {
@@ -312,7 +312,6 @@ export function connectedTick(core: PeerCore, now: number): void {
   for (const [k, at] of core.lastEvidenceAt) if (now - at > core.cfg.aliveIntervalMs) core.lastEvidenceAt.delete(k);
   for (const [k, at] of core.answeredAt) if (now - at > core.cfg.aliveIntervalMs) core.answeredAt.delete(k);
   for (const [k, d] of core.deferred) if (now > d.until) core.deferred.delete(k);
-  core.filter.prune(now, core.cfg.aliveIntervalMs, (k) => core.table.has(k));
 }
 
 /** The table we knew, with `winner` in the slot we lost: what we tell the peers when we ask again. */

@@ -41,14 +41,14 @@ function evidenceAllowed(core: PeerCore, key: string, now: number): boolean {
 }
 
 /** Sends `to` a NodeAlive: our own header is direct evidence of the slot we hold. */
-export function sendAliveTo(core: PeerCore, to: WireAddr, now: number): void {
-  core.send(to, core.packet(PacketType.NodeAlive, now, identityEvents(core.name, core.look)));
+export function sendAliveTo(core: PeerCore, to: WireAddr): void {
+  core.send(to, core.packet(PacketType.NodeAlive, identityEvents(core.name, core.look)));
 }
 
 /** Sends `to` our table as a ConnectReply that answers nobody (empty queue): a hint that it lost a slot conflict. */
 export function sendSync(core: PeerCore, to: WireAddr, now: number): void {
   if (!evidenceAllowed(core, core.keyOf(to), now)) return;
-  core.send(to, core.packet(PacketType.ConnectReply, now, [playerListEvent(core.table.toPlayers()), queueEvent([])]));
+  core.send(to, core.packet(PacketType.ConnectReply, [playerListEvent(core.table.toPlayers()), queueEvent([])]));
 }
 
 /**
@@ -77,7 +77,7 @@ export function applyClaim(core: PeerCore, c: Claim, now: number): ClaimOutcome 
   }
   if (holder && holder.key === core.selfKey) {
     if (c.direct && compareAddr(c.addr, core.self) > 0) return 'lost-own-slot';
-    if (evidenceAllowed(core, key, now)) sendAliveTo(core, c.addr, now);
+    if (evidenceAllowed(core, key, now)) sendAliveTo(core, c.addr);
     return 'ok';
   }
   const existing = core.table.byAddrKey(key);

@@ -2,6 +2,7 @@
  * Building control packets and reading the events the protocol uses
  * (connectQueue, playerList, playerName), plus the text helpers for notices.
  */
+import type { UnnumberedPacket } from '../net/connection';
 import { isLeaveReason } from '../net/leaveReason';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 import { MAX_NAME_LENGTH, MAX_QUEUE, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type ShipState, type WireAddr } from '../wire/types';
@@ -16,9 +17,15 @@ export const NEUTRAL_STATE: ShipState = Object.freeze({
   damage: 0,
 });
 
-/** A control packet: the base header only (no game time, no ship state; wire v10). */
+/** A control packet as a membership sends it: the base header only (no game time, no ship state; wire v10), numbered by its connection as it leaves. */
+export function outgoingControl(type: PacketType, senderSlot: number, joined: boolean, events: RemoteEvent[]): UnnumberedPacket {
+  return { header: { type, senderSlot, joined }, events };
+}
+
+/** A control packet as it arrives, numbered `messageId` (what tests and readers build). */
 export function controlPacket(type: PacketType, senderSlot: number, messageId: number, joined: boolean, events: RemoteEvent[]): Packet {
-  return { header: { type, senderSlot, messageId: messageId >>> 0, joined }, events };
+  const { header } = outgoingControl(type, senderSlot, joined, events);
+  return { header: { ...header, messageId: messageId >>> 0 }, events };
 }
 
 /** A connectQueue event; at most MAX_QUEUE addresses fit, extra ones are left out (they are retried by their own requests). */

@@ -1,9 +1,13 @@
 /**
  * P2pPeer: one node of a peer-to-peer game, as a pure deterministic state
- * machine. The owner feeds it decoded packets (`receive`) and the time
- * (`tick`, every 5–20 ms); it answers through the transport and the notice
- * callback. No clock, no randomness, no I/O of its own.
+ * machine. The owner feeds it decoded packets (`receive`, each with what its
+ * connection made of its number) and the time (`tick`, every 5–20 ms); it
+ * answers through the transport and the notice callback. No clock, no
+ * randomness, no I/O of its own, and no message ids: the connection below it
+ * (a session's, session/connections.ts) numbers what it sends and admits
+ * what it receives.
  */
+import type { Arrival, UnnumberedPacket } from '../net/connection';
 import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
 import { leaveReason } from '../net/leaveReason';
 import { resolveConfig, type P2pConfig } from './config';
@@ -68,8 +72,8 @@ export class P2pPeer {
     if (core.state === 'idle') return;
     const was = core.state;
     const why = reason === undefined ? null : leaveReason(reason);
-    if (was === 'connected') core.sendToMembers(core.packet(PacketType.Disconnect, now, why === null ? [] : [{ type: 'sendText', text: why }]));
-    if (was === 'slave' && core.run?.master) core.send(core.run.master, core.packet(PacketType.Disconnect, now, []));
+    if (was === 'connected') core.sendToMembers(core.packet(PacketType.Disconnect, why === null ? [] : [{ type: 'sendText', text: why }]));
+    if (was === 'slave' && core.run?.master) core.send(core.run.master, core.packet(PacketType.Disconnect, []));
     core.resetSession();
     core.state = 'idle';
     if (was !== 'failed') core.emit({ kind: 'disconnected' });
@@ -167,35 +171,34 @@ export class P2pPeer {
   }
 
   /**
-   * Every received, decoded packet. Our own (looped-back broadcasts) and
-   * anything while 'idle' or 'failed' is ignored. Duplicates are dropped by
-   * message id; so are GameState, NodeAlive and Disconnect packets older
-   * than the newest from their sender (they have no effect at all). Older
-   * control packets are still used: their effects are idempotent. Returns
-   * the fresh, in-order GameStates of members it carried, for the game.
+   * Every received, decoded packet, with what its sender's connection made of
+   * its number (duplicates were dropped there; a ConnectRequest that is not
+   * the newest restarted the sender's numbers there). Our own (looped-back
+   * broadcasts) and anything while 'idle' or 'failed' is ignored. GameState,
+   * NodeAlive and Disconnect packets that are not the newest from their
+   * sender have no effect at all. Older control packets are still used:
+   * their effects are idempotent. Returns the fresh, in-order GameStates of
+   * members it carried, for the game.
    */
-  receive(from: WireAddr, packet: Packet, now: number): { slot: number; packet: Packet }[] {
+  receive(from: WireAddr, packet: Packet, now: number, arrival: Arrival): { slot: number; packet: Packet }[] {
     const core = this.core;
     core.taken = [];
-    this.take(from, packet, now);
+    this.take(from, packet, now, arrival);
     const taken = core.taken;
     core.taken = [];
     return taken;
   }
 
-  /** One received packet through the filter and the state machine; fresh GameStates of members collect in `core.taken`. */
-  private take(from: WireAddr, packet: Packet, now: number): void {
+  /** One received packet through the state machine; fresh GameStates of members collect in `core.taken`. */
+  private take(from: WireAddr, packet: Packet, now: number, arrival: Arrival): void {
     const core = this.core;
     const key = this.core.keyOf(from);
     if (key === core.selfKey || core.state === 'idle' || core.state === 'failed') return;
     const h = packet.header;
-    const verdict = core.filter.check(key, h.messageId, now);
-    if (verdict === 'duplicate') return;
-    const fresh = verdict === 'fresh';
+    const fresh = arrival === 'newest';
     // State a newer packet supersedes is only taken from the newest; a Disconnect older than something newer ended an earlier session.
     const overtakenKept = h.type === PacketType.GameState && core.cfg.keepOvertakenGameStates;
     if (!fresh && !overtakenKept && (h.type === PacketType.GameState || h.type === PacketType.NodeAlive || h.type === PacketType.Disconnect)) return;
-    if (!fresh && h.type === PacketType.ConnectRequest) core.filter.restart(key, h.messageId, now);
     const name = nameOf(packet);
     if (name !== null) core.names.set(key, name);
     this.heardLook(key, lookOf(packet));
@@ -231,16 +234,14 @@ export class P2pPeer {
 
   /**
    * Sends a GameState to every other member (unicast each); ignored unless
-   * connected. The peer fills in type, senderSlot, messageId and joined.
+   * connected. The peer fills in type, senderSlot and joined; each copy's
+   * connection numbers it.
    * `events` must fit one datagram with the header (see fillPacket).
    */
   sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
     const core = this.core;
     if (core.state !== 'connected' || core.mySlot === null) return;
-    const packet: Packet = {
-      header: { ...header, type: PacketType.GameState, senderSlot: core.mySlot, messageId: core.takeId(), joined: core.joined },
-      events,
-    };
+    const packet: UnnumberedPacket = { header: { ...header, type: PacketType.GameState, senderSlot: core.mySlot, joined: core.joined }, events };
     core.sendToMembers(packet);
     core.lastToAllAt = now;
   }
@@ -250,7 +251,7 @@ export class P2pPeer {
     const core = this.core;
     const to = core.table.atSlot(slot);
     if (core.state !== 'connected' || core.mySlot === null || !to || to.key === core.selfKey) return;
-    core.send(to.addr, { header: { ...header, type: PacketType.GameState, senderSlot: core.mySlot, messageId: core.takeId(), joined: core.joined }, events });
+    core.send(to.addr, { header: { ...header, type: PacketType.GameState, senderSlot: core.mySlot, joined: core.joined }, events });
   }
 
   /** Our slot while connected, else null. */

@@ -18,7 +18,6 @@ import { formatAddr, gameFullMessage, identityEvents, playerListEvent, playersOf
 export function beginStartup(core: PeerCore, now: number, knowledge: PlayerEntry[]): void {
   core.resetSession();
   core.state = 'connecting';
-  core.startIds(now);
   core.run = {
     startedAt: now,
     endsAt: now + core.cfg.startupWindowMs,
@@ -31,16 +30,16 @@ export function beginStartup(core: PeerCore, now: number, knowledge: PlayerEntry
     slaveSince: now,
     nextSlotRequestAt: now,
   };
-  sendConnectRequest(core, now);
+  sendConnectRequest(core);
 }
 
 /** Broadcast ConnectRequest: our queue, our name and (after a lost conflict) what we knew. */
-function sendConnectRequest(core: PeerCore, now: number): void {
+function sendConnectRequest(core: PeerCore): void {
   const run = core.run;
   if (!run) return;
   const events = [queueEvent([...run.queue.values()]), ...identityEvents(core.name, core.look)];
   if (run.knowledge.length > 0) events.push(playerListEvent(run.knowledge));
-  core.broadcast(core.packet(PacketType.ConnectRequest, now, events));
+  core.broadcast(core.packet(PacketType.ConnectRequest, events));
   run.requestsSent++;
   run.nextRequestAt = run.startedAt + run.requestsSent * core.cfg.connectRequestIntervalMs;
 }
@@ -51,7 +50,7 @@ function sendSlotRequest(core: PeerCore, now: number): void {
   if (!run || !run.master) return;
   const mk = core.keyOf(run.master);
   const queue = [...run.queue.entries()].filter(([k]) => k !== mk).map(([, a]) => a);
-  core.send(run.master, core.packet(PacketType.SlotRequest, now, [queueEvent(queue), ...identityEvents(core.name, core.look)]));
+  core.send(run.master, core.packet(PacketType.SlotRequest, [queueEvent(queue), ...identityEvents(core.name, core.look)]));
   run.nextSlotRequestAt = now + core.cfg.slotRequestIntervalMs;
 }
 
@@ -93,7 +92,7 @@ export function startupReceive(core: PeerCore, from: WireAddr, key: string, pack
       } else if (!higherThanMe) {
         // Lower status: hold its request (and the ones it holds) and tell it who is in charge here.
         const grew = enqueue(core, [from, ...queueOf(packet)]);
-        core.send(from, core.packet(PacketType.SubdueSlave, now, []));
+        core.send(from, core.packet(PacketType.SubdueSlave, []));
         if (grew && core.state === 'slave') sendSlotRequest(core, now);
       }
       return;
@@ -133,7 +132,7 @@ export function startupTick(core: PeerCore, now: number): void {
   if (!run) return;
   if (core.state === 'connecting') {
     // A window moved on for a handshake keeps the requests going (they reach proven nodes as tokened copies), so a lost one is repaired.
-    if ((run.requestsSent < core.cfg.connectRequestRepeats || run.extensions > 0) && now >= run.nextRequestAt) sendConnectRequest(core, now);
+    if ((run.requestsSent < core.cfg.connectRequestRepeats || run.extensions > 0) && now >= run.nextRequestAt) sendConnectRequest(core);
     if (now >= run.endsAt) becomeMaster(core, now);
     return;
   }

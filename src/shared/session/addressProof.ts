@@ -24,7 +24,8 @@
  * counter each, and its challenges are rationed per address and overall.
  */
 import type { NodeAddress } from '../net/packetApi';
-import type { Packet, WireAddr } from '../wire/types';
+import type { UnnumberedPacket } from '../net/connection';
+import type { WireAddr } from '../wire/types';
 import { encodeChallenge, type Challenge } from './challengeWire';
 
 /** Least time between two challenges to one address in answer to datagrams we cannot take. */
@@ -55,7 +56,7 @@ interface Proven {
 
 interface Held {
   to: WireAddr;
-  packet: Packet;
+  packet: UnnumberedPacket;
   until: number;
 }
 
@@ -187,7 +188,7 @@ export class AddressProof {
    * per node) for the handshake, which a challenge starts. Returns the
    * challenge to send, or null when one went out a moment ago.
    */
-  hold(key: string, held: { to: WireAddr; packet: Packet } | null, now: number): Uint8Array | null {
+  hold(key: string, held: { to: WireAddr; packet: UnnumberedPacket } | null, now: number): Uint8Array | null {
     if (held) {
       if (!this.held.has(key) && this.held.size >= MAX_HELD) this.dropSoonestDue();
       this.held.set(key, { ...held, until: now + HOLD_MS });
@@ -198,7 +199,7 @@ export class AddressProof {
   }
 
   /** The packet that waited for `key`'s handshake, if it has not expired. */
-  takeHeld(key: string, now: number): { to: WireAddr; packet: Packet } | null {
+  takeHeld(key: string, now: number): { to: WireAddr; packet: UnnumberedPacket } | null {
     const h = this.held.get(key);
     if (!h) return null;
     this.held.delete(key);

@@ -12,12 +12,13 @@
 import { MAX_DATAGRAM_BYTES } from '../net/packetApi';
 import { LINK_RESERVE_BYTES } from '../net/linkLayer';
 import { encodeMeasured, eventSize, HEADER_SIZE, headerSize, TERMINATOR_SIZE, TOKEN_SIZE } from '../wire/codec';
+import type { UnnumberedHeader } from '../net/connection';
 import type { Packet, PacketHeader, RemoteEvent } from '../wire/types';
 
 /** The three codec operations an outgoing datagram needs. */
 export interface DatagramCodec {
-  /** Bytes of `header` plus the event-list terminator: an empty datagram. */
-  baseSize(header: PacketHeader): number;
+  /** Bytes of `header` plus the event-list terminator: an empty datagram (measured before the connection numbers it: the number is a fixed u32). */
+  baseSize(header: UnnumberedHeader): number;
   /** Bytes one event adds. */
   eventSize(event: RemoteEvent): number;
   /** The bytes of `packet`, whose size the caller measured as `size`. */
@@ -26,7 +27,8 @@ export interface DatagramCodec {
 
 /** The real wire codec. */
 export const wireDatagramCodec: DatagramCodec = {
-  baseSize: (header) => headerSize(header) + TERMINATOR_SIZE,
+  // headerSize reads which optional sections the header has, never the number (a fixed u32 of the base).
+  baseSize: (header) => headerSize(header as PacketHeader) + TERMINATOR_SIZE,
   eventSize,
   encode: encodeMeasured,
 };

@@ -1,9 +1,10 @@
 /**
  * A peer set run by a server: the server hands out our slot and tells us who
- * joins, leaves and renames. This keeps that table, filters stale and
- * duplicate packets by message id, carries joined/unjoined in every header
- * and keeps the peers fed with node-alive packets. Pure: time comes in as
- * `now`.
+ * joins, leaves and renames. This keeps that table, takes state only from a
+ * member's newest packet (as its connection found it: connections.ts),
+ * carries joined/unjoined in every header and keeps the peers fed with
+ * node-alive packets. It writes no message id: the session's connection to
+ * each node numbers what it sends. Pure: time comes in as `now`.
  *
  * Two routes, chosen when the server accepts us (`adopt`):
  * - a slotserver game: game packets go peer to peer, and (as in p2p) a peer
@@ -11,12 +12,16 @@
  *   slotserver cannot see a frozen client — until it is heard again;
  * - a gameserver game (`relay`): every packet goes to the server only, with
  *   the session token from the TCP join, and the others' states come back
- *   bundled in Relay packets, which are unpacked here and filtered per player.
+ *   bundled in Relay packets, which are unpacked here. A relayed player's
+ *   packet carries the number of its own link to the server, which no
+ *   connection of ours has seen (the Relay datagram has a number of its
+ *   own): each relayed player has a connection here, by slot, that admits
+ *   those numbers, so only its newest state is taken.
  */
 import type { GameStateFrom } from './membership';
+import { Connections, type Arrival, type UnnumberedPacket } from '../net/connection';
 import { DEFAULT_P2P_CONFIG } from '../p2p/config';
-import { MessageFilter } from '../p2p/packetFilter';
-import { controlPacket, nameEvent, nameOf, sanitizeName } from '../p2p/packets';
+import { nameEvent, nameOf, outgoingControl, sanitizeName } from '../p2p/packets';
 import { addrKey } from '../wire/addr';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 import { NO_SLOT, PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
@@ -49,8 +54,8 @@ export class ManagedPeer {
   protected mySlot: number | null = null;
   protected joined = false;
   protected readonly table = new Map<number, PlayerEntry>();
-  protected readonly filter = new MessageFilter();
-  protected nextId = 1;
+  /** A relayed game's players as the server passes their packets on, by slot: their numbers, admitted once (see the head of this file). */
+  private readonly relayed = new Connections<number>(() => 0); // nothing is sent on them: no first number to choose
   private lastAliveAt = -Infinity;
   /** Set for a gameserver game (by `adopt`). */
   private relay: RelayRoute | null = null;
@@ -67,7 +72,7 @@ export class ManagedPeer {
   constructor(
     private readonly self: WireAddr,
     private name: string,
-    protected readonly send: (to: WireAddr, packet: Packet) => void,
+    protected readonly send: (to: WireAddr, packet: UnnumberedPacket) => void,
     protected readonly notify: (n: ManagedNotice) => void,
     /** Called when our name changes while connected (the adapter tells the server). */
     private readonly onRename: (name: string) => void = () => undefined,
@@ -89,7 +94,7 @@ export class ManagedPeer {
     this.table.set(slot, { slot, addr: this.self, name: this.name, joined: false });
   }
 
-  /** Back to idle: table, filter and join state forgotten. */
+  /** Back to idle: table, relayed players' numbers and join state forgotten. */
   leave(): void {
     this.reset();
   }
@@ -202,23 +207,24 @@ export class ManagedPeer {
   }
 
   /**
-   * A decoded packet. Only members are heard (in a relayed game, only the
-   * server, each relayed player packet counting as that player's own); old
-   * and duplicate ids have no effect. Returns the game states it carried for
-   * the game (a relayed game's server messages under NO_SLOT).
+   * A decoded packet, with what its connection made of its number. Only
+   * members are heard (in a relayed game, only the server, each relayed
+   * player packet counting as that player's own); a packet that is not the
+   * newest from its sender has no effect. Returns the game states it carried
+   * for the game (a relayed game's server messages under NO_SLOT).
    */
-  receive(from: WireAddr, packet: Packet, now: number): GameStateFrom[] {
+  receive(from: WireAddr, packet: Packet, now: number, arrival: Arrival): GameStateFrom[] {
     const taken: GameStateFrom[] = [];
     if (this.state !== 'connected') return taken;
     if (this.relay) {
-      this.receiveRelayed(from, packet, now, taken);
+      this.receiveRelayed(from, packet, taken);
       return taken;
     }
     const key = this.keyOf(from);
     const entry = this.byAddr(from) ?? this.back(key);
     if (!entry || entry.slot === this.mySlot) return taken;
     this.heardAt.set(entry.slot, now);
-    this.accept(entry, key, packet, now, taken);
+    this.accept(entry, packet, arrival === 'newest', taken);
     return taken;
   }
 
@@ -248,7 +254,7 @@ export class ManagedPeer {
     }
   }
 
-  private receiveRelayed(from: WireAddr, packet: Packet, now: number, taken: GameStateFrom[]): void {
+  private receiveRelayed(from: WireAddr, packet: Packet, taken: GameStateFrom[]): void {
     if (!this.relay || this.keyOf(from) !== this.keyOf(this.relay.server) || packet.header.type !== PacketType.Relay) return;
     // The server's own messages ride in the outer event list (a netgame server's moves and states): they come from no player's slot.
     const own = packet.events.filter((e) => e.type !== 'relayed');
@@ -257,8 +263,8 @@ export class ManagedPeer {
       if (event.type !== 'relayed' || event.slot === this.mySlot) continue;
       const entry = this.table.get(event.slot);
       if (!entry) continue;
-      // Keyed by slot: the players' own addresses never reach us in this mode.
-      if (event.packet.header.joined) this.accept(entry, `slot:${event.slot}`, event.packet, now, taken);
+      // By slot: the players' own addresses never reach us in this mode.
+      if (event.packet.header.joined) this.accept(entry, event.packet, this.relayed.open(event.slot).admit(event.packet.header.messageId).verdict === 'newest', taken);
       // The server sends a player's events without a fresh state (chat beyond the filter radius,
       // events that waited a tick) as joined = 0 with its newest id: not a new state, not an unjoin.
       else if (event.packet.events.length > 0) taken.push({ slot: event.slot, packet: event.packet });
@@ -281,11 +287,11 @@ export class ManagedPeer {
     return this.relay?.token;
   }
 
-  /** A packet of member `entry` (keyed `key` for the id filter): fresh ones update join state and name and go to the game. */
-  protected accept(entry: PlayerEntry, key: string, packet: Packet, now: number, taken: GameStateFrom[]): void {
+  /** A packet of member `entry` (`fresh`: the newest number from it): fresh ones update join state and name and go to the game. */
+  protected accept(entry: PlayerEntry, packet: Packet, fresh: boolean, taken: GameStateFrom[]): void {
     const h = packet.header;
     if (h.type !== PacketType.GameState && h.type !== PacketType.NodeAlive) return;
-    if (this.filter.check(key, h.messageId, now) !== 'fresh') return;
+    if (!fresh) return;
     const name = nameOf(packet);
     const changed = entry.joined !== h.joined || (name !== null && name !== entry.name);
     entry.joined = h.joined;
@@ -303,7 +309,7 @@ export class ManagedPeer {
 
   sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
     if (this.state !== 'connected' || this.mySlot === null) return;
-    const packet: Packet = { header: { ...header, type: PacketType.GameState, senderSlot: this.mySlot, messageId: this.nextId++ >>> 0, joined: this.joined }, events };
+    const packet: UnnumberedPacket = { header: { ...header, type: PacketType.GameState, senderSlot: this.mySlot, joined: this.joined }, events };
     this.toOthers(packet);
   }
 
@@ -320,14 +326,14 @@ export class ManagedPeer {
 
   private sendAlive(now: number): void {
     this.lastAliveAt = now;
-    const alive = controlPacket(PacketType.NodeAlive, this.mySlot ?? 255, this.nextId++, this.joined, [nameEvent(this.name)]);
+    const alive = outgoingControl(PacketType.NodeAlive, this.mySlot ?? 255, this.joined, [nameEvent(this.name)]);
     this.toOthers(alive);
     // Peers dropped for silence still get node-alive: if they were only frozen, both sides find each other again.
     if (!this.relay) for (const p of this.timedOut.values()) this.send(p.addr, alive);
   }
 
   /** Where our packets go: every other member, or only the server (with the session token) in a relayed game. */
-  private toOthers(packet: Packet): void {
+  private toOthers(packet: UnnumberedPacket): void {
     if (this.relay) return this.send(this.relay.server, { ...packet, header: { ...packet.header, token: this.relay.token } });
     for (const p of this.table.values()) if (p.slot !== this.mySlot) this.send(p.addr, packet);
   }
@@ -346,7 +352,7 @@ export class ManagedPeer {
     this.heardAt.clear();
     this.timedOut.clear();
     this.looks.clear();
-    this.filter.clear();
+    this.relayed.clear();
     this.lastAliveAt = -Infinity;
     this.relay = null;
   }

@@ -3,6 +3,7 @@
  * packets that keep it. P2pPeer fits it, and so does ManagedPeer (a table a
  * slot- or gameserver runs).
  */
+import type { Arrival } from '../net/connection';
 import type { ShipLook } from '../wire/shipLook';
 import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../wire/types';
 
@@ -32,8 +33,13 @@ export interface Membership {
   /** The name we play under here, when the membership may differ from the one asked for (p2p renames a taken one). */
   ownName?(): string;
   tick(now: number): void;
-  /** A decoded packet from `from`: the table follows it; returns the game states it carried for the game (fresh, in order), for the session to hand on. */
-  receive(from: WireAddr, packet: Packet, now: number): GameStateFrom[];
+  /**
+   * A decoded packet from `from` and what its connection made of its number
+   * (connections.ts: duplicates never arrive; state is taken only from the
+   * newest): the table follows it; returns the game states it carried for
+   * the game (fresh, in order), for the session to hand on.
+   */
+  receive(from: WireAddr, packet: Packet, now: number, arrival: Arrival): GameStateFrom[];
   sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void;
   join(now: number): void;
   unjoin(now: number): void;

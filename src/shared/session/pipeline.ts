@@ -2,10 +2,19 @@
  * A client game session as one column of layers, each talking only to its
  * neighbours (what p2p, slotserver and gameserver clients share):
  *
- *   in:  datagram → time sync | decode (drops counted) → ping/pong →
- *        link layer (acks, reliable messages) → membership → game deliveries
+ *   in:  datagram → time sync | decode (drops counted) → proof of address →
+ *        the sender's connection admits its number (connections.ts) →
+ *        ping/pong → link layer (acks, reliable messages) → membership
+ *        (with the connection's verdict) → game deliveries
  *   out: game events + link envelopes → one byte budget per target →
- *        encoded once (SessionSender) → packet API
+ *        numbered by the target's connection → encoded once
+ *        (SessionSender) → packet API
+ *
+ * A datagram's number (`messageId`) is written and read in one place, the
+ * connection of its remote node: the membership builds its packets without
+ * one and keeps no window of its own — a duplicate never reaches it, and
+ * what the connection made of the number (newest, late, too old) comes
+ * with the packet.
  *
  * Pure: the clock, the random source (first ids of reliable links) and the
  * membership are given at construction — the membership through a factory
@@ -15,7 +24,8 @@
  * adapter (src/node/protocol/gameSession.ts), which also runs the timer and
  * the console commands. Its parts: what the game is handed (deliveries.ts),
  * the pings and the figures they feed (sessionPings.ts), the outgoing budget
- * and encoder (sender.ts), the clock (sessionClock.ts).
+ * and encoder (sender.ts), the connections (connections.ts), the clock
+ * (sessionClock.ts).
  */
 import { isReliableEvent, LinkLayer } from '../net/linkLayer';
 import type { NodeAddress, PacketApi } from '../net/packetApi';
@@ -25,7 +35,8 @@ import { sendDecision, type SendMemory } from '../net/sendPolicy';
 import { NEUTRAL_STATE } from '../p2p/packets';
 import { isTimeDatagram } from '../time';
 import { DropCounters, decodePacket } from '../wire/codec';
-import { NO_SLOT, PacketType, type Packet, type PacketHeader, type WireAddr } from '../wire/types';
+import type { UnnumberedHeader } from '../net/connection';
+import { NO_SLOT, PacketType, type Packet, type WireAddr } from '../wire/types';
 import { AddressBook } from './addressBook';
 import { AddressProof } from './addressProof';
 import { GameDeliveries } from './deliveries';
@@ -36,7 +47,7 @@ import type { Membership } from './membership';
 import { PeerPlausibility } from './plausibility';
 import { SessionSender } from './sender';
 import { SessionClock, timeReference } from './sessionClock';
-import { SequenceNumbers, SessionReplays } from '../net/replayWindow';
+import { SessionConnections } from './connections';
 import type { NotConnected, PlayerRow, SessionParts } from './parts';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 
@@ -56,11 +67,10 @@ export class SessionPipeline<M extends Membership> {
   /** Reliable messages (kills, chat, names) per linked node. */
   readonly links: LinkLayer;
   readonly sender: SessionSender;
-  private readonly sequence: SequenceNumbers;
-  /** One replay window per node of the session (members, link targets, the time source), by packet API key. */
-  private readonly windows = new SessionReplays();
-  /** Datagrams refused by the replay window: numbers already taken, and numbers older than the window. */
-  readonly replays = this.windows.counts;
+  /** One connection per remote node, by packet API key: the only place a datagram's number is written and read (connections.ts). */
+  private readonly connections: SessionConnections;
+  /** Datagrams of the session refused by their connection: numbers already taken, and numbers older than the window. */
+  readonly replays: { readonly replayed: number; readonly tooOld: number };
   readonly addresses: AddressBook;
   /** Proof of address, when the protocol asks for it (null: a gameserver client). */
   readonly proof: AddressProof | null;
@@ -85,10 +95,11 @@ export class SessionPipeline<M extends Membership> {
     this.addresses = new AddressBook(packetApi, self);
     const keyOf = (addr: WireAddr) => this.addresses.identity(addr);
     this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff, {}, keyOf);
-    this.sequence = new SequenceNumbers(parts.wallSeconds ?? (() => Math.floor(Date.now() / 1000)));
     this.proof = parts.proveAddresses ? new AddressProof(parts.proveAddresses) : null;
+    this.connections = new SessionConnections(parts.wallSeconds ?? (() => Math.floor(Date.now() / 1000)), this.proof !== null);
+    this.replays = this.connections.counts;
     const codec = parts.codec ?? wireDatagramCodec;
-    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.lockstep ? lockstepDatagramCodec(codec) : codec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.sequence, this.proof);
+    this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.lockstep ? lockstepDatagramCodec(codec) : codec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.connections, this.proof);
     this.clock = new SessionClock({
       report: (report) => notify({ kind: 'clock', report, who: 'source' in report && report.source ? this.describe(report.source) : 'the game' }),
       send: (to, bytes, node) => this.sender.sendBytes(to, bytes, node),
@@ -166,15 +177,16 @@ export class SessionPipeline<M extends Membership> {
       if (gate.challenge) this.sender.sendRaw(from, gate.challenge);
       if (!gate.take) return;
     }
-    // A session's datagrams are taken once: a replay of any age from a session node's address changes nothing.
-    if (member.state === 'connected' && !this.windows.take(fromKey, header.type, header.messageId)) return;
+    // Each number is taken once, here: a duplicate or a replay of any age changes nothing; the membership gets the rest with its place.
     const now = this.now();
+    const arrival = this.connections.admit(fromKey, header.type, header.messageId, now, member.state === 'connected');
+    if (arrival === null) return;
     // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
     if (header.messageId !== 0 && member.state === 'connected') this.pingTalk.numbered(fromKey, header.messageId, now);
     if (header.type === PacketType.Ping || header.type === PacketType.Pong) return this.pingTalk.onPing(from, fromKey, header);
     const fromBytes = this.api.encodeNode(from);
     const { packet, delivered } = this.links.incoming(fromBytes, decoded.packet, now, () => this.slotOfKey(fromKey));
-    if (packet) for (const g of member.receive(fromBytes, packet, now)) this.gameState(g.slot, g.packet);
+    if (packet) for (const g of member.receive(fromBytes, packet, now, arrival)) this.gameState(g.slot, g.packet);
     for (const d of delivered) this.deliveries.reliable(d.slot, d.event, d.stamp);
     this.syncScope();
   }
@@ -223,7 +235,7 @@ export class SessionPipeline<M extends Membership> {
     if (member.state !== 'connected' || slot === null) {
       this.links.clear();
       this.clock.reset();
-      this.windows.clear();
+      this.connections.retain(new Set(), now);
       return;
     }
     if (this.clock.tick(now, () => this.lowestOther())) {
@@ -235,7 +247,7 @@ export class SessionPipeline<M extends Membership> {
     const timeSource = this.clock.syncingWith;
     const sessionNodes = [...member.players().map((p) => p.addr), ...targets, ...(timeSource ? [timeSource] : [])];
     this.addresses.retain(sessionNodes);
-    this.windows.retain(new Set(sessionNodes.flatMap((addr) => this.addresses.key(addr) ?? [])));
+    this.connections.retain(new Set(sessionNodes.flatMap((addr) => this.addresses.key(addr) ?? [])), now);
     for (const event of game.events.takeWhere(isReliableEvent, slot, now)) this.links.queueAll(event, now);
     for (const { addr, reason } of this.links.failures(now)) this.parts.notify({ kind: 'link-failed', addr, who: this.describe(addr), reason });
     this.pingTalk.tick(now);
@@ -277,10 +289,10 @@ export class SessionPipeline<M extends Membership> {
     return token === undefined ? {} : { token };
   }
 
-  /** Header of a packet carrying only reliable messages and acknowledgements. */
-  private reliableHeader(slot: number): PacketHeader {
+  /** Header of a packet carrying only reliable messages and acknowledgements (numbered by its connection as it leaves). */
+  private reliableHeader(slot: number): UnnumberedHeader {
     const joined = this.member.players().find((p) => p.slot === slot)?.joined ?? false;
-    return { type: PacketType.Reliable, senderSlot: slot, messageId: 0, joined, ...this.tokenField() };
+    return { type: PacketType.Reliable, senderSlot: slot, joined, ...this.tokenField() };
   }
 
   /** The nodes with reliable links: the membership's choice, or every other member. */
@@ -352,7 +364,7 @@ export class SessionPipeline<M extends Membership> {
   reset(): void {
     this.links.clear();
     this.proof?.clear();
-    this.windows.clear();
+    this.connections.forgetReceived();
     this.plausibility.clear();
     this.clock.reset();
     this.game.events.setScope('none');

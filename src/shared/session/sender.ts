@@ -5,7 +5,12 @@
  *
  *   target's cached node → header measured → game events (sizes known) →
  *   the link layer's envelopes for that target fill the room left →
+ *   numbered by the target's connection (connections.ts) →
  *   encoded once at the summed size → packet API.
+ *
+ * What comes in is unnumbered (UnnumberedPacket: the type has no
+ * `messageId`); the connection writes the number last, so only datagrams that
+ * really leave use numbers up and a gap at the receiver is a lost datagram.
  *
  * Per target, game events and link envelopes share one 512-byte budget; the
  * game events were already limited to leave LINK_RESERVE_BYTES for the
@@ -16,11 +21,12 @@
  */
 import type { LinkLayer } from '../net/linkLayer';
 import { MAX_DATAGRAM_BYTES, type NodeAddress, type PacketApi } from '../net/packetApi';
-import type { Packet, WireAddr } from '../wire/types';
+import type { UnnumberedPacket } from '../net/connection';
+import type { WireAddr } from '../wire/types';
 import type { AddressBook } from './addressBook';
 import { EventSizes, type DatagramCodec } from './datagram';
 import { HOLD_MS, type AddressProof } from './addressProof';
-import type { SequenceNumbers } from '../net/replayWindow';
+import type { SessionConnections } from './connections';
 
 /** What the sender reports instead of throwing. */
 export interface SendFailure {
@@ -35,7 +41,7 @@ export class SessionSender {
   readonly sizes: EventSizes;
   /** Datagrams not sent because the wire address is no node of this packet API. */
   unroutable = 0;
-  private lastBroadcast: { packet: Packet; at: number; seriesAt: number } | null = null;
+  private lastBroadcast: { packet: UnnumberedPacket; at: number; seriesAt: number } | null = null;
 
   constructor(
     private readonly api: PacketApi,
@@ -44,8 +50,8 @@ export class SessionSender {
     private readonly codec: DatagramCodec,
     private readonly now: () => number,
     private readonly failed: (f: SendFailure) => void,
-    /** Each datagram's `messageId`: the next number of its link (the receiver's replay window reads it). */
-    private readonly sequence: SequenceNumbers,
+    /** One connection per node: each datagram's `messageId`, the next number of its link (the receiver's connection reads it). */
+    private readonly connections: SessionConnections,
     /** Proof of address (p2p and slotserver games): every datagram carries its target's cookie, and none goes to a node without one. */
     readonly proof: AddressProof | null = null,
   ) {
@@ -66,11 +72,13 @@ export class SessionSender {
 
   /**
    * A LAN broadcast of `packet` (p2p start-up): the untokened bytes to
-   * `toLan`, and, when the session asks for proof, a tokened copy to every
-   * proven node heard from lately (the only copy those nodes take).
+   * `toLan` (numbered on the broadcast's own connection: a number no receiver
+   * reads, see connections.ts), and, when the session asks for proof, a
+   * tokened copy to every proven node heard from lately (the only copy those
+   * nodes take, numbered on its link).
    */
-  broadcast(packet: Packet, toLan: (bytes: Uint8Array) => void): void {
-    const bytes = this.codec.encode(packet, this.codec.baseSize(packet.header) + this.sizes.sum(packet.events));
+  broadcast(packet: UnnumberedPacket, toLan: (bytes: Uint8Array) => void): void {
+    const bytes = this.codec.encode(this.connections.numberBroadcast(packet), this.codec.baseSize(packet.header) + this.sizes.sum(packet.events));
     toLan(bytes);
     if (!this.proof) return;
     const now = this.now();
@@ -104,7 +112,7 @@ export class SessionSender {
   }
 
   /** Sends `packet` to the member (or stranger) at wire address `to`, with that node's link envelopes. */
-  send(to: WireAddr, packet: Packet): void {
+  send(to: WireAddr, packet: UnnumberedPacket): void {
     const node = this.addresses.node(to);
     if (!node) {
       this.unroutable += 1;
@@ -117,13 +125,13 @@ export class SessionSender {
    * A Reliable packet to `to` carrying only what its link owes (acknowledgements,
    * due messages); nothing is sent when the link has nothing.
    */
-  sendEnvelopes(to: WireAddr, packet: Packet): void {
+  sendEnvelopes(to: WireAddr, packet: UnnumberedPacket): void {
     const node = this.addresses.node(to);
     if (node) this.transmit(node, packet, to, true);
   }
 
   /** A control packet (ping, pong) straight to a node: no envelopes; a failure is only a missing sample. */
-  sendTo(node: NodeAddress, packet: Packet): void {
+  sendTo(node: NodeAddress, packet: UnnumberedPacket): void {
     this.transmit(node, packet, null, false, true);
   }
 
@@ -142,7 +150,7 @@ export class SessionSender {
     }
   }
 
-  private transmit(node: NodeAddress, packet: Packet, linkTo: WireAddr | null, onlyWithEnvelopes: boolean, quiet = false): void {
+  private transmit(node: NodeAddress, packet: UnnumberedPacket, linkTo: WireAddr | null, onlyWithEnvelopes: boolean, quiet = false): void {
     const key = this.api.nodeKey(node);
     if (this.proof) {
       const token = this.proof.tokenFor(key);
@@ -164,9 +172,9 @@ export class SessionSender {
       } else if (onlyWithEnvelopes) return;
     }
     // Numbered last, so only datagrams that really leave use up numbers (a gap is a lost datagram).
-    out = { header: { ...out.header, messageId: this.sequence.take(key) }, events: out.events };
+    const numbered = this.connections.number(key, out);
     try {
-      this.api.send(node, this.codec.encode(out, size));
+      this.api.send(node, this.codec.encode(numbered, size));
     } catch (err) {
       if (!quiet) this.failed({ to: node, message: (err as Error).message });
     }

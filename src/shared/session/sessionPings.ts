@@ -9,6 +9,7 @@ import { LossMeter } from '../net/lossMeter';
 import type { NodeAddress, PacketApi } from '../net/packetApi';
 import { PingTable } from '../net/pingTable';
 import type { LinkStats } from '../protocol/protocol';
+import type { UnnumberedHeader } from '../net/connection';
 import { NO_SLOT, PacketType, type PacketHeader, type WireAddr } from '../wire/types';
 import type { AddressBook } from './addressBook';
 import type { Membership } from './membership';
@@ -113,7 +114,7 @@ export class SessionPings {
 
   private sendControl(to: NodeAddress, type: PacketType, gameTime: number): void {
     // A gameserver takes nothing without the session token, pings and pongs included.
-    const header: PacketHeader = { type, senderSlot: this.p.member.slot() ?? NO_SLOT, messageId: 0, gameTime, joined: false, ...this.p.tokenField() };
+    const header: UnnumberedHeader = { type, senderSlot: this.p.member.slot() ?? NO_SLOT, gameTime, joined: false, ...this.p.tokenField() };
     this.p.sender.sendTo(to, { header, events: [] });
   }
 

@@ -83,9 +83,9 @@ describe('crashes', () => {
     for (const n of nodes) {
       if (n === victim) continue;
       const original = n.peer.receive.bind(n.peer);
-      n.peer.receive = (from, packet, now) => {
+      n.peer.receive = (from, packet, now, arrival) => {
         if (from[4] === victim.index) lastHeard.set(n.index, now);
-        return original(from, packet, now);
+        return original(from, packet, now, arrival);
       };
     }
     net.run(700); // at least one NodeAlive from the victim reaches everyone

@@ -1,14 +1,18 @@
 /**
- * Message-id filtering: stale, reordered and duplicated GameState packets
- * have no effect, ids wrap at 2^32, control packets stay idempotent, and a
- * restarted node (whose counter starts again low) is not locked out.
+ * Message ids below a p2p peer (its connection layer, session/connections.ts,
+ * as a session's pipeline admits each datagram; the peer takes the verdict):
+ * stale, reordered and duplicated GameState packets have no effect, ids wrap
+ * at 2^32, control packets stay idempotent, and a restarted node (whose
+ * counter starts again low) is not locked out.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { idNewer, MessageFilter, P2pPeer, type P2pNotice } from '../../../src/shared/p2p';
+import { idNewer, P2pPeer, type P2pNotice } from '../../../src/shared/p2p';
+import type { UnnumberedPacket } from '../../../src/shared/net/connection';
+import { SessionConnections } from '../../../src/shared/session/connections';
 import { controlPacket, NEUTRAL_STATE } from '../../../src/shared/p2p/packets';
 import { NO_SLOT, PacketType, type Packet, type PacketType as PT, type RemoteEvent, type WireAddr } from '../../../src/shared/wire/types';
-import { formGame, mulberry32, noticesOf, recordGameStates, SimNet, simAddr, type PeerNotice, type SimNode } from '../../support/simnet';
+import { admitting, formGame, mulberry32, noticesOf, recordGameStates, SimNet, simAddr, type PeerNotice, type SimNode } from '../../support/simnet';
 
 const ME = simAddr(1);
 const OTHER = simAddr(9);
@@ -28,19 +32,20 @@ function control(type: PT, id: number, slot: number, events: RemoteEvent[] = [],
  */
 function connectedPeer(replyId = 1) {
   const notices: PeerNotice[] = [];
-  const sent: { to: WireAddr | null; packet: Packet }[] = [];
+  const sent: { to: WireAddr | null; packet: UnnumberedPacket }[] = [];
   const peer = new P2pPeer(ME, 'me', { send: (to, packet) => sent.push({ to, packet }), broadcast: (packet) => sent.push({ to: null, packet }) }, (n) => notices.push(n));
   recordGameStates(peer, (g) => notices.push(g));
+  const deliver = admitting(peer);
   peer.connect(0);
   const players = [
     { slot: 0, addr: OTHER, name: 'other', joined: true },
     { slot: 1, addr: ME, name: 'me', joined: false },
   ];
-  peer.receive(OTHER, control(PacketType.ConnectReply, replyId, 0, [{ type: 'playerList', players }, { type: 'connectQueue', addrs: [ME] }]), 10);
+  deliver(OTHER, control(PacketType.ConnectReply, replyId, 0, [{ type: 'playerList', players }, { type: 'connectQueue', addrs: [ME] }]), 10);
   expect(peer.state).toBe('connected');
   notices.length = 0;
   sent.length = 0;
-  return { peer, notices, sent };
+  return { peer, deliver, notices, sent };
 }
 
 const idsOf = (notices: PeerNotice[]) => notices.flatMap((n) => (n.kind === 'game-state' ? [n.packet.header.messageId] : []));
@@ -57,41 +62,42 @@ describe('message ids', () => {
     expect(idNewer(0x8000_0000, 0)).toBe(false); // half a circle away: ambiguous, treated as not newer
   });
 
-  it('the filter classifies fresh, late and duplicate ids per sender', () => {
-    const f = new MessageFilter();
-    expect(f.check('a', 10, 0)).toBe('fresh');
-    expect(f.check('a', 10, 0)).toBe('duplicate');
-    expect(f.check('a', 12, 0)).toBe('fresh');
-    expect(f.check('a', 11, 0)).toBe('late');
-    expect(f.check('a', 11, 0)).toBe('duplicate');
-    expect(f.check('b', 11, 0)).toBe('fresh');
-    expect(f.check('a', 0xffff_ffff, 0)).toBe('late');
+  it('the connection layer classifies newest and late ids per sender and drops duplicates (null)', () => {
+    const c = new SessionConnections(() => 0, true);
+    const admit = (key: string, id: number) => c.admit(key, PacketType.GameState, id, 0, false);
+    expect(admit('a', 10)).toBe('newest');
+    expect(admit('a', 10)).toBeNull();
+    expect(admit('a', 12)).toBe('newest');
+    expect(admit('a', 11)).toBe('late');
+    expect(admit('a', 11)).toBeNull();
+    expect(admit('b', 11)).toBe('newest');
+    expect(admit('a', 0xffff_ffff)).toBe('late');
   });
 });
 
 describe('GameState filtering at a connected peer', () => {
   it('duplicated, reordered and stale packets produce exactly one game-state notice per fresh packet, in increasing id order', () => {
-    const { peer, notices } = connectedPeer();
-    for (const id of [5, 5, 3, 6, 4, 8, 7, 9, 9, 1]) peer.receive(OTHER, gameState(id), 20);
+    const { deliver, notices } = connectedPeer();
+    for (const id of [5, 5, 3, 6, 4, 8, 7, 9, 9, 1]) deliver(OTHER, gameState(id), 20);
     expect(idsOf(notices)).toEqual([5, 6, 8, 9]);
     expect(notices.every((n) => n.kind !== 'game-state' || n.slot === 0)).toBe(true);
   });
 
   it('handles the u32 wrap-around of message ids', () => {
-    const { peer, notices } = connectedPeer(0xffff_fff0);
-    for (const id of [0xffff_fffd, 0xffff_fffe, 0xffff_fffe, 0xffff_ffff, 0, 0xffff_fffc, 1, 0xffff_ffff, 0, 2]) peer.receive(OTHER, gameState(id), 20);
+    const { deliver, notices } = connectedPeer(0xffff_fff0);
+    for (const id of [0xffff_fffd, 0xffff_fffe, 0xffff_fffe, 0xffff_ffff, 0, 0xffff_fffc, 1, 0xffff_ffff, 0, 2]) deliver(OTHER, gameState(id), 20);
     expect(idsOf(notices)).toEqual([0xffff_fffd, 0xffff_fffe, 0xffff_ffff, 0, 1, 2]);
   });
 
   it('property: for any start id and any order with duplicates, the notices are exactly the new maxima of the arrival order', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 0xffff_ffff }), fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 80 }), (base, offsets) => {
-        const { peer, notices } = connectedPeer((base - 1) >>> 0);
+        const { deliver, notices } = connectedPeer((base - 1) >>> 0);
         const expected: number[] = [];
         let best: number | null = null;
         for (const off of offsets) {
           const id = (base + off) >>> 0;
-          peer.receive(OTHER, gameState(id), 20);
+          deliver(OTHER, gameState(id), 20);
           if (best === null || off > best) {
             best = off;
             expected.push(id);
@@ -104,10 +110,10 @@ describe('GameState filtering at a connected peer', () => {
   });
 
   it('a stale GameState overtaken by the sender\'s Disconnect neither brings it back nor reaches the game', () => {
-    const { peer, notices } = connectedPeer();
-    peer.receive(OTHER, gameState(100), 20);
-    peer.receive(OTHER, control(PacketType.Disconnect, 102, 0), 21);
-    peer.receive(OTHER, gameState(101), 22);
+    const { peer, deliver, notices } = connectedPeer();
+    deliver(OTHER, gameState(100), 20);
+    deliver(OTHER, control(PacketType.Disconnect, 102, 0), 21);
+    deliver(OTHER, gameState(101), 22);
     expect(notices.map((n) => n.kind)).toEqual(['game-state', 'player-removed']);
     expect(peer.players().map((p) => p.slot)).toEqual([1]);
   });
@@ -141,16 +147,17 @@ describe('control packets stay idempotent', () => {
   it('a duplicated or re-sent ConnectReply gives one connected notice and one table', () => {
     const notices: P2pNotice[] = [];
     const peer = new P2pPeer(ME, 'me', { send: () => {}, broadcast: () => {} }, (n) => notices.push(n));
+    const deliver = admitting(peer);
     peer.connect(0);
     const players = [
       { slot: 0, addr: OTHER, name: 'other', joined: false },
       { slot: 1, addr: ME, name: 'me', joined: false },
     ];
     const reply = (id: number) => control(PacketType.ConnectReply, id, 0, [{ type: 'playerList', players }, { type: 'connectQueue', addrs: [ME] }]);
-    peer.receive(OTHER, reply(50), 10);
-    peer.receive(OTHER, reply(50), 11);
-    peer.receive(OTHER, reply(51), 12);
-    peer.receive(OTHER, reply(49), 13);
+    deliver(OTHER, reply(50), 10);
+    deliver(OTHER, reply(50), 11);
+    deliver(OTHER, reply(51), 12);
+    deliver(OTHER, reply(49), 13);
     expect(notices.map((n) => n.kind)).toEqual(['connected']);
     expect(peer.players().map((p) => [p.slot, p.name])).toEqual([
       [0, 'other'],
@@ -159,17 +166,18 @@ describe('control packets stay idempotent', () => {
   });
 
   it('a temporary master that gets a slave\'s SlotRequest several times (duplicated and repeated) assigns it one slot', () => {
-    const sent: { to: WireAddr | null; packet: Packet }[] = [];
+    const sent: { to: WireAddr | null; packet: UnnumberedPacket }[] = [];
     const notices: P2pNotice[] = [];
     const master = new P2pPeer(simAddr(200), 'master', { send: (to, packet) => sent.push({ to, packet }), broadcast: (packet) => sent.push({ to: null, packet }) }, (n) => notices.push(n));
+    const deliver = admitting(master);
     master.connect(0);
     const slave = simAddr(100);
     const queued = simAddr(50);
     const request = (id: number, q: WireAddr[]) => control(PacketType.SlotRequest, id, NO_SLOT, [{ type: 'connectQueue', addrs: q }, { type: 'playerName', name: 'slave' }]);
-    master.receive(slave, request(7, []), 20);
-    master.receive(slave, request(7, []), 21);
-    master.receive(slave, request(8, [queued]), 120);
-    master.receive(slave, request(9, [queued]), 220);
+    deliver(slave, request(7, []), 20);
+    deliver(slave, request(7, []), 21);
+    deliver(slave, request(8, [queued]), 120);
+    deliver(slave, request(9, [queued]), 220);
     master.tick(master.config.startupWindowMs);
     expect(master.state).toBe('connected');
     expect(master.players().map((p) => [p.slot, p.addr[4], p.name])).toEqual([
@@ -179,7 +187,7 @@ describe('control packets stay idempotent', () => {
     ]);
     expect(notices.map((n) => n.kind)).toEqual(['connected']);
     // A late repeat after the assignment is answered with the same table, not a new slot.
-    master.receive(slave, request(10, [queued]), 700);
+    deliver(slave, request(10, [queued]), 700);
     expect(master.players()).toHaveLength(3);
     const last = sent.at(-1)?.packet;
     expect(last?.header.type).toBe(PacketType.ConnectReply);
@@ -188,17 +196,17 @@ describe('control packets stay idempotent', () => {
 
 describe('restarted nodes', () => {
   it('a member restarting with a lower message-id counter is answered with its slot and its new packets are accepted', () => {
-    const { peer, notices, sent } = connectedPeer(1_999_999);
-    peer.receive(OTHER, gameState(2_000_000), 20);
+    const { peer, deliver, notices, sent } = connectedPeer(1_999_999);
+    deliver(OTHER, gameState(2_000_000), 20);
     expect(idsOf(notices)).toEqual([2_000_000]);
     // The other program restarted: its new session counts from 5.
-    peer.receive(OTHER, control(PacketType.ConnectRequest, 5, NO_SLOT, [{ type: 'connectQueue', addrs: [] }, { type: 'playerName', name: 'other' }]), 30);
+    deliver(OTHER, control(PacketType.ConnectRequest, 5, NO_SLOT, [{ type: 'connectQueue', addrs: [] }, { type: 'playerName', name: 'other' }]), 30);
     // We are rank 1 (10.0.0.9 ranks above us): we answer after one reply-wait interval.
     peer.tick(30 + peer.config.replyWaitIntervalMs);
     const answer = sent.find((s) => s.packet.header.type === PacketType.ConnectReply);
     expect(answer?.packet.events.find((e) => e.type === 'playerList')).toMatchObject({ players: [{ slot: 0, name: 'other' }, { slot: 1, name: 'me' }] });
-    peer.receive(OTHER, control(PacketType.NodeAlive, 6, 0, [{ type: 'playerName', name: 'other' }]), 200);
-    peer.receive(OTHER, gameState(7), 220);
+    deliver(OTHER, control(PacketType.NodeAlive, 6, 0, [{ type: 'playerName', name: 'other' }]), 200);
+    deliver(OTHER, gameState(7), 220);
     expect(idsOf(notices)).toEqual([2_000_000, 7]);
     expect(notices.filter((n) => n.kind === 'player-removed')).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /**
- * Replay protection in a session (src/shared/session/replayWindow.ts through
- * the pipeline), on a memory LAN and a virtual clock: an attacker who got
+ * Replay protection in a session (the pipeline's connection per node,
+ * src/shared/session/connections.ts, over net/replayWindow.ts), on a memory LAN and a virtual clock: an attacker who got
  * hold of a player's datagrams and sends them again from that player's
  * address — a second later or a minute later — changes nothing: chat is not
  * delivered twice, keep-alives and pings do not keep a gone player in the

@@ -1,12 +1,13 @@
 /**
- * The replay window (src/shared/session/replayWindow.ts): a datagram's
+ * The replay window (src/shared/net/replayWindow.ts): a datagram's
  * sequence number is taken once; replays of any age and numbers older than
- * the window are refused; the u32 wrap is no hole; a restarted sender starts
- * above its old numbers.
+ * the window are refused; the u32 wrap is no hole; a restarted sender (its
+ * connections, net/connection.ts) starts above its old numbers.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REPLAY_WINDOW, ReplayWindow, SequenceNumbers } from '../../../src/shared/net/replayWindow';
+import { Connections } from '../../../src/shared/net/connection';
+import { REPLAY_WINDOW, ReplayWindow } from '../../../src/shared/net/replayWindow';
 
 describe('ReplayWindow', () => {
   it('takes each number once, in any order inside the window, and refuses every repeat', () => {
@@ -45,16 +46,16 @@ describe('ReplayWindow', () => {
   });
 });
 
-describe('SequenceNumbers', () => {
+describe('outgoing numbers (Connections)', () => {
   it('gives each link its own run from its wall-clock second, and a node restarted a second later starts above the old run', () => {
     let second = 1000;
-    const first = new SequenceNumbers(() => second);
-    const a = Array.from({ length: 50_000 }, () => first.take('peer'));
-    expect(first.take('other')).toBe(1000 * 0x10000);
+    const first = new Connections(() => second);
+    const a = Array.from({ length: 50_000 }, () => first.open('peer').stamp());
+    expect(first.open('other').stamp()).toBe(1000 * 0x10000);
     second = 1001;
-    const restarted = new SequenceNumbers(() => second);
+    const restarted = new Connections(() => second);
     const w = new ReplayWindow();
     w.accept(a.at(-1)!);
-    expect(w.accept(restarted.take('peer'))).toBe('new');
+    expect(w.accept(restarted.open('peer').stamp())).toBe('new');
   });
 });
