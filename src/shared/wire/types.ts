@@ -152,7 +152,7 @@ export interface RelayedEvent {
 }
 
 /** Game events that may travel as reliable messages (see src/shared/net/reliable.ts). */
-export type ReliableGameEvent = Extract<GameEvent, { type: 'createExtra' | 'killObject' | 'sendText' | 'playerName' | 'matchState' | 'asteroidBreaks' }>;
+export type ReliableGameEvent = Extract<WorldMessage, { type: 'createExtra' | 'killObject' | 'sendText' | 'playerName' | 'matchState' | 'asteroidBreaks' }>;
 /** The game event types that are sent reliably (extras since wire v6: a lost one would be missing from a screen for its whole life). */
 export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['createExtra', 'killObject', 'sendText', 'playerName', 'matchState', 'asteroidBreaks'];
 
@@ -304,19 +304,22 @@ export const MAX_SCORE = 0xffff;
 export const WIRE_KILL_CAUSES = ['laser', 'missile', 'mine', 'emp', 'asteroid'] as const;
 
 /**
- * The ten remote events of the 1998 design; `matchState` (wire v5; msPlayed
+ * The world channel (src/shared/wire/channels.ts): what game code raises
+ * through the game-code queue (src/shared/net/gameCode.ts) and what a session
+ * hands the game. The ten remote events of the 1998 design but the two
+ * membership ones (playerList, connectQueue); `matchState` (wire v5; msPlayed
  * since v6), the match authority's word on the match: its limits, phase (0
  * playing, 1 over), the time left in ms (of the match, or to the next one when
  * over; NO_TIME_LIMIT without a time limit), the round, the ms since the round
  * began (the arena's clock), and every player's score; and `asteroidBreaks`
  * (wire v6), the authority's word on which asteroids broke at which tick of
- * match `round` (src/shared/game/arena.ts); `playerLook` (wire v9), the
- * sender's chosen ship design and colour (src/shared/wire/shipLook.ts; 0xff
- * each: left to the slot), beside its name in p2p control packets; and
- * since v9 a killObject announcing the sender's own ship may end with the
- * weapon that destroyed it (`cause`, src/shared/game/killCause.ts).
+ * match `round` (src/shared/game/arena.ts); and since v9 a killObject
+ * announcing the sender's own ship may end with the weapon that destroyed it
+ * (`cause`, src/shared/game/killCause.ts). `playerName` belongs here: game
+ * code raises it (and it travels as a reliable message); p2p control packets
+ * carry it too, beside the membership messages (see ControlPacketEvent).
  */
-export type GameEvent =
+export type WorldMessage =
   | { type: 'createObject'; id: number; kind: number; pos: Vec3; rot: Quat; vel: Vec3 }
   | { type: 'createLaser'; id: number; pos: Vec3; vel: Vec3; ttl: number }
   | { type: 'createMissile'; id: number; pos: Vec3; vel: Vec3; targetSlot: number; ttl: number }
@@ -324,22 +327,47 @@ export type GameEvent =
   | { type: 'killObject'; id: number; killerSlot: number; cause?: number }
   | { type: 'sendText'; text: string }
   | { type: 'playerName'; name: string }
-  | { type: 'playerLook'; design: number; colour: number }
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
-  | { type: 'playerList'; players: PlayerEntry[] }
-  | { type: 'connectQueue'; addrs: WireAddr[] }
   | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; scores: ScoreEntry[] }
-  | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] }
-  | LockstepStatusEvent
-  | LockstepStateEvent
-  | NetgameEvent;
+  | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] };
 
 /**
- * Everything an event list may hold: the ten game events, `relayed` (only in
- * Relay packets; the decoder guarantees it), and the link layer's `reliable`
- * and `ack` envelopes (never nested in each other).
+ * The membership channel: the slot table (`playerList`, in ConnectReply
+ * packets), a starting node's connect queue (`connectQueue`, in
+ * ConnectRequest and SlotRequest packets) and `playerLook` (wire v9), the
+ * sender's chosen ship design and colour (src/shared/wire/shipLook.ts; 0xff
+ * each: left to the slot), which only travels beside the name in p2p control
+ * packets and a netgame client's alive packets; game code never raises it.
  */
-export type RemoteEvent = GameEvent | RelayedEvent | ReliableEvent | AckEvent;
+export type MembershipMessage =
+  | { type: 'playerList'; players: PlayerEntry[] }
+  | { type: 'connectQueue'; addrs: WireAddr[] }
+  | { type: 'playerLook'; design: number; colour: number };
+
+/** What p2p start-up and control packets carry: membership messages, and the sender's name and leave reason (world messages read by the membership). */
+export type ControlPacketEvent = MembershipMessage | Extract<WorldMessage, { type: 'playerName' | 'sendText' }>;
+
+/** The lockstep channel (src/shared/lockstep): a peer's status and the chunks of a state transfer. */
+export type LockstepMessage = LockstepStatusEvent | LockstepStateEvent;
+
+/** The netgame channel (src/shared/netgame, src/node/servers/netgame). */
+export type NetgameMessage = NetgameEvent;
+
+/** The link channel (src/shared/net/linkLayer.ts, reliable.ts): reliable messages and their acknowledgements. */
+export type LinkMessage = ReliableEvent | AckEvent;
+
+/** The relay channel: a gameserver's `relayed` envelope (Relay packets only). */
+export type RelayMessage = RelayedEvent;
+
+/** Every event with a payload table of its own (src/shared/wire/events.ts): all but the envelopes. */
+export type GameEvent = WorldMessage | MembershipMessage | LockstepMessage | NetgameMessage;
+
+/**
+ * Everything an event list may hold, the union of every channel: the game
+ * events, `relayed` (only in Relay packets; the decoder guarantees it), and
+ * the link layer's `reliable` and `ack` envelopes (never nested in each other).
+ */
+export type RemoteEvent = GameEvent | RelayMessage | LinkMessage;
 
 /** The game events' names (not the envelopes, which game code never raises). */
 export type RemoteEventType = GameEvent['type'];
