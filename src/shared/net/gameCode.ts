@@ -11,12 +11,13 @@
  * (chat, name) once connected, and the world's events (creations, kills, the
  * match) only while our ship is in the game. Narrowing the scope drops what
  * it no longer takes, so no event from before a game can reach that game.
+ * It takes and gives only the world channel's messages (wire/channels.ts).
  */
 import type { Vec3, Quat } from '../sim/types';
 import { STEP_MS } from '../sim/types';
 import { MAX_DATAGRAM_BYTES } from './packetApi';
 import { eventSize, headerSize, TERMINATOR_SIZE, WireEncodeError } from '../wire/codec';
-import { NO_SLOT, objectId, objectOwner, type BreakEntry, type Packet, type PacketHeader, type RemoteEvent } from '../wire/types';
+import { NO_SLOT, objectId, objectOwner, type BreakEntry, type Packet, type PacketHeader, type WorldMessage } from '../wire/types';
 
 /** Most events kept waiting; beyond it the oldest non-critical ones are dropped and counted (a stuck link must not grow memory). */
 export const MAX_PENDING_EVENTS = 256;
@@ -30,16 +31,16 @@ export const MAX_PENDING_EVENTS = 256;
 export type EventScope = 'none' | 'connected' | 'joined';
 
 /** Events that belong to the player rather than the world: they may go out as soon as we are connected. */
-const PLAYER_WORDS: ReadonlySet<RemoteEvent['type']> = new Set(['sendText', 'playerName']);
+const PLAYER_WORDS: ReadonlySet<WorldMessage['type']> = new Set(['sendText', 'playerName']);
 
 /** Whether `scope` takes an event of `type`. */
-export function scopeTakes(scope: EventScope, type: RemoteEvent['type']): boolean {
+export function scopeTakes(scope: EventScope, type: WorldMessage['type']): boolean {
   return scope === 'joined' || (scope === 'connected' && PLAYER_WORDS.has(type));
 }
 
 interface Pending {
   /** Event; for creations (and `killOwnShip`) the id is still local and gets the owner slot at send time. */
-  event: RemoteEvent;
+  event: WorldMessage;
   /** The id must be scoped by the sender's slot when the packet is built. */
   scoped: boolean;
   /** Host time the event happened, for the position refresh of moving objects. */
@@ -141,7 +142,7 @@ export class GameCodeInterface {
   }
 
   /** The match authority's word on the match (sent reliably); a newer one supersedes one still waiting. */
-  matchState(state: Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>, now: number): void {
+  matchState(state: Omit<Extract<WorldMessage, { type: 'matchState' }>, 'type'>, now: number): void {
     this.queue = this.queue.filter((p) => p.event.type !== 'matchState');
     this.push({ type: 'matchState', ...state }, now, false);
   }
@@ -177,8 +178,8 @@ export class GameCodeInterface {
    * refreshed to their position at `now`. Stops at the first event that does
    * not fit, so order is kept; the rest wait for a later packet.
    */
-  takeEvents(ownerSlot: number, now: number, budget: number, sizeOf: (event: RemoteEvent) => number): RemoteEvent[] {
-    const out: RemoteEvent[] = [];
+  takeEvents(ownerSlot: number, now: number, budget: number, sizeOf: (event: WorldMessage) => number): WorldMessage[] {
+    const out: WorldMessage[] = [];
     let room = budget;
     for (const p of this.queue) {
       const event = finalise(p, ownerSlot, now);
@@ -196,7 +197,7 @@ export class GameCodeInterface {
    * for `ownerSlot` at `now`, in order (the reliable-message layer takes
    * kills, chat and names this way; the rest keep their places).
    */
-  takeWhere<E extends RemoteEvent>(pick: (event: RemoteEvent) => event is E, ownerSlot: number, now: number): E[] {
+  takeWhere<E extends WorldMessage>(pick: (event: WorldMessage) => event is E, ownerSlot: number, now: number): E[] {
     const out: E[] = [];
     this.queue = this.queue.filter((p) => {
       const ev = finalise(p, ownerSlot, now);
@@ -207,7 +208,7 @@ export class GameCodeInterface {
     return out;
   }
 
-  private push(event: RemoteEvent, at: number, scoped = true): void {
+  private push(event: WorldMessage, at: number, scoped = true): void {
     if (!scopeTakes(this.current, event.type)) {
       this.refused += 1;
       return;
@@ -220,7 +221,7 @@ export class GameCodeInterface {
   }
 }
 
-function finalise({ event, at, scoped }: Pending, slot: number, now: number): RemoteEvent {
+function finalise({ event, at, scoped }: Pending, slot: number, now: number): WorldMessage {
   switch (event.type) {
     case 'createObject': {
       // A mine drifts: like lasers and missiles it goes out where it is at send time.

@@ -3,7 +3,7 @@
  * remote events and chat, as {@link NetDelivery}s. (What the game hands the
  * network goes through the game-code interface, gameCode.ts.)
  */
-import type { RemoteEvent, ShipState } from '../wire/types';
+import type { ShipState, WorldMessage } from '../wire/types';
 import type { ShipLook } from '../wire/shipLook';
 
 /** One player as the game view shows it. */
@@ -42,12 +42,12 @@ export type NetDelivery =
    */
   | { kind: 'state'; slot: number; gameTime: number; state: ShipState; ageMs?: number }
   /**
-   * A remote event from a peer (object creation, kill, …) for the game to
-   * replicate. `ageMs` as on 'state': now in common game time minus the
+   * A remote event from a peer (object creation, kill, …: a world-channel
+   * message, wire/channels.ts) for the game to replicate. `ageMs` as on 'state': now in common game time minus the
    * stamp of the packet that carried it (absent before sync, when
    * implausible, or when the carrier had no common-time stamp), so a
    * replicated laser can be advanced by its age.
    */
-  | { kind: 'event'; slot: number; event: RemoteEvent; ageMs?: number }
+  | { kind: 'event'; slot: number; event: WorldMessage; ageMs?: number }
   /** A chat line (already validated and printable). */
   | { kind: 'chat'; slot: number; from: string; text: string };

@@ -25,6 +25,7 @@ import { giveUpAfterMs, ReliableLink, type ReliableConfig } from './reliable';
 import { eventSize } from '../wire/codec';
 import { addrKey } from '../wire/addr';
 import { NO_SLOT, PacketType, RELIABLE_EVENT_TYPES, type AckEvent, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
+import { isRelayMessage, type LinkMessage } from '../wire/channels';
 
 /** Bytes each regular game packet leaves free for acknowledgements and reliable messages (the game-code interface fills the rest). */
 export const LINK_RESERVE_BYTES = 96;
@@ -48,7 +49,7 @@ export interface Delivered {
 
 /** Acknowledgements and reliable messages for one datagram, and the bytes they add. */
 export interface Envelopes {
-  events: RemoteEvent[];
+  events: LinkMessage[];
   size: number;
 }
 
@@ -108,7 +109,7 @@ export class LinkLayer {
     if (!entry) return NO_ENVELOPES;
     const take = entry.link.take(now, room, ackSize);
     if (take.acks.length === 0 && take.messages.length === 0) return NO_ENVELOPES;
-    const events: RemoteEvent[] = [];
+    const events: LinkMessage[] = [];
     let size = 0;
     if (take.acks.length > 0) {
       events.push({ type: 'ack', ids: take.acks });
@@ -153,7 +154,7 @@ export class LinkLayer {
     if (packet.header.type === PacketType.Relay) {
       // Outside the relayed packets: the server's own messages (the match state), from no player's slot.
       const events = strip(packet.events, () => NO_SLOT, packet.header).map((ev) =>
-        ev.type === 'relayed' ? { ...ev, packet: { header: ev.packet.header, events: strip(ev.packet.events, () => ev.slot, ev.packet.header) } } : ev,
+        isRelayMessage(ev) ? { ...ev, packet: { header: ev.packet.header, events: strip(ev.packet.events, () => ev.slot, ev.packet.header) } } : ev,
       );
       return { packet: { header: packet.header, events }, delivered };
     }

@@ -2,13 +2,15 @@
  * What a session hands its game (pipeline.ts): other players' ship states
  * (checked for plausibility and aged by the common clock), their game events
  * (chat and kills also as notices for the console), reliable messages once,
- * and the slot table with names and looks. The last name a slot had is kept,
- * so a line about a player who just left still names them.
+ * and the slot table with names and looks. Of the events only the world
+ * channel's (wire/channels.ts) reach the game. The last name a slot had is
+ * kept, so a line about a player who just left still names them.
  */
 import type { NetPlayer } from '../net/gameLink';
 import { SHIP_LOCAL_ID, playerNameOf } from '../net/gameCode';
 import type { ProtocolGame } from '../protocol/protocol';
 import { NO_SLOT, objectId, type Packet, type ReliableGameEvent, type RemoteEvent } from '../wire/types';
+import { isWorldMessage } from '../wire/channels';
 import { AUTO_LOOK, sameLook } from '../wire/shipLook';
 import type { AddressBook } from './addressBook';
 import type { Membership } from './membership';
@@ -54,7 +56,7 @@ export class GameDeliveries {
     } else this.event(slot, event, stamp);
   }
 
-  /** One game event from `slot` to the game (chat and kills also as notices), aged by the common-time `stamp` of its packet. */
+  /** One event from `slot`: a world message to the game (chat and kills also as notices), aged by the common-time `stamp` of its packet; other channels' messages are not the game's. */
   event(slot: number, event: RemoteEvent, stamp: number | undefined): void {
     const { game, notify } = this.d;
     if (event.type === 'sendText') {
@@ -63,7 +65,7 @@ export class GameDeliveries {
       game.deliver({ kind: 'chat', slot, from, text: event.text });
     } else if (event.type === 'playerName') {
       this.players();
-    } else if (event.type !== 'playerLook' && event.type !== 'playerList' && event.type !== 'connectQueue' && event.type !== 'relayed' && event.type !== 'reliable' && event.type !== 'ack') {
+    } else if (isWorldMessage(event)) {
       if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) {
         notify({ kind: 'killed', victim: this.nameOf(slot), killer: event.killerSlot === NO_SLOT ? null : this.nameOf(event.killerSlot) });
       }

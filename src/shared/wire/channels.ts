@@ -72,6 +72,14 @@ const TABLE_MATCHES_UNIONS: { readonly [C in Channel]: Same<TableTypesOf<C>, Cha
 };
 void TABLE_MATCHES_UNIONS;
 
+/**
+ * What a game state carries for the protocol above a membership (P2pPeer,
+ * ManagedPeer): the game's world messages, a lockstep peer's, a netgame
+ * client's. The membership reads only its own control packets; the session
+ * adds the link's envelopes as a datagram leaves.
+ */
+export type GameStateMessage = WorldMessage | LockstepMessage | NetgameMessage;
+
 /** The channels, in the order of ChannelMessages. */
 export const CHANNELS: readonly Channel[] = ['world', 'membership', 'lockstep', 'netgame', 'link', 'relay'];
 
