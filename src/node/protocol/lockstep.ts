@@ -17,6 +17,7 @@ import type { LinkStats, ProtocolContext } from '../../shared/protocol/protocol'
 import type { P2pConfig } from '../../shared/p2p';
 import type { ShipInput } from '../../shared/sim/types';
 import { NO_SLOT, type Packet } from '../../shared/wire/types';
+import { isLockstepMessage } from '../../shared/wire/channels';
 import { zlibPacker } from '../lockstep/zlibPacker';
 import { P2pProtocol } from './p2p';
 
@@ -86,7 +87,7 @@ export class LockstepProtocol extends P2pProtocol {
     const engine = this.engine;
     if (!engine) return true;
     const now = this.ctx.game.now();
-    const events = packet.events.filter((ev) => ev.type === 'lockstepStatus' || ev.type === 'lockstepState');
+    const events = packet.events.filter(isLockstepMessage);
     const { inputs } = packet.header;
     if (inputs || events.length > 0) engine.receive(slot, { ...(inputs ? { inputs } : {}), events }, now);
     return true;

@@ -16,13 +16,14 @@ import { HASH_EVERY } from '../../shared/lockstep/config';
 import { NetgameClient, type NetgameClientStats } from '../../shared/netgame/client';
 import type { ProtocolContext } from '../../shared/protocol/protocol';
 import type { ShipInput } from '../../shared/sim/types';
-import { NO_SLOT, type NetgameEvent, type Packet, type RemoteEvent } from '../../shared/wire/types';
+import { NO_SLOT, type Packet } from '../../shared/wire/types';
+import { isNetgameServerMessage, type NetgameClientMessage } from '../../shared/wire/channels';
 import { zlibPacker } from '../lockstep/zlibPacker';
 
 /** What the netgame needs from the protocol around it. */
 export interface NetgameLinkHooks {
   /** Sends our messages to the server (one datagram). */
-  send(events: RemoteEvent[]): void;
+  send(events: NetgameClientMessage[]): void;
   /** The players whose ships are in the game now (after every tick that stepped): the slot table shows them joined. */
   roster(slots: ReadonlySet<number>): void;
   /** A player's name for console lines. */
@@ -32,8 +33,6 @@ export interface NetgameLinkHooks {
   /** The server activated us: our ship is in the game. */
   activated(): void;
 }
-
-const NETGAME_EVENTS: ReadonlySet<string> = new Set(['gameMoves', 'stateDiff', 'lateControl', 'netgameWelcome']);
 
 export class NetgameLink {
   readonly client: NetgameClient;
@@ -63,10 +62,10 @@ export class NetgameLink {
     ctx.game.attachSync?.({ tick: (input, at) => this.tick(input, at) });
   }
 
-  /** The server's messages in a Relay packet's outer event list. */
+  /** The server's netgame messages in a Relay packet's outer event list (wire/channels.ts: what a netgame server sends). */
   receive(packet: Packet): void {
     const now = this.ctx.game.now();
-    for (const ev of packet.events) if (NETGAME_EVENTS.has(ev.type)) this.client.receive(ev as NetgameEvent, now);
+    for (const ev of packet.events) if (isNetgameServerMessage(ev)) this.client.receive(ev, now);
   }
 
   /** The game stops showing the netgame (disconnect, protocol switch). */

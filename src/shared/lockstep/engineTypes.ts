@@ -1,6 +1,6 @@
 /** The shapes a LockstepEngine (engine.ts) takes and gives: its options, its notices for the console, its figures. */
 import type { MatchLimits } from '../game/match';
-import type { FrameInputs, LockstepStateEvent, LockstepStatusEvent } from '../wire/types';
+import type { FrameInputs, LockstepMessage } from '../wire/types';
 import type { StatePacker } from './stateTransfer';
 
 export interface LockstepOptions {
@@ -57,7 +57,7 @@ export interface LockstepStats {
  */
 export interface LockstepDatagram {
   inputs?: FrameInputs;
-  events: (LockstepStatusEvent | LockstepStateEvent)[];
+  events: LockstepMessage[];
 }
 
 /**

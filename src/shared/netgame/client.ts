@@ -24,15 +24,16 @@ import type { SteppedFrame } from '../game/frameSync';
 import type { WorldEvent } from '../game/events';
 import type { ShipInput } from '../sim/types';
 import { STEP_MS } from '../sim/types';
-import { NO_FRAME, type FrameInput, type NetgameEvent, type RemoteEvent } from '../wire/types';
+import { NO_FRAME, type FrameInput, type NetgameEvent } from '../wire/types';
+import type { NetgameClientMessage } from '../wire/channels';
 import { CLIENT_HISTORY, MAX_CHASE } from './config';
 import { GameMoves, MoveKind } from './gameMoves';
 import { decodeNetState, encodeNetState, stepNetState, type NetState } from './netState';
 import { applyDiff } from './stateDiff';
 
 export interface NetgameClientOptions {
-  /** Sends events to the server (one datagram each call). */
-  send(events: RemoteEvent[]): void;
+  /** Sends our netgame messages to the server (one datagram each call). */
+  send(events: NetgameClientMessage[]): void;
   notify?(n: NetgameClientNotice): void;
   packer?: StatePacker;
   /** Our round trip to the server in ms, or null before it is measured (a change not shown back within twice it goes again). */

@@ -27,7 +27,8 @@ import type { WorldEvent } from '../game/events';
 import type { MatchLimits } from '../game/match';
 import { createWorld } from '../game/world';
 import { PLAIN_PACKER, type StatePacker } from '../lockstep/stateTransfer';
-import { MAX_MOVES, NO_FRAME, type FrameInput, type NetgameEvent, type RemoteEvent } from '../wire/types';
+import { MAX_MOVES, NO_FRAME, type FrameInput, type NetgameEvent } from '../wire/types';
+import type { NetgameServerMessage } from '../wire/channels';
 import { NEUTRAL_FRAME_INPUT } from '../lockstep/input';
 import { GameMoves, MoveKind } from './gameMoves';
 import { encodeNetState, stepNetState, type NetState } from './netState';
@@ -38,8 +39,8 @@ import { activationLimit, DEFAULT_MAX_BEHIND_FRAMES, droppedBehind, framesBehind
 export interface NetgameServerOptions {
   seed: number;
   matchLimits?: Partial<MatchLimits>;
-  /** Sends events to the client in `slot` (one datagram each call). */
-  send(slot: number, events: RemoteEvent[]): void;
+  /** Sends the server's netgame messages to the client in `slot` (one datagram each call). */
+  send(slot: number, events: NetgameServerMessage[]): void;
   packer?: StatePacker;
   /** Frames clients run behind the server (the seed's server_lead_frames, default 1). */
   serverLead?: number;

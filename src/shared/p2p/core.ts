@@ -7,7 +7,8 @@
  */
 import { addrKey } from '../wire/addr';
 import type { UnnumberedPacket } from '../net/connection';
-import { NO_SLOT, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+import { NO_SLOT, type Packet, type PacketType, type PlayerEntry, type WireAddr } from '../wire/types';
+import type { ControlPacketEvent } from '../wire/channels';
 import type { P2pConfig } from './config';
 import type { NameRecord } from './names';
 import { outgoingControl } from './packets';
@@ -154,7 +155,7 @@ export class PeerCore {
   }
 
   /** A control packet from us (our slot and joined flag as of now; each copy is numbered on its way out). */
-  packet(type: PacketType, events: RemoteEvent[]): UnnumberedPacket {
+  packet(type: PacketType, events: ControlPacketEvent[]): UnnumberedPacket {
     const slot = this.state === 'connected' && this.mySlot !== null ? this.mySlot : NO_SLOT;
     return outgoingControl(type, slot, this.state === 'connected' && this.joined, events);
   }

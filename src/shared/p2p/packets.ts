@@ -1,11 +1,14 @@
 /**
  * Building control packets and reading the events the protocol uses
  * (connectQueue, playerList, playerName), plus the text helpers for notices.
+ * Control packets carry membership messages and the sender's name and leave
+ * reason (ControlPacketEvent, wire/channels.ts); game states are the game's.
  */
 import type { UnnumberedPacket } from '../net/connection';
 import { isLeaveReason } from '../net/leaveReason';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
 import { MAX_NAME_LENGTH, MAX_QUEUE, type Packet, type PacketType, type PlayerEntry, type RemoteEvent, type ShipState, type WireAddr } from '../wire/types';
+import type { ControlPacketEvent, MembershipMessage, WorldMessage } from '../wire/channels';
 
 /** A ship state of all zeros with the identity rotation (a stand-in where a state must be shown but none was sent). */
 export const NEUTRAL_STATE: ShipState = Object.freeze({
@@ -18,28 +21,27 @@ export const NEUTRAL_STATE: ShipState = Object.freeze({
 });
 
 /** A control packet as a membership sends it: the base header only (no game time, no ship state; wire v10), numbered by its connection as it leaves. */
-export function outgoingControl(type: PacketType, senderSlot: number, joined: boolean, events: RemoteEvent[]): UnnumberedPacket {
+export function outgoingControl(type: PacketType, senderSlot: number, joined: boolean, events: ControlPacketEvent[]): UnnumberedPacket {
   return { header: { type, senderSlot, joined }, events };
 }
 
-/** A control packet as it arrives, numbered `messageId` (what tests and readers build). */
+/** A control packet as it arrives, numbered `messageId` (what tests and readers build; any events, as a hostile sender's may hold). */
 export function controlPacket(type: PacketType, senderSlot: number, messageId: number, joined: boolean, events: RemoteEvent[]): Packet {
-  const { header } = outgoingControl(type, senderSlot, joined, events);
-  return { header: { ...header, messageId: messageId >>> 0 }, events };
+  return { header: { type, senderSlot, joined, messageId: messageId >>> 0 }, events };
 }
 
 /** A connectQueue event; at most MAX_QUEUE addresses fit, extra ones are left out (they are retried by their own requests). */
-export function queueEvent(addrs: readonly WireAddr[]): RemoteEvent {
+export function queueEvent(addrs: readonly WireAddr[]): MembershipMessage {
   return { type: 'connectQueue', addrs: addrs.slice(0, MAX_QUEUE) };
 }
 
 /** A playerList event (the slot table as the wire carries it). */
-export function playerListEvent(players: readonly PlayerEntry[]): RemoteEvent {
+export function playerListEvent(players: readonly PlayerEntry[]): MembershipMessage {
   return { type: 'playerList', players: [...players] };
 }
 
 /** A playerName event with the sender's own name. */
-export function nameEvent(name: string): RemoteEvent {
+export function nameEvent(name: string): Extract<WorldMessage, { type: 'playerName' }> {
   return { type: 'playerName', name };
 }
 
@@ -49,8 +51,8 @@ export function nameEvent(name: string): RemoteEvent {
  * when we chose one (none: left to the slot, so a player who never chose
  * sends the 1998 bytes).
  */
-export function identityEvents(name: string, look: ShipLook): RemoteEvent[] {
-  const events: RemoteEvent[] = [nameEvent(name)];
+export function identityEvents(name: string, look: ShipLook): ControlPacketEvent[] {
+  const events: ControlPacketEvent[] = [nameEvent(name)];
   if (!sameLook(look, AUTO_LOOK)) events.push({ type: 'playerLook', design: look.design, colour: look.colour });
   return events;
 }

@@ -8,7 +8,8 @@
  * what it receives.
  */
 import type { Arrival, UnnumberedPacket } from '../net/connection';
-import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+import { PacketType, type Packet, type PacketHeader, type PlayerEntry, type WireAddr } from '../wire/types';
+import type { GameStateMessage } from '../wire/channels';
 import { leaveReason } from '../net/leaveReason';
 import { resolveConfig, type P2pConfig } from './config';
 import { PeerCore, type P2pNotice, type P2pTransport, type PeerState } from './core';
@@ -238,7 +239,7 @@ export class P2pPeer {
    * connection numbers it.
    * `events` must fit one datagram with the header (see fillPacket).
    */
-  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
+  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: GameStateMessage[]): void {
     const core = this.core;
     if (core.state !== 'connected' || core.mySlot === null) return;
     const packet: UnnumberedPacket = { header: { ...header, type: PacketType.GameState, senderSlot: core.mySlot, joined: core.joined }, events };
@@ -247,7 +248,7 @@ export class P2pPeer {
   }
 
   /** Sends a GameState to the member in `slot` only (as sendGameState); ignored unless connected and `slot` is another member's. */
-  sendGameStateTo(slot: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
+  sendGameStateTo(slot: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: GameStateMessage[]): void {
     const core = this.core;
     const to = core.table.atSlot(slot);
     if (core.state !== 'connected' || core.mySlot === null || !to || to.key === core.selfKey) return;

@@ -24,7 +24,8 @@ import { DEFAULT_P2P_CONFIG } from '../p2p/config';
 import { nameEvent, nameOf, outgoingControl, sanitizeName } from '../p2p/packets';
 import { addrKey } from '../wire/addr';
 import { AUTO_LOOK, sameLook, type ShipLook } from '../wire/shipLook';
-import { NO_SLOT, PacketType, type Packet, type PacketHeader, type PlayerEntry, type RemoteEvent, type WireAddr } from '../wire/types';
+import { NO_SLOT, PacketType, type Packet, type PacketHeader, type PlayerEntry, type WireAddr } from '../wire/types';
+import { isRelayMessage, type GameStateMessage } from '../wire/channels';
 
 /** Node-alive spacing while connected but not joined, and while joined (when game states may be sparse). */
 export const MANAGED_ALIVE_MS = 500;
@@ -257,10 +258,10 @@ export class ManagedPeer {
   private receiveRelayed(from: WireAddr, packet: Packet, taken: GameStateFrom[]): void {
     if (!this.relay || this.keyOf(from) !== this.keyOf(this.relay.server) || packet.header.type !== PacketType.Relay) return;
     // The server's own messages ride in the outer event list (a netgame server's moves and states): they come from no player's slot.
-    const own = packet.events.filter((e) => e.type !== 'relayed');
+    const own = packet.events.filter((e) => !isRelayMessage(e));
     if (own.length > 0) taken.push({ slot: NO_SLOT, packet: { header: packet.header, events: own } });
     for (const event of packet.events) {
-      if (event.type !== 'relayed' || event.slot === this.mySlot) continue;
+      if (!isRelayMessage(event) || event.slot === this.mySlot) continue;
       const entry = this.table.get(event.slot);
       if (!entry) continue;
       // By slot: the players' own addresses never reach us in this mode.
@@ -307,7 +308,7 @@ export class ManagedPeer {
     if (now - this.lastAliveAt >= (this.joined ? MANAGED_ALIVE_JOINED_MS : MANAGED_ALIVE_MS)) this.sendAlive(now);
   }
 
-  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void {
+  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: GameStateMessage[]): void {
     if (this.state !== 'connected' || this.mySlot === null) return;
     const packet: UnnumberedPacket = { header: { ...header, type: PacketType.GameState, senderSlot: this.mySlot, joined: this.joined }, events };
     this.toOthers(packet);

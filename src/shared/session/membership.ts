@@ -5,7 +5,8 @@
  */
 import type { Arrival } from '../net/connection';
 import type { ShipLook } from '../wire/shipLook';
-import type { Packet, PacketHeader, PlayerEntry, RemoteEvent, WireAddr } from '../wire/types';
+import type { Packet, PacketHeader, PlayerEntry, WireAddr } from '../wire/types';
+import type { GameStateMessage } from '../wire/channels';
 
 /** Where a membership is: p2p passes through `connecting` (and `slave`) or ends in `failed`; a server-run one is `idle` or `connected`. */
 export type MemberState = 'idle' | 'connecting' | 'slave' | 'connected' | 'failed';
@@ -40,7 +41,7 @@ export interface Membership {
    * the game (fresh, in order), for the session to hand on.
    */
   receive(from: WireAddr, packet: Packet, now: number, arrival: Arrival): GameStateFrom[];
-  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: RemoteEvent[]): void;
+  sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: GameStateMessage[]): void;
   join(now: number): void;
   unjoin(now: number): void;
   /** Nodes besides the members whose pings we answer (a gameserver). */

@@ -15,7 +15,8 @@
 import { DropCounters } from '../../../shared/wire/codec';
 import { Connection } from '../../../shared/net/connection';
 import { sequenceStart } from '../../../shared/net/replayWindow';
-import { NO_SLOT, PacketType, type NetgameEvent, type Packet, type RemoteEvent } from '../../../shared/wire/types';
+import { NO_SLOT, PacketType, type Packet, type RemoteEvent } from '../../../shared/wire/types';
+import { isLinkMessage, isNetgameClientMessage, type LinkMessage, type NetgameClientMessage } from '../../../shared/wire/channels';
 import type { ServerTimeService } from '../common/timeService';
 import { encodePacket } from '../../../shared/wire/codec';
 import type { DiscoveryResponder } from '../common/discoveryResponder';
@@ -25,7 +26,6 @@ import type { SourceGuard } from '../common/strikes';
 import { SeatAdmission, settleSeat, type SeatAdmissionRules } from '../common/seatAdmission';
 import { newNetLink, type NetLink } from './netgameReliable';
 
-const CLIENT_MESSAGES: ReadonlySet<string> = new Set(['controlChange', 'movesAck', 'stateAck']);
 /**
  * The netgame server's rungs of the admission ladder: its clients send GameStates (their messages, no ship
  * needed), NodeAlives, pings and reliable messages; anything else is a `wrong-type`.
@@ -36,7 +36,7 @@ export const NETGAME_ADMISSION: SeatAdmissionRules = {
   gameStateCarriesState: false,
 };
 /** What a client's NodeAlive says of it besides (its name and look travel over TCP too): not dropped, not used. */
-const ALIVE_EXTRAS: ReadonlySet<string> = new Set(['playerName', 'playerLook']);
+const ALIVE_EXTRAS: ReadonlySet<RemoteEvent['type']> = new Set(['playerName', 'playerLook']);
 
 /** One joined player's UDP session. */
 export interface NetSeat {
@@ -66,9 +66,9 @@ export interface NetgameDatagramsParts {
   seats: Map<number, NetSeat>;
   clock(): number;
   /** A client's message, from its seat. */
-  deliver(seat: NetSeat, ev: NetgameEvent, now: number): void;
+  deliver(seat: NetSeat, ev: NetgameClientMessage, now: number): void;
   /** The `ack` and `reliable` events of a datagram from the seat (netgameReliable.ts). */
-  envelopes(seat: NetSeat, events: RemoteEvent[], now: number): void;
+  envelopes(seat: NetSeat, events: LinkMessage[], now: number): void;
 }
 
 export class NetgameDatagrams {
@@ -125,10 +125,10 @@ export class NetgameDatagrams {
     const { header: h, events } = a.packet;
     settleSeat(seat, from, msg.length, now);
     if (h.type === PacketType.Ping) return this.send(seat, [], PacketType.Pong, h.gameTime);
-    const envelopes: RemoteEvent[] = [];
+    const envelopes: LinkMessage[] = [];
     for (const ev of events) {
-      if (CLIENT_MESSAGES.has(ev.type) && h.type === PacketType.GameState) this.parts.deliver(seat, ev as NetgameEvent, now);
-      else if (ev.type === 'reliable' || ev.type === 'ack') envelopes.push(ev);
+      if (isNetgameClientMessage(ev) && h.type === PacketType.GameState) this.parts.deliver(seat, ev, now);
+      else if (isLinkMessage(ev)) envelopes.push(ev);
       else if (!ALIVE_EXTRAS.has(ev.type)) this.drop('foreign-event');
     }
     // Chat and names: acknowledged on the seat's link (the acknowledgement goes with the server's next datagram of the link), chat passed on.

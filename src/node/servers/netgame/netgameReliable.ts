@@ -22,7 +22,8 @@
 import { ackSize } from '../../../shared/net/linkLayer';
 import { ReliableLink } from '../../../shared/net/reliable';
 import { BASE_HEADER_SIZE, eventSize, RELAYED_OVERHEAD, TERMINATOR_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
-import { MAX_DATAGRAM_BYTES, PacketType, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../../shared/wire/types';
+import { MAX_DATAGRAM_BYTES, PacketType, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
+import type { LinkMessage, RelayMessage } from '../../../shared/wire/channels';
 
 /** A reliable message the server sends a client: the event and the slot it is from. */
 export interface NetForwarded {
@@ -72,7 +73,7 @@ export class NetgameReliable {
    * acknowledged and, the first time, passed on (chat) or dropped (see the
    * header).
    */
-  take(seat: LinkedSeat, events: readonly RemoteEvent[], now: number): void {
+  take(seat: LinkedSeat, events: readonly LinkMessage[], now: number): void {
     for (const ev of events) {
       if (ev.type === 'ack') seat.link.onAcks(ev.ids, now);
       else if (ev.type === 'reliable' && seat.link.onMessage(ev.id, now)) this.passOn(seat, ev.event, now);
@@ -90,12 +91,12 @@ export class NetgameReliable {
     for (const s of this.seats()) if (s.slot !== slot) s.link.queue({ from: slot, event: { type: 'playerName', name } }, now, `name:${slot}`);
   }
 
-  /** What `seat` is owed now, as one datagram's packet type and events; null: nothing (or no UDP port to send to yet). */
-  due(seat: LinkedSeat, now: number): { type: PacketType; events: RemoteEvent[] } | null {
+  /** What `seat` is owed now, as one datagram's packet type and events (the link's, and the relay's carriers); null: nothing (or no UDP port to send to yet). */
+  due(seat: LinkedSeat, now: number): { type: PacketType; events: (LinkMessage | RelayMessage)[] } | null {
     if (!seat.udp || !seat.link.wantsSend(now)) return null;
     const take = seat.link.take(now, RELIABLE_BUDGET, ackSize);
-    const events: RemoteEvent[] = take.acks.length > 0 ? [{ type: 'ack', ids: take.acks }] : [];
-    const bySender = new Map<number, RemoteEvent[]>();
+    const events: (LinkMessage | RelayMessage)[] = take.acks.length > 0 ? [{ type: 'ack', ids: take.acks }] : [];
+    const bySender = new Map<number, LinkMessage[]>();
     for (const m of take.messages) {
       const list = bySender.get(m.message.from) ?? [];
       list.push({ type: 'reliable', id: m.id, event: m.message.event });
