@@ -4,10 +4,16 @@
  * kept, events queued by priority and distance), and, per client, packing
  * what is due into Relay packets within its datagram budget. The caller
  * encodes and sends them (gameserver.ts).
+ *
+ * It handles three channels on purpose (wire/channels.ts): it takes a
+ * client's link envelopes (`takeLinkEvents`) and relays its world messages
+ * (`onGameState`; any other channel's are foreign), and it sends link
+ * envelopes and world messages inside the relay channel's `relayed` carriers.
  */
 import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
 import { ackSize } from '../../../shared/net/linkLayer';
 import { NO_SLOT, objectId, objectOwner, PacketType, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../../shared/wire/types';
+import { isWorldMessage, type LinkMessage, type WorldMessage } from '../../../shared/wire/channels';
 import { ClientSeat } from './seat';
 import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
 import { CLAIM_SLACK } from '../../../shared/game/extraClaims';
@@ -93,7 +99,7 @@ export class Forwarder {
   /** Called when the authority gives extra of `type` to `winner` (the rules guard grants the ammunition it carries). */
   onExtraTaken: ((winner: number, type: number) => void) | null = null;
   /** Called with each laser a player fires (the server's arena simulates it). */
-  onLaser: ((slot: number, event: RemoteEvent) => void) | null = null;
+  onLaser: ((slot: number, event: WorldMessage) => void) | null = null;
   /** Called with a claim of one of the server's own extras (wire id `id`) by `slot`, from near it; the server answers everyone. */
   onServerClaim: ((slot: number, id: number, now: number) => void) | null = null;
   /** Players whose ship was just destroyed: until when, and how many extras, their game may still drop. */
@@ -135,8 +141,8 @@ export class Forwarder {
     let foreign = 0;
     for (const event of packet.events) {
       const tier = tierOf(event);
-      // The server owns the arena: a player's extras (its ship's drops) come only as reliable messages.
-      if (tier === null || !ownedBy(event, s.slot) || event.type === 'createExtra') {
+      // Only world messages are relayed (tierOf names no other channel's). The server owns the arena: a player's extras (its ship's drops) come only as reliable messages.
+      if (tier === null || !isWorldMessage(event) || !ownedBy(event, s.slot) || event.type === 'createExtra') {
         this.eventDrops.foreign += 1;
         foreign += 1;
         continue;
@@ -279,15 +285,15 @@ export class Forwarder {
     // Reliable messages go first (resends and new ones, about a datagram's worth); acknowledgements ride in the first outer header.
     const reliable = c.link.take(now, RELIABLE_CHUNK, ackSize);
     // The server's own messages ride in the outer event list (they come from no player); the players' inside their relayed packets.
-    const own: RemoteEvent[] = [];
+    const own: LinkMessage[] = [];
     for (const m of reliable.messages) {
-      const event: RemoteEvent = { type: 'reliable', id: m.id, event: m.message.event };
+      const event: LinkMessage = { type: 'reliable', id: m.id, event: m.message.event };
       if (m.message.from === NO_SLOT) own.push(event);
       else items.push({ from: m.message.from, event, size: eventSize(event), stream: RELIABLE_STREAM });
     }
     // (Reliable items go first.)
     items.unshift(...items.splice(items.length - (reliable.messages.length - own.length)));
-    const acks: RemoteEvent[] = [...(reliable.acks.length > 0 ? [{ type: 'ack' as const, ids: reliable.acks }] : []), ...own];
+    const acks: LinkMessage[] = [...(reliable.acks.length > 0 ? [{ type: 'ack' as const, ids: reliable.acks }] : []), ...own];
     // A packet of acknowledgements alone is a Reliable one; with the server's own messages it is a Relay (their only home on the client).
     const bare = own.length > 0 ? PacketType.Relay : PacketType.Reliable;
     if (items.length === 0) return acks.length > 0 ? [{ header: { ...header(), type: bare }, events: acks }] : [];

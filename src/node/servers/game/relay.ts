@@ -13,13 +13,15 @@
 import { MAX_DATAGRAM_BYTES } from '../../../shared/net/packetApi';
 import { HEADER_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from '../../../shared/wire/codec';
 import { NO_SLOT, PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../../shared/wire/types';
+import type { RelayMessage, WorldMessage } from '../../../shared/wire/channels';
 import { TIERS, URGENT, type Tier } from './interest';
 
 /** An event waiting to be relayed to one client. */
 export interface PendingEvent {
   /** Sender's slot. */
   from: number;
-  event: RemoteEvent;
+  /** A world message: the only channel a gameserver relays from player to player. */
+  event: WorldMessage;
   /** Server clock (ms) when it arrived. */
   at: number;
   /** eventSize(event): bytes it adds to an inner packet. */
@@ -65,7 +67,7 @@ export class Outbox {
   }
 }
 
-/** One thing to relay: a player's newest state (`event` null) or one of its events. */
+/** One thing to relay: a player's newest state (`event` null) or one of its events (the forwarder's: a world message, or a reliable message in its link envelope). */
 export interface RelayItem {
   from: number;
   event: RemoteEvent | null;
@@ -180,7 +182,7 @@ export function serverHeader(type: PacketType, messageId: number, gameTime: numb
  * player's newest header (without a token); a player without one is skipped.
  */
 export function relayPacket(header: PacketHeader, inners: readonly InnerPlan[], newest: (slot: number) => PacketHeader | null): Packet {
-  const events: RemoteEvent[] = [];
+  const events: RelayMessage[] = [];
   for (const inner of inners) {
     // A player who has sent no state yet (chatting before joining) still has its events relayed, in an empty carrier.
     const h = newest(inner.from) ?? (inner.events.length > 0 ? emptyCarrier(inner.from, header.gameTime) : null);
