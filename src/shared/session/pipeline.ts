@@ -34,8 +34,9 @@ import type { PlayerPing } from '../net/gameLink';
 import { sendDecision, type SendMemory } from '../net/sendPolicy';
 import { NEUTRAL_STATE } from '../p2p/packets';
 import { isTimeDatagram } from '../time';
-import { DropCounters, decodePacket } from '../wire/codec';
+import { DropCounters } from '../wire/codec';
 import type { UnnumberedHeader } from '../net/connection';
+import { ClientAdmission } from './clientAdmission';
 import { NO_SLOT, PacketType, type Packet, type WireAddr } from '../wire/types';
 import { AddressBook } from './addressBook';
 import { AddressProof } from './addressProof';
@@ -61,14 +62,14 @@ export class SessionPipeline<M extends Membership> {
   readonly drops = new DropCounters();
   /** Received datagrams from a sender this packet API cannot name (never from its own socket; counted, not thrown). */
   unknownSenders = 0;
-  /** Received datagrams of the other kind of game (a p2p datagram in a lockstep session or the other way round): dropped. */
-  otherGameKind = 0;
   readonly member: M;
   /** Reliable messages (kills, chat, names) per linked node. */
   readonly links: LinkLayer;
   readonly sender: SessionSender;
   /** One connection per remote node, by packet API key: the only place a datagram's number is written and read (connections.ts). */
   private readonly connections: SessionConnections;
+  /** The client side of the one admission ladder (clientAdmission.ts over net/admission.ts). */
+  private readonly admission: ClientAdmission;
   /** Datagrams of the session refused by their connection: numbers already taken, and numbers older than the window. */
   readonly replays: { readonly replayed: number; readonly tooOld: number };
   readonly addresses: AddressBook;
@@ -97,6 +98,16 @@ export class SessionPipeline<M extends Membership> {
     this.links = new LinkLayer(() => Math.floor(random() * 0x10000) & 0xffff, {}, keyOf);
     this.proof = parts.proveAddresses ? new AddressProof(parts.proveAddresses) : null;
     this.connections = new SessionConnections(parts.wallSeconds ?? (() => Math.floor(Date.now() / 1000)), this.proof !== null);
+    this.admission = new ClientAdmission({
+      drops: this.drops,
+      connections: this.connections,
+      proof: this.proof,
+      lockstep: parts.lockstep === true,
+      notify: parts.notify,
+      sendRaw: (to, bytes) => this.sender.sendRaw(to, bytes),
+      now: this.now,
+      connected: () => this.member.state === 'connected',
+    });
     this.replays = this.connections.counts;
     const codec = parts.codec ?? wireDatagramCodec;
     this.sender = new SessionSender(packetApi, this.addresses, this.links, parts.lockstep ? lockstepDatagramCodec(codec) : codec, this.now, (f) => notify({ kind: 'send-failed', ...f }), this.connections, this.proof);
@@ -159,33 +170,17 @@ export class SessionPipeline<M extends Membership> {
     // A node that is in no game and looking for none answers nothing (a handshake starts when it connects).
     const inactive = member.state === 'idle' || member.state === 'failed';
     if (isChallengeDatagram(data)) return inactive ? undefined : this.onChallenge(from, fromKey, data);
-    const decoded = decodePacket(data);
-    if (!decoded.ok) {
-      this.drops.count(decoded.reason);
-      if (decoded.reason === 'bad-version') this.parts.notify({ kind: 'other-version', from, data });
-      return;
-    }
-    const { header } = decoded.packet;
-    if ((header.lockstep === true) !== (this.parts.lockstep === true)) {
-      this.otherGameKind += 1;
-      return;
-    }
-    // Proof of address first: a datagram without our cookie for its source is nobody's word (a forgery, or a broadcast).
-    if (this.proof) {
-      if (inactive) return;
-      const gate = this.proof.gate(fromKey, header.token, this.now());
-      if (gate.challenge) this.sender.sendRaw(from, gate.challenge);
-      if (!gate.take) return;
-    }
-    // Each number is taken once, here: a duplicate or a replay of any age changes nothing; the membership gets the rest with its place.
+    // The client side of the one admission ladder: decode, game kind and proof of address, the sender's connection.
+    const admitted = this.admission.admit(from, fromKey, data, inactive);
+    if (!admitted.ok) return;
+    const header = admitted.packet.header;
+    const arrival = admitted.seq;
     const now = this.now();
-    const arrival = this.connections.admit(fromKey, header.type, header.messageId, now, member.state === 'connected');
-    if (arrival === null) return;
     // Numbered datagrams (game packets; everything a gameserver sends) show loss as gaps in their ids.
     if (header.messageId !== 0 && member.state === 'connected') this.pingTalk.numbered(fromKey, header.messageId, now);
     if (header.type === PacketType.Ping || header.type === PacketType.Pong) return this.pingTalk.onPing(from, fromKey, header);
     const fromBytes = this.api.encodeNode(from);
-    const { packet, delivered } = this.links.incoming(fromBytes, decoded.packet, now, () => this.slotOfKey(fromKey));
+    const { packet, delivered } = this.links.incoming(fromBytes, admitted.packet, now, () => this.slotOfKey(fromKey));
     if (packet) for (const g of member.receive(fromBytes, packet, now, arrival)) this.gameState(g.slot, g.packet);
     for (const d of delivered) this.deliveries.reliable(d.slot, d.event, d.stamp);
     this.syncScope();
@@ -307,6 +302,11 @@ export class SessionPipeline<M extends Membership> {
   private slotOfKey(key: string): number | null {
     for (const p of this.member.players()) if (this.addresses.key(p.addr) === key) return p.slot;
     return null;
+  }
+
+  /** Received datagrams of the other kind of game (a p2p datagram in a lockstep session or the other way round): dropped. */
+  get otherGameKind(): number {
+    return this.admission.otherGameKind;
   }
 
   /** Link quality for the net graph. */

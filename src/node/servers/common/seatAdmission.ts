@@ -1,8 +1,9 @@
 /**
- * The one admission ladder of a server's seats (issue 26's "one receive
- * path"), shared by the gameserver (game/gameDatagrams.ts) and the netgame
- * server (netgame/netgameDatagrams.ts). A datagram that got past the source's
- * rate (each side keeps its own, before this) climbs, in this order:
+ * The servers' side of the one admission ladder (src/shared/net/admission.ts,
+ * which a client session climbs too), shared by the gameserver
+ * (game/gameDatagrams.ts) and the netgame server (netgame/netgameDatagrams.ts).
+ * A datagram that got past the source's rate (each side keeps its own, before
+ * this) climbs, in this order:
  *
  *   decode            the codec's reason (counted in its DropCounters)
  *   token present     `no-token`
@@ -28,7 +29,8 @@
  * on what a datagram holds.
  */
 import type { Connection } from '../../../shared/net/connection';
-import { decodePacket, type DropCounters } from '../../../shared/wire/codec';
+import { admitDatagram, pass, refuse, type AdmissionRules, type Refusal, type Rung } from '../../../shared/net/admission';
+import type { DropCounters } from '../../../shared/wire/codec';
 import { PacketType, type Packet } from '../../../shared/wire/types';
 import { unwrapAddress } from './lineServer';
 import type { UdpEndpoint } from './serverUdp';
@@ -97,48 +99,54 @@ export interface Admitted<S> {
   moved: boolean;
 }
 
-/** A datagram dropped on the way (already counted). */
-export interface Refused {
-  ok: false;
-  /** The codec's reason or the ladder's (as counted). */
-  reason: string;
-  /** No offence: the backlog of a session that ended lately. */
-  excused: boolean;
-}
+/** A datagram dropped on the way (already counted): the codec's reason or the ladder's; `excused`, no offence (the backlog of a session that ended lately). */
+export type Refused = Refusal;
 
 export type Admission<S> = Admitted<S> | Refused;
 
 export class SeatAdmission<S extends AdmissionSeat> {
-  constructor(private readonly parts: SeatAdmissionParts<S>) {}
+  /** The datagram climbing now: its source and the server clock (the ladder's rungs read them). */
+  private from: Pick<UdpEndpoint, 'address' | 'port'> = { address: '', port: 0 };
+  private now = 0;
+  /** The server side of the one ladder (net/admission.ts). */
+  private readonly ladder: AdmissionRules<{ seat: S; moved: boolean }, TakenSequence>;
+
+  constructor(private readonly parts: SeatAdmissionParts<S>) {
+    const { rules } = parts;
+    this.ladder = {
+      codecDrops: parts.codecDrops,
+      sender: (packet) => this.seatOf(packet),
+      types: { allowed: rules.types, drop: rules.typeDrop },
+      // Each datagram is taken once, whatever kind and however old: a replay cannot keep a seat alive.
+      sequence: ({ seat }, packet) => {
+        const seq = seat.connection.admit(packet.header.messageId);
+        return seq.verdict === 'newest' || seq.verdict === 'late' ? pass(seq) : refuse('replayed');
+      },
+      body: (_s, { header: h }) => (rules.gameStateCarriesState && h.type === PacketType.GameState && (h.state === undefined || h.gameTime === undefined) ? refuse('no-state') : null),
+      refused: (r) => parts.drop(r.reason as SeatDrop),
+    };
+  }
 
   /** Runs `msg` from `from` up the ladder at server clock `now`; counts a drop where it falls. */
   admit(msg: Uint8Array, from: UdpEndpoint, now: number): Admission<S> {
-    const decoded = decodePacket(msg);
-    if (!decoded.ok) {
-      this.parts.codecDrops.count(decoded.reason);
-      return { ok: false, reason: decoded.reason, excused: false };
-    }
-    const { rules } = this.parts;
-    const packet = decoded.packet;
-    const h = packet.header;
-    if (h.token === undefined) return this.refuse('no-token');
-    const seat = this.parts.seatByToken(h.token);
-    if (!seat) return this.refuse('unknown-token', this.parts.endedLately?.(h.token) ?? false);
-    if (unwrapAddress(from.address) !== seat.address) return this.refuse('wrong-address');
-    const moved = seat.udp !== null && seat.udp.port !== from.port;
-    if (moved && (now - seat.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !seat.connection.ahead(h.messageId))) return this.refuse('wrong-port');
-    if (h.senderSlot !== seat.slot) return this.refuse('wrong-slot');
-    if (!rules.types.has(h.type)) return this.refuse(rules.typeDrop);
-    // Each datagram is taken once, whatever kind and however old: a replay cannot keep a seat alive.
-    const seq = seat.connection.admit(h.messageId);
-    if (seq.verdict !== 'newest' && seq.verdict !== 'late') return this.refuse('replayed');
-    if (rules.gameStateCarriesState && h.type === PacketType.GameState && (h.state === undefined || h.gameTime === undefined)) return this.refuse('no-state');
-    return { ok: true, seat, packet, seq, moved };
+    this.from = from;
+    this.now = now;
+    const a = admitDatagram(msg, this.ladder);
+    return a.ok ? { ok: true, seat: a.sender.seat, packet: a.packet, seq: a.seq, moved: a.sender.moved } : a;
   }
 
-  private refuse(reason: SeatDrop, excused = false): Refused {
-    this.parts.drop(reason);
-    return { ok: false, reason, excused };
+  /** The sender rung: the seat of the datagram's token, from its address, its port (or a believed move) and its slot. */
+  private seatOf(packet: Packet): Rung<{ seat: S; moved: boolean }> {
+    const h = packet.header;
+    const from = this.from;
+    if (h.token === undefined) return refuse('no-token');
+    const seat = this.parts.seatByToken(h.token);
+    if (!seat) return refuse('unknown-token', this.parts.endedLately?.(h.token) ?? false);
+    if (unwrapAddress(from.address) !== seat.address) return refuse('wrong-address');
+    const moved = seat.udp !== null && seat.udp.port !== from.port;
+    if (moved && (this.now - seat.udpHeardAt < MIGRATE_AFTER_QUIET_MS || !seat.connection.ahead(h.messageId))) return refuse('wrong-port');
+    if (h.senderSlot !== seat.slot) return refuse('wrong-slot');
+    return pass({ seat, moved });
   }
 }
 
