@@ -26,6 +26,11 @@ export interface StatusHttpOptions {
   caps?: ConnectionCaps;
   /** How long an idle keep-alive connection is kept (default 2,000 ms). */
   keepAliveMs?: number;
+  /**
+   * How long a request's headers may take from its first byte (default
+   * 5,000 ms); a connection that never sends a byte is cut after 80 % of it.
+   */
+  headersTimeoutMs?: number;
 }
 
 /** A running status server. */
@@ -102,7 +107,8 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
     });
     res.end(text);
   };
-  const server = createServer({ connectionsCheckingInterval: 1000, maxHeaderSize: 8192 }, (req: IncomingMessage, res: ServerResponse) => {
+  const headersMs = options.headersTimeoutMs ?? 5_000;
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, headersMs / 2), maxHeaderSize: 8192 }, (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
     // Only the path selects a route; a malformed target simply matches nothing.
     const path = (req.url ?? '').split('?')[0] ?? '';
@@ -127,10 +133,10 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
     res.end(req.method === 'HEAD' ? undefined : body);
   });
   // A status page is tiny; slow or stuck clients must not hold sockets for long. Node checks these
-  // deadlines every connectionsCheckingInterval (set below), so a connection that never sends a
-  // request is cut within about headersTimeout + 1 s.
+  // deadlines every connectionsCheckingInterval (set above: 1 s, or half a shorter headersTimeout), so a
+  // connection that never sends a request is cut within about headersTimeout + 1 s.
   server.requestTimeout = 10_000;
-  server.headersTimeout = 5_000;
+  server.headersTimeout = headersMs;
   // Short: a page and its JSON are fetched at once, and held-open idle connections only cost places.
   server.keepAliveTimeout = options.keepAliveMs ?? 2_000;
   server.maxHeadersCount = 50;
@@ -150,7 +156,7 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
   // The deadlines above only start with a request's first byte; a connection that never sends one is idle and
   // cut by this socket timeout. It must stay below headersTimeout: in Node 20 a longer one never fires on a
   // connection that has sent nothing (measured), leaving half-open connections open for ever.
-  server.setTimeout(4_000);
+  server.setTimeout(Math.round(headersMs * 0.8));
   const port = await listen(server, options.port, options.host, 'HTTP');
   let closing: Promise<void> | undefined;
   return {
