@@ -3,7 +3,7 @@
  * address's flood of idle connections does not lock out another address
  * (127.0.0.x loopback addresses stand for distinct hosts), the places kept
  * for new sources hold when many addresses fill the table, and a
- * byte-a-second trickle is closed by the line deadline.
+ * byte-at-a-time trickle is closed by the line deadline.
  */
 import { existsSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -72,9 +72,12 @@ describe('TCP connection fairness', () => {
     expect(held).toBe(expected);
   });
 
-  it('a 1-byte-per-second trickle is closed by the line deadline (masterserver, and a joined slotserver player)', async () => {
-    const master = await startServer(['masterserver', '--port', '0', '--line-timeout-seconds', '1.5']);
-    const slots = await startServer(['slotserver', '--port', '0', '--udp-port', '0', '--line-timeout-seconds', '1.5']);
+  it('a byte-at-a-time trickle (4 bytes a second) is closed by the line deadline (masterserver, and a joined slotserver player)', async () => {
+    // The line deadline (10 s by default) set to 0.6 s: longer than the 250 ms between bytes, so it is the deadline that cuts, not a gap.
+    const [master, slots] = await Promise.all([
+      startServer(['masterserver', '--port', '0', '--line-timeout-seconds', '0.6']),
+      startServer(['slotserver', '--port', '0', '--udp-port', '0', '--line-timeout-seconds', '0.6']),
+    ]);
     const player = await honest(slots.tcp, '127.0.0.3');
     player.send('version: 1.0 join me: Trickler os: linux');
     expect(await player.next()).toMatch(/^join from .* accepted/);
@@ -84,15 +87,15 @@ describe('TCP connection fairness', () => {
       let sent = 0;
       const timer = setInterval(() => {
         if (!c.ended && sent < text.length) c.socket.write(text[sent++] ?? 'x');
-      }, 1000);
+      }, 250);
       await c.closed;
       clearInterval(timer);
       return { ms: Date.now() - started, sent };
     };
-    const m = await trickle(await honest(master.tcp, '127.0.0.2'));
-    const p = await trickle(player);
+    // The two trickles at once: each is timed from its own start.
+    const [m, p] = await Promise.all([trickle(await honest(master.tcp, '127.0.0.2')), trickle(player)]);
     console.log(`trickle closed after ${m.ms} ms / ${m.sent} bytes (masterserver), ${p.ms} ms / ${p.sent} bytes (joined slotserver player)`);
-    // Breakage guards: the deadline is 1.5 s; the idle timeouts (91 s, none for joined players) would never fire.
+    // Breakage guards: the deadline is 0.6 s; the idle timeouts (91 s, none for joined players) would never fire.
     expect(m.ms).toBeLessThan(10_000);
     expect(p.ms).toBeLessThan(10_000);
     expect(m.sent).toBeLessThan(10);
