@@ -48,7 +48,7 @@ describe('a netgame on a virtual LAN', () => {
       ['bee', b],
     ].map(([name, host]) => {
       const h = host as typeof a;
-      const child = l.spawn(h, process.execPath, [botEntry, '--json', '--protocol', 'netgame', '--name', name as string, '--broadcast', h.broadcast, '--lan-interfaces', 'none', '--seconds', '8'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = l.spawn(h, process.execPath, [botEntry, '--json', '--protocol', 'netgame', '--name', name as string, '--broadcast', h.broadcast, '--lan-interfaces', 'none'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(child);
       return new BotWatch(name as string, child);
     });
@@ -58,11 +58,17 @@ describe('a netgame on a virtual LAN', () => {
       expect(bot.prints().some((p) => new RegExp(`^found netgame "Martians" at ${escaped}:${NETGAME_PORT}, \\d/8 players`).test(p))).toBe(true);
       expect(bot.prints()).toContain(`joining netgame "Martians" at ${serverHost.ipv4}:${NETGAME_PORT}`);
     }
+    const [ant, bee] = two as [BotWatch, BotWatch];
+    const sharedFrames = () => {
+      const beeHashes = new Map(frameHashes(bee).map((h) => [h.frame, h.hash]));
+      return { beeHashes, shared: frameHashes(ant).filter((h) => beeHashes.has(h.frame)) };
+    };
+    // They play until both have reported more than three frames' hashes, then stop as on SIGTERM (they used to run a fixed 8 s).
+    await ant.until('more than three frames hashed by both bots', () => sharedFrames().shared.length > 3, 20_000);
+    for (const bot of two) bot.child.kill('SIGTERM');
     const codes = await Promise.all(two.map((bot) => bot.exited()));
     expect(codes).toEqual([0, 0]);
-    const [ant, bee] = two as [BotWatch, BotWatch];
-    const beeHashes = new Map(frameHashes(bee).map((h) => [h.frame, h.hash]));
-    const shared = frameHashes(ant).filter((h) => beeHashes.has(h.frame));
+    const { beeHashes, shared } = sharedFrames();
     console.log(`netgame on the LAN: both bots found "Martians" at ${serverHost.ipv4}:${NETGAME_PORT}; ${shared.length} frames reported by both, ${shared.filter((h) => beeHashes.get(h.frame) !== h.hash).length} differing`);
     expect(shared.length).toBeGreaterThan(3);
     expect(shared.every((h) => beeHashes.get(h.frame) === h.hash)).toBe(true);
