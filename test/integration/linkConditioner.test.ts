@@ -9,7 +9,7 @@ import { waitFor as waitForCondition } from '../support/waitFor';
 import type { CommandDef } from '../../src/shared/console/registry';
 import { ConditionedPacketApi } from '../../src/shared/net/conditionedPacketApi';
 import { NO_CONDITIONS, type LinkConditions } from '../../src/shared/net/linkConditions';
-import type { PacketApi, ReceivedPacket } from '../../src/shared/net/packetApi';
+import type { PacketApi } from '../../src/shared/net/packetApi';
 import { UdpPacketApi } from '../../src/node/packet/udp';
 import { createSubsystems } from '../../src/node/subsystems';
 import { udpHandles, timers } from '../support/resources';
@@ -40,18 +40,22 @@ async function echo(): Promise<UdpPacketApi> {
   return api;
 }
 
-/** Median round trip of `n` pings through `api` to `target`, one at a time, in ms. */
-async function medianRoundTrip(api: PacketApi, inbox: ReceivedPacket[], targetPort: number, n: number): Promise<number> {
+/**
+ * Median round trip of `n` pings through `api` to `target`, in ms. They go
+ * out together, each timed from its own send to its own echo's arrival
+ * (`arrivals`: ping number → performance.now() when it came back, filled by
+ * the caller's handler).
+ */
+async function medianRoundTrip(api: PacketApi, arrivals: Map<number, number>, targetPort: number, n: number): Promise<number> {
   const target = api.resolve('127.0.0.1', targetPort);
-  const rtts: number[] = [];
+  arrivals.clear();
+  const sentAt: number[] = [];
   for (let i = 0; i < n; i++) {
-    inbox.length = 0;
-    const t0 = performance.now();
+    sentAt.push(performance.now());
     api.send(target, Uint8Array.of(i));
-    await waitFor(() => inbox.some((p) => p.data[0] === i), `echo #${i}`);
-    rtts.push(performance.now() - t0);
   }
-  rtts.sort((a, b) => a - b);
+  await waitFor(() => arrivals.size >= n, `${n} echoes`);
+  const rtts = sentAt.map((t0, i) => (arrivals.get(i) ?? NaN) - t0).sort((a, b) => a - b);
   return rtts[Math.floor(n / 2)] ?? NaN;
 }
 
@@ -60,12 +64,12 @@ describe('link conditioner on real UDP sockets', () => {
     const server = await echo();
     const conditions: LinkConditions = { ...NO_CONDITIONS };
     const client = new ConditionedPacketApi(await udp(), { conditions: () => conditions, seed: 1 });
-    const inbox: ReceivedPacket[] = [];
-    client.onPacket((p) => inbox.push(p));
+    const arrivals = new Map<number, number>();
+    client.onPacket((p) => arrivals.set(p.data[0] ?? -1, performance.now()));
 
-    const clean = await medianRoundTrip(client, inbox, server.localPort(), 9);
+    const clean = await medianRoundTrip(client, arrivals, server.localPort(), 9);
     conditions.lagMs = 150;
-    const lagged = await medianRoundTrip(client, inbox, server.localPort(), 9);
+    const lagged = await medianRoundTrip(client, arrivals, server.localPort(), 9);
     console.log(`loopback round trip: ${clean.toFixed(1)} ms clean, ${lagged.toFixed(1)} ms with net_fakelag 150`);
     expect(lagged - clean).toBeGreaterThanOrEqual(295); // timers may fire a millisecond early by performance.now()
     // Applied once each way, not twice (that would add 600 ms).
