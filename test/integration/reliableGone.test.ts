@@ -58,7 +58,8 @@ describe('a node that stops acknowledging', () => {
       const [states, alive] = [server.stats().packetsIn - server.stats().nodeAlive, server.stats().nodeAlive];
       mute.sendState({ x: 0, y: 0, z: 0 });
       talker.hello(); // the talker is not silent either
-      await waitFor('the server to hear both', () => server.stats().packetsIn - server.stats().nodeAlive > states && server.stats().nodeAlive > alive);
+      // Polled every millisecond: loopback datagrams take far less, and this runs once per step.
+      await waitFor('the server to hear both', () => server.stats().packetsIn - server.stats().nodeAlive > states && server.stats().nodeAlive > alive, 10_000, 1);
       clock.advance(STEP_MS);
       if (server.players().every((p) => p.name !== 'mute')) droppedAt = clock.now();
     }
