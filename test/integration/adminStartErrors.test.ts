@@ -8,7 +8,7 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { botEntry, serverEntry, webEntry } from '../support/paths';
 import { spawnTracked } from '../support/testRun';
 
@@ -30,8 +30,9 @@ function run(entry: string, args: readonly string[]): Promise<Outcome> {
 
 const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
 
+// Held until the file ends: the tests run at once, so no test's end may close another's port.
 const held: (Server | UdpSocket)[] = [];
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(held.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
 });
 
@@ -57,31 +58,32 @@ beforeAll(() => {
   }
 });
 
-describe('a command-line mistake', () => {
-  it.each([
+// Each test is a process start that fails at once: the tests of each group run at once (two cores share the start-ups).
+describe.concurrent('a command-line mistake', () => {
+  it.for([
     ['server gameserver', serverEntry, ['gameserver', '--bogus'], "error: unknown option '--bogus'"],
     ['server masterserver', serverEntry, ['masterserver', '--port', 'many'], "error: option '--port <port>' argument 'many' is invalid. must be an integer from 0 to 65535"],
     ['server', serverEntry, ['lobbyserver'], "error: unknown command 'lobbyserver'"],
     ['browser shell', webEntry, ['--bogus'], "error: unknown option '--bogus'"],
     ['bot', botEntry, ['--pilot', 'sleepy'], "error: option '--pilot <pilot>' argument 'sleepy' is invalid. Allowed choices are circle, idle, hunt."],
-  ])('%s: prints the error and a pointer to --help, not the whole help, and fails', async (_what, entry, args, error) => {
+  ] as const)('%s: prints the error and a pointer to --help, not the whole help, and fails', async ([, entry, args, error], { expect }) => {
     const r = await run(entry, args);
     expect(r.code).not.toBe(0);
     expect(lines(r.stderr)).toEqual([error, '(add --help for usage)']);
     expect(r.stdout).toBe('');
   });
 
-  it('a slotserver with --master but no page to link gets one line and the pointer too', async () => {
+  it('a slotserver with --master but no page to link gets one line and the pointer too', async ({ expect }) => {
     const r = await run(serverEntry, ['slotserver', '--port', '0', '--udp-port', '0', '--master', '127.0.0.1:1']);
     expect(r.code).not.toBe(0);
     expect(lines(r.stderr)).toEqual(['error: --master needs --url (or --http-port, whose status page is then the URL)', '(add --help for usage)']);
   });
 });
 
-describe('a port another program holds', () => {
+describe.concurrent('a port another program holds', () => {
   const start = (args: string[]) => run(serverEntry, [...args, '--host', '127.0.0.1', '--log-level', 'warn']);
 
-  it.each([
+  it.for([
     ['masterserver', 'TCP', '--port'],
     ['masterserver', 'HTTP', '--http-port'],
     ['slotserver', 'TCP', '--port'],
@@ -93,7 +95,7 @@ describe('a port another program holds', () => {
     ['netgame', 'TCP', '--port'],
     ['netgame', 'UDP', '--udp-port'],
     ['netgame', 'HTTP', '--http-port'],
-  ])('%s: a taken %s port fails the start with one line naming %s', async (kind, role, option) => {
+  ] as const)('%s: a taken %s port fails the start with one line naming %s', async ([kind, role, option], { expect }) => {
     const port = role === 'UDP' ? await takenUdpPort() : await takenTcpPort();
     // Every other port is any free one, so only the taken one can fail.
     const ports: Record<string, string> = { '--port': '0', '--udp-port': '0', '--http-port': '0', [option]: String(port) };
