@@ -6,7 +6,6 @@
  * Real processes from the build (out/main/server.js) on loopback; needs
  * `npx electron-vite build` first.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -71,15 +70,25 @@ describe('the masterserver links a server at an address others can reach', () =>
     expect(html).not.toContain(`//${hostname()}:`);
   });
 
-  it('refuses --public-host with --url, and without --master, before starting anything', () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [serverEntry, 'slotserver', '--port', '0', '--udp-port', '0', '--http-port', '0', ...args], { encoding: 'utf8', timeout: 10_000 });
-    const both = run('--master', '127.0.0.1:1', '--url', 'http://a.example/', '--public-host', 'b.example');
+  it('refuses --public-host with --url, and without --master, before starting anything', async () => {
+    /** The three starts at once: each fails before listening, so they share nothing. */
+    const run = (...args: string[]) =>
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawnTracked(process.execPath, [serverEntry, 'slotserver', '--port', '0', '--udp-port', '0', '--http-port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+        started.push(child);
+        let stderr = '';
+        child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.once('close', (status) => resolve({ status, stderr }));
+      });
+    const [both, alone, bad] = await Promise.all([
+      run('--master', '127.0.0.1:1', '--url', 'http://a.example/', '--public-host', 'b.example'),
+      run('--public-host', 'b.example'),
+      run('--master', '127.0.0.1:1', '--public-host', 'b.example:8082'),
+    ]);
     expect(both.status).not.toBe(0);
     expect(both.stderr).toContain("error: option '--public-host <host>' cannot be used with option '--url <url>'");
-    const alone = run('--public-host', 'b.example');
     expect(alone.status).not.toBe(0);
     expect(alone.stderr).toContain('error: --public-host names the status page the masterserver links to: it needs --master');
-    const bad = run('--master', '127.0.0.1:1', '--public-host', 'b.example:8082');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('must be a host name or an IP address, without a port');
   });
