@@ -138,7 +138,8 @@ describe('gameserver relaying', () => {
     await until('the server to read the five node-alive packets', () => s.stats().nodeAlive - before.nodeAlive >= 5);
     // A state sent after them is the first thing b hears: nothing was forwarded before it.
     a!.sendState({ x: 7, y: 0, z: 0 });
-    await b!.until(() => b!.received.length > 0, 10_000, 'b to get the state');
+    // Waited for as the first thing relayed from a (the server's own match-state messages to b may come first).
+    await b!.until(() => b!.relayed().some((r) => r.slot === a!.slot), 10_000, 'b to get the state');
     expect(statesFrom(b!, a!.slot).map((r) => r.packet.header.state?.pos)).toEqual([{ x: 7, y: 0, z: 0 }]);
     // Of a's packets, b got only the state (the server's own match-state messages aside).
     expect(b!.relays().filter((r) => r.packet.events.some((e) => e.type === 'relayed'))).toHaveLength(1);
