@@ -1,8 +1,9 @@
 /**
  * One remote node as the connection layer sees it (Quake III's netchan, one
  * per remote): the only place a datagram's `messageId` is written (`stamp`)
- * and read (`admit`), with the traffic counters the status pages and the net
- * graph show. Every side keeps one per node it talks to: a client session per
+ * and read (`admit`), with the figures `players`, the scoreboard, the net
+ * graph and the status pages show: traffic counters, round trip, loss. Every
+ * side keeps one per node it talks to: a client session per
  * node it sends to or hears from (session/connections.ts: what its
  * membership sends is unnumbered, UnnumberedPacket, and what it receives
  * comes with an Arrival), a gameserver or netgame server per seat.
@@ -13,6 +14,8 @@
  * older than the window, is refused whatever its age.
  */
 import type { Packet, PacketHeader, RemoteEvent } from '../wire/types';
+import { LossSpan } from './lossMeter';
+import { RoundTrip } from './roundTrip';
 import { ReplayWindow, sequenceStart, type SequenceVerdict } from './replayWindow';
 
 /** A header as a membership or the session builds it: everything but the `messageId`, which only a Connection writes. */
@@ -48,6 +51,10 @@ export class Connection {
   private readonly window = new ReplayWindow();
   private next: number;
   readonly counters: ConnectionCounters = { datagramsIn: 0, bytesIn: 0, datagramsOut: 0, bytesOut: 0 };
+  /** Round trips to the node by Ping/Pong (the `players` list, the scoreboard, the net graph). */
+  readonly roundTrip = new RoundTrip();
+  /** The node's message ids heard over the last seconds: their gaps are its datagrams lost on the way (the net graph). */
+  readonly loss = new LossSpan();
 
   /** `firstId`: the number of the first datagram sent on it (from the wall-clock second: {@link sequenceStart}). */
   constructor(firstId: number) {

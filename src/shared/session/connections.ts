@@ -30,7 +30,7 @@
  * is heard afresh. Outgoing numbers are never forgotten (Connections keeps
  * them for the node's life).
  */
-import { Connections, type Arrival, type UnnumberedPacket } from '../net/connection';
+import { Connections, type Arrival, type Connection, type UnnumberedPacket } from '../net/connection';
 import { PacketType, type Packet } from '../wire/types';
 
 /** Datagram types that belong to a running session: older than the window, they are refused (start-up negotiation is not). */
@@ -71,6 +71,16 @@ export class SessionConnections {
     private readonly strangers: boolean,
   ) {
     this.table = new Connections(wallSeconds);
+  }
+
+  /** The connection of the node with packet API key `key`, if it has one (every node we send to or admit): its round trip and loss. */
+  get(key: string): Connection | undefined {
+    return this.table.get(key);
+  }
+
+  /** Every connection, with its node's key. */
+  entries(): IterableIterator<[string, Connection]> {
+    return this.table.entries();
   }
 
   /** `packet` numbered for the node with packet API key `key`: its connection's next number. */

@@ -127,6 +127,7 @@ export class SessionPipeline<M extends Membership> {
       targets: () => this.targets(),
       slotOfKey: (key) => this.slotOfKey(key),
       tokenField: () => this.tokenField(),
+      connections: this.connections,
     });
     this.deliveries = new GameDeliveries({ game, member: this.member, clock: this.clock, plausibility: this.plausibility, addresses: this.addresses, notify, status: () => parts.status(), now: this.now });
     this.myName = game.playerName();

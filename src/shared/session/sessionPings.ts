@@ -5,9 +5,9 @@
  * the figures `players`, the scoreboard and the net graph show.
  */
 import type { PlayerPing } from '../net/gameLink';
-import { LossMeter } from '../net/lossMeter';
+import { lossPct } from '../net/lossMeter';
 import type { NodeAddress, PacketApi } from '../net/packetApi';
-import { PingTable } from '../net/pingTable';
+import { pingStamp, PingSchedule, roundTripSummary } from '../net/roundTrip';
 import type { LinkStats } from '../protocol/protocol';
 import type { UnnumberedHeader } from '../net/connection';
 import { NO_SLOT, PacketType, type PacketHeader, type WireAddr } from '../wire/types';
@@ -15,6 +15,7 @@ import type { AddressBook } from './addressBook';
 import type { Membership } from './membership';
 import type { PlayerRow } from './parts';
 import type { SessionSender } from './sender';
+import type { SessionConnections } from './connections';
 import type { SessionClock } from './sessionClock';
 
 /** What the pings read. */
@@ -31,27 +32,32 @@ export interface PingParts {
   slotOfKey(key: string): number | null;
   /** The session token every datagram to a gameserver carries. */
   tokenField(): { token?: number };
+  /** The connection of each node: where its round trip and loss are kept. */
+  connections: SessionConnections;
 }
 
 export class SessionPings {
-  private readonly table = new PingTable();
-  private readonly loss = new LossMeter();
+  private readonly schedule = new PingSchedule();
+  /** The nodes we ping (their round trips and loss are the figures shown). */
+  private pinged: ReadonlySet<string> = new Set();
 
   constructor(private readonly p: PingParts) {}
 
   /** A numbered datagram from `fromKey` (its gaps show loss). */
   numbered(fromKey: string, messageId: number, now: number): void {
-    this.loss.record(fromKey, messageId, now);
+    this.p.connections.get(fromKey)?.loss.record(messageId, now);
   }
 
   /** Pings the peers when a second has passed. */
   tick(now: number): void {
-    if (this.table.due(now)) this.pingPeers(now);
+    if (this.schedule.due(now)) this.pingPeers(now);
   }
 
   /** Link quality for the net graph. */
   linkStats(): LinkStats {
-    return { ...this.table.summary(), lossPct: this.loss.lossPct(this.p.now()) };
+    const shown = [...this.p.connections.entries()].filter(([key]) => this.pinged.has(key)).map(([, c]) => c);
+    const heard = [...this.p.connections.entries()].map(([, c]) => c.loss);
+    return { ...roundTripSummary(shown.map((c) => c.roundTrip)), lossPct: lossPct(heard, this.p.now()) };
   }
 
   /** The rows of the `players` listing (empty when not connected). */
@@ -61,7 +67,7 @@ export class SessionPings {
     return member.players().map((p) => {
       const mine = p.slot === member.slot();
       const key = this.p.addresses.key(p.addr);
-      const rtt = key === null ? undefined : this.table.get(key);
+      const rtt = key === null ? undefined : this.rttOf(key);
       return { slot: p.slot, name: p.name, address: this.p.addresses.text(p.addr), pingMs: mine ? undefined : (rtt ?? null), joined: p.joined, mine };
     });
   }
@@ -86,7 +92,7 @@ export class SessionPings {
     const out: PlayerPing[] = [];
     for (const p of member.players()) {
       const id = this.p.addresses.identity(p.addr);
-      const ms = p.slot === mine ? (server === null ? undefined : this.roundTripTo(server)) : pinged.has(id) ? this.table.get(id) : undefined;
+      const ms = p.slot === mine ? (server === null ? undefined : this.roundTripTo(server)) : pinged.has(id) ? this.rttOf(id) : undefined;
       if (ms !== undefined) out.push({ slot: p.slot, ms: Math.round(ms) });
     }
     return out;
@@ -95,10 +101,15 @@ export class SessionPings {
   /** Our round trip to `server`: Ping/Pong when measured, else the time sync's when the clock synchronises with it. */
   private roundTripTo(server: WireAddr): number | undefined {
     const id = this.p.addresses.identity(server);
-    const pinged = this.table.get(id);
+    const pinged = this.rttOf(id);
     if (pinged !== undefined) return pinged;
     const clock = this.p.clock.status();
     return clock.kind === 'sync' && this.p.addresses.identity(clock.source) === id && Number.isFinite(clock.rttMs) ? clock.rttMs : undefined;
+  }
+
+  /** The smoothed round trip to the node with key `key`, if measured. */
+  private rttOf(key: string): number | undefined {
+    return this.p.connections.get(key)?.roundTrip.ms;
   }
 
   /** Pings are answered only between members of the same game (no reflection for strangers). */
@@ -109,7 +120,7 @@ export class SessionPings {
     // The decoder refuses a ping or pong without its stamp (`bad-flags`).
     if (header.gameTime === undefined) return;
     if (header.type === PacketType.Ping) this.sendControl(from, PacketType.Pong, header.gameTime);
-    else this.table.pong(fromKey, header.gameTime, this.p.now());
+    else this.p.connections.get(fromKey)?.roundTrip.sample(header.gameTime, this.p.now());
   }
 
   private sendControl(to: NodeAddress, type: PacketType, gameTime: number): void {
@@ -125,8 +136,13 @@ export class SessionPings {
       const key = this.p.addresses.key(addr);
       if (!node || key === null) continue;
       keys.add(key);
-      this.sendControl(node, PacketType.Ping, this.table.stamp(now));
+      this.sendControl(node, PacketType.Ping, pingStamp(now));
     }
-    this.table.retain(keys);
-    this.loss.retain(keys);
+    // Nodes no longer pinged (they left) are forgotten: their round trip and the gaps in their ids.
+    for (const [key, c] of this.p.connections.entries()) {
+      if (keys.has(key)) continue;
+      c.roundTrip.clear();
+      c.loss.clear();
+    }
+    this.pinged = keys;
   }}
