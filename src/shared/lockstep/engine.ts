@@ -293,10 +293,12 @@ export class LockstepEngine {
     return this.log.missing(world.tick, world.ships.map((s) => s.slot)).filter((s) => s !== this.self);
   }
 
-  /** Our side as the frame talk reads it (frameTalk.ts). */
+  /** Our side as the frame talk reads it (frameTalk.ts); whom we wait for is worked out only when read, once. */
   private side(): OwnSide {
     const check = this.checks.latest;
-    return { world: this.worldNow, self: this.self, ownNewest: this.ownNewest, epoch: this.epoch, lead: this.lead, frozen: this.frozen, waitingOn: this.stalledOn(), check: check ?? null, log: this.log };
+    let waiting: number[] | undefined;
+    const stalledOn = () => (waiting ??= this.stalledOn());
+    return { world: this.worldNow, self: this.self, ownNewest: this.ownNewest, epoch: this.epoch, lead: this.lead, frozen: this.frozen, get waitingOn() { return stalledOn(); }, check: check ?? null, log: this.log };
   }
 
   /** The lowest frame a peer may still need our inputs from. */
