@@ -11,11 +11,15 @@
  *    in a 4-player game (bench/lockstepDatagrams.ts: sizes, how many carry
  *    the status, B/s per peer; target ≤ 24 bytes of UDP payload per frame),
  *    a netgame control change and a netgame state-difference chunk, each
- *    beside the bytes the v9 layout took for the same content.
+ *    beside the bytes the v9 layout took for the same content;
+ *  - reliable messages and acknowledgements in the header's link section
+ *    (wire v11): (g) a game state carrying a chat line reliably and two
+ *    acknowledgements (throughput and bytes), (h) a Reliable datagram of one
+ *    acknowledgement, each beside the bytes of v10's `reliable` and `ack` events.
  * Exits by itself.
  */
 import { MAX_DATAGRAM_BYTES } from '../src/shared/net/packetApi';
-import { decodePacket, encodePacket, HEADER_SIZE, packetSize, PacketType } from '../src/shared/wire';
+import { decodePacket, encodePacket, HEADER_SIZE, linkSize, packetSize, PacketType } from '../src/shared/wire';
 import type { Packet, PacketHeader, RemoteEvent } from '../src/shared/wire';
 import { eventSize } from '../src/shared/wire';
 import { ClientGame, kindOf, RULES, type Ship } from '../src/shared/game';
@@ -55,6 +59,10 @@ const laser = (id: number): RemoteEvent => ({
 });
 
 const bare: Packet = { header, events: [] };
+// A game state with a laser, two acknowledgements and a chat line sent reliably (wire v11: the link section).
+const reliableState: Packet = { header, events: [laser(1)], link: { acks: [41, 42], messages: [{ id: 7, event: { type: 'sendText', text: 'nice shot! meet at the gate' } }] } };
+// A client's Reliable datagram of one acknowledgement to a gameserver: base header, its token, the link section.
+const ackOnly: Packet = { header: { type: PacketType.Reliable, senderSlot: 1, messageId: 123_457, joined: true, token: 0x5eed_c0de }, events: [], link: { acks: [41] } };
 const typical: Packet = { header, events: [laser(1), laser(2), { type: 'sendText', text: 'nice shot! meet at the gate' }] };
 // 55 + 12 × 33 = 451 bytes, then one text event of 3 + 1 + 57 fills the datagram exactly.
 const full: Packet = {
@@ -97,9 +105,19 @@ function bench(label: string, packet: Packet): void {
   const enc = rate(encode, RUN_MS);
   const dec = rate(decode, RUN_MS);
   const mb = (perS: number): string => fmt((perS * bytes.length) / 1e6, 1);
-  console.log(`[bench:codec] ${label}: ${bytes.length} bytes, ${packet.events.length} events`);
+  const link = packet.link ? `, link section ${linkSize(packet.link)} bytes (${packet.link.acks?.length ?? 0} acks, ${packet.link.messages?.length ?? 0} messages; v10 events: ${v10Size(packet)} bytes)` : '';
+  console.log(`[bench:codec] ${label}: ${bytes.length} bytes, ${packet.events.length} events${link}`);
   console.log(`[bench:codec]   encode ${fmt(enc)} packets/s, ${mb(enc)} MB/s`);
   console.log(`[bench:codec]   decode ${fmt(dec)} packets/s, ${mb(dec)} MB/s`);
+}
+
+/** Bytes `packet` took in wire v10, when its acknowledgements were an `ack` event (3 + 1 + 2 per id) and each reliable message a `reliable` event (3 + id 2 + the inner event). */
+function v10Size(packet: Packet): number {
+  const link = packet.link;
+  if (!link) return packetSize(packet);
+  const acks = link.acks ? 4 + 2 * link.acks.length : 0;
+  const messages = (link.messages ?? []).reduce((n, m) => n + 5 + eventSize(m.event), 0);
+  return packetSize(packet) - linkSize(link) + acks + messages;
 }
 
 function bandwidth(label: string, packet: Packet): void {
@@ -122,6 +140,8 @@ bandwidth('bare state packets', bare);
 bandwidth('state + 1 laser event per packet', { header, events: [laser(1)] });
 fightingShip();
 sharedWorlds();
+bench('(g) game state with a laser, 2 acknowledgements and a reliable chat line', reliableState);
+console.log(`[bench:codec] (h) Reliable datagram of 1 acknowledgement (client → gameserver, with token): ${packetSize(ackOnly)} B (v10: ${v10Size(ackOnly)} B)`);
 if (sink === 0) console.log('[bench:codec] (nothing measured)');
 
 /**

@@ -9,7 +9,7 @@
  * under the sender's ship is held to the same reach rule.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_SLOT, objectId, type RemoteEvent } from '../../src/shared/wire/types';
+import { NO_SLOT, objectId, type LinkedMessage, type RemoteEvent } from '../../src/shared/wire/types';
 import type { GameClient } from '../support/gameClient';
 import { until } from '../support/testHost';
 import { useGameservers } from '../support/gameserverFixture';
@@ -18,15 +18,15 @@ const { server, players } = useGameservers();
 
 const NEAR = { x: 500, y: 0, z: 0 };
 const FAR = { x: -500, y: 0, z: 0 };
-const reliable = (n: number, event: RemoteEvent): RemoteEvent => ({ type: 'reliable', id: n, event: event as never });
-const claim = (owner: number, id: number, by: number, n: number): RemoteEvent => reliable(n, { type: 'killObject', id: objectId(owner, id), killerSlot: by });
-/** The claims (killObjects of another player's object) relayed to `c`, as reliable messages inside the relayed packets. */
+const reliable = (n: number, event: RemoteEvent): LinkedMessage => ({ id: n, event: event as never });
+const claim = (owner: number, id: number, by: number, n: number): LinkedMessage => reliable(n, { type: 'killObject', id: objectId(owner, id), killerSlot: by });
+/** The claims (killObjects of another player's object) relayed to `c`, as reliable messages in the relayed packets' link sections. */
 const claimsAt = (c: GameClient) =>
-  c.relayed().flatMap((r) => r.packet.events.flatMap((e) => (e.type === 'reliable' && e.event.type === 'killObject' && e.event.id >>> 16 !== r.slot ? [e.event] : [])));
-/** What the server itself said to `c`: reliable messages in the outer event list of its Relay packets. */
-const serverSaid = (c: GameClient) => c.relays().flatMap((r) => r.packet.events.flatMap((e) => (e.type === 'reliable' ? [e.event] : [])));
+  c.relayed().flatMap((r) => (r.packet.link?.messages ?? []).flatMap((e) => (e.event.type === 'killObject' && e.event.id >>> 16 !== r.slot ? [e.event] : [])));
+/** What the server itself said to `c`: reliable messages in the link section of its Relay packets. */
+const serverSaid = (c: GameClient) => c.relays().flatMap((r) => (r.packet.link?.messages ?? []).map((e) => e.event));
 /** The events relayed to `c` from other players' reliable messages. */
-const relayedReliable = (c: GameClient) => c.relayed().flatMap((r) => r.packet.events.flatMap((e) => (e.type === 'reliable' ? [e.event] : [])));
+const relayedReliable = (c: GameClient) => c.relayed().flatMap((r) => (r.packet.link?.messages ?? []).map((e) => e.event));
 
 describe('extras through the gameserver', () => {
   it('the server spawns them and decides claims: the first from beside one wins, a claim from afar is struck, a player spawns none but its drops', async () => {
@@ -42,22 +42,22 @@ describe('extras through the gameserver', () => {
     const beside = { x: x.pos.x + 5, y: x.pos.y, z: x.pos.z };
 
     // Alpha claims it from 1,000 units away: dropped, struck. Bravo, beside it, gets it; alpha's later claim hears bravo won.
-    alpha.sendState({ x: x.pos.x + 1000, y: x.pos.y, z: x.pos.z }, [reliable(1, { type: 'killObject', id: x.id, killerSlot: 0 })]);
+    alpha.sendState({ x: x.pos.x + 1000, y: x.pos.y, z: x.pos.z }, [], { messages: [reliable(1, { type: 'killObject', id: x.id, killerSlot: 0 })] });
     await until('the far claim struck', () => (s.stats().strikes['far-pickup'] ?? 0) === 1);
-    bravo.sendState(beside, [reliable(1, { type: 'killObject', id: x.id, killerSlot: 1 })]);
+    bravo.sendState(beside, [], { messages: [reliable(1, { type: 'killObject', id: x.id, killerSlot: 1 })] });
     const answers = (c: GameClient) => serverSaid(c).filter((e) => e.type === 'killObject' && e.id === x.id);
     await until('everyone hears bravo got it', () => answers(alpha).length > 0 && answers(bravo).length > 0);
     expect(answers(alpha)).toEqual([{ type: 'killObject', id: x.id, killerSlot: 1 }]);
-    alpha.sendState(beside, [reliable(2, { type: 'killObject', id: x.id, killerSlot: 0 })]);
+    alpha.sendState(beside, [], { messages: [reliable(2, { type: 'killObject', id: x.id, killerSlot: 0 })] });
     await until('alpha hears it came too late', () => answers(alpha).length === 2);
     expect(answers(alpha)[1]).toEqual({ type: 'killObject', id: x.id, killerSlot: 1 });
     // No claim of the server's extras is relayed to a player.
     expect(claimsAt(alpha).concat(claimsAt(bravo)).filter((e) => e.id === x.id)).toEqual([]);
 
     // A player's own extra: refused (an unreliable one, or a reliable one without a death); a drop where its ship was destroyed is passed on.
-    bravo.sendState(NEAR, [{ type: 'createExtra', id: objectId(1, 6), kind: 2, pos: NEAR }, reliable(2, { type: 'createExtra', id: objectId(1, 7), kind: 2, pos: NEAR })]);
+    bravo.sendState(NEAR, [{ type: 'createExtra', id: objectId(1, 6), kind: 2, pos: NEAR }], { messages: [reliable(2, { type: 'createExtra', id: objectId(1, 7), kind: 2, pos: NEAR })] });
     await until('both of bravo\'s extras refused', () => (s.stats().eventDrops.foreign ?? 0) >= 2);
-    bravo.sendState(NEAR, [reliable(3, { type: 'killObject', id: objectId(1, 0), killerSlot: NO_SLOT }), reliable(4, { type: 'createExtra', id: objectId(1, 8), kind: 2, pos: NEAR })]);
+    bravo.sendState(NEAR, [], { messages: [reliable(3, { type: 'killObject', id: objectId(1, 0), killerSlot: NO_SLOT }), reliable(4, { type: 'createExtra', id: objectId(1, 8), kind: 2, pos: NEAR })] });
     await until('the drop reaches alpha', () => relayedReliable(alpha).some((e) => e.type === 'createExtra'));
     expect(relayedReliable(alpha).filter((e) => e.type === 'createExtra')).toEqual([{ type: 'createExtra', id: objectId(1, 8), kind: 2, pos: NEAR }]);
     const stats = s.stats();
@@ -72,7 +72,7 @@ describe('extras through the gameserver', () => {
     const mine = (id: number, pos: typeof NEAR): RemoteEvent => ({ type: 'createObject', id: objectId(0, id), kind: 1, pos, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } });
     layer.sendState({ x: 0, y: 0, z: 0 }, [mine(3, NEAR), mine(4, FAR)]);
     await until('the mines reach the victim', () => victim.relayed().some((r) => r.packet.events.filter((e) => e.type === 'createObject').length === 2));
-    victim.sendState({ x: 505, y: 0, z: 0 }, [claim(0, 4, 1, 1), claim(0, 3, 1, 2)]);
+    victim.sendState({ x: 505, y: 0, z: 0 }, [], { messages: [claim(0, 4, 1, 1), claim(0, 3, 1, 2)] });
     await until('the close report at the layer', () => claimsAt(layer).length > 0);
     const stats = s.stats();
     console.log(`gameserver mine reports: strikes ${JSON.stringify(stats.strikes)}, event drops ${JSON.stringify(stats.eventDrops)}`);

@@ -85,7 +85,7 @@ describe.each([
       ['Disconnect', encodePacket(packet(PacketType.Disconnect, 1, []))],
       ['Ping', encodePacket(packet(PacketType.Ping, 1, []))],
       ['Pong', encodePacket(packet(PacketType.Pong, 1, []))],
-      ['Reliable', encodePacket(packet(PacketType.Reliable, 1, [{ type: 'reliable', id: 1, event: { type: 'sendText', text: 'hi' } }]))],
+      ['Reliable', encodePacket({ ...packet(PacketType.Reliable, 1, []), link: { messages: [{ id: 1, event: { type: 'sendText', text: 'hi' } }] } })],
       ['TimeRequest', encodeTimeRequest(1, 1000)],
       ['Challenge (forged, no echo)', encodeChallenge({ echo: 0, cookie: 0xdead_beef })],
       ['Challenge (forged, guessed echo)', encodeChallenge({ echo: 0x0bad_cafe, cookie: 0xdead_beef })],

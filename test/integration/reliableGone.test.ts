@@ -45,9 +45,9 @@ describe('a node that stops acknowledging', () => {
     await waitFor('the server to bind both', () => server.stats().clients.every((c) => c.udp !== null));
 
     // The talker's chat line, as a reliable message; the server acknowledges it and passes it on to mute on its own link.
-    talker.sendState({ x: 0, y: 0, z: 0 }, [{ type: 'reliable', id: 1, event: { type: 'sendText', text: 'are you there?' } }]);
+    talker.sendState({ x: 0, y: 0, z: 0 }, [], { messages: [{ id: 1, event: { type: 'sendText', text: 'are you there?' } }] });
     const firstSend = clock.now();
-    const reliableCopies = () => mute.relayed().filter((r) => r.packet.events.some((e) => e.type === 'reliable')).length;
+    const reliableCopies = () => mute.relayed().filter((r) => (r.packet.link?.messages ?? []).length > 0).length;
     await waitFor('the chat line to reach the mute client', () => reliableCopies() > 0);
 
     // Time passes in steps; both keep talking, so only the missing acknowledgements can drop mute.

@@ -59,7 +59,7 @@ describe('the match on the status pages', () => {
     bob.sendState({ x: 0, y: 0, z: 60 });
     ace.sendState({ x: 0, y: 0, z: 0 }, [{ type: 'createLaser', id: objectId(ace.slot, 1), pos: { x: 0, y: 0, z: 8 }, vel: { x: 0, y: 0, z: 700 }, ttl: 40 }]);
     await bob.until(() => bob.relayed().some((r) => r.slot === ace.slot && r.packet.events.some((e) => e.type === 'createLaser')), 5000, 'the laser to reach bob');
-    bob.sendRaw(bob.packet({ type: PacketType.Reliable, pos: { x: 0, y: 0, z: 60 }, events: [{ type: 'reliable', id: 1, event: { type: 'killObject', id: objectId(bob.slot, 0), killerSlot: ace.slot } }] }));
+    bob.sendRaw(bob.packet({ type: PacketType.Reliable, pos: { x: 0, y: 0, z: 60 }, link: { messages: [{ id: 1, event: { type: 'killObject', id: objectId(bob.slot, 0), killerSlot: ace.slot } }] } }));
 
     const after = await waitFor('the kill on the status page', async () => {
       const s = await status(server.http);

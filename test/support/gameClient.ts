@@ -11,7 +11,7 @@
  */
 import dgram from 'node:dgram';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, PacketType, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, PacketType, type LinkSection, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
 import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
 import type { Vec3 } from '../../src/shared/sim/types';
 import { LineClient } from './lineClient';
@@ -110,9 +110,10 @@ export class GameClient {
       if (answerPings && h.type === PacketType.Ping) this.sendRaw(this.packet({ type: PacketType.Pong, gameTime: h.gameTime }));
       if (this.link) this.link.incoming(r.packet, at);
       else if (answerReliable) {
-        // The server's own messages ride outside, the players' inside their relayed packets.
-        const ids = r.packet.events.flatMap((e) => (e.type === 'reliable' ? [e.id] : e.type === 'relayed' ? e.packet.events.flatMap((x) => (x.type === 'reliable' ? [x.id] : [])) : []));
-        if (ids.length > 0) this.sendRaw(this.packet({ type: PacketType.Reliable, joined: false, events: [{ type: 'ack', ids: ids.slice(0, MAX_ACK_IDS) }] }));
+        // The server's own messages ride in the Relay's link section, the players' in their relayed packets' sections.
+        const idsOf = (p: Packet) => (p.link?.messages ?? []).map((m) => m.id);
+        const ids = [...idsOf(r.packet), ...r.packet.events.flatMap((e) => (e.type === 'relayed' ? idsOf(e.packet) : []))];
+        if (ids.length > 0) this.sendRaw(this.packet({ type: PacketType.Reliable, joined: false, link: { acks: ids.slice(0, MAX_ACK_IDS) } }));
       }
     });
   }
@@ -145,9 +146,9 @@ export class GameClient {
     return this.udp.address().port;
   }
 
-  /** A packet from this client: GameState by default, its slot, token and next message id, at `pos`. */
-  packet(o: Partial<PacketHeader> & { pos?: Vec3; events?: RemoteEvent[] } = {}): Packet {
-    const { pos, events, ...header } = o;
+  /** A packet from this client: GameState by default, its slot, token and next message id, at `pos`; with `link`, that link section. */
+  packet(o: Partial<PacketHeader> & { pos?: Vec3; events?: RemoteEvent[]; link?: LinkSection } = {}): Packet {
+    const { pos, events, link, ...header } = o;
     return {
       header: {
         type: PacketType.GameState,
@@ -160,6 +161,7 @@ export class GameClient {
         ...header,
       },
       events: events ?? [],
+      ...(link === undefined ? {} : { link }),
     };
   }
 
@@ -171,9 +173,9 @@ export class GameClient {
     this.datagramsSent += 1;
   }
 
-  /** Sends a GameState at `pos` with `events`; returns its message id. */
-  sendState(pos: Vec3, events: RemoteEvent[] = []): number {
-    const p = this.packet({ pos, events });
+  /** Sends a GameState at `pos` with `events` (and a link section of reliable messages); returns its message id. */
+  sendState(pos: Vec3, events: RemoteEvent[] = [], link?: LinkSection): number {
+    const p = this.packet({ pos, events, ...(link === undefined ? {} : { link }) });
     this.sendRaw(p);
     return p.header.messageId;
   }

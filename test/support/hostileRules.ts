@@ -28,7 +28,7 @@
  */
 import { RULES } from '../../src/shared/game/rules';
 import { STEP_MS, type Vec3 } from '../../src/shared/sim/types';
-import { NO_SLOT, objectId, PacketType, type RemoteEvent } from '../../src/shared/wire/types';
+import { NO_SLOT, objectId, PacketType, type LinkSection, type RemoteEvent } from '../../src/shared/wire/types';
 import { GameClient } from './gameClient';
 import type { ServerProcess } from './serverProcess';
 import { waitFor } from './waitFor';
@@ -85,7 +85,7 @@ const status = async (http: number): Promise<RuleStatus> => (await (await fetch(
 /** Every event `c` was relayed from `slot`, reliable messages unwrapped. */
 function eventsFrom(c: GameClient, slot: number): RemoteEvent[] {
   const out: RemoteEvent[] = [];
-  for (const r of c.relayed()) if (r.slot === slot) for (const e of r.packet.events) out.push(e.type === 'reliable' ? e.event : e);
+  for (const r of c.relayed()) if (r.slot === slot) out.push(...(r.packet.link?.messages ?? []).map((m) => m.event), ...r.packet.events);
   return out;
 }
 const statesFrom = (c: GameClient, slot: number) => c.relayed().filter((r) => r.slot === slot && r.packet.header.type === PacketType.GameState).length;
@@ -186,11 +186,11 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
       honest.sendState(at.honest, extraIds.map((id) => ({ type: 'createExtra', id: objectId(honest.slot, id), kind: 0, pos: { x: at.armed.x + 5, y: 0, z: at.armed.z } })));
       const extrasAt = (c: GameClient) => eventsFrom(c, honest.slot).filter((e) => e.type === 'createExtra').length >= extraIds.length;
       await soft('the extras to reach the armed player and the picker', () => extrasAt(armed) && extrasAt(picker), 10_000);
-      const claim = (c: GameClient, extra: number, n: number): RemoteEvent => ({ type: 'reliable', id: n, event: { type: 'killObject', id: objectId(honest.slot, extra), killerSlot: c.slot } });
-      armed.sendState(at.armed, [claim(armed, extraIds[0] as number, 1)]);
+      const claim = (c: GameClient, extra: number, n: number): LinkSection => ({ messages: [{ id: n, event: { type: 'killObject', id: objectId(honest.slot, extra), killerSlot: c.slot } }] });
+      armed.sendRaw(armed.packet({ pos: at.armed, link: claim(armed, extraIds[0] as number, 1) }));
       armedSent.pickups += 1;
       for (const [i, id] of extraIds.slice(1).entries()) {
-        picker.sendState(at.picker, [claim(picker, id, i + 1)]);
+        picker.sendRaw(picker.packet({ pos: at.picker, link: claim(picker, id, i + 1) }));
         pickerSent += 1;
         await pace('the next far claim (the attacker pacing itself)', 100, 10);
       }
@@ -224,7 +224,7 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
       await pace('the next mine (the attacker pacing itself)', (RULES.mine.cooldownTicks * STEP_MS) / 10, 5);
     }
     // (c) Its own death, credited to a friend who never fired, as a reliable message.
-    claimer.sendRaw(claimer.packet({ type: PacketType.Reliable, events: [{ type: 'reliable', id: 1, event: { type: 'killObject', id: objectId(claimer.slot, 0), killerSlot: friend.slot } }] }));
+    claimer.sendRaw(claimer.packet({ type: PacketType.Reliable, link: { messages: [{ id: 1, event: { type: 'killObject', id: objectId(claimer.slot, 0), killerSlot: friend.slot } }] } }));
 
     await soft('the missile, mine and kill-claim strikes', async () => {
       const s = await status(http);

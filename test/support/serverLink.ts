@@ -6,9 +6,9 @@
  *
  * - `incoming` hands it a decoded datagram from the server: the server's
  *   acknowledgements are applied, and every reliable message (the server's
- *   own in the Relay's outer event list, the players' inside their relayed
- *   packets) is noted to be acknowledged;
- * - `withEnvelopes` adds what the link owes (acknowledgements first) to a
+ *   own in the Relay's link section, the players' in their relayed
+ *   packets' sections) is noted to be acknowledged;
+ * - `withEnvelopes` adds what the link owes (acknowledgements first) as the link section of a
  *   GameState, NodeAlive or Reliable packet the client is about to send,
  *   within the room the datagram has left, exactly as the session's sender
  *   does;
@@ -21,8 +21,8 @@
  */
 import { LinkLayer } from '../../src/shared/net/linkLayer';
 import { MAX_DATAGRAM_BYTES } from '../../src/shared/net/packetApi';
-import { ACK_EVENT_CODE, BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, packetSize, RELAYED_EVENT_CODE, RELIABLE_EVENT_CODE } from '../../src/shared/wire/codec';
-import { NO_SLOT, type Packet, type WireAddr } from '../../src/shared/wire/types';
+import { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_LINK, packetSize, RELAYED_EVENT_CODE } from '../../src/shared/wire/codec';
+import { MAX_ACK_IDS, NO_SLOT, type Packet, type WireAddr } from '../../src/shared/wire/types';
 
 /** The link's only node, the gameserver (the link layer keys nodes by wire address; any fixed bytes do for one node). */
 const SERVER: WireAddr = Uint8Array.of(0);
@@ -40,10 +40,15 @@ export class ServerLink {
     return this.links.incoming(SERVER, packet, now, () => NO_SLOT).delivered.length;
   }
 
-  /** `packet` with the acknowledgements and messages the link owes the server in front of its events (as many as fit the datagram). */
+  /** `packet` with the acknowledgements and messages the link owes the server as its link section (as many as fit the datagram). */
   withEnvelopes(packet: Packet, now: number): Packet {
     const env = this.links.envelopes(SERVER, packet.header.type, MAX_DATAGRAM_BYTES - packetSize(packet), now);
-    return env.events.length === 0 ? packet : { header: packet.header, events: [...env.events, ...packet.events] };
+    if (env.link === null) return packet;
+    // A packet built with a section of its own (a test's hand-made message) keeps it, the link's parts first.
+    const own = packet.link ?? {};
+    const acks = [...(env.link.acks ?? []), ...(own.acks ?? [])].slice(0, MAX_ACK_IDS);
+    const messages = [...(env.link.messages ?? []), ...(own.messages ?? [])];
+    return { header: packet.header, events: packet.events, link: { ...(acks.length > 0 ? { acks } : {}), ...(messages.length > 0 ? { messages } : {}) } };
   }
 
   /** True when the link owes the server something no regular datagram carried (send a Reliable packet through `withEnvelopes`). */
@@ -58,27 +63,24 @@ export class ServerLink {
 }
 
 /**
- * Whether an event list starting at `at` (ending by `end`) holds an ack or
- * reliable event; in a Relay's outer list, inside relayed packets too. A list
- * that runs past `end` or has no terminator answers true: malformed.
+ * Whether an event list starting at `at` (ending by `end`) holds a relayed
+ * packet with a link section. A list that runs past `end` or has no
+ * terminator answers true: malformed.
  */
-function listCarries(b: Uint8Array, at: number, end: number, outer: boolean): boolean {
+function listCarries(b: Uint8Array, at: number, end: number): boolean {
   for (;;) {
     if (at >= end) return true;
     const code = b[at] as number;
     if (code === 0) return false;
-    if (code === RELIABLE_EVENT_CODE || code === ACK_EVENT_CODE) return true;
     if (at + 3 > end) return true;
     const next = at + 3 + (((b[at + 1] as number) << 8) | (b[at + 2] as number));
     if (next > end) return true;
-    if (outer && code === RELAYED_EVENT_CODE) {
-      // [slot u8][inner length u16][inner packet: header, events, terminator]
+    if (code === RELAYED_EVENT_CODE) {
+      // [slot u8][inner length u16][inner packet: header (its link section last), events, terminator]
       const inner = at + 6;
       const innerEnd = inner + (((b[at + 4] as number) << 8) | (b[at + 5] as number));
       if (innerEnd > next || inner + BASE_HEADER_SIZE > innerEnd) return true;
-      const events = headerEnd(b, inner);
-      if (events === null || events > innerEnd) return true;
-      if (listCarries(b, events, innerEnd, false)) return true;
+      if (((b[inner + 5] as number) & FLAG_LINK) !== 0) return true;
     }
     at = next;
   }
@@ -86,17 +88,14 @@ function listCarries(b: Uint8Array, at: number, end: number, outer: boolean): bo
 
 /**
  * Whether a datagram from the server carries acknowledgements or reliable
- * messages (scanned, not decoded). Malformed bytes answer true, so the
- * decoder, not the scan, decides what they are.
+ * messages (scanned, not decoded): a link section in its header (wire v11:
+ * flags bit 6) or in a relayed packet's. Malformed bytes (and a frame
+ * section, which a server never sends) answer true, so the decoder, not the
+ * scan, decides what they are.
  */
 export function carriesLinkEvents(b: Uint8Array): boolean {
   if (b.length < BASE_HEADER_SIZE) return false;
-  const events = headerEnd(b, 0);
-  return events === null || listCarries(b, events, b.length, true);
-}
-
-/** Where the event list of the header at `at` starts (wire v10: the base and what its flags add); null for a frame section, which a server never sends. */
-function headerEnd(b: Uint8Array, at: number): number | null {
-  const flags = b[at + 5] as number;
-  return (flags & FLAG_INPUTS) !== 0 ? null : at + fixedHeaderSize(flags);
+  const flags = b[5] as number;
+  if ((flags & (FLAG_LINK | FLAG_INPUTS)) !== 0) return true;
+  return listCarries(b, fixedHeaderSize(flags), b.length);
 }

@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
-import { fillPacket, MAX_ANGULAR_RATE, MAX_COORD } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
-import type { AckEvent, Packet, PacketHeader, ReliableEvent, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
+import { fillPacket, headerSize, linkSize, MAX_ANGULAR_RATE, MAX_COORD, TERMINATOR_SIZE } from '../../src/shared/wire/codec';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
+import type { LinkedMessage, LinkSection, Packet, PacketHeader, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
 export const arbF32 = (limit: number): fc.Arbitrary<number> => fc.float({ min: -limit, max: limit, noNaN: true });
@@ -178,10 +178,14 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
 
 export const arbRemoteEvent: fc.Arbitrary<RemoteEvent> = fc.oneof(...Object.values(arbEventOf));
 
-/** A packet that fits in one datagram: a header plus as many events of a random queue as fillPacket takes. */
+/** A packet that fits in one datagram: a header, maybe a link section (when it fits), plus as many events of a random queue as fillPacket takes. */
 export const arbPacket: fc.Arbitrary<Packet> = fc
-  .tuple(arbHeader, fc.array(arbRemoteEvent, { maxLength: 12 }))
-  .map(([header, queue]) => fillPacket(header, queue).packet);
+  .tuple(arbHeader, fc.array(arbRemoteEvent, { maxLength: 12 }), fc.option(fc.constant(null).chain(() => arbLinkSection), { nil: undefined }))
+  .map(([header, queue, link]) => {
+    const room = link === undefined ? 0 : MAX_DATAGRAM_BYTES - headerSize(header) - TERMINATOR_SIZE - linkSize(link);
+    if (link === undefined || room < 0) return fillPacket(header, queue).packet;
+    return { ...fillPacket(header, queue, MAX_DATAGRAM_BYTES - linkSize(link)).packet, link };
+  });
 
 /** Tolerances of the lossy fields (see codec.ts): quaternion components and angular rates. */
 export const QUAT_TOLERANCE = 1e-4;
@@ -241,15 +245,18 @@ export function expectWireEqual(actual: Packet | RemoteEvent, expected: Packet |
   });
 }
 
-/** A reliable message envelope around one of the events sent reliably (kills, chat, names). */
-export const arbReliableEvent: fc.Arbitrary<ReliableEvent> = fc.record({
-  type: fc.constant('reliable' as const),
+/** A reliable message: an id and one of the events sent reliably (kills, chat, names). */
+export const arbLinkedMessage: fc.Arbitrary<LinkedMessage> = fc.record({
   id: arbU16,
   event: fc.oneof(arbEventOf.killObject, arbEventOf.sendText, arbEventOf.playerName),
 });
 
 /** An acknowledgement of 1..MAX_ACK_IDS message ids. */
-export const arbAckEvent: fc.Arbitrary<AckEvent> = fc.record({
-  type: fc.constant('ack' as const),
-  ids: fc.array(arbU16, { minLength: 1, maxLength: MAX_ACK_IDS }),
-});
+export const arbAcks: fc.Arbitrary<number[]> = fc.array(arbU16, { minLength: 1, maxLength: MAX_ACK_IDS });
+
+/** A link section (wire v11): acknowledgements, reliable messages (1..3) or both, never empty. */
+export const arbLinkSection: fc.Arbitrary<LinkSection> = fc.oneof(
+  arbAcks.map((acks) => ({ acks })),
+  fc.array(arbLinkedMessage, { minLength: 1, maxLength: 3 }).map((messages) => ({ messages })),
+  fc.tuple(arbAcks, fc.array(arbLinkedMessage, { minLength: 1, maxLength: 3 })).map(([acks, messages]) => ({ acks, messages })),
+);

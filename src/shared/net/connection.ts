@@ -13,7 +13,7 @@
  * through the one replay window (replayWindow.ts): a number taken once, or
  * older than the window, is refused whatever its age.
  */
-import type { Packet, PacketHeader, RemoteEvent } from '../wire/types';
+import type { LinkSection, Packet, PacketHeader, RemoteEvent } from '../wire/types';
 import { LossSpan } from './lossMeter';
 import { RoundTrip } from './roundTrip';
 import { ReplayWindow, sequenceStart, type SequenceVerdict } from './replayWindow';
@@ -25,6 +25,8 @@ export type UnnumberedHeader = Omit<PacketHeader, 'messageId'>;
 export interface UnnumberedPacket {
   header: UnnumberedHeader;
   events: RemoteEvent[];
+  /** The link layer's acknowledgements and reliable messages (added by the session's sender). */
+  link?: LinkSection;
 }
 
 /**
@@ -70,7 +72,8 @@ export class Connection {
 
   /** `packet` with the next `messageId` ({@link stamp}): what leaves for the node. */
   number(packet: UnnumberedPacket): Packet {
-    return { header: { ...packet.header, messageId: this.stamp() }, events: packet.events };
+    const header = { ...packet.header, messageId: this.stamp() };
+    return packet.link === undefined ? { header, events: packet.events } : { header, events: packet.events, link: packet.link };
   }
 
   /** Classifies a received `messageId` (newest, late with how far behind, replayed, too old) and takes it when it is new. */

@@ -5,15 +5,17 @@
  * the membership's own datagrams:
  *
  * - `envelopes` gives, for a GameState or NodeAlive going to a node, the
- *   acknowledgements we owe it and its due reliable messages, as far as they
- *   fit the room the datagram has left (the session's outgoing path fills
- *   one byte budget per target with them and the game events);
+ *   link section (wire v11) of the acknowledgements we owe it and its due
+ *   reliable messages, as far as they fit the room the datagram has left
+ *   (the session's outgoing path fills one byte budget per target with them
+ *   and the game events);
  * - `owed` names the nodes owed something no regular datagram carried, each
  *   to get a Reliable packet (acknowledgements should not wait long);
- * - `incoming` takes the acknowledgements and reliable messages out of a
- *   received datagram (in a Relay packet, out of each relayed player's inner
- *   packet too), hands back each message seen for the first time with the
- *   slot it is from, and leaves the rest of the packet for the membership.
+ * - `incoming` takes the link section out of a received datagram (in a
+ *   Relay packet, out of each relayed player's inner packet too: a
+ *   gameserver relays the players' messages there, with its own ids), hands
+ *   back each message seen for the first time with the slot it is from, and
+ *   leaves the rest of the packet for the membership.
  *
  * Reliable messages are taken from late datagrams too, on purpose (the
  * connection below drops only duplicates; the membership takes state only
@@ -22,10 +24,10 @@
  * Pure; the protocol supplies time, slots and the transport.
  */
 import { giveUpAfterMs, ReliableLink, type ReliableConfig } from './reliable';
-import { eventSize } from '../wire/codec';
+import { ACK_ID_SIZE, eventSize, linkSectionBytes, LINK_BYTE_SIZE, MESSAGE_COUNT_SIZE, MESSAGE_ID_SIZE } from '../wire/codec';
 import { addrKey } from '../wire/addr';
-import { NO_SLOT, PacketType, RELIABLE_EVENT_TYPES, type AckEvent, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
-import { isRelayMessage, type LinkMessage } from '../wire/channels';
+import { NO_SLOT, PacketType, RELIABLE_EVENT_TYPES, type LinkSection, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type WireAddr } from '../wire/types';
+import { isRelayMessage } from '../wire/channels';
 
 /** Bytes each regular game packet leaves free for acknowledgements and reliable messages (the game-code interface fills the rest). */
 export const LINK_RESERVE_BYTES = 96;
@@ -35,9 +37,35 @@ export function isReliableEvent(event: RemoteEvent): event is ReliableGameEvent 
   return (RELIABLE_EVENT_TYPES as readonly string[]).includes(event.type);
 }
 
-/** Bytes of an ack event listing `n` ids. */
+/** Bytes `n` acknowledged ids add to a link section (ReliableLink.take's `ackSize`). */
 export function ackSize(n: number): number {
-  return 3 + 1 + 2 * n;
+  return ACK_ID_SIZE * n;
+}
+
+/** Bytes a reliable message adds to a link section: its id and its world event (type, length, body). */
+export function messageSize(event: ReliableGameEvent): number {
+  return MESSAGE_ID_SIZE + eventSize(event);
+}
+
+/** What a link section costs besides its ids and messages, at most (the link byte and the message count): take it off the room before ReliableLink.take. */
+export const LINK_SECTION_OVERHEAD = LINK_BYTE_SIZE + MESSAGE_COUNT_SIZE;
+
+/**
+ * The link section of what a ReliableLink's `take` gave (`messages` mapped
+ * to their world events), with its size; null when it gave nothing.
+ */
+export function sectionOf(acks: number[], messages: readonly { id: number; event: ReliableGameEvent; size: number }[]): { link: LinkSection; size: number } | null {
+  if (acks.length === 0 && messages.length === 0) return null;
+  const link: LinkSection = {};
+  if (acks.length > 0) link.acks = acks;
+  let bytes = 0;
+  if (messages.length > 0) {
+    link.messages = messages.map((m) => {
+      bytes += m.size;
+      return { id: m.id, event: m.event };
+    });
+  }
+  return { link, size: linkSectionBytes(acks.length, messages.length, bytes) };
 }
 
 /** A reliable message delivered from `slot`; `stamp`: the common game time of the GameState that carried it (ages it like a state). */
@@ -47,21 +75,19 @@ export interface Delivered {
   stamp?: number;
 }
 
-/** Acknowledgements and reliable messages for one datagram, and the bytes they add. */
+/** Acknowledgements and reliable messages for one datagram (its link section; null: none), and the bytes they add. */
 export interface Envelopes {
-  events: LinkMessage[];
+  link: LinkSection | null;
   size: number;
 }
 
-const NO_ENVELOPES: Envelopes = Object.freeze({ events: [], size: 0 }) as Envelopes;
+const NO_ENVELOPES: Envelopes = Object.freeze({ link: null, size: 0 });
 
-/** What `incoming` leaves: the packet without envelopes (null when nothing is left for the membership) and the new messages. */
+/** What `incoming` leaves: the packet without its link section (null when nothing is left for the membership) and the new messages. */
 export interface Incoming {
   packet: Packet | null;
   delivered: Delivered[];
 }
-
-const sizeOf = (m: ReliableGameEvent) => eventSize({ type: 'reliable', id: 0, event: m });
 
 export class LinkLayer {
   private readonly links = new Map<string, { addr: WireAddr; link: ReliableLink<ReliableGameEvent> }>();
@@ -85,7 +111,7 @@ export class LinkLayer {
     for (const addr of targets) {
       const key = this.keyOf(addr);
       keep.add(key);
-      if (!this.links.has(key) && !this.gone.has(key)) this.links.set(key, { addr: Uint8Array.from(addr), link: new ReliableLink(sizeOf, this.firstId(), this.config) });
+      if (!this.links.has(key) && !this.gone.has(key)) this.links.set(key, { addr: Uint8Array.from(addr), link: new ReliableLink(messageSize, this.firstId(), this.config) });
     }
     for (const key of [...this.links.keys()]) if (!keep.has(key)) this.links.delete(key);
     for (const key of [...this.gone]) if (!keep.has(key)) this.gone.delete(key);
@@ -97,29 +123,18 @@ export class LinkLayer {
   }
 
   /**
-   * The envelopes a datagram of type `type` to `to` carries, within `room`
-   * bytes: the acknowledgements we owe that node, then its due reliable
-   * messages, with their total size (each measured once: acks by count,
-   * messages when they were queued). None for other packet types or nodes
-   * without a link.
+   * The link section a datagram of type `type` to `to` carries, within
+   * `room` bytes: the acknowledgements we owe that node, then its due
+   * reliable messages, with its size (each part measured once: acks by
+   * count, messages when they were queued). None for other packet types or
+   * nodes without a link.
    */
   envelopes(to: WireAddr, type: PacketType, room: number, now: number): Envelopes {
     if (type !== PacketType.GameState && type !== PacketType.NodeAlive && type !== PacketType.Reliable) return NO_ENVELOPES;
     const entry = this.links.get(this.keyOf(to));
     if (!entry) return NO_ENVELOPES;
-    const take = entry.link.take(now, room, ackSize);
-    if (take.acks.length === 0 && take.messages.length === 0) return NO_ENVELOPES;
-    const events: LinkMessage[] = [];
-    let size = 0;
-    if (take.acks.length > 0) {
-      events.push({ type: 'ack', ids: take.acks });
-      size += ackSize(take.acks.length);
-    }
-    for (const m of take.messages) {
-      events.push({ type: 'reliable', id: m.id, event: m.message });
-      size += m.size;
-    }
-    return { events, size };
+    const take = entry.link.take(now, room - LINK_SECTION_OVERHEAD, ackSize);
+    return sectionOf(take.acks, take.messages.map((m) => ({ id: m.id, event: m.message, size: m.size }))) ?? NO_ENVELOPES;
   }
 
   /** Nodes owed acknowledgements or due messages that no regular datagram carried: each gets a Reliable packet. */
@@ -130,36 +145,37 @@ export class LinkLayer {
   }
 
   /**
-   * A decoded datagram from `from`: acknowledgements applied, reliable
-   * messages acknowledged and — the first time — returned with their slot
-   * (`slotOf(from)` for a direct sender; the relayed slot inside a Relay).
-   * Envelopes from a node without a link are ignored (not acknowledged).
+   * A decoded datagram from `from`: its link section's acknowledgements
+   * applied, its reliable messages acknowledged and — the first time —
+   * returned with their slot (`slotOf(from)` for a direct sender; the
+   * relayed slot inside a Relay). A section from a node without a link is
+   * ignored (not acknowledged).
    */
   incoming(from: WireAddr, packet: Packet, now: number, slotOf: () => number | null): Incoming {
     const entry = this.links.get(this.keyOf(from));
     const delivered: Delivered[] = [];
-    const strip = (events: RemoteEvent[], slot: () => number | null, carrier: PacketHeader): RemoteEvent[] => {
+    const take = (link: LinkSection | undefined, slot: () => number | null, carrier: PacketHeader): void => {
+      if (!link) return;
+      if (link.acks) entry?.link.onAcks(link.acks, now);
+      if (!link.messages || !entry) return;
       const stamp = carrier.type === PacketType.GameState && carrier.gameTime !== undefined ? { stamp: carrier.gameTime } : {};
-      const rest: RemoteEvent[] = [];
-      for (const ev of events) {
-        if (ev.type === 'ack') entry?.link.onAcks(ev.ids, now);
-        else if (ev.type === 'reliable') {
-          if (!entry) continue;
-          const s = slot();
-          if (s !== null && entry.link.onMessage(ev.id, now)) delivered.push({ slot: s, event: ev.event, ...stamp });
-        } else rest.push(ev);
+      for (const m of link.messages) {
+        const s = slot();
+        if (s !== null && entry.link.onMessage(m.id, now)) delivered.push({ slot: s, event: m.event, ...stamp });
       }
-      return rest;
     };
-    if (packet.header.type === PacketType.Relay) {
-      // Outside the relayed packets: the server's own messages (the match state), from no player's slot.
-      const events = strip(packet.events, () => NO_SLOT, packet.header).map((ev) =>
-        isRelayMessage(ev) ? { ...ev, packet: { header: ev.packet.header, events: strip(ev.packet.events, () => ev.slot, ev.packet.header) } } : ev,
-      );
+    // Outside the relayed packets: the server's own messages (the match state), from no player's slot.
+    const relay = packet.header.type === PacketType.Relay;
+    take(packet.link, relay ? () => NO_SLOT : slotOf, packet.header);
+    if (relay) {
+      const events = packet.events.map((ev): RemoteEvent => {
+        if (!isRelayMessage(ev) || !ev.packet.link) return ev;
+        take(ev.packet.link, () => ev.slot, ev.packet.header);
+        return { ...ev, packet: { header: ev.packet.header, events: ev.packet.events } };
+      });
       return { packet: { header: packet.header, events }, delivered };
     }
-    const events = strip(packet.events, slotOf, packet.header);
-    return { packet: packet.header.type === PacketType.Reliable ? null : { header: packet.header, events }, delivered };
+    return { packet: packet.header.type === PacketType.Reliable ? null : { header: packet.header, events: packet.events }, delivered };
   }
 
   /** Links whose messages went unacknowledged through every resend: the node is gone. Each is reported once, then dropped. */
@@ -198,5 +214,3 @@ export class LinkLayer {
 
 /** How long after its first send an unacknowledged message makes its node count as gone (documented figure). */
 export const LINK_GIVE_UP_MS = giveUpAfterMs();
-
-export type { AckEvent };

@@ -35,7 +35,7 @@ export interface ReliableConfig {
   ackRepeats: number;
   /** How long a new acknowledgement may wait for a datagram to ride on before it needs one of its own (ms). */
   ackDelayMs: number;
-  /** Most ids in one acknowledgement event. */
+  /** Most ids one datagram's link section acknowledges. */
   maxAcksPerDatagram: number;
   /** Messages in flight (sent, not yet acknowledged) at once; the rest wait in order. */
   maxInFlight: number;
@@ -130,7 +130,7 @@ export class ReliableLink<M> {
   private srtt: number | null = null;
 
   constructor(
-    /** Bytes a message adds to a datagram (its reliable event, id included). */
+    /** Bytes a message adds to a datagram's link section (its id and event). */
     private readonly sizeOf: (message: M) => number,
     /** First id (u16); pick it at random per link. */
     firstId: number,

@@ -1,8 +1,8 @@
 /**
  * The outgoing datagram's byte budget: every part of a datagram is measured
  * once — the header when the datagram is started, each game event once for
- * all targets (sizes are remembered per event object), each link envelope
- * when the link layer picks it — and the sum is handed to the encoder, which
+ * all targets (sizes are remembered per event object), the link section
+ * when the link layer fills it — and the sum is handed to the encoder, which
  * writes the bytes once and checks they came to that size. Before this, one
  * game packet was measured by `fillPacket`, again by the link layer and again
  * by `encodePacket`.
@@ -35,7 +35,7 @@ export const wireDatagramCodec: DatagramCodec = {
 
 /** `codec` with every datagram marked as a lockstep game's (header flag bit 2; the flag adds no byte). */
 export function lockstepDatagramCodec(codec: DatagramCodec): DatagramCodec {
-  return { ...codec, encode: (packet, size) => codec.encode({ header: { ...packet.header, lockstep: true }, events: packet.events }, size) };
+  return { ...codec, encode: (packet, size) => codec.encode({ ...packet, header: { ...packet.header, lockstep: true } }, size) };
 }
 
 /**

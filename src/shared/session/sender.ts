@@ -4,7 +4,7 @@
  * packets, pings and pongs — goes through `send`:
  *
  *   target's cached node → header measured → game events (sizes known) →
- *   the link layer's envelopes for that target fill the room left →
+ *   the link layer's section for that target fills the room left →
  *   numbered by the target's connection (connections.ts) →
  *   encoded once at the summed size → packet API.
  *
@@ -12,9 +12,10 @@
  * `messageId`); the connection writes the number last, so only datagrams that
  * really leave use numbers up and a gap at the receiver is a lost datagram.
  *
- * Per target, game events and link envelopes share one 512-byte budget; the
- * game events were already limited to leave LINK_RESERVE_BYTES for the
- * envelopes. Time-sync datagrams are bytes of their own (`sendBytes`).
+ * Per target, the header, its link section and the game events share one
+ * 512-byte budget; the game events were already limited to leave
+ * LINK_RESERVE_BYTES for the link section (wire v11: acknowledgements and
+ * reliable messages are the header's, not events). Time-sync datagrams are bytes of their own (`sendBytes`).
  *
  * A send that fails is reported to the observer (the adapter prints it),
  * never thrown: a lost datagram is repaired by the protocol.
@@ -163,11 +164,11 @@ export class SessionSender {
       packet = { header: { ...packet.header, token }, events: packet.events };
     }
     let size = this.codec.baseSize(packet.header) + this.sizes.sum(packet.events);
-    let out = packet;
+    let out: UnnumberedPacket = { header: packet.header, events: packet.events };
     if (linkTo) {
       const env = this.links.envelopes(linkTo, packet.header.type, MAX_DATAGRAM_BYTES - size, this.now());
-      if (env.events.length > 0) {
-        out = { header: packet.header, events: [...env.events, ...packet.events] };
+      if (env.link) {
+        out = { header: packet.header, events: packet.events, link: env.link };
         size += env.size;
       } else if (onlyWithEnvelopes) return;
     }

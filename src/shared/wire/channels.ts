@@ -2,7 +2,10 @@
  * The channels of the wire's remote events (issue 26): every event type
  * belongs to exactly one, and each protocol sees only its own channel's
  * messages. Types only: the codec keeps its one table of codes
- * (events.ts) and the bytes are those of wire v10.
+ * (events.ts). Acknowledgements and reliable messages are no channel of
+ * events since wire v11: they travel in a datagram's link section
+ * (`Packet.link`, src/shared/wire/linkSection.ts), read and written by the
+ * link layer (src/shared/net/linkLayer.ts, reliable.ts) and the servers' links.
  *
  * - `world`: what game code raises (src/shared/net/gameCode.ts) and a
  *   session hands the game (src/shared/session/deliveries.ts): creations,
@@ -11,12 +14,11 @@
  *   the p2p core (src/shared/p2p) and the managed peer (src/shared/session).
  * - `lockstep`: a lockstep peer's status and state-transfer chunks (src/shared/lockstep).
  * - `netgame`: Purple Martians' messages (src/shared/netgame, src/node/servers/netgame).
- * - `link`: reliable messages and acknowledgements (src/shared/net/linkLayer.ts, reliable.ts).
  * - `relay`: a gameserver's `relayed` envelope (Relay packets only).
  */
-import type { LinkMessage, LockstepMessage, MembershipMessage, NetgameMessage, RelayMessage, RemoteEvent, WorldMessage } from './types';
+import type { LockstepMessage, MembershipMessage, NetgameMessage, RelayMessage, RemoteEvent, WorldMessage } from './types';
 
-export type { ControlPacketEvent, LinkMessage, LockstepMessage, MembershipMessage, NetgameMessage, RelayMessage, WorldMessage } from './types';
+export type { ControlPacketEvent, LockstepMessage, MembershipMessage, NetgameMessage, RelayMessage, WorldMessage } from './types';
 
 /** Each channel's message union. */
 export interface ChannelMessages {
@@ -24,7 +26,6 @@ export interface ChannelMessages {
   membership: MembershipMessage;
   lockstep: LockstepMessage;
   netgame: NetgameMessage;
-  link: LinkMessage;
   relay: RelayMessage;
 }
 
@@ -54,8 +55,6 @@ export const EVENT_CHANNELS = {
   stateAck: 'netgame',
   lateControl: 'netgame',
   netgameWelcome: 'netgame',
-  reliable: 'link',
-  ack: 'link',
   relayed: 'relay',
 } as const satisfies { readonly [K in RemoteEvent['type']]: Channel };
 
@@ -67,7 +66,6 @@ const TABLE_MATCHES_UNIONS: { readonly [C in Channel]: Same<TableTypesOf<C>, Cha
   membership: true,
   lockstep: true,
   netgame: true,
-  link: true,
   relay: true,
 };
 void TABLE_MATCHES_UNIONS;
@@ -76,12 +74,12 @@ void TABLE_MATCHES_UNIONS;
  * What a game state carries for the protocol above a membership (P2pPeer,
  * ManagedPeer): the game's world messages, a lockstep peer's, a netgame
  * client's. The membership reads only its own control packets; the session
- * adds the link's envelopes as a datagram leaves.
+ * adds the link section as a datagram leaves.
  */
 export type GameStateMessage = WorldMessage | LockstepMessage | NetgameMessage;
 
 /** The channels, in the order of ChannelMessages. */
-export const CHANNELS: readonly Channel[] = ['world', 'membership', 'lockstep', 'netgame', 'link', 'relay'];
+export const CHANNELS: readonly Channel[] = ['world', 'membership', 'lockstep', 'netgame', 'relay'];
 
 /** The channel `event` belongs to. */
 export function channelOf(event: RemoteEvent): Channel {
@@ -97,7 +95,6 @@ export const isWorldMessage = (event: RemoteEvent): event is WorldMessage => inC
 export const isMembershipMessage = (event: RemoteEvent): event is MembershipMessage => inChannel('membership', event);
 export const isLockstepMessage = (event: RemoteEvent): event is LockstepMessage => inChannel('lockstep', event);
 export const isNetgameMessage = (event: RemoteEvent): event is NetgameMessage => inChannel('netgame', event);
-export const isLinkMessage = (event: RemoteEvent): event is LinkMessage => inChannel('link', event);
 export const isRelayMessage = (event: RemoteEvent): event is RelayMessage => inChannel('relay', event);
 
 /** Who sends each netgame message: the server (moves, states, late notices, the welcome) or a client (controls and acknowledgements). */

@@ -1,8 +1,8 @@
 /**
  * Game datagram codec, wire format v1 (byte tables in docs/PROTOCOL.md).
  *
- * A datagram is the fixed header (with the sender's ship state), then the
- * remote-event list, then a 0 byte, and nothing after it. One codec definition
+ * A datagram is the header (with its optional sections, the link section
+ * last), then the remote-event list, then a 0 byte, and nothing after it. One codec definition
  * per message (see `fields.ts`) gives encoding, decoding and size.
  *
  * - `encodePacket` takes trusted local data and throws {@link WireEncodeError}
@@ -16,18 +16,19 @@
  * float (sent as f32). Everything else round-trips exactly.
  */
 import { MAX_DATAGRAM_BYTES } from './types';
-import { eventListFor, remoteEvent, TERMINATOR_SIZE } from './events';
+import { eventListFor, linkSection, packetHead, remoteEvent, TERMINATOR_SIZE } from './events';
 import { measure } from './fields';
 import type { Codec } from './fields';
-import { headerSize, packetHeader } from './header';
+import { headerSize } from './header';
 import { ByteWriter, DecodeFailure, DROP_REASONS, Reader, WireEncodeError } from './stream';
 import type { DropReason } from './stream';
-import type { Packet, PacketHeader, RemoteEvent } from './types';
+import type { LinkSection, Packet, PacketHeader, RemoteEvent } from './types';
 
 export { DROP_REASONS, WireEncodeError } from './stream';
 export type { DropReason } from './stream';
-export { ACK_EVENT_CODE, EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, RELAYED_EVENT_CODE, RELAYED_OVERHEAD, RELIABLE_EVENT_CODE, TERMINATOR_SIZE } from './events';
-export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_JOINED, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf } from './header';
+export { EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, RELAYED_EVENT_CODE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from './events';
+export { ACK_ID_SIZE, LINK_BYTE_SIZE, linkSectionBytes, MESSAGE_COUNT_SIZE, MESSAGE_ID_SIZE } from './linkSection';
+export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_JOINED, FLAG_LINK, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf } from './header';
 export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
 
 /**
@@ -40,7 +41,7 @@ const packetCodec: Codec<Packet> = {
     if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
     for (const key of ['header', 'events'] as const) {
       try {
-        if (key === 'header') packetHeader.write(s, p.header);
+        if (key === 'header') packetHead.write(s, p.link === undefined ? { header: p.header } : { header: p.header, link: p.link });
         else eventListFor(p.header.type).write(s, p.events);
       } catch (e) {
         throw e instanceof WireEncodeError ? e.within(key) : e;
@@ -48,9 +49,9 @@ const packetCodec: Codec<Packet> = {
     }
   },
   read(r) {
-    const header = packetHeader.read(r);
-    const events = eventListFor(header.type).read(r);
-    return { header, events };
+    const head = packetHead.read(r);
+    const events = eventListFor(head.header.type).read(r);
+    return head.link === undefined ? { header: head.header, events } : { header: head.header, events, link: head.link };
   },
 };
 
@@ -66,6 +67,11 @@ export function packetSize(packet: Packet): number {
 /** Bytes one event adds to a packet (type, length and payload); throws {@link WireEncodeError} on invalid data. */
 export function eventSize(event: RemoteEvent): number {
   return measure(remoteEvent, event);
+}
+
+/** Bytes a link section adds to a packet (throws {@link WireEncodeError} on invalid data, an empty section included). */
+export function linkSize(link: LinkSection): number {
+  return measure(linkSection, link);
 }
 
 /**

@@ -1,15 +1,18 @@
 /**
  * Remote events on the wire: `[type u8][payload length u16][payload]`.
  * Type codes 1..10 are the ten game events of the 1998 design in the order of
- * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12
- * `reliable` and 13 `ack` (reliable messages, src/shared/net/reliable.ts),
+ * the GameEvent union, 11 is `relayed` (the gameserver's envelope), 12 and 13
+ * are free (the `reliable` and `ack` events until wire v10; reliable messages
+ * travel in the header's link section since v11, linkSection.ts),
  * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepStatus`
  * (wire v10; `lockstepFrame` from v7 to v9) and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8),
  * 25 `playerLook` (wire v9); 0 ends the list.
  * Each game event payload is one `struct` below, whose key order is the byte
  * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
- * without a token or `relayed` events of its own (else `bad-nesting`).
+ * without a token or `relayed` events of its own (else `bad-nesting`); it
+ * may end its header with a link section (the relayed player's reliable
+ * messages, with its relay's ids).
  */
 import {
   flagBit,
@@ -30,11 +33,12 @@ import type { Codec } from './fields';
 import { chatText, playerName, wireAddr } from './strings';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader } from './stream';
-import { HEADER_SIZE, packetHeader } from './header';
+import { HEADER_SIZE } from './header';
+import { linkSectionCodec, packetHeadCodec } from './linkSection';
 import { frameInput } from './frameInputs';
 import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, RELIABLE_EVENT_TYPES, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
-import type { AckEvent, BreakEntry, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, ReliableEvent, ReliableGameEvent, RemoteEvent, RemoteEventType } from './types';
+import { MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
+import type { BreakEntry, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -80,10 +84,6 @@ export const EVENT_LIST_END = 0;
 export const RELAYED_EVENT_CODE = 11;
 /** Bytes a `relayed` event adds around its inner datagram: event header 3 + slot 1 + inner length 2. */
 export const RELAYED_OVERHEAD = EVENT_HEADER_SIZE + 3;
-/** Wire type code of a `reliable` event: [id u16][inner game event with its own type and length]. */
-export const RELIABLE_EVENT_CODE = 12;
-/** Wire type code of an `ack` event: [count u8 1..32][ids u16 × count]. */
-export const ACK_EVENT_CODE = 13;
 
 type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
 type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
@@ -220,26 +220,6 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
 const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];
 for (const [type, code] of Object.entries(EVENT_CODES)) TYPE_BY_CODE[code] = type as RemoteEventType;
 
-const ackIds = refine(list(u16, MAX_ACK_IDS), (ids) => (ids.length === 0 ? 'an ack lists no ids' : null), 'bad-list');
-const ackBody: Codec<Omit<AckEvent, 'type'>> = struct({ ids: ackIds });
-
-/** The inner event of a `reliable` one: one of RELIABLE_EVENT_TYPES with its own type byte and length. */
-const reliableInner: Codec<ReliableGameEvent> = {
-  write(s, ev) {
-    const type = (ev as { type?: unknown } | null)?.type;
-    if (!RELIABLE_EVENT_TYPES.includes(type as ReliableGameEvent['type'])) throw new WireEncodeError(`${String(type)} cannot be sent as a reliable message`);
-    s.u8(EVENT_CODES[ev.type]);
-    s.lengthPrefixed(() => (BODIES[ev.type] as Codec<RemoteEvent>).write(s, ev));
-  },
-  read(r) {
-    const type = TYPE_BY_CODE[r.u8()];
-    if (type === undefined || !RELIABLE_EVENT_TYPES.includes(type as ReliableGameEvent['type'])) return fail('bad-nesting');
-    const length = r.u16();
-    return { type, ...r.within(length, () => BODIES[type].read(r)) } as ReliableGameEvent;
-  },
-};
-const reliableBody: Codec<Omit<ReliableEvent, 'type'>> = struct({ id: u16, event: reliableInner });
-
 /** Rethrows an encode error with `segment` in front of its path. */
 function within<T>(segment: string, body: () => T): T {
   try {
@@ -259,13 +239,13 @@ const innerPacket: Codec<Packet> = {
     const header = (p.header ?? {}) as Partial<Packet['header']>;
     if (header.type !== PacketType.GameState) throw new WireEncodeError(`a relayed packet must be a GameState, not type ${String(header.type)}`);
     if (header.token !== undefined) throw new WireEncodeError('a relayed packet carries no session token');
-    within('header', () => packetHeader.write(s, p.header));
+    within('header', () => packetHead.write(s, p.link === undefined ? { header: p.header } : { header: p.header, link: p.link }));
     within('events', () => gameEventList.write(s, p.events));
   },
   read(r) {
-    const header = packetHeader.read(r);
-    if (header.type !== PacketType.GameState || header.token !== undefined) fail('bad-nesting');
-    return { header, events: gameEventList.read(r) };
+    const head = packetHead.read(r);
+    if (head.header.type !== PacketType.GameState || head.header.token !== undefined) fail('bad-nesting');
+    return { ...head, events: gameEventList.read(r) };
   },
 };
 
@@ -295,21 +275,12 @@ function eventCodec(relayOk: boolean): EventCodec {
   const codec: EventCodec = {
     write(s, ev) {
       const type = (ev as { type?: unknown } | null)?.type;
-      const code =
-        type === 'relayed'
-          ? RELAYED_EVENT_CODE
-          : type === 'reliable'
-            ? RELIABLE_EVENT_CODE
-            : type === 'ack'
-              ? ACK_EVENT_CODE
-              : typeof type === 'string'
-                ? (EVENT_CODES as Record<string, number | undefined>)[type]
-                : undefined;
+      const code = type === 'relayed' ? RELAYED_EVENT_CODE : typeof type === 'string' ? (EVENT_CODES as Record<string, number | undefined>)[type] : undefined;
       if (code === undefined) throw new WireEncodeError(`${String(type)} is not a remote event type`);
       if (code === RELAYED_EVENT_CODE && !relayOk) throw new WireEncodeError('a relayed event may only travel in a Relay packet, never nested');
       s.u8(code);
       within(`(${ev.type})`, () => {
-        const body = (ev.type === 'relayed' ? relayedBody : ev.type === 'reliable' ? reliableBody : ev.type === 'ack' ? ackBody : BODIES[ev.type]) as Codec<RemoteEvent>;
+        const body = (ev.type === 'relayed' ? relayedBody : BODIES[ev.type]) as Codec<RemoteEvent>;
         const length = s.lengthPrefixed(() => body.write(s, ev as never));
         if (length > MAX_EVENT_PAYLOAD) throw new WireEncodeError(`payload is ${length} bytes, more than MAX_EVENT_PAYLOAD (${MAX_EVENT_PAYLOAD})`);
       });
@@ -320,12 +291,6 @@ function eventCodec(relayOk: boolean): EventCodec {
         if (!relayOk) fail('bad-nesting');
         const length = r.u16();
         return { type: 'relayed', ...r.within(length, () => relayedBody.read(r)) };
-      }
-      if (code === RELIABLE_EVENT_CODE || code === ACK_EVENT_CODE) {
-        const length = r.u16();
-        return code === ACK_EVENT_CODE
-          ? { type: 'ack', ...r.within(length, () => ackBody.read(r)) }
-          : { type: 'reliable', ...r.within(length, () => reliableBody.read(r)) };
       }
       const type = TYPE_BY_CODE[code];
       if (type === undefined) return fail('unknown-event');
@@ -361,7 +326,12 @@ function eventListCodec(event: EventCodec): Codec<RemoteEvent[]> {
 
 /** Any event, `relayed` included: what `eventSize` measures. */
 export const remoteEvent: EventCodec = eventCodec(true);
-const gameEventList = eventListCodec(eventCodec(false));
+const gameEvent = eventCodec(false);
+const gameEventList = eventListCodec(gameEvent);
+/** The link section: its messages' events are world events (RELIABLE_EVENT_TYPES), framed as in an event list. */
+export const linkSection = linkSectionCodec({ write: (s, ev) => gameEvent.write(s, ev), readCode: (r, code) => gameEvent.readCode(r, code), typeOf: (code) => TYPE_BY_CODE[code] });
+/** A header with its link section: a datagram's, and a relayed one's inside a Relay. */
+export const packetHead = packetHeadCodec(linkSection);
 const relayEventList = eventListCodec(remoteEvent);
 
 /** The event list of a packet of type `type`: only a Relay packet may carry `relayed` events. */

@@ -1,15 +1,16 @@
 /**
- * The packet header (wire v10): magic, version, packet type, sender slot,
+ * The packet header (wire v11): magic, version, packet type, sender slot,
  * flags and message id (BASE_HEADER_SIZE bytes); then, as the flags say, the
  * game time (bit 3), the sender's ship state (bit 4), a u32 session token
- * or address cookie (bit 1) and a lockstep peer's frame inputs (bit 5), in
- * that order. A game state of a ship carries the time and the state; a
- * lockstep frame the inputs alone (frameInputs.ts).
+ * or address cookie (bit 1), a lockstep peer's frame inputs (bit 5) and the
+ * link section (bit 6: acknowledgements and reliable messages,
+ * linkSection.ts), in that order. A game state of a ship carries the time
+ * and the state; a lockstep frame the inputs alone (frameInputs.ts).
  */
 import { angularRate, measure, oneOf, percent, position, slotOrNone, struct, u32, unitQuat, velocity } from './fields';
-import type { Codec } from './fields';
 import { frameInputsSection } from './frameInputs';
 import { fail, refuse, WireEncodeError } from './stream';
+import type { Reader, Sink } from './stream';
 import { PacketType, WIRE_MAGIC, WIRE_VERSION } from './types';
 import type { FrameInputs, PacketHeader, ShipState } from './types';
 
@@ -37,9 +38,11 @@ export const FLAG_LOCKSTEP = 0x04;
 export const FLAG_TIME = 0x08;
 /** Flags byte: bit 4 = the sender's ship state follows (wire v10). */
 export const FLAG_STATE = 0x10;
-/** Flags byte: bit 5 = a lockstep frame section ends the header (wire v10; only with bit 2, never with bit 4). Bits 6..7 must be 0 (`bad-flags`). */
+/** Flags byte: bit 5 = a lockstep frame section follows the token (wire v10; only with bit 2, never with bit 4). */
 export const FLAG_INPUTS = 0x20;
-const KNOWN_FLAGS = FLAG_JOINED | FLAG_TOKEN | FLAG_LOCKSTEP | FLAG_TIME | FLAG_STATE | FLAG_INPUTS;
+/** Flags byte: bit 6 = the link section (acknowledgements, reliable messages) ends the header (wire v11). Bit 7 must be 0 (`bad-flags`). */
+export const FLAG_LINK = 0x40;
+const KNOWN_FLAGS = FLAG_JOINED | FLAG_TOKEN | FLAG_LOCKSTEP | FLAG_TIME | FLAG_STATE | FLAG_INPUTS | FLAG_LINK;
 /** Where the flags byte sits: after magic u16, version u8, type u8 and sender slot u8. */
 const FLAGS_OFFSET = 5;
 
@@ -55,7 +58,7 @@ export const shipState = struct<ShipState>({
 
 const packetType = oneOf(Object.values(PacketType), 'unknown-type', 'a PacketType');
 
-/** Bytes `header` takes on the wire: the base, plus the game time, the ship state, the token and the frame inputs it carries. */
+/** Bytes `header` takes on the wire: the base, plus the game time, the ship state, the token and the frame inputs it carries (the link section is the packet's: linkSection.ts). */
 export function headerSize(header: PacketHeader): number {
   const fixed = BASE_HEADER_SIZE + (header.gameTime === undefined ? 0 : TIME_SIZE) + (header.state === undefined ? 0 : STATE_SIZE) + (header.token === undefined ? 0 : TOKEN_SIZE);
   return header.inputs === undefined ? fixed : fixed + measure(frameInputsSection, header.inputs);
@@ -66,19 +69,21 @@ function tokenOffset(flags: number): number {
   return BASE_HEADER_SIZE + ((flags & FLAG_TIME) !== 0 ? TIME_SIZE : 0) + ((flags & FLAG_STATE) !== 0 ? STATE_SIZE : 0);
 }
 
-/** Bytes of the fixed-size part of a header whose flags byte is `flags`: base, game time, ship state and token (the frame section, of its own length, follows). */
+/** Bytes of the fixed-size part of a header whose flags byte is `flags`: base, game time, ship state and token (the frame and link sections, of their own lengths, follow). */
 export function fixedHeaderSize(flags: number): number {
   return tokenOffset(flags) + ((flags & FLAG_TOKEN) !== 0 ? TOKEN_SIZE : 0);
 }
 
 /**
- * The whole header: magic u16 and version u8 first, so foreign datagrams are
- * refused before anything else is read. A decoded header has a `gameTime`,
- * `state`, `token` or `lockstep` key only when its flag was set; a field cut
- * off by the end of the datagram fails `truncated`.
+ * The whole header but for the link section's bytes: magic u16 and version
+ * u8 first, so foreign datagrams are refused before anything else is read.
+ * A decoded header has a `gameTime`, `state`, `token`, `inputs` or
+ * `lockstep` key only when its flag was set; a field cut off by the end of
+ * the datagram fails `truncated`. `write` sets flags bit 6 when `link` says
+ * a link section follows (linkSection.ts writes it).
  */
-export const packetHeader: Codec<PacketHeader> = {
-  write(s, h) {
+export const packetHeader = {
+  write(s: Sink, h: PacketHeader, link = false): void {
     if (typeof h !== 'object' || h === null) refuse(`${String(h)} is not a header`);
     if (typeof h.joined !== 'boolean') refuse(`joined: ${String(h.joined)} is not a boolean`);
     const hasToken = h.token !== undefined;
@@ -90,34 +95,36 @@ export const packetHeader: Codec<PacketHeader> = {
     s.u8(WIRE_VERSION);
     writeField('type', () => packetType.write(s, h.type));
     writeField('senderSlot', () => slotOrNone.write(s, h.senderSlot));
-    s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0) | (h.lockstep === true ? FLAG_LOCKSTEP : 0) | (hasTime ? FLAG_TIME : 0) | (hasState ? FLAG_STATE : 0) | (hasInputs ? FLAG_INPUTS : 0));
+    s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0) | (h.lockstep === true ? FLAG_LOCKSTEP : 0) | (hasTime ? FLAG_TIME : 0) | (hasState ? FLAG_STATE : 0) | (hasInputs ? FLAG_INPUTS : 0) | (link ? FLAG_LINK : 0));
     writeField('messageId', () => u32.write(s, h.messageId));
     if (hasTime) writeField('gameTime', () => u32.write(s, h.gameTime as number));
     if (hasState) writeField('state', () => shipState.write(s, h.state as ShipState));
     if (hasToken) writeField('token', () => u32.write(s, h.token as number));
     if (h.inputs !== undefined) writeField('inputs', () => frameInputsSection.write(s, h.inputs as FrameInputs));
   },
-  read(r) {
-    if (r.u16() !== WIRE_MAGIC) fail('bad-magic');
-    if (r.u8() !== WIRE_VERSION) fail('bad-version');
-    const type = packetType.read(r);
-    const senderSlot = slotOrNone.read(r);
-    const flags = r.u8();
-    if ((flags & ~KNOWN_FLAGS) !== 0) fail('bad-flags');
-    const header: PacketHeader = { type, senderSlot, messageId: r.u32(), joined: (flags & FLAG_JOINED) !== 0 };
-    if ((flags & FLAG_TIME) !== 0) header.gameTime = r.u32();
-    if ((flags & FLAG_STATE) !== 0) header.state = shipState.read(r);
-    if ((flags & FLAG_TOKEN) !== 0) header.token = r.u32();
-    // A ship state is as of a game time; a ping or pong is its stamp; frame inputs are a lockstep peer's, instead of a ship.
-    if ((flags & FLAG_TIME) === 0 && ((flags & FLAG_STATE) !== 0 || type === PacketType.Ping || type === PacketType.Pong)) fail('bad-flags');
-    if ((flags & FLAG_INPUTS) !== 0) {
-      if ((flags & FLAG_LOCKSTEP) === 0 || (flags & FLAG_STATE) !== 0) fail('bad-flags');
-      header.inputs = frameInputsSection.read(r);
-    }
-    if ((flags & FLAG_LOCKSTEP) !== 0) header.lockstep = true;
-    return header;
-  },
 };
+
+/** Reads a header (see packetHeader); `link`: flags bit 6 says a link section follows it. */
+export function readHeader(r: Reader): { header: PacketHeader; link: boolean } {
+  if (r.u16() !== WIRE_MAGIC) fail('bad-magic');
+  if (r.u8() !== WIRE_VERSION) fail('bad-version');
+  const type = packetType.read(r);
+  const senderSlot = slotOrNone.read(r);
+  const flags = r.u8();
+  if ((flags & ~KNOWN_FLAGS) !== 0) fail('bad-flags');
+  const header: PacketHeader = { type, senderSlot, messageId: r.u32(), joined: (flags & FLAG_JOINED) !== 0 };
+  if ((flags & FLAG_TIME) !== 0) header.gameTime = r.u32();
+  if ((flags & FLAG_STATE) !== 0) header.state = shipState.read(r);
+  if ((flags & FLAG_TOKEN) !== 0) header.token = r.u32();
+  // A ship state is as of a game time; a ping or pong is its stamp; frame inputs are a lockstep peer's, instead of a ship.
+  if ((flags & FLAG_TIME) === 0 && ((flags & FLAG_STATE) !== 0 || type === PacketType.Ping || type === PacketType.Pong)) fail('bad-flags');
+  if ((flags & FLAG_INPUTS) !== 0) {
+    if ((flags & FLAG_LOCKSTEP) === 0 || (flags & FLAG_STATE) !== 0) fail('bad-flags');
+    header.inputs = frameInputsSection.read(r);
+  }
+  if ((flags & FLAG_LOCKSTEP) !== 0) header.lockstep = true;
+  return { header, link: (flags & FLAG_LINK) !== 0 };
+}
 
 /**
  * The wire-format version a Starlane game datagram says it speaks: its

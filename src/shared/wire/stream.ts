@@ -31,6 +31,8 @@ export const DROP_REASONS = [
   'bad-addr',
   'bad-list',
   'bad-nesting',
+  'bad-link',
+  'bad-link-message',
   'trailing-bytes',
 ] as const;
 

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 10;
+export const WIRE_VERSION = 11;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -42,8 +42,8 @@ export const PacketType = {
    * have their own layout after the first four bytes and never reach this codec.
    */
   /**
-   * Only reliable messages and acknowledgements (`reliable` / `ack` events),
-   * when no game packet is due to carry them. `messageId` is its link's next sequence number and the ship
+   * Only reliable messages and acknowledgements (the link section, wire
+   * v11), when no game packet is due to carry them. `messageId` is its link's next sequence number and the ship
    * state neutral; membership logic never sees it.
    */
   Reliable: 14,
@@ -143,7 +143,8 @@ export interface PlayerEntry {
 /**
  * Gameserver → client: one other player's GameState datagram (decoded), with
  * its slot. Only inside a Relay packet; the inner packet is a GameState
- * without a token and without `relayed` events of its own (nesting depth 1).
+ * without a token and without `relayed` events of its own (nesting depth 1);
+ * its link section, if any, holds that player's reliable messages (wire v11).
  */
 export interface RelayedEvent {
   type: 'relayed';
@@ -157,20 +158,26 @@ export type ReliableGameEvent = Extract<WorldMessage, { type: 'createExtra' | 'k
 export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['createExtra', 'killObject', 'sendText', 'playerName', 'matchState', 'asteroidBreaks'];
 
 /** A reliable message: a game event with the sender's 16-bit message id for this link; the receiver acknowledges the id. */
-export interface ReliableEvent {
-  type: 'reliable';
+export interface LinkedMessage {
   id: number;
   event: ReliableGameEvent;
 }
 
-/** Acknowledges reliable messages received from the node this datagram goes to (1..32 ids). */
-export interface AckEvent {
-  type: 'ack';
-  ids: number[];
+/**
+ * A datagram's link section (header flags bit 6, wire v11; src/shared/wire/linkSection.ts):
+ * the acknowledgements of reliable messages received from the node it goes
+ * to (1..MAX_ACK_IDS ids) and reliable messages for it (1..MAX_LINK_MESSAGES).
+ * Each part is present only when non-empty, the section only when a part is.
+ */
+export interface LinkSection {
+  acks?: number[];
+  messages?: LinkedMessage[];
 }
 
-/** Most ids in one `ack` event. */
+/** Most ids one link section acknowledges. */
 export const MAX_ACK_IDS = 32;
+/** Most reliable messages in one link section (its u8 count; 512 bytes hold at most 84). */
+export const MAX_LINK_MESSAGES = 255;
 
 /** One player's line of the scoreboard in a matchState event. */
 export interface ScoreEntry {
@@ -353,9 +360,6 @@ export type LockstepMessage = LockstepStatusEvent | LockstepStateEvent;
 /** The netgame channel (src/shared/netgame, src/node/servers/netgame). */
 export type NetgameMessage = NetgameEvent;
 
-/** The link channel (src/shared/net/linkLayer.ts, reliable.ts): reliable messages and their acknowledgements. */
-export type LinkMessage = ReliableEvent | AckEvent;
-
 /** The relay channel: a gameserver's `relayed` envelope (Relay packets only). */
 export type RelayMessage = RelayedEvent;
 
@@ -364,10 +368,11 @@ export type GameEvent = WorldMessage | MembershipMessage | LockstepMessage | Net
 
 /**
  * Everything an event list may hold, the union of every channel: the game
- * events, `relayed` (only in Relay packets; the decoder guarantees it), and
- * the link layer's `reliable` and `ack` envelopes (never nested in each other).
+ * events and `relayed` (only in Relay packets; the decoder guarantees it).
+ * Acknowledgements and reliable messages are no events since wire v11: they
+ * travel in the packet's link section.
  */
-export type RemoteEvent = GameEvent | RelayMessage | LinkMessage;
+export type RemoteEvent = GameEvent | RelayMessage;
 
 /** The game events' names (not the envelopes, which game code never raises). */
 export type RemoteEventType = GameEvent['type'];
@@ -376,4 +381,6 @@ export type RemoteEventType = GameEvent['type'];
 export interface Packet {
   header: PacketHeader;
   events: RemoteEvent[];
+  /** Acknowledgements and reliable messages (the header's link section, flags bit 6); absent when there are none. */
+  link?: LinkSection;
 }

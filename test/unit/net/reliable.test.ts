@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { giveUpAfterMs, RELIABLE_DEFAULTS, ReliableLink } from '../../../src/shared/net/reliable';
-import { decodePacket, encodePacket, eventSize, HEADER_SIZE, TERMINATOR_SIZE } from '../../../src/shared/wire/codec';
+import { decodePacket, encodePacket, HEADER_SIZE, TERMINATOR_SIZE } from '../../../src/shared/wire/codec';
+import { ackSize, LINK_SECTION_OVERHEAD, messageSize, sectionOf } from '../../../src/shared/net/linkLayer';
 import { MAX_DATAGRAM_BYTES } from '../../../src/shared/net/packetApi';
 import { PacketType, type Packet, type ReliableGameEvent } from '../../../src/shared/wire/types';
 import { ConditionedPacketApi } from '../../../src/shared/net/conditionedPacketApi';
@@ -15,8 +16,6 @@ import type { PacketApi } from '../../../src/shared/net/packetApi';
 import { MemoryNet } from '../../support/memoryNet';
 import { VirtualClock } from '../../support/virtualClock';
 
-const sizeOf = (id: number) => (m: ReliableGameEvent) => eventSize({ type: 'reliable', id, event: m });
-const ackSize = (n: number) => eventSize({ type: 'ack', ids: Array.from({ length: n }, () => 0) });
 
 interface End {
   link: ReliableLink<ReliableGameEvent>;
@@ -39,7 +38,7 @@ function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, r
   const apiA = new ConditionedPacketApi(wireA, { conditions: () => ({ ...NO_CONDITIONS, lagMs: 40, jitterMs: 20, ...conditions }), seed, timers: clock });
   const ends = [apiA, wireB].map((api, i): End & { api: PacketApi } => ({
     api,
-    link: new ReliableLink<ReliableGameEvent>(sizeOf(0), (seed * 7919 + i * 40503) & 0xffff),
+    link: new ReliableLink<ReliableGameEvent>(messageSize, (seed * 7919 + i * 40503) & 0xffff),
     delivered: [],
     mute: false,
   })) as unknown as [End & { api: PacketApi }, End & { api: PacketApi }];
@@ -48,12 +47,14 @@ function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, r
   const send = (from: End & { api: PacketApi }) => {
     if (from.mute || !from.link.wantsSend(clock.now())) return;
     offered += 1;
-    const budget = MAX_DATAGRAM_BYTES - HEADER_SIZE - TERMINATOR_SIZE;
+    const budget = MAX_DATAGRAM_BYTES - HEADER_SIZE - TERMINATOR_SIZE - LINK_SECTION_OVERHEAD;
     const take = from.link.take(clock.now(), budget, ackSize);
     const packet: Packet = {
       header: { type: PacketType.Reliable, senderSlot: 0, messageId: 0, gameTime: Math.floor(clock.now()), joined: false, state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 0, damage: 0 } },
-      events: [...(take.acks.length > 0 ? [{ type: 'ack' as const, ids: take.acks }] : []), ...take.messages.map((m) => ({ type: 'reliable' as const, id: m.id, event: m.message }))],
+      events: [],
     };
+    const link = sectionOf(take.acks, take.messages.map((m) => ({ id: m.id, event: m.message, size: m.size })))?.link;
+    if (link) packet.link = link;
     from.api.send(peerOf(from.api), encodePacket(packet));
   };
 
@@ -62,10 +63,9 @@ function conditionedPair(seed: number, conditions = { lossPct: 20, dupPct: 10, r
       if (to.mute) return;
       const r = decodePacket(data);
       if (!r.ok) throw new Error(`codec refused its own datagram: ${r.reason}`);
-      for (const ev of r.packet.events) {
-        if (ev.type === 'ack') to.link.onAcks(ev.ids, clock.now());
-        else if (ev.type === 'reliable' && to.link.onMessage(ev.id, clock.now()) && ev.event.type === 'sendText') to.delivered.push(ev.event.text);
-      }
+      const link = r.packet.link ?? {};
+      if (link.acks) to.link.onAcks(link.acks, clock.now());
+      for (const ev of link.messages ?? []) if (to.link.onMessage(ev.id, clock.now()) && ev.event.type === 'sendText') to.delivered.push(ev.event.text);
     });
   }
 

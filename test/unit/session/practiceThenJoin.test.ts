@@ -33,7 +33,7 @@ const TOKEN = 0x7e57;
 /** Events a player's words are made of; everything else is the world's. */
 const WORDS = new Set<RemoteEvent['type']>(['sendText', 'playerName']);
 /** The link layer's and the membership's own events and a lockstep game's protocol traffic: not game code's. */
-const PLUMBING = new Set<RemoteEvent['type']>(['ack', 'reliable', 'relayed', 'connectQueue', 'playerList', 'lockstepStatus', 'lockstepState']);
+const PLUMBING = new Set<RemoteEvent['type']>(['relayed', 'connectQueue', 'playerList', 'lockstepStatus', 'lockstepState']);
 /** What the match authority says after it joined (the lowest slot, when no gameserver runs the match): the match now, the arena's extras. */
 const AUTHORITY = new Set<RemoteEvent['type']>(['matchState', 'asteroidBreaks', 'createExtra']);
 
@@ -95,8 +95,7 @@ class Outgoing {
     if (isTimeDatagram(data)) return;
     const decoded = decodePacket(data);
     if (!decoded.ok) return;
-    for (const e of decoded.packet.events) {
-      const event = e.type === 'reliable' ? e.event : e;
+    for (const event of [...(decoded.packet.link?.messages ?? []).map((m) => m.event), ...decoded.packet.events]) {
       if (!PLUMBING.has(event.type)) this.events.push({ at: this.clock.now(), event });
     }
   }

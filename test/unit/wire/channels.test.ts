@@ -5,7 +5,6 @@ import {
   channelOf,
   EVENT_CHANNELS,
   inChannel,
-  isLinkMessage,
   isLockstepMessage,
   isMembershipMessage,
   isNetgameClientMessage,
@@ -16,7 +15,7 @@ import {
   NETGAME_SENDERS,
   type Channel,
 } from '../../../src/shared/wire/channels';
-import { ACK_EVENT_CODE, EVENT_CODES, RELAYED_EVENT_CODE, RELIABLE_EVENT_CODE } from '../../../src/shared/wire';
+import { EVENT_CODES, RELAYED_EVENT_CODE } from '../../../src/shared/wire';
 import { RELIABLE_EVENT_TYPES, type RemoteEvent } from '../../../src/shared/wire/types';
 import { arbRemoteEvent } from '../../support/wireArbitraries';
 
@@ -25,12 +24,11 @@ const GUARDS: Record<Channel, (event: RemoteEvent) => boolean> = {
   membership: isMembershipMessage,
   lockstep: isLockstepMessage,
   netgame: isNetgameMessage,
-  link: isLinkMessage,
   relay: isRelayMessage,
 };
 
-/** Every event type the codec knows, with its wire code: the table's events and the three envelopes. */
-const CODES: Record<string, number> = { ...EVENT_CODES, relayed: RELAYED_EVENT_CODE, reliable: RELIABLE_EVENT_CODE, ack: ACK_EVENT_CODE };
+/** Every event type the codec knows, with its wire code: the table's events and the relay's envelope (acknowledgements and reliable messages are the header's link section since wire v11, no events). */
+const CODES: Record<string, number> = { ...EVENT_CODES, relayed: RELAYED_EVENT_CODE };
 
 describe('event channels', () => {
   it('every event type the codec has a code for has exactly one channel, and the table names no other type', () => {

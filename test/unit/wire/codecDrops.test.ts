@@ -17,6 +17,8 @@ describe('decode drops malformed datagrams with a reason', () => {
   const name = (s: string): number[] => [s.length, ...ascii(s)];
   const entry = (slot: number, flags = 1, a = v4(10, 0, 0, 1, 6526), n = name('Bo')): number[] => [slot, flags, a.length, ...a, ...n];
   const laser = [...be32(1), ...f32(0), ...f32(0), ...f32(0), ...f32(1), ...f32(1), ...f32(1), ...be16(40)];
+  /** The base datagram with a link section (wire v11: flags bit 6, after the ship state) of `section` bytes and no events. */
+  const linked = (section: number[]): Uint8Array => Uint8Array.from([...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [(HEADER_BYTES[AT.flags] as number) | 0x40]), ...section, 0]);
 
   const cases: [DropReason, string, Uint8Array][] = [
     ['too-large', 'a 513-byte datagram', Uint8Array.from([...datagram(), ...new Array<number>(513 - 55).fill(0)])],
@@ -79,6 +81,12 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-nesting', 'a relayed packet that is a NodeAlive, not a GameState', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 1), ...patched(Uint8Array.from(HEADER_BYTES), AT.type, [2]), 0]))],
     ['bad-nesting', 'a relayed packet carrying a session token', relay(ev(11, [2, ...be16(HEADER_BYTES.length + 5), ...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [0x1b]), ...be32(7), 0]))],
     ['bad-list', `a connect queue of ${MAX_QUEUE + 1}`, datagram(ev(10, [MAX_QUEUE + 1, ...Array.from({ length: MAX_QUEUE + 1 }, () => [7, ...v4(1, 2, 3, 4, 5)]).flat()]))],
+    ['bad-link', 'a link section (flags bit 6) with nothing in it', linked([0x00])],
+    ['bad-link', 'a link section acknowledging 33 ids', linked([0x21, ...new Array<number>(66).fill(0)])],
+    ['bad-link', 'a link byte with bit 7 set', linked([0x81, ...be16(7)])],
+    ['bad-link', 'a link section whose messages number 0', linked([0x40, 0])],
+    ['bad-link-message', 'a reliable message that is a laser', linked([0x40, 1, ...be16(1), ...ev(2, laser)])],
+    ['bad-link-message', 'a reliable message that is a relayed envelope', linked([0x40, 1, ...be16(1), ...ev(11, [])])],
     ['trailing-bytes', 'a byte after the terminator', Uint8Array.from([...good, 0])],
   ];
 
@@ -86,6 +94,7 @@ describe('decode drops malformed datagrams with a reason', () => {
     expect(dropReason(good)).toBe('accepted');
     expect(dropReason(datagram(ev(2, laser)))).toBe('accepted');
     expect(dropReason(datagram(ev(9, [2, ...entry(0), ...entry(7, 0, v6(9, 1))])))).toBe('accepted');
+    expect(dropReason(linked([0x41, ...be16(7), 1, ...be16(9), ...ev(6, [2, 0x68, 0x69])]))).toBe('accepted');
   });
 
   for (const [reason, what, bytes] of cases) {

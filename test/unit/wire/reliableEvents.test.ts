@@ -1,13 +1,14 @@
 /**
- * Wire format v2's link-layer envelopes: `reliable` (a kill, chat line or
- * name with a 16-bit message id) and `ack` (the ids received), and the
- * Reliable packet type that carries them alone.
+ * The link section (wire v11, header flags bit 6): acknowledgements (the ids
+ * received) and reliable messages (a kill, chat line or name with a 16-bit
+ * message id), and the Reliable packet type that carries them alone. Until
+ * wire v10 they were the `reliable` (12) and `ack` (13) events.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACK_EVENT_CODE, decodePacket, encodePacket, eventSize, headerSize, RELIABLE_EVENT_CODE } from '../../../src/shared/wire/codec';
-import { PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../../src/shared/wire/types';
-import { arbAckEvent, arbHeader, arbReliableEvent, expectWireEqual } from '../../support/wireArbitraries';
+import { decodePacket, encodePacket, FLAG_LINK, headerSize, linkSize } from '../../../src/shared/wire/codec';
+import { PacketType, type LinkSection, type Packet, type PacketHeader } from '../../../src/shared/wire/types';
+import { arbHeader, arbLinkSection, expectWireEqual } from '../../support/wireArbitraries';
 
 const header: PacketHeader = {
   type: PacketType.Reliable,
@@ -15,20 +16,25 @@ const header: PacketHeader = {
   messageId: 0,
   joined: true,
 };
+/** Where the flags byte sits: after magic u16, version u8, type u8 and sender slot u8. */
+const FLAGS_AT = 5;
 
-/** A datagram with the given raw event bytes after the header. */
-function withEventBytes(bytes: number[]): Uint8Array {
+/** A datagram whose header says a link section follows, with the given raw section bytes and then an empty event list. */
+function withLinkBytes(bytes: number[]): Uint8Array {
   const base = encodePacket({ header, events: [] });
-  return Uint8Array.from([...base.subarray(0, headerSize(header)), ...bytes, 0]);
+  const out = Uint8Array.from([...base.subarray(0, headerSize(header)), ...bytes, 0]);
+  out[FLAGS_AT] = (out[FLAGS_AT] as number) | FLAG_LINK;
+  return out;
 }
 
-describe('reliable and ack events on the wire', () => {
-  it('a reliable message and an acknowledgement round-trip in any packet type, sized exactly', () => {
+describe('the link section on the wire', () => {
+  it('acknowledgements and reliable messages round-trip in any packet type, sized exactly', () => {
     fc.assert(
-      fc.property(arbHeader, arbReliableEvent, arbAckEvent, (h, reliable, ack) => {
-        const packet: Packet = { header: h, events: [ack, reliable] };
+      fc.property(arbHeader, arbLinkSection, (h, link) => {
+        const packet: Packet = { header: h, events: [], link };
         const bytes = encodePacket(packet);
-        expect(bytes.length).toBe(headerSize(h) + eventSize(ack) + eventSize(reliable) + 1);
+        expect(bytes.length).toBe(headerSize(h) + linkSize(link) + 1);
+        expect((bytes[FLAGS_AT] as number) & FLAG_LINK).toBe(FLAG_LINK);
         const r = decodePacket(bytes);
         expect(r.ok).toBe(true);
         if (r.ok) expectWireEqual(r.packet, packet);
@@ -37,30 +43,55 @@ describe('reliable and ack events on the wire', () => {
     );
   });
 
-  it('a reliable chat line is [12][len][id u16][6][len][text] and an ack is [13][len][count][ids]', () => {
-    const bytes = encodePacket({ header, events: [{ type: 'reliable', id: 0x1234, event: { type: 'sendText', text: 'hi' } }, { type: 'ack', ids: [7, 0xffff] }] });
-    expect([...bytes.subarray(headerSize(header))]).toEqual([RELIABLE_EVENT_CODE, 0, 8, 0x12, 0x34, 6, 0, 3, 2, 0x68, 0x69, ACK_EVENT_CODE, 0, 5, 2, 0, 7, 0xff, 0xff, 0]);
+  it('a section of two ids and a chat line is [0x42][ids u16 × 2][1][id u16][6][len][text]; ids alone are [count][ids]; none sets no flag', () => {
+    const both = encodePacket({ header, events: [], link: { acks: [7, 0xffff], messages: [{ id: 0x1234, event: { type: 'sendText', text: 'hi' } }] } });
+    expect([...both.subarray(headerSize(header))]).toEqual([0x42, 0, 7, 0xff, 0xff, 1, 0x12, 0x34, 6, 0, 3, 2, 0x68, 0x69, 0]);
+    const acks = encodePacket({ header, events: [], link: { acks: [7] } });
+    expect([...acks.subarray(headerSize(header))]).toEqual([0x01, 0, 7, 0]);
+    const none = encodePacket({ header, events: [] });
+    expect((none[FLAGS_AT] as number) & FLAG_LINK).toBe(0);
+    expect(none.length).toBe(headerSize(header) + 1);
   });
 
-  it('refuses to send a laser or a player list reliably, and refuses an empty ack', () => {
+  it('refuses to send a laser or a player list reliably, an empty or over-long acknowledgement, and an empty section', () => {
     const laser = { type: 'createLaser', id: 1, pos: { x: 0, y: 0, z: 0 }, vel: { x: 0, y: 0, z: 0 }, ttl: 1 };
-    expect(() => encodePacket({ header, events: [{ type: 'reliable', id: 1, event: laser } as unknown as RemoteEvent] })).toThrow(/cannot be sent as a reliable message/);
-    expect(() => encodePacket({ header, events: [{ type: 'ack', ids: [] }] })).toThrow(/no ids/);
-    expect(() => encodePacket({ header, events: [{ type: 'ack', ids: Array.from({ length: 33 }, (_, i) => i) }] })).toThrow(/more than 32/);
+    const send = (link: LinkSection) => encodePacket({ header, events: [], link });
+    expect(() => send({ messages: [{ id: 1, event: laser as unknown as never }] })).toThrow(/cannot be sent as a reliable message/);
+    expect(() => send({ acks: [] })).toThrow(/1\.\.32 ids/);
+    expect(() => send({ acks: Array.from({ length: 33 }, (_, i) => i) })).toThrow(/1\.\.32 ids/);
+    expect(() => send({ messages: [] })).toThrow(/1\.\.255 messages/);
+    expect(() => send({})).toThrow(/empty link section/);
   });
 
-  it('drops datagrams with a reliable laser, a nested reliable, an empty or over-long ack, or a length that lies', () => {
+  it('drops datagrams with a reliable laser, a nested envelope, an empty section, over-long acknowledgements, a reserved bit, no messages, or a length that lies', () => {
     const cases: [string, number[]][] = [
-      ['bad-nesting', [12, 0, 3, 0, 1, 2]], // reliable wrapping a createLaser code (truncated body does not matter: the type is refused first)
-      ['bad-nesting', [12, 0, 6, 0, 1, 12, 0, 0, 0]], // reliable inside reliable
-      ['bad-list', [13, 0, 1, 0]], // ack of zero ids
-      ['bad-list', [13, 0, 67, 33, ...Array.from({ length: 66 }, () => 0)]], // 33 ids
-      ['bad-length', [13, 0, 4, 1, 0, 7]], // declared 4 bytes, the ack needs 3
-      ['truncated', [12, 0, 40, 0, 1, 6, 0, 3, 2, 0x68]],
+      ['bad-link-message', [0x40, 1, 0, 1, 2, 0, 3]], // a message wrapping a createLaser code (the type is refused before its body)
+      ['bad-link-message', [0x40, 1, 0, 1, 11, 0, 0]], // a relayed envelope as a message
+      ['bad-link-message', [0x40, 1, 0, 1, 12, 0, 0]], // the old reliable event's code inside a message
+      ['bad-link', [0x00]], // a section with nothing in it
+      ['bad-link', [0x21, ...Array.from({ length: 66 }, () => 0)]], // 33 ids
+      ['bad-link', [0x81, 0, 7]], // bit 7 set
+      ['bad-link', [0x40, 0]], // messages follow, but none
+      ['bad-length', [0x40, 1, 0, 1, 6, 0, 4, 2, 0x68, 0x69, 0]], // declared 4 bytes, the chat line needs 3
+      ['truncated', [0x40, 1, 0, 1, 6, 0, 40, 2, 0x68]],
+      ['truncated', [0x40, 200, 0, 1, 7, 0, 2, 1, 0x61]], // a count of 200 messages in a short datagram ends at its end
     ];
     for (const [reason, bytes] of cases) {
-      const r = decodePacket(withEventBytes(bytes));
+      const r = decodePacket(withLinkBytes(bytes));
       expect(r.ok ? 'accepted' : r.reason, JSON.stringify(bytes)).toBe(reason);
+    }
+  });
+
+  it('a relayed packet carries its own link section, and the events 12 and 13 are no more', () => {
+    const inner: Packet = { header: { type: PacketType.GameState, senderSlot: 1, messageId: 3, joined: false }, events: [], link: { messages: [{ id: 9, event: { type: 'sendText', text: 'gg' } }] } };
+    const relay: Packet = { header: { type: PacketType.Relay, senderSlot: 255, messageId: 4, joined: false, token: 5 }, events: [{ type: 'relayed', slot: 1, packet: inner }], link: { acks: [2] } };
+    const r = decodePacket(encodePacket(relay));
+    expect(r.ok && r.packet).toEqual(relay);
+    const base = encodePacket({ header, events: [] });
+    for (const code of [12, 13]) {
+      const old = Uint8Array.from([...base.subarray(0, headerSize(header)), code, 0, 0, 0]);
+      const d = decodePacket(old);
+      expect(d.ok ? 'accepted' : d.reason).toBe('unknown-event');
     }
   });
 });

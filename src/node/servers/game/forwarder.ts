@@ -5,15 +5,17 @@
  * what is due into Relay packets within its datagram budget. The caller
  * encodes and sends them (gameserver.ts).
  *
- * It handles three channels on purpose (wire/channels.ts): it takes a
- * client's link envelopes (`takeLinkEvents`) and relays its world messages
- * (`onGameState`; any other channel's are foreign), and it sends link
- * envelopes and world messages inside the relay channel's `relayed` carriers.
+ * It handles two channels on purpose (wire/channels.ts) and the link
+ * sections: it takes a client's link section (`takeLinkEvents`) and relays
+ * its world messages (`onGameState`; any other channel's are foreign), and it
+ * sends world messages inside the relay channel's `relayed` carriers, the
+ * players' reliable messages in those carriers' link sections and its own
+ * acknowledgements and messages in the Relay's.
  */
 import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
-import { ackSize } from '../../../shared/net/linkLayer';
-import { NO_SLOT, objectId, objectOwner, PacketType, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../../shared/wire/types';
-import { isWorldMessage, type LinkMessage, type WorldMessage } from '../../../shared/wire/channels';
+import { ackSize, LINK_SECTION_OVERHEAD, sectionOf } from '../../../shared/net/linkLayer';
+import { NO_SLOT, objectId, objectOwner, PacketType, type LinkSection, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../../shared/wire/types';
+import { isWorldMessage, type WorldMessage } from '../../../shared/wire/channels';
 import { ClientSeat } from './seat';
 import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
 import { CLAIM_SLACK } from '../../../shared/game/extraClaims';
@@ -162,77 +164,75 @@ export class Forwarder {
   }
 
   /**
-   * The reliable-message envelopes of a datagram accepted from `s`:
+   * The link section of a datagram accepted from `s`:
    * acknowledgements settle what the server sent it; each reliable message
    * is acknowledged and, the first time, queued on every other client's link
    * (a name, or a match state, supersedes the same player's older one still in flight). A
    * message the client may not send (another player's object) is dropped and
    * counted as foreign; one `refuse` returns true for (the rules guard's
    * verdict) is acknowledged and dropped; a claim of an extra from afar is
-   * dropped. Returns the packet without envelopes, how many messages were
-   * foreign and how many were claims from afar.
+   * dropped. Returns the packet without its link section, how many messages
+   * were foreign and how many were claims from afar.
    */
   takeLinkEvents(s: ClientSeat, packet: Packet, now: number, refuse?: (event: RemoteEvent) => boolean): { packet: Packet; foreign: number; farPickups: number } {
     let foreign = 0;
     let farPickups = 0;
-    const rest: RemoteEvent[] = [];
-    for (const ev of packet.events) {
-      if (ev.type === 'ack') s.link.onAcks(ev.ids, now);
-      else if (ev.type === 'reliable') {
-        if (!s.link.onMessage(ev.id, now)) continue;
-        const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;
-        const claim = claimed === undefined ? undefined : this.claimable.get(claimed);
-        // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
-        const at = packet.header.type === PacketType.GameState && packet.header.joined ? (packet.header.state?.pos ?? s.pos) : s.pos;
-        if (claim && !near(at, claim.pos, claim.reach)) {
-          this.eventDrops.farPickup += 1;
-          farPickups += 1;
-          continue;
-        }
-        // The server is the match authority and owns the arena: a player's word on either is not passed on.
-        if (ev.event.type === 'matchState' || ev.event.type === 'asteroidBreaks') continue;
-        // A claim of one of the server's own extras: the server decides it and tells everyone.
-        if (claimed !== undefined && objectOwner(claimed) === NO_SLOT) {
-          this.onServerClaim?.(s.slot, claimed, now);
-          continue;
-        }
-        // A player's extra can only be a drop of its ship just destroyed, where it was.
-        if (ev.event.type === 'createExtra') {
-          const allowance = this.drops.get(s.slot);
-          if (!allowance || now > allowance.until || allowance.left <= 0 || !near(at, ev.event.pos, PICKUP_REACH)) {
-            this.eventDrops.foreign += 1;
-            foreign += 1;
-            continue;
-          }
-          allowance.left -= 1;
-          this.claimableAt(ev.event.id, ev.event.pos, PICKUP_REACH, ev.event.kind);
-        }
-        // A mine that went off is gone; an extra is gone when the authority says who got it.
-        if (claim && claimed !== undefined && claim.extraType === undefined) this.claimable.delete(claimed);
-        if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
-          // The authority's word on one of its extras: the winner's ammunition grows by what it carried.
-          const taken = this.claimable.get(ev.event.id);
-          if (taken?.extraType !== undefined && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.extraType);
-          this.claimable.delete(ev.event.id);
-        }
-        // A victim's report of a laser or missile that hit it (hitReports.ts): for the shooter and everyone who still shows the shot.
-        const hitReport = !claim && claimed !== undefined && this.shots.report(claimed, now);
-        if (!claim && !hitReport && !ownedBy(ev.event, s.slot)) {
+    const link = packet.link;
+    if (link?.acks) s.link.onAcks(link.acks, now);
+    for (const ev of link?.messages ?? []) {
+      if (!s.link.onMessage(ev.id, now)) continue;
+      const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;
+      const claim = claimed === undefined ? undefined : this.claimable.get(claimed);
+      // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
+      const at = packet.header.type === PacketType.GameState && packet.header.joined ? (packet.header.state?.pos ?? s.pos) : s.pos;
+      if (claim && !near(at, claim.pos, claim.reach)) {
+        this.eventDrops.farPickup += 1;
+        farPickups += 1;
+        continue;
+      }
+      // The server is the match authority and owns the arena: a player's word on either is not passed on.
+      if (ev.event.type === 'matchState' || ev.event.type === 'asteroidBreaks') continue;
+      // A claim of one of the server's own extras: the server decides it and tells everyone.
+      if (claimed !== undefined && objectOwner(claimed) === NO_SLOT) {
+        this.onServerClaim?.(s.slot, claimed, now);
+        continue;
+      }
+      // A player's extra can only be a drop of its ship just destroyed, where it was.
+      if (ev.event.type === 'createExtra') {
+        const allowance = this.drops.get(s.slot);
+        if (!allowance || now > allowance.until || allowance.left <= 0 || !near(at, ev.event.pos, PICKUP_REACH)) {
           this.eventDrops.foreign += 1;
           foreign += 1;
           continue;
         }
-        if (refuse?.(ev.event)) continue;
-        // Its own ship destroyed (a claim the rules guard let through): the match referee counts it.
-        if (ev.event.type === 'killObject' && ev.event.id === objectId(s.slot, 0)) {
-          this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
-          this.drops.set(s.slot, { until: now + DROP_WINDOW_MS, left: DROPS_PER_DEATH });
-        }
-        const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
-        for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
-      } else rest.push(ev);
+        allowance.left -= 1;
+        this.claimableAt(ev.event.id, ev.event.pos, PICKUP_REACH, ev.event.kind);
+      }
+      // A mine that went off is gone; an extra is gone when the authority says who got it.
+      if (claim && claimed !== undefined && claim.extraType === undefined) this.claimable.delete(claimed);
+      if (ev.event.type === 'killObject' && ownedBy(ev.event, s.slot)) {
+        // The authority's word on one of its extras: the winner's ammunition grows by what it carried.
+        const taken = this.claimable.get(ev.event.id);
+        if (taken?.extraType !== undefined && ev.event.killerSlot !== NO_SLOT) this.onExtraTaken?.(ev.event.killerSlot, taken.extraType);
+        this.claimable.delete(ev.event.id);
+      }
+      // A victim's report of a laser or missile that hit it (hitReports.ts): for the shooter and everyone who still shows the shot.
+      const hitReport = !claim && claimed !== undefined && this.shots.report(claimed, now);
+      if (!claim && !hitReport && !ownedBy(ev.event, s.slot)) {
+        this.eventDrops.foreign += 1;
+        foreign += 1;
+        continue;
+      }
+      if (refuse?.(ev.event)) continue;
+      // Its own ship destroyed (a claim the rules guard let through): the match referee counts it.
+      if (ev.event.type === 'killObject' && ev.event.id === objectId(s.slot, 0)) {
+        this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
+        this.drops.set(s.slot, { until: now + DROP_WINDOW_MS, left: DROPS_PER_DEATH });
+      }
+      const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
+      for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
     }
-    return { packet: rest.length === packet.events.length ? packet : { header: packet.header, events: rest }, foreign, farPickups };
+    return { packet: link === undefined ? packet : { header: packet.header, events: packet.events }, foreign, farPickups };
   }
 
   /** The server's own extra of wire id `id` and `type` lies at `pos`: players may claim it from within the pickup reach. */
@@ -283,21 +283,22 @@ export class Forwarder {
     for (let tier = 1; tier < TIERS; tier++) events(tier);
     if (items.length === 0 && !linkDue) return [];
     // Reliable messages go first (resends and new ones, about a datagram's worth); acknowledgements ride in the first outer header.
-    const reliable = c.link.take(now, RELIABLE_CHUNK, ackSize);
-    // The server's own messages ride in the outer event list (they come from no player); the players' inside their relayed packets.
-    const own: LinkMessage[] = [];
+    const reliable = c.link.take(now, RELIABLE_CHUNK - LINK_SECTION_OVERHEAD, ackSize);
+    // The server's own messages ride in the Relay's link section (they come from no player); the players' in their relayed packets' sections.
+    const own: { id: number; event: ReliableGameEvent; size: number }[] = [];
     for (const m of reliable.messages) {
-      const event: LinkMessage = { type: 'reliable', id: m.id, event: m.message.event };
-      if (m.message.from === NO_SLOT) own.push(event);
-      else items.push({ from: m.message.from, event, size: eventSize(event), stream: RELIABLE_STREAM });
+      const message = { id: m.id, event: m.message.event };
+      if (m.message.from === NO_SLOT) own.push({ ...message, size: m.size });
+      else items.push({ from: m.message.from, event: null, message, size: m.size, stream: RELIABLE_STREAM });
     }
     // (Reliable items go first.)
     items.unshift(...items.splice(items.length - (reliable.messages.length - own.length)));
-    const acks: LinkMessage[] = [...(reliable.acks.length > 0 ? [{ type: 'ack' as const, ids: reliable.acks }] : []), ...own];
+    const outer = sectionOf(reliable.acks, own);
+    const acks: LinkSection | null = outer?.link ?? null;
     // A packet of acknowledgements alone is a Reliable one; with the server's own messages it is a Relay (their only home on the client).
     const bare = own.length > 0 ? PacketType.Relay : PacketType.Reliable;
-    if (items.length === 0) return acks.length > 0 ? [{ header: { ...header(), type: bare }, events: acks }] : [];
-    const plan = planRelays(items, OUTER_HEADER + acks.reduce((n, e) => n + eventSize(e), 0), c.budget);
+    if (items.length === 0) return acks ? [{ header: { ...header(), type: bare }, events: [], link: acks }] : [];
+    const plan = planRelays(items, OUTER_HEADER + (outer?.size ?? 0), c.budget);
     const sent = new Set<PendingEvent>();
     items.forEach((item, i) => {
       if (!plan.placed[i]) return;
@@ -312,8 +313,8 @@ export class Forwarder {
     c.budget -= plan.datagrams.length;
     const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.clients.get(slot)?.header ?? null));
     const first = packets[0];
-    if (first) first.events.unshift(...acks);
-    else if (acks.length > 0) packets.push({ header: { ...header(), type: bare }, events: acks });
+    if (first && acks) first.link = acks;
+    else if (acks) packets.push({ header: { ...header(), type: bare }, events: [], link: acks });
     return packets;
   }
 }

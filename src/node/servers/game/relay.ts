@@ -6,13 +6,15 @@
  * A Relay datagram is a header (the server's, with the client's token) and
  * `relayed` events, one per other player it carries something of; each holds
  * that player's GameState datagram: its newest header and the events packed
- * for it. A player with events but no state due (out of range, or already
- * sent) travels in a *carrier*: its header with `joined` cleared and a zero
- * ship state, which receivers must not use as a position.
+ * for it, and the reliable messages from it in its header's link section
+ * (with the server's ids for this client). A player with events but no
+ * state due (out of range, or already sent) travels in a *carrier*: its
+ * header with `joined` cleared and a zero ship state, which receivers must
+ * not use as a position.
  */
 import { MAX_DATAGRAM_BYTES } from '../../../shared/net/packetApi';
-import { HEADER_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from '../../../shared/wire/codec';
-import { NO_SLOT, PacketType, type Packet, type PacketHeader, type RemoteEvent } from '../../../shared/wire/types';
+import { HEADER_SIZE, LINK_BYTE_SIZE, MESSAGE_COUNT_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from '../../../shared/wire/codec';
+import { NO_SLOT, PacketType, type LinkedMessage, type Packet, type PacketHeader, type RemoteEvent } from '../../../shared/wire/types';
 import type { RelayMessage, WorldMessage } from '../../../shared/wire/channels';
 import { TIERS, URGENT, type Tier } from './interest';
 
@@ -67,11 +69,13 @@ export class Outbox {
   }
 }
 
-/** One thing to relay: a player's newest state (`event` null) or one of its events (the forwarder's: a world message, or a reliable message in its link envelope). */
+/** One thing to relay: a player's newest state (`event` null, no `message`), one of its world messages, or one of its reliable messages (`message`, for the inner packet's link section). */
 export interface RelayItem {
   from: number;
   event: RemoteEvent | null;
-  /** Bytes the event adds to an inner packet; 0 for a state. */
+  /** A reliable message from the player (with `event` null): it goes into the inner packet's link section. */
+  message?: LinkedMessage;
+  /** Bytes the event (or the message: id and event) adds to an inner packet; 0 for a state. */
   size: number;
   /**
    * Order is kept within one (from, stream): once an item cannot be placed,
@@ -87,6 +91,8 @@ export interface InnerPlan {
   /** Its newest state is carried (else the inner header is a carrier). */
   state: boolean;
   events: RemoteEvent[];
+  /** Its reliable messages (the inner packet's link section). */
+  messages: LinkedMessage[];
 }
 
 /** The result of {@link planRelays}. */
@@ -99,6 +105,8 @@ export interface RelayPlan {
 
 /** Bytes a relayed player adds to a datagram before any events: relayed envelope + inner header + terminator. */
 export const INNER_BASE = RELAYED_OVERHEAD + HEADER_SIZE + TERMINATOR_SIZE;
+/** Bytes an inner packet's link section of messages takes besides them: its link byte and message count. */
+const INNER_LINK_BASE = LINK_BYTE_SIZE + MESSAGE_COUNT_SIZE;
 
 interface Draft {
   size: number;
@@ -120,7 +128,11 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
   const floor = new Map<string, number>();
   const blocked = new Set<string>();
   const empty = outerHeaderBytes + TERMINATOR_SIZE;
-  const cost = (d: Draft, item: RelayItem): number => item.size + (d.inners.has(item.from) ? 0 : INNER_BASE);
+  const cost = (d: Draft, item: RelayItem): number => {
+    const inner = d.inners.get(item.from);
+    const section = item.message !== undefined && !(inner && inner.messages.length > 0) ? INNER_LINK_BASE : 0;
+    return item.size + section + (inner ? 0 : INNER_BASE);
+  };
 
   items.forEach((item, i) => {
     const key = `${item.from}:${item.stream}`;
@@ -136,10 +148,11 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
         if (c === item.size) break;
       }
     }
-    if (best < 0 && drafts.length < maxDatagrams && empty + INNER_BASE + item.size <= MAX_DATAGRAM_BYTES) {
-      drafts.push({ size: empty, inners: new Map(), order: [] });
+    const fresh: Draft = { size: empty, inners: new Map(), order: [] };
+    if (best < 0 && drafts.length < maxDatagrams && empty + cost(fresh, item) <= MAX_DATAGRAM_BYTES) {
+      drafts.push(fresh);
       best = drafts.length - 1;
-      bestCost = INNER_BASE + item.size;
+      bestCost = cost(fresh, item);
     }
     if (best < 0) {
       blocked.add(key);
@@ -148,11 +161,12 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
     const draft = drafts[best] as Draft;
     let inner = draft.inners.get(item.from);
     if (!inner) {
-      inner = { from: item.from, state: false, events: [] };
+      inner = { from: item.from, state: false, events: [], messages: [] };
       draft.inners.set(item.from, inner);
       draft.order.push(inner);
     }
-    if (item.event === null) inner.state = true;
+    if (item.message !== undefined) inner.messages.push(item.message);
+    else if (item.event === null) inner.state = true;
     else inner.events.push(item.event);
     draft.size += bestCost;
     floor.set(key, best);
@@ -185,9 +199,11 @@ export function relayPacket(header: PacketHeader, inners: readonly InnerPlan[], 
   const events: RelayMessage[] = [];
   for (const inner of inners) {
     // A player who has sent no state yet (chatting before joining) still has its events relayed, in an empty carrier.
-    const h = newest(inner.from) ?? (inner.events.length > 0 ? emptyCarrier(inner.from, header.gameTime) : null);
+    const h = newest(inner.from) ?? (inner.events.length > 0 || inner.messages.length > 0 ? emptyCarrier(inner.from, header.gameTime) : null);
     if (!h) continue;
-    events.push({ type: 'relayed', slot: inner.from, packet: { header: inner.state ? h : carrierHeader(h), events: inner.events } });
+    const packet: Packet = { header: inner.state ? h : carrierHeader(h), events: inner.events };
+    if (inner.messages.length > 0) packet.link = { messages: inner.messages };
+    events.push({ type: 'relayed', slot: inner.from, packet });
   }
   return { header, events };
 }

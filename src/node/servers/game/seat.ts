@@ -9,7 +9,7 @@ import { Connection } from '../../../shared/net/connection';
 import { sequenceStart } from '../../../shared/net/replayWindow';
 import { ReliableLink } from '../../../shared/net/reliable';
 import type { Vec3 } from '../../../shared/sim/types';
-import { eventSize } from '../../../shared/wire/codec';
+import { messageSize } from '../../../shared/net/linkLayer';
 import type { PacketHeader, ReliableGameEvent } from '../../../shared/wire/types';
 import { Outbox } from './relay';
 import type { UdpEndpoint } from '../common/serverUdp';
@@ -107,7 +107,7 @@ export class ClientSeat {
     firstLinkId = 1,
   ) {
     this.lastHeard = now;
-    this.link = new ReliableLink<Forwarded>((m) => eventSize({ type: 'reliable', id: 0, event: m.event }), firstLinkId);
+    this.link = new ReliableLink<Forwarded>((m) => messageSize(m.event), firstLinkId);
     this.outbox = new Outbox(queueCap);
     this.budget = budget;
   }

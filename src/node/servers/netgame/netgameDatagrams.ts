@@ -8,15 +8,15 @@
  * allowed type, a message id its seat's connection never took: a GameState carrying the messages
  * a client sends (controlChange, movesAck, stateAck), a NodeAlive (it keeps
  * the seat), a Ping (answered), reliable messages and their acknowledgements
- * (to the seat's link: netgameReliable.ts passes chat on). Server → client
+ * (any datagram's link section, to the seat's link: netgameReliable.ts passes chat on). Server → client
  * datagrams are Relay packets with the netgame messages in the outer event
  * list. Everything else is dropped and counted by reason, never thrown.
  */
 import { DropCounters } from '../../../shared/wire/codec';
 import { Connection } from '../../../shared/net/connection';
 import { sequenceStart } from '../../../shared/net/replayWindow';
-import { NO_SLOT, PacketType, type Packet, type RemoteEvent } from '../../../shared/wire/types';
-import { isLinkMessage, isNetgameClientMessage, type LinkMessage, type NetgameClientMessage } from '../../../shared/wire/channels';
+import { NO_SLOT, PacketType, type LinkSection, type Packet, type RemoteEvent } from '../../../shared/wire/types';
+import { isNetgameClientMessage, type NetgameClientMessage } from '../../../shared/wire/channels';
 import type { ServerTimeService } from '../common/timeService';
 import { encodePacket } from '../../../shared/wire/codec';
 import type { DiscoveryResponder } from '../common/discoveryResponder';
@@ -67,8 +67,8 @@ export interface NetgameDatagramsParts {
   clock(): number;
   /** A client's message, from its seat. */
   deliver(seat: NetSeat, ev: NetgameClientMessage, now: number): void;
-  /** The `ack` and `reliable` events of a datagram from the seat (netgameReliable.ts). */
-  envelopes(seat: NetSeat, events: LinkMessage[], now: number): void;
+  /** The link section of a datagram from the seat (netgameReliable.ts). */
+  envelopes(seat: NetSeat, link: LinkSection, now: number): void;
 }
 
 export class NetgameDatagrams {
@@ -97,13 +97,14 @@ export class NetgameDatagrams {
     }
   }
 
-  /** Sends `events` to the seat (one datagram), with its token; nothing before its UDP port is known. */
-  send(seat: NetSeat, events: RemoteEvent[], type: PacketType = PacketType.Relay, gameTime?: number): void {
+  /** Sends `events` (and a link section) to the seat (one datagram), with its token; nothing before its UDP port is known. */
+  send(seat: NetSeat, events: RemoteEvent[], type: PacketType = PacketType.Relay, gameTime?: number, link?: LinkSection): void {
     if (!seat.udp) return;
     const packet: Packet = {
       // Only a pong carries a game time (its ping's stamp); the netgame's messages go by frames (wire v10).
       header: { type, senderSlot: NO_SLOT, messageId: seat.connection.stamp(), ...(gameTime === undefined ? {} : { gameTime }), joined: false, token: seat.token },
       events,
+      ...(link === undefined ? {} : { link }),
     };
     const bytes = encodePacket(packet);
     if (this.parts.udp.send(seat.udp, bytes)) seat.connection.sent(bytes.length);
@@ -125,14 +126,12 @@ export class NetgameDatagrams {
     const { header: h, events } = a.packet;
     settleSeat(seat, from, msg.length, now);
     if (h.type === PacketType.Ping) return this.send(seat, [], PacketType.Pong, h.gameTime);
-    const envelopes: LinkMessage[] = [];
     for (const ev of events) {
       if (isNetgameClientMessage(ev) && h.type === PacketType.GameState) this.parts.deliver(seat, ev, now);
-      else if (isLinkMessage(ev)) envelopes.push(ev);
       else if (!ALIVE_EXTRAS.has(ev.type)) this.drop('foreign-event');
     }
     // Chat and names: acknowledged on the seat's link (the acknowledgement goes with the server's next datagram of the link), chat passed on.
-    if (envelopes.length > 0) this.parts.envelopes(seat, envelopes, now);
+    if (a.packet.link) this.parts.envelopes(seat, a.packet.link, now);
   }
 
   private seatAt(from: UdpEndpoint): NetSeat | null {

@@ -15,15 +15,16 @@
  * them) is acknowledged, dropped and counted.
  *
  * Each tick a seat owed acknowledgements or messages gets one datagram: a
- * Reliable packet of acknowledgements, or a Relay packet whose `relayed`
- * carriers — one per sender: a GameState header of its slot, no ship, not
- * joined — hold the messages, so the receiver knows whose line it is.
+ * Reliable packet of acknowledgements (its link section), or a Relay packet
+ * whose `relayed` carriers — one per sender: a GameState header of its slot,
+ * no ship, not joined — hold the messages in their link sections, so the
+ * receiver knows whose line it is.
  */
-import { ackSize } from '../../../shared/net/linkLayer';
+import { ackSize, messageSize } from '../../../shared/net/linkLayer';
 import { ReliableLink } from '../../../shared/net/reliable';
-import { BASE_HEADER_SIZE, eventSize, RELAYED_OVERHEAD, TERMINATOR_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
-import { MAX_DATAGRAM_BYTES, PacketType, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
-import type { LinkMessage, RelayMessage } from '../../../shared/wire/channels';
+import { BASE_HEADER_SIZE, LINK_BYTE_SIZE, MESSAGE_COUNT_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
+import { MAX_DATAGRAM_BYTES, PacketType, type LinkedMessage, type LinkSection, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
+import type { RelayMessage } from '../../../shared/wire/channels';
 
 /** A reliable message the server sends a client: the event and the slot it is from. */
 export interface NetForwarded {
@@ -41,9 +42,13 @@ export interface LinkedSeat {
   readonly link: NetLink;
 }
 
-/** Bytes of the server's outer header (base and token) with the terminator, and of each sender's carrier (relayed envelope, base header, terminator). */
-const OUTER_BYTES = BASE_HEADER_SIZE + TOKEN_SIZE + TERMINATOR_SIZE;
-const CARRIER_BYTES = RELAYED_OVERHEAD + BASE_HEADER_SIZE + TERMINATOR_SIZE;
+/**
+ * Bytes of the server's outer header (base, token, its link section's link
+ * byte) with the terminator, and of each sender's carrier (relayed envelope,
+ * base header, its link section's link byte and message count, terminator).
+ */
+const OUTER_BYTES = BASE_HEADER_SIZE + TOKEN_SIZE + LINK_BYTE_SIZE + TERMINATOR_SIZE;
+const CARRIER_BYTES = RELAYED_OVERHEAD + BASE_HEADER_SIZE + LINK_BYTE_SIZE + MESSAGE_COUNT_SIZE + TERMINATOR_SIZE;
 /** Most senders one datagram may carry messages of (every slot of a netgame). */
 const MAX_SENDERS = 8;
 /** Bytes of acknowledgements and messages one datagram takes from a link: what is left of 512 bytes once every carrier is paid for. */
@@ -51,7 +56,7 @@ export const RELIABLE_BUDGET = MAX_DATAGRAM_BYTES - OUTER_BYTES - MAX_SENDERS * 
 
 /** A new link with a client; `firstId`: the first id of the server's messages to it (random per seat). */
 export function newNetLink(firstId: number): NetLink {
-  return new ReliableLink<NetForwarded>((m) => eventSize({ type: 'reliable', id: 0, event: m.event }), firstId & 0xffff);
+  return new ReliableLink<NetForwarded>((m) => messageSize(m.event), firstId & 0xffff);
 }
 
 /** The carrier of a sender's messages: its slot, no id, no ship, not joined (receivers take no position or join state from it). */
@@ -68,16 +73,13 @@ export class NetgameReliable {
   ) {}
 
   /**
-   * The `ack` and `reliable` events of a datagram accepted from `seat`:
-   * acknowledgements settle what the server sent; each message is
-   * acknowledged and, the first time, passed on (chat) or dropped (see the
-   * header).
+   * The link section of a datagram accepted from `seat`: acknowledgements
+   * settle what the server sent; each message is acknowledged and, the first
+   * time, passed on (chat) or dropped (see the header).
    */
-  take(seat: LinkedSeat, events: readonly LinkMessage[], now: number): void {
-    for (const ev of events) {
-      if (ev.type === 'ack') seat.link.onAcks(ev.ids, now);
-      else if (ev.type === 'reliable' && seat.link.onMessage(ev.id, now)) this.passOn(seat, ev.event, now);
-    }
+  take(seat: LinkedSeat, link: LinkSection, now: number): void {
+    if (link.acks) seat.link.onAcks(link.acks, now);
+    for (const m of link.messages ?? []) if (seat.link.onMessage(m.id, now)) this.passOn(seat, m.event, now);
   }
 
   private passOn(seat: LinkedSeat, event: ReliableGameEvent, now: number): void {
@@ -91,19 +93,23 @@ export class NetgameReliable {
     for (const s of this.seats()) if (s.slot !== slot) s.link.queue({ from: slot, event: { type: 'playerName', name } }, now, `name:${slot}`);
   }
 
-  /** What `seat` is owed now, as one datagram's packet type and events (the link's, and the relay's carriers); null: nothing (or no UDP port to send to yet). */
-  due(seat: LinkedSeat, now: number): { type: PacketType; events: (LinkMessage | RelayMessage)[] } | null {
+  /**
+   * What `seat` is owed now, as one datagram's packet type, events (the
+   * relay's carriers of messages) and link section (the acknowledgements);
+   * null: nothing (or no UDP port to send to yet).
+   */
+  due(seat: LinkedSeat, now: number): { type: PacketType; events: RelayMessage[]; link?: LinkSection } | null {
     if (!seat.udp || !seat.link.wantsSend(now)) return null;
     const take = seat.link.take(now, RELIABLE_BUDGET, ackSize);
-    const events: (LinkMessage | RelayMessage)[] = take.acks.length > 0 ? [{ type: 'ack', ids: take.acks }] : [];
-    const bySender = new Map<number, LinkMessage[]>();
+    const bySender = new Map<number, LinkedMessage[]>();
     for (const m of take.messages) {
       const list = bySender.get(m.message.from) ?? [];
-      list.push({ type: 'reliable', id: m.id, event: m.message.event });
+      list.push({ id: m.id, event: m.message.event });
       bySender.set(m.message.from, list);
     }
-    for (const [from, list] of bySender) events.push({ type: 'relayed', slot: from, packet: { header: carrier(from), events: list } });
-    if (events.length === 0) return null;
-    return { type: bySender.size > 0 ? PacketType.Relay : PacketType.Reliable, events };
+    const events: RelayMessage[] = [];
+    for (const [from, messages] of bySender) events.push({ type: 'relayed', slot: from, packet: { header: carrier(from), events: [], link: { messages } } });
+    if (events.length === 0 && take.acks.length === 0) return null;
+    return { type: bySender.size > 0 ? PacketType.Relay : PacketType.Reliable, events, ...(take.acks.length > 0 ? { link: { acks: take.acks } } : {}) };
   }
 }

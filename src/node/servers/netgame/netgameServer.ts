@@ -150,7 +150,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     seats,
     clock,
     deliver: (seat, ev, now) => core.receive(seat.slot, ev, now),
-    envelopes: (seat, events, now) => reliable.take(seat, events, now),
+    envelopes: (seat, link, now) => reliable.take(seat, link, now),
   });
   const d = datagrams;
   udp.onDatagram((msg, from) => d.onDatagram(msg, from));
@@ -216,7 +216,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     }
     for (const seat of seats.values()) {
       const due = reliable.due(seat, now);
-      if (due) d.send(seat, due.events, due.type);
+      if (due) d.send(seat, due.events, due.type, undefined, due.link);
     }
   }, STEP_MS);
 
