@@ -142,8 +142,7 @@ export class MemoryGameserver {
       for (const s of fwd.clients.values()) {
         s.budget = config.budget;
         if (ping && s.udp) {
-          s.pingAt = Math.floor(at);
-          datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.pingAt), events: [] });
+          datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.connection.roundTrip.ping(at)), events: [] });
         }
       }
       referee.tick(at);

@@ -23,9 +23,27 @@ export class RoundTrip {
   /** Smoothed mean absolute change between samples (ms). */
   jitter = 0;
 
-  /** A Pong echoing `echo` arrived at `now`: returns the sample, or null when implausible (from the future, or ancient). */
+  /** The stamp of our ping in flight, for a side that takes only its own ping's echo (a server), or null. */
+  private pending: number | null = null;
+
+  /** A ping goes out at `now`: its stamp, remembered as the one in flight. */
+  ping(now: number): number {
+    this.pending = pingStamp(now);
+    return this.pending;
+  }
+
+  /** A Pong echoing `echo` answers the ping in flight: sampled at `now` (and the ping is answered); false for any other echo. */
+  answer(echo: number, now: number): boolean {
+    if (this.pending === null || echo !== this.pending) return false;
+    this.pending = null;
+    this.sample(echo, now);
+    return true;
+  }
+
+  /** A Pong echoing `echo` arrived at `now`: returns the sample (ms, with `now`'s fraction), or null when implausible (from the future, or ancient). */
   sample(echo: number, now: number): number | null {
-    const sample = ((Math.floor(now) >>> 0) - echo) >>> 0;
+    const whole = Math.floor(now);
+    const sample = (((whole >>> 0) - echo) >>> 0) + (now - whole);
     if (sample > MAX_RTT_MS) return null;
     if (this.ms === undefined || this.last === undefined) {
       this.ms = sample;
@@ -40,6 +58,7 @@ export class RoundTrip {
 
   /** Forgets the figures (the node left). */
   clear(): void {
+    this.pending = null;
     this.ms = undefined;
     this.last = undefined;
     this.jitter = 0;

@@ -27,6 +27,16 @@ describe('round trips, a field of each connection', () => {
     expect(t.ms).toBeUndefined();
   });
 
+  it('a server takes only the echo of its own ping in flight, once, to the fraction of a millisecond', () => {
+    const t = new RoundTrip();
+    const stamp = t.ping(1000.25);
+    expect(t.answer(stamp + 1, 1040)).toBe(false);
+    expect(t.answer(stamp, 1040.5)).toBe(true);
+    expect(t.last).toBe(40.5);
+    expect(t.answer(stamp, 1100)).toBe(false); // answered already
+    expect(t.last).toBe(40.5);
+  });
+
   it('is due once per interval; a node that left is forgotten, and the summary is over the measured ones', () => {
     const s = new PingSchedule();
     expect(s.due(0)).toBe(true);

@@ -258,9 +258,9 @@ export class GameDatagrams {
       this.totals.nodeAlive += 1;
     } else if (h.type === PacketType.Ping) {
       this.send(s, { header: this.header(s, PacketType.Pong, h.gameTime), events: [] });
-    } else if (s.pingAt !== null && h.gameTime === s.pingAt >>> 0) {
-      s.rttMs = now - s.pingAt;
-      s.pingAt = null;
+    } else if (h.type === PacketType.Pong && h.gameTime !== undefined) {
+      // A pong: the round trip of the server's ping in flight (on the seat's connection), if it echoes that one.
+      s.connection.roundTrip.answer(h.gameTime, now);
     }
   }
 

@@ -182,8 +182,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     for (const s of clients.values()) {
       s.budget = budget;
       if (ping && s.udp) {
-        s.pingAt = Math.floor(now);
-        datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.pingAt), events: [] });
+        datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.connection.roundTrip.ping(now)), events: [] });
       }
     }
     referee.tick(now);
@@ -221,7 +220,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           address: s.address,
           udp: s.udp ? hostPort(unwrapAddress(s.udp.address), s.udp.port) : null,
           udpEndpoint: s.udp ? { address: unwrapAddress(s.udp.address), port: s.udp.port } : null,
-          pingMs: s.rttMs === null ? null : Math.round(s.rttMs * 10) / 10,
+          pingMs: s.connection.roundTrip.last === undefined ? null : Math.round(s.connection.roundTrip.last * 10) / 10,
           queued: s.outbox.size,
           strikes: datagrams.strikesOf(s),
           ...s.counters,

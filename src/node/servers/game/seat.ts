@@ -88,9 +88,6 @@ export class ClientSeat {
   readonly connection = new Connection(sequenceStart(Math.floor(Date.now() / 1000)));
   /** Server clock (ms) of the last datagram taken from the bound UDP endpoint. */
   udpHeardAt = -Infinity;
-  /** Round trip of the last answered ping (ms), and the clock of the ping in flight. */
-  rttMs: number | null = null;
-  pingAt: number | null = null;
   readonly counters: ClientCounters = seatCounters(this.connection);
 
   constructor(
