@@ -18,7 +18,8 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RULES } from '../../src/shared/game/rules';
-import { describeRuleCheaters, runRuleCheaters } from '../support/hostileRules';
+import { runRuleCheaters } from '../support/hostileRules';
+import { describeRuleCheaters } from '../support/hostileRuleFigures';
 import { serverEntry, startServer, stopServers } from '../support/serverProcess';
 
 afterEach(() => {
