@@ -3,23 +3,12 @@
  * relay) and three full hosts in this process over loopback.
  */
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HostService } from '../../src/node/host/hostService';
-import { startTestHost, until } from '../support/testHost';
+import { describe, expect, it } from 'vitest';
+import { until } from '../support/testHost';
+import { hostsAndServersPerTest } from '../support/hostsAndServers';
 import { startGameserver } from '../../src/node/servers/game/gameserver';
-import type { RunningServer } from '../../src/node/servers/common/types';
 
-const hosts: HostService[] = [];
-const node = async (name: string) => {
-  const h = await startTestHost(name, { protocol: 'gameserver' });
-  hosts.push(h.host);
-  return h;
-};
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.dispose()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { node, servers } = hostsAndServersPerTest('gameserver');
 
 
 describe('gameserver protocol', () => {

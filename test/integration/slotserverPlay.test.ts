@@ -4,24 +4,13 @@
  * over real UDP on loopback.
  */
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { HostService } from '../../src/node/host/hostService';
-import { startTestHost, until } from '../support/testHost';
+import { describe, expect, it } from 'vitest';
+import { until } from '../support/testHost';
+import { hostsAndServersPerTest } from '../support/hostsAndServers';
 import { startSlotserver } from '../../src/node/servers/slot/slotserver';
-import type { RunningServer } from '../../src/node/servers/common/types';
 import { parseTarget } from '../../src/node/protocol/serverPick';
 
-const hosts: HostService[] = [];
-const node = async (name: string) => {
-  const h = await startTestHost(name, { protocol: 'slotserver' });
-  hosts.push(h.host);
-  return h;
-};
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((h) => h.dispose()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { node, servers } = hostsAndServersPerTest('slotserver');
 
 
 describe('slotserver protocol', () => {
