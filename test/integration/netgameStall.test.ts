@@ -11,27 +11,14 @@
  * the server removed it, and why, and plays on.
  */
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BotWatch, serverBot } from '../support/botProcess';
+import { describe, expect, it } from 'vitest';
+import type { BotWatch } from '../support/botProcess';
+import { stoppableBots } from '../support/stoppableBots';
 import { botEntry } from '../support/paths';
-import { startServer, stopServers } from '../support/serverProcess';
+import { startServer } from '../support/serverProcess';
 import { waitFor } from '../support/waitFor';
 
-const bots: BotWatch[] = [];
-afterEach(() => {
-  for (const b of bots.splice(0)) {
-    if (b.child.exitCode !== null) continue;
-    b.child.kill('SIGCONT');
-    b.child.kill('SIGKILL');
-  }
-  stopServers();
-});
-
-function bot(name: string, server: string, seed: number): BotWatch {
-  const watch = serverBot('netgame', name, server, seed);
-  bots.push(watch);
-  return watch;
-}
+const bot = stoppableBots('netgame');
 
 const STOP_MS = 3_750;
 const DROPPED = /player dropped: (\d+) frames behind \(limit (\d+)\)/;

@@ -9,27 +9,14 @@
  *   when it answers again.
  */
 import { existsSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MANAGED_ALIVE_TIMEOUT_MS } from '../../src/shared/session/managedPeer';
-import { BotWatch, serverBot } from '../support/botProcess';
+import type { BotWatch } from '../support/botProcess';
+import { stoppableBots } from '../support/stoppableBots';
 import { botEntry } from '../support/paths';
-import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';
+import { startServer, type ServerProcess } from '../support/serverProcess';
 
-const bots: BotWatch[] = [];
-afterEach(() => {
-  for (const b of bots.splice(0)) {
-    if (b.child.exitCode !== null) continue;
-    b.child.kill('SIGCONT');
-    b.child.kill('SIGKILL');
-  }
-  stopServers();
-});
-
-function bot(name: string, server: string, seed: number): BotWatch {
-  const watch = serverBot('slotserver', name, server, seed);
-  bots.push(watch);
-  return watch;
-}
+const bot = stoppableBots('slotserver');
 
 const names = (b: BotWatch) => (b.players()?.players ?? []).map((p) => p.name).sort();
 
