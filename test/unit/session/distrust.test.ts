@@ -7,15 +7,11 @@
  * session adapter on a memory LAN and a virtual clock.
  */
 import { describe, expect, it } from 'vitest';
-import { GameSession } from '../../../src/node/protocol/gameSession';
-import type { CommandDef } from '../../../src/shared/console/registry';
-import { ManagedPeer } from '../../../src/shared/session/managedPeer';
-import type { ProtocolContext } from '../../../src/shared/protocol/protocol';
 import { AFTERBURNER_MAX_SPEED as MAX_SPEED } from '../../../src/shared/game/kinds/ship';
 import { encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type ShipState } from '../../../src/shared/wire/types';
 import { MemoryNet } from '../../support/memoryNet';
-import { ScriptedGame } from '../../support/sessionRig';
+import { nodeSession } from '../../support/nodeSession';
 import { VirtualClock } from '../../support/virtualClock';
 
 const state = (z: number, speed: number): ShipState => ({ pos: { x: 0, y: 0, z }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: -speed }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 });
@@ -26,24 +22,9 @@ describe('a client distrusts its peers', () => {
     const net = new MemoryNet(clock, 2);
     const end = net.add();
     const cheater = net.add();
-    const game = new ScriptedGame('honest', clock);
     const printed: string[] = [];
-    const commands = new Map<string, CommandDef>();
-    const ctx: ProtocolContext = {
-      packetApi: end,
-      print: (line) => printed.push(line),
-      addCommand: (def) => (commands.set(def.name, def), () => commands.delete(def.name)),
-      game,
-      discoveryPort: 6526,
-    };
-    const session = new GameSession(ctx, {
-      status: () => 'test',
-      // What the server protocols do with the membership's notices (its game states go to the game through the session).
-      member: (t) => new ManagedPeer(end.encodeNode(end.localNode()), 'honest', (to, p) => t.send(to, p), () => session.pipeline.deliverPlayers()),
-      timers: clock,
-    });
+    const { session, game, commands, stop } = nodeSession(clock, end, 'honest', (line) => printed.push(line));
     const peer = session.member;
-    const stop = session.start({ connect: () => null, disconnect: () => null });
     peer.adopt(0);
     peer.add(1, cheater.encodeNode(cheater.localNode()), 'cheat');
     const players = () => {

@@ -10,17 +10,11 @@
  * with the reason (a netgame drops a client that stopped for falling behind).
  */
 import { describe, expect, it } from 'vitest';
-import { GameSession, OWN_STALL_MS } from '../../../src/node/protocol/gameSession';
+import { OWN_STALL_MS } from '../../../src/node/protocol/gameSession';
 import { ServerRemoval } from '../../../src/node/protocol/serverRemoval';
 import { removedLine } from '../../../src/node/protocol/leaveWords';
-import type { CommandDef } from '../../../src/shared/console/registry';
-import { ManagedPeer } from '../../../src/shared/session/managedPeer';
-import type { ProtocolContext } from '../../../src/shared/protocol/protocol';
-import { answerTimeRequest, isTimeDatagram } from '../../../src/shared/time';
-import { encodePacket } from '../../../src/shared/wire/codec';
-import { NO_SLOT, PacketType } from '../../../src/shared/wire/types';
-import { MemoryNet } from '../../support/memoryNet';
-import { runUntil, ScriptedGame } from '../../support/sessionRig';
+import { joinedToStandInServer } from '../../support/nodeSession';
+import { runUntil } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
 
 const TOKEN = 0xbeef;
@@ -29,42 +23,8 @@ const NOT_RESPONDING = /^server not responding \(\d+ s\)$/;
 /** A joined session and its stand-in server; `frozen` silences the server. */
 function joinedSession() {
   const clock = new VirtualClock();
-  const net = new MemoryNet(clock, 5);
-  const serverEnd = net.add();
-  const end = net.add();
-  const serverAddr = serverEnd.encodeNode(serverEnd.localNode());
-  const server = { frozen: false };
-  let id = 1;
-  serverEnd.onPacket(({ from, data }) => {
-    if (server.frozen || !isTimeDatagram(data)) return;
-    const reply = answerTimeRequest(data, clock.now());
-    if (reply) serverEnd.send(from, reply);
-  });
-  clock.setInterval(() => {
-    if (server.frozen) return;
-    serverEnd.send(end.localNode(), encodePacket({ header: { type: PacketType.Ping, senderSlot: NO_SLOT, messageId: id++, gameTime: clock.now(), joined: false, token: TOKEN }, events: [] }));
-  }, 1000);
-  const game = new ScriptedGame('pilot', clock);
   const printed: string[] = [];
-  const commands = new Map<string, CommandDef>();
-  const ctx: ProtocolContext = {
-    packetApi: end,
-    print: (line) => printed.push(line),
-    addCommand: (def) => (commands.set(def.name, def), () => commands.delete(def.name)),
-    game,
-    discoveryPort: 6526,
-  };
-  const session = new GameSession(ctx, {
-    status: () => 'test',
-    server: () => serverAddr,
-    member: (t) => new ManagedPeer(end.encodeNode(end.localNode()), 'pilot', (to, p) => t.send(to, p), () => session.pipeline.deliverPlayers()),
-    timers: clock,
-  });
-  const stop = session.start({ connect: () => null, disconnect: () => null });
-  session.member.adopt(0, { server: serverAddr, token: TOKEN });
-  session.pipeline.clock.source = () => serverAddr;
-  session.pipeline.requestJoin();
-  runUntil(clock, 'joined', () => session.member.players()[0]?.joined === true);
+  const { server, session, stop } = joinedToStandInServer(clock, TOKEN, (line) => printed.push(line));
   clock.advance(3_000);
   return { clock, server, session, printed, stop };
 }

@@ -9,17 +9,10 @@
  * server is back.
  */
 import { describe, expect, it } from 'vitest';
-import { GameSession } from '../../../src/node/protocol/gameSession';
-import type { CommandDef } from '../../../src/shared/console/registry';
-import { ManagedPeer } from '../../../src/shared/session/managedPeer';
-import type { ProtocolContext } from '../../../src/shared/protocol/protocol';
 import { SilenceWatch } from '../../../src/shared/session/serverSilence';
-import { answerTimeRequest, isTimeDatagram } from '../../../src/shared/time';
-import { encodePacket } from '../../../src/shared/wire/codec';
-import { NO_SLOT, PacketType } from '../../../src/shared/wire/types';
 import { NEUTRAL_STATE } from '../../../src/shared/p2p/packets';
-import { MemoryNet } from '../../support/memoryNet';
-import { runUntil, ScriptedGame } from '../../support/sessionRig';
+import { joinedToStandInServer } from '../../support/nodeSession';
+import { runUntil } from '../../support/sessionRig';
 import { VirtualClock } from '../../support/virtualClock';
 
 const TOKEN = 0xbeef;
@@ -28,53 +21,16 @@ const NOT_RESPONDING = /^server not responding \((\d+) s\)$/;
 describe('server not responding', () => {
   it('is said once a second while a gameserver is frozen for 6 s, and stops when it is back', () => {
     const clock = new VirtualClock();
-    const net = new MemoryNet(clock, 5);
-    const serverEnd = net.add();
-    const end = net.add();
-    const serverAddr = serverEnd.encodeNode(serverEnd.localNode());
-    let frozen = false;
-    let id = 1;
-    // The gameserver's heartbeat: time sync answered, a Ping each second (nothing at all while frozen).
-    serverEnd.onPacket(({ from, data }) => {
-      if (frozen || !isTimeDatagram(data)) return;
-      const reply = answerTimeRequest(data, clock.now());
-      if (reply) serverEnd.send(from, reply);
-    });
-    clock.setInterval(() => {
-      if (frozen) return;
-      const header = { type: PacketType.Ping, senderSlot: NO_SLOT, messageId: id++, gameTime: clock.now(), joined: false, state: NEUTRAL_STATE, token: TOKEN };
-      serverEnd.send(end.localNode(), encodePacket({ header, events: [] }));
-    }, 1000);
-
-    const game = new ScriptedGame('pilot', clock);
     const printed: { at: number; line: string }[] = [];
-    const commands = new Map<string, CommandDef>();
-    const ctx: ProtocolContext = {
-      packetApi: end,
-      print: (line) => printed.push({ at: clock.now(), line }),
-      addCommand: (def) => (commands.set(def.name, def), () => commands.delete(def.name)),
-      game,
-      discoveryPort: 6526,
-    };
-    const session = new GameSession(ctx, {
-      status: () => 'test',
-      server: () => serverAddr,
-      member: (t) => new ManagedPeer(end.encodeNode(end.localNode()), 'pilot', (to, p) => t.send(to, p), () => session.pipeline.deliverPlayers()),
-      timers: clock,
-    });
-    const stop = session.start({ connect: () => null, disconnect: () => null });
-    // What serverClient does with the accept line of a gameserver.
-    session.member.adopt(0, { server: serverAddr, token: TOKEN });
-    session.pipeline.clock.source = () => serverAddr;
-    session.pipeline.requestJoin();
-    runUntil(clock, 'joined', () => session.member.players()[0]?.joined === true);
+    // The gameserver's heartbeat: time sync answered, a Ping each second (nothing at all while frozen).
+    const { server, stop } = joinedToStandInServer(clock, TOKEN, (line) => printed.push({ at: clock.now(), line }), NEUTRAL_STATE);
     clock.advance(5_000);
     expect(printed.filter((p) => NOT_RESPONDING.test(p.line))).toEqual([]);
 
     const frozenAt = clock.now();
-    frozen = true;
+    server.frozen = true;
     clock.advance(6_000);
-    frozen = false;
+    server.frozen = false;
     runUntil(clock, 'the server heard again', () => printed.some((p) => p.line.startsWith('server responding again')));
     clock.advance(10_000);
     stop();
