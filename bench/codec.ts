@@ -105,8 +105,9 @@ function bench(label: string, packet: Packet): void {
   const enc = rate(encode, RUN_MS);
   const dec = rate(decode, RUN_MS);
   const mb = (perS: number): string => fmt((perS * bytes.length) / 1e6, 1);
-  const link = packet.link ? `, link section ${linkSize(packet.link)} bytes (${packet.link.acks?.length ?? 0} acks, ${packet.link.messages?.length ?? 0} messages; v10 events: ${v10Size(packet)} bytes)` : '';
-  console.log(`[bench:codec] ${label}: ${bytes.length} bytes, ${packet.events.length} events${link}`);
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const link = packet.link ? `, link section ${linkSize(packet.link)} bytes (${count(packet.link.acks?.length ?? 0, 'acknowledgement')}, ${count(packet.link.messages?.length ?? 0, 'message')}; as v10 events: ${v10Size(packet)} bytes)` : '';
+  console.log(`[bench:codec] ${label}: ${bytes.length} bytes, ${count(packet.events.length, 'event')}${link}`);
   console.log(`[bench:codec]   encode ${fmt(enc)} packets/s, ${mb(enc)} MB/s`);
   console.log(`[bench:codec]   decode ${fmt(dec)} packets/s, ${mb(dec)} MB/s`);
 }
