@@ -2,10 +2,13 @@
  * Driving the game page in the e2e tests: console lines in and out, and the
  * game's own clock (its simulation ticks) to wait on instead of time.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../support/browser';
 import { freeUdpPorts, P2P_PORT_SPAN } from '../support/freePort';
-import { startWebShell } from '../support/webShellProcess';
+import { repoRoot, startWebShell } from '../support/webShellProcess';
 import { openGame, type GameTarget } from '../support/gameTarget';
 import { passFrontDoor } from '../support/frontDoor';
 
@@ -75,6 +78,33 @@ export async function twoPlayersOnLoopback(viewport = { width: 800, height: 500 
       await Promise.all(shells.map((s) => s.stop()));
     },
   };
+}
+
+/**
+ * Two players on loopback (twoPlayersOnLoopback) for the tests of the calling
+ * describe: opened before them all, with test-artifacts/ made for their
+ * screenshots, and handed to `take`; closed after them all.
+ */
+export function twoPlayersForTheseTests(take: (players: TwoPlayers) => void): void {
+  let players: TwoPlayers | undefined;
+  beforeAll(async () => {
+    mkdirSync(join(repoRoot, 'test-artifacts'), { recursive: true });
+    players = await twoPlayersOnLoopback();
+    take(players);
+  });
+  afterAll(async () => {
+    await players?.close();
+  });
+}
+
+/** Each page opens its console, takes its name (alpha, bravo) and goes from offline play to `protocol`. */
+export async function bothNamedOn(alpha: Page, bravo: Page, protocol: string): Promise<void> {
+  for (const [page, name] of [[alpha, 'alpha'], [bravo, 'bravo']] as const) {
+    await page.keyboard.press('Backquote');
+    await type(page, `name ${name}`);
+    await type(page, `protocol ${protocol}`);
+    await waitConsole(page, new RegExp(`protocol offline -> ${protocol}`));
+  }
 }
 
 /**

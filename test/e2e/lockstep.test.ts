@@ -4,39 +4,19 @@
  * loopback. Every peer steps one shared world with every pilot's input; each
  * page shows that world.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alphaFliesAndBothSeeEachOther, sameFrameWithinFour, screenshotsWithConsolesClosed } from './sharedGameSteps';
-import { twoPlayersOnLoopback, type, waitConsole, type TwoPlayers } from './gamePage';
-import { repoRoot } from '../support/webShellProcess';
-
-const artifacts = join(repoRoot, 'test-artifacts');
+import { describe, it } from 'vitest';
+import { itSharesOneWorld } from './sharedGameSteps';
+import { bothNamedOn, twoPlayersForTheseTests, type, waitConsole } from './gamePage';
 
 describe('two players in a lockstep game in headless Chromium', () => {
   let alpha: Page;
   let bravo: Page;
-  let players: TwoPlayers | undefined;
   let problems: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    players = await twoPlayersOnLoopback();
-    ({ alpha, bravo, problems } = players);
-  });
-
-  afterAll(async () => {
-    await players?.close();
-  });
+  twoPlayersForTheseTests((players) => ({ alpha, bravo, problems } = players));
 
   it('alpha starts a lockstep game on the LAN and bravo joins it with alpha\'s state', async () => {
-    for (const [page, name] of [[alpha, 'alpha'], [bravo, 'bravo']] as const) {
-      await page.keyboard.press('Backquote');
-      await type(page, `name ${name}`);
-      await type(page, 'protocol lockstep');
-      await waitConsole(page, /protocol offline -> lockstep/);
-    }
+    await bothNamedOn(alpha, bravo, 'lockstep');
     await type(alpha, 'connect');
     await waitConsole(alpha, /connected to the peer-to-peer game as slot 0/);
     await waitConsole(alpha, /no lockstep game running here: started one \(you are its lowest slot\)/);
@@ -53,17 +33,9 @@ describe('two players in a lockstep game in headless Chromium', () => {
     await waitConsole(bravo, /^lockstep: frame [1-9]\d* \(epoch \d+\), input lead \d+, frames waited \d+/m);
   });
 
-  it("bravo sees alpha's ship fly, and alpha sees bravo's ship", async () => {
-    await alphaFliesAndBothSeeEachOther(alpha, bravo);
-    expect(problems).toEqual([]);
-  });
-
-  it('both pages show the same shared world frame, a few ticks apart at most', async () => {
-    await sameFrameWithinFour(alpha, bravo, 'world');
-  });
-
-  it('each page draws the game without errors (screenshots)', async () => {
-    await screenshotsWithConsolesClosed(alpha, bravo, 'lockstep');
-    expect(problems).toEqual([]);
-  });
+  itSharesOneWorld(
+    () => ({ alpha, bravo, problems }),
+    { test: 'both pages show the same shared world frame, a few ticks apart at most', label: 'world' },
+    { test: 'each page draws the game without errors (screenshots)', prefix: 'lockstep' },
+  );
 });

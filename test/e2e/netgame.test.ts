@@ -6,15 +6,10 @@
  * slot 1. Both pages show the game the server runs; when alpha leaves, the
  * server closes and bravo is told and plays offline again.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alphaFliesAndBothSeeEachOther, sameFrameWithinFour, screenshotsWithConsolesClosed } from './sharedGameSteps';
-import { consoleText, twoPlayersOnLoopback, type, waitConsole, type TwoPlayers } from './gamePage';
-import { repoRoot } from '../support/webShellProcess';
-
-const artifacts = join(repoRoot, 'test-artifacts');
+import { describe, expect, it } from 'vitest';
+import { itSharesOneWorld } from './sharedGameSteps';
+import { consoleText, twoPlayersForTheseTests, type, waitConsole } from './gamePage';
 
 /**
  * The TCP port in alpha's `hosting netgame` line. The console wraps long lines
@@ -39,19 +34,9 @@ async function countLines(page: Page, line: string): Promise<number> {
 describe('two players in a netgame hosted by one of them, in headless Chromium', () => {
   let alpha: Page;
   let bravo: Page;
-  let players: TwoPlayers | undefined;
   let problems: string[] = [];
   let port = 0;
-
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    players = await twoPlayersOnLoopback();
-    ({ alpha, bravo, problems } = players);
-  });
-
-  afterAll(async () => {
-    await players?.close();
-  });
+  twoPlayersForTheseTests((players) => ({ alpha, bravo, problems } = players));
 
   it('alpha hosts a netgame in its own game and is its slot 0', async () => {
     await alpha.keyboard.press('Backquote');
@@ -89,19 +74,11 @@ describe('two players in a netgame hosted by one of them, in headless Chromium',
     console.log(`bravo's players:\n${(await consoleText(bravo)).split('\n').filter((l) => /^(slot|\d+ |netgame:)/.test(l)).join('\n')}`);
   });
 
-  it("bravo sees alpha's ship fly, and alpha sees bravo's ship", async () => {
-    await alphaFliesAndBothSeeEachOther(alpha, bravo);
-    expect(problems).toEqual([]);
-  });
-
-  it('both pages show the netgame frame a few ticks apart at most', async () => {
-    await sameFrameWithinFour(alpha, bravo, 'netgame');
-  });
-
-  it('each page draws the netgame without errors (screenshots)', async () => {
-    await screenshotsWithConsolesClosed(alpha, bravo, 'netgame');
-    expect(problems).toEqual([]);
-  });
+  itSharesOneWorld(
+    () => ({ alpha, bravo, problems }),
+    { test: 'both pages show the netgame frame a few ticks apart at most', label: 'netgame' },
+    { test: 'each page draws the netgame without errors (screenshots)', prefix: 'netgame' },
+  );
 
   it('when alpha disconnects, bravo is told its host left (not that a server removed it) and plays offline again', async () => {
     await alpha.keyboard.press('Backquote');

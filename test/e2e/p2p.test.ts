@@ -2,11 +2,10 @@
  * Two players on one machine: two browser shells (two hosts with their own
  * UDP sockets) and two Chromium pages, connected peer-to-peer over loopback.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleText, twoPlayersOnLoopback, type, waitConsole, type TwoPlayers } from './gamePage';
+import { describe, expect, it } from 'vitest';
+import { bothNamedOn, consoleText, twoPlayersForTheseTests, type, waitConsole } from './gamePage';
 import { repoRoot } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
@@ -14,26 +13,11 @@ const artifacts = join(repoRoot, 'test-artifacts');
 describe('two players peer-to-peer in headless Chromium', () => {
   let alpha: Page;
   let bravo: Page;
-  let players: TwoPlayers | undefined;
   let problems: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    players = await twoPlayersOnLoopback();
-    ({ alpha, bravo, problems } = players);
-  });
-
-  afterAll(async () => {
-    await players?.close();
-  });
+  twoPlayersForTheseTests((players) => ({ alpha, bravo, problems } = players));
 
   it('both connect and see each other in the player table', async () => {
-    for (const [page, name] of [[alpha, 'alpha'], [bravo, 'bravo']] as const) {
-      await page.keyboard.press('Backquote');
-      await type(page, `name ${name}`);
-      await type(page, 'protocol p2p');
-      await waitConsole(page, /protocol offline -> p2p/);
-    }
+    await bothNamedOn(alpha, bravo, 'p2p');
     await type(alpha, 'connect');
     await waitConsole(alpha, /connected to the peer-to-peer game as slot 0/);
     await type(bravo, 'connect');

@@ -2,11 +2,12 @@
  * Steps the e2e tests of the shared-world games (lockstep, netgame) take
  * alike with two pages, alpha and bravo: alpha flies and each draws the
  * other; both show the same frame within a few ticks; screenshots with the
- * consoles closed.
+ * consoles closed. itSharesOneWorld makes the three tests of them.
  */
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
+import type { TwoPlayers } from './gamePage';
 import { repoRoot } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
@@ -66,4 +67,34 @@ export async function screenshotsWithConsolesClosed(alpha: Page, bravo: Page, pr
   );
   await alpha.screenshot({ path: join(artifacts, `${prefix}-alpha.png`) });
   await bravo.screenshot({ path: join(artifacts, `${prefix}-bravo.png`) });
+}
+
+/**
+ * The three tests lockstep and netgame both run on their pages (`players`, once
+ * open), in this order: alpha flies and each draws the other, with no page
+ * errors; both show one frame within four ticks (test `frame.test`, logged as
+ * `frame.label`); screenshots `<shots.prefix>-alpha.png` and `-bravo.png`
+ * (test `shots.test`), with no page errors.
+ */
+export function itSharesOneWorld(
+  players: () => Pick<TwoPlayers, 'alpha' | 'bravo' | 'problems'>,
+  frame: { test: string; label: string },
+  shots: { test: string; prefix: string },
+): void {
+  it("bravo sees alpha's ship fly, and alpha sees bravo's ship", async () => {
+    const { alpha, bravo, problems } = players();
+    await alphaFliesAndBothSeeEachOther(alpha, bravo);
+    expect(problems).toEqual([]);
+  });
+
+  it(frame.test, async () => {
+    const { alpha, bravo } = players();
+    await sameFrameWithinFour(alpha, bravo, frame.label);
+  });
+
+  it(shots.test, async () => {
+    const { alpha, bravo, problems } = players();
+    await screenshotsWithConsolesClosed(alpha, bravo, shots.prefix);
+    expect(problems).toEqual([]);
+  });
 }
