@@ -5,23 +5,13 @@
  * command runs it when pressed.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GameTarget } from '../support/gameTarget';
-import { consoleText, holdAndCount, openWatchedGame, ownLasers, type, waitConsole, waitTicks } from './gamePage';
+import { describe, expect, it } from 'vitest';
+import { consoleText, holdAndCount, watchedGameForTheseTests, ownLasers, type, waitConsole, waitTicks } from './gamePage';
 
 describe('key bindings in the game page', () => {
-  let game: GameTarget;
   let page: Page;
   const problems: string[] = [];
-
-  beforeAll(async () => {
-    game = await openWatchedGame(problems);
-    page = game.page;
-  });
-
-  afterAll(async () => {
-    await game?.close();
-  });
+  watchedGameForTheseTests(problems, (p) => (page = p));
 
   it('bind j +fire and unbind space survive a reload: J fires, Space does not, and a key bound to a command runs it', async () => {
     await page.keyboard.press('Backquote');

@@ -6,12 +6,10 @@
  * bots come in far away, so a player sitting still is not hit in the first
  * five seconds. Screenshots in test-artifacts/.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
-import type { GameTarget } from '../support/gameTarget';
+import { describe, expect, it } from 'vitest';
+import { watchedGameForTheseTests, type, waitConsole, waitTicks } from './gamePage';
 import { repoRoot } from '../support/webShellProcess';
 import { RULES } from '../../src/shared/game/rules';
 import { JOIN_DISTANCE } from '../../src/shared/game/spawnPoint';
@@ -31,19 +29,9 @@ async function setConsole(page: Page, open: boolean): Promise<void> {
 }
 
 describe('a new player offline (the game page)', () => {
-  let game: GameTarget;
   let page: Page;
   const problems: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    game = await openWatchedGame(problems);
-    page = game.page;
-  });
-
-  afterAll(async () => {
-    await game?.close();
-  });
+  watchedGameForTheseTests(problems, (p) => (page = p));
 
   it('alone: the HUD has our name and speed, no match clock and no tick rate or fps', async () => {
     await waitTicks(page, 80);

@@ -4,25 +4,15 @@
  * the same through its menu and the page).
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GameTarget } from '../support/gameTarget';
-import { openWatchedGame } from './gamePage';
+import { describe, expect, it } from 'vitest';
+import { watchedGameForTheseTests } from './gamePage';
 
 const inFullscreen = (page: Page, want: boolean) => page.waitForFunction((w) => (document.fullscreenElement !== null) === w, want, { timeout: 10_000 });
 
 describe('fullscreen from the keyboard (the game page)', () => {
-  let game: GameTarget;
   let page: Page;
   const problems: string[] = [];
-
-  beforeAll(async () => {
-    game = await openWatchedGame(problems);
-    page = game.page;
-  });
-
-  afterAll(async () => {
-    await game?.close();
-  });
+  watchedGameForTheseTests(problems, (p) => (page = p));
 
   it('F11 enters and leaves fullscreen, and so does Alt+Enter', async () => {
     await page.keyboard.press('F11');

@@ -120,6 +120,23 @@ export async function openWatchedGame(problems: string[], viewport = { width: 10
   return game;
 }
 
+/**
+ * The game (openWatchedGame) for the tests of the calling describe: opened
+ * before them all, with test-artifacts/ made for their screenshots, and its
+ * page handed to `take`; closed after them all.
+ */
+export function watchedGameForTheseTests(problems: string[], take: (page: Page) => void): void {
+  let game: GameTarget | undefined;
+  beforeAll(async () => {
+    mkdirSync(join(repoRoot, 'test-artifacts'), { recursive: true });
+    game = await openWatchedGame(problems);
+    take(game.page);
+  });
+  afterAll(async () => {
+    await game?.close();
+  });
+}
+
 /** Lasers of ours flying now. */
 export const ownLasers = (page: Page): Promise<number> =>
   page.evaluate(() => {

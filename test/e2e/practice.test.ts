@@ -4,12 +4,10 @@
  * end. Screenshots (test-artifacts/): a missile in flight, an extra, an
  * energy field, the scoreboard (Tab) and the match-end screen.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
-import type { GameTarget } from '../support/gameTarget';
+import { describe, expect, it } from 'vitest';
+import { watchedGameForTheseTests, type, waitConsole, waitTicks } from './gamePage';
 import { repoRoot } from '../support/webShellProcess';
 
 const artifacts = join(repoRoot, 'test-artifacts');
@@ -59,19 +57,9 @@ async function face(page: Page, kind: string): Promise<number | null> {
 }
 
 describe('offline practice against computer pilots (the game page)', () => {
-  let game: GameTarget;
   let page: Page;
   const problems: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
-    game = await openWatchedGame(problems);
-    page = game.page;
-  });
-
-  afterAll(async () => {
-    await game?.close();
-  });
+  watchedGameForTheseTests(problems, (p) => (page = p));
 
   it('bot add 3 brings three computer pilots into the offline game', async () => {
     await page.keyboard.press('Backquote');
