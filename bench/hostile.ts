@@ -36,7 +36,8 @@
  *   ammunition, mines at 10× the rate, a kill credited to a friend who never
  *   fired, hits ignored, extras picked up from afar — on a gameserver where
  *   honest players play (one fires lasers, one its start ammunition of
- *   missiles and mines at the cooldowns and picks up an extra beside it):
+ *   missiles and mines at the cooldowns, then flies to one of the server's
+ *   own extras and picks it up there; the cheater claims others from afar):
  *   per cheat, its events the honest player got (target: what the rules
  *   allow), its strikes by reason and whether it was dropped (the mine layer
  *   must be); per honest player, its strikes (target 0) and what of its

@@ -11,7 +11,7 @@
  */
 import dgram from 'node:dgram';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, PacketType, type LinkSection, type Packet, type PacketHeader, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, PacketType, type LinkSection, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
 import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
 import type { Vec3 } from '../../src/shared/sim/types';
 import { LineClient } from './lineClient';
@@ -197,6 +197,25 @@ export class GameClient {
   relayed(): { slot: number; packet: Packet; at: number }[] {
     const out: { slot: number; packet: Packet; at: number }[] = [];
     for (const r of this.relays()) for (const e of r.packet.events) if (e.type === 'relayed') out.push({ slot: e.slot, packet: e.packet, at: r.at });
+    return out;
+  }
+
+  /**
+   * The reliable messages the server itself sent this client (the match
+   * state, the arena's extras and who got them: a Relay's own link section,
+   * not a relayed player's), each once (a resent message keeps its id), in
+   * the order they arrived.
+   */
+  serverMessages(): ReliableGameEvent[] {
+    const seen = new Set<number>();
+    const out: ReliableGameEvent[] = [];
+    for (const r of this.relays()) {
+      for (const m of r.packet.link?.messages ?? []) {
+        if (seen.has(m.id)) continue;
+        seen.add(m.id);
+        out.push(m.event);
+      }
+    }
     return out;
   }
 

@@ -4,7 +4,7 @@
  * test/soak/hostileWeapons.test.ts logs before it asserts.
  */
 import { RULES } from '../../src/shared/game/rules';
-import type { RuleCheatResult, RulePlayer } from './hostileRules';
+import { FAR_CLAIMS, type RuleCheatResult, type RulePlayer } from './hostileRules';
 
 /** The targets the bench holds the figures against (the integration test asserts the same). */
 export const RULE_TARGETS = {
@@ -82,8 +82,9 @@ export function ruleFigures(r: RuleCheatResult): RulePlayerFigures[] {
     out.push({
       player: r.pickup.name,
       role: 'cheat',
-      what: 'extras picked up from afar',
-      figures: [exactly('pickup claims forwarded', r.pickup.received, 0, r.pickup.sent), atLeast('far-pickup strikes', k('far-pickup'), r.pickup.sent), dropped(r.pickup)],
+      what: "the server's extras claimed from afar",
+      // Every claim it made struck, and it makes FAR_CLAIMS (one a spawn interval) unless the server's extras run out.
+      figures: [exactly('pickups granted', r.pickup.received, 0, r.pickup.sent), atLeast('far-pickup strikes', k('far-pickup'), Math.max(FAR_CLAIMS, r.pickup.sent)), dropped(r.pickup)],
     });
   }
   for (const name of r.honestNames) {
@@ -102,11 +103,12 @@ export function ruleFigures(r: RuleCheatResult): RulePlayerFigures[] {
         { figure: 'states forwarded', value: r.shooterStates.received, of: r.shooterStates.sent, note: `${(100 * share).toFixed(1)} %`, target: `> ${100 * RULE_TARGETS.states} %`, met: share > RULE_TARGETS.states },
       );
     } else if (name === 'honest-friend') what = 'named as the killer by the claim cheat, never fires';
-    else if (name === 'honest') what = r.pickup ? 'watches; as the match authority it lays the extras' : 'watches';
+    else if (name === 'honest') what = 'watches';
     else if (name === 'honest-armed' && r.armed) {
-      what = 'fires its start ammunition at the cooldowns, picks up an extra beside it';
-      const all = (figure: string, x: { sent: number; received: number }) => exactly(`${figure} forwarded`, x.received, x.sent, x.sent);
-      figures.push(all('missiles', r.armed.missiles), all('mines', r.armed.mines), all('pickup claims', r.armed.pickups));
+      what = "fires its start ammunition at the cooldowns, flies to one of the server's extras and picks it up there";
+      const all = (figure: string, x: { sent: number; received: number }) => exactly(figure, x.received, x.sent, x.sent);
+      // A pickup gets through when the server gives it the extra (its answer to everyone names the armed player).
+      figures.push(all('missiles forwarded', r.armed.missiles), all('mines forwarded', r.armed.mines), { ...all('pickups granted', r.armed.pickups), ...(r.armed.pickups.sent === 0 ? { met: false, note: 'no claim made' } : {}) });
     }
     out.push({ player: name, role: 'honest', what, figures });
   }

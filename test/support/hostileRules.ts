@@ -12,11 +12,13 @@
  *     at the gun's cooldown) fly straight through it, reporting damage 0;
  * and with `pickupsAndArms` (the bench's run; the integration test runs
  * without, so its game is the one it always asserted on):
- * (e) extras picked up from afar: claims of the authority's extras from a
- *     ship nowhere near them;
+ * (e) extras picked up from afar: claims of the server's own extras (the
+ *     gameserver owns the arena: it spawns them, one every
+ *     RULES.extras.spawnEveryTicks, and decides every claim) from a ship
+ *     nowhere near them;
  * plus an armed honest player who fires its start ammunition of missiles and
- * mines at the cooldowns and picks up an extra beside it, all of which must
- * get through.
+ * mines at the cooldowns, then flies to one of the server's extras (slower
+ * than the ship's cap) and picks it up there, all of which must get through.
  *
  * Shared by test/soak/hostileWeapons.test.ts (which asserts on the
  * result) and `npm run bench:hostile -- --rule-cheaters` (which prints the
@@ -27,9 +29,10 @@
  * the test asserts there is none.
  */
 import { RULES } from '../../src/shared/game/rules';
+import { MAX_SPEED } from '../../src/shared/game/kinds/ship';
 import { STEP_MS, type Vec3 } from '../../src/shared/sim/types';
-import { NO_SLOT, objectId, PacketType, type LinkSection, type RemoteEvent } from '../../src/shared/wire/types';
-import { GameClient } from './gameClient';
+import { NO_SLOT, objectId, PacketType, type LinkSection, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
+import { GameClient, shipAt } from './gameClient';
 import type { ServerProcess } from './serverProcess';
 import { waitFor } from './waitFor';
 
@@ -41,6 +44,13 @@ export interface RuleCheatOptions {
 /** With pickupsAndArms nine players join from 127.0.0.1, one more than a gameserver seats from one address by default. */
 export const PICKUPS_AND_ARMS_SERVER_ARGS: readonly string[] = ['--max-per-address', '9'];
 
+/** Extras the far-pickup cheater claims from afar (each a live one of the server's, none the armed player's). */
+export const FAR_CLAIMS = 3;
+/** How fast the armed player flies to its extra: below the ship's cap without the afterburner (units/s). */
+const TRIP_SPEED = 0.8 * MAX_SPEED;
+/** How long a wait for the server's next extra may take: ten spawn intervals (a spawn point inside an asteroid skips one). */
+const EXTRA_WAIT_MS = 10 * RULES.extras.spawnEveryTicks * STEP_MS;
+
 /** The gameserver's status JSON, the parts read here. */
 export interface RuleStatus {
   strikes: Record<string, number>;
@@ -51,7 +61,7 @@ export interface RuleStatus {
 /** What one cheater or honest player sent and what became of it. */
 export interface RulePlayer {
   name: string;
-  /** Events of its cheat (or honest use) sent, and how many of them the honest observer received. */
+  /** Events of its cheat (or honest use) sent, and how many of them the honest observer received (of pickup claims: the server's word that it got the extra). */
   sent: number;
   received: number;
   /** Its `removed: …` line from the server, if it was dropped. */
@@ -74,7 +84,7 @@ export interface RuleCheatResult {
   /** Bolts the shooter fired (`sent`) and the observer got; states likewise. */
   bolts: { sent: number; received: number };
   shooterStates: { sent: number; received: number };
-  /** The armed honest player's missiles, mines and pickup claims (pickupsAndArms). */
+  /** The armed honest player's missiles, mines and pickup claims (pickupsAndArms); pickups received: the server's word to the observer that it got the extra. */
   armed?: { missiles: { sent: number; received: number }; mines: { sent: number; received: number }; pickups: { sent: number; received: number } };
   /** States each player sent. */
   statesSent: Record<string, number>;
@@ -90,6 +100,17 @@ function eventsFrom(c: GameClient, slot: number): RemoteEvent[] {
 }
 const statesFrom = (c: GameClient, slot: number) => c.relayed().filter((r) => r.slot === slot && r.packet.header.type === PacketType.GameState).length;
 const removedLine = (c: GameClient) => c.tcp.lines.find((l) => l.startsWith('removed: '));
+/** The server's extras `c` has heard of and not heard gone (taken or expired): wire id → where it lies, in the order they came. */
+function liveExtras(c: GameClient): Map<number, Vec3> {
+  const live = new Map<number, Vec3>();
+  for (const e of c.serverMessages()) {
+    if (e.type === 'createExtra') live.set(e.id, e.pos);
+    else if (e.type === 'killObject') live.delete(e.id);
+  }
+  return live;
+}
+/** How many of the server's extras `c` heard went to `slot`. */
+const grantedTo = (c: GameClient, slot: number) => c.serverMessages().filter((e) => e.type === 'killObject' && e.killerSlot === slot).length;
 
 /** Runs the cheaters and honest players on gameserver `server` (a process with an HTTP status port); every client is closed when it returns. */
 export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions = {}): Promise<RuleCheatResult> {
@@ -104,12 +125,13 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
       timeouts.push((err as Error).message);
       return undefined;
     });
-  /** Sends `c`'s state at `pos` every 50 ms (20 Hz, a player's rate), with whatever `events()` has queued; counts what it sent. */
-  const fly = (c: GameClient, pos: Vec3, events: () => RemoteEvent[] = () => []): { sent: number } => {
+  /** Sends `c`'s state at `pos` (or the state `pos()` gives) every 50 ms (20 Hz, a player's rate), with whatever `events()` has queued; counts what it sent. */
+  const fly = (c: GameClient, pos: Vec3 | (() => ShipState), events: () => RemoteEvent[] = () => []): { sent: number } => {
     const n = { sent: 0 };
     timers.push(
       setInterval(() => {
-        c.sendState(pos, events());
+        if (typeof pos === 'function') c.sendRaw(c.packet({ state: pos(), events: events() }));
+        else c.sendState(pos, events());
         n.sent += 1;
       }, 50),
     );
@@ -164,8 +186,19 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
       claimer: fly(claimer, at.claimer),
       parked: fly(parked, at.parked),
     };
+    /** The armed player's trip to its extra (none: at its station), at TRIP_SPEED; `arrived` once a state there went out. */
+    let trip: { from: Vec3; to: Vec3; t0: number; arrived: boolean } | undefined;
+    const armedState = (): ShipState => {
+      if (!trip) return shipAt(at.armed);
+      const d = { x: trip.to.x - trip.from.x, y: trip.to.y - trip.from.y, z: trip.to.z - trip.from.z };
+      const length = Math.hypot(d.x, d.y, d.z);
+      const k = length === 0 ? 1 : Math.min(1, (TRIP_SPEED * (performance.now() - trip.t0)) / 1000 / length);
+      if (k === 1) trip.arrived = true;
+      const v = k === 1 || length === 0 ? 0 : TRIP_SPEED / length;
+      return { ...shipAt({ x: trip.from.x + d.x * k, y: trip.from.y + d.y * k, z: trip.from.z + d.z * k }), vel: { x: d.x * v, y: d.y * v, z: d.z * v } };
+    };
     if (armed && picker) {
-      flights.armed = fly(armed, at.armed);
+      flights.armed = fly(armed, armedState);
       flights.picker = fly(picker, at.picker);
     }
     // Shots every 200 ms (the cooldown is 150 ms): every fourth state of a 50 ms stream.
@@ -175,37 +208,49 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
     await waitFor('the honest player to hear every other', () => others.every((c) => statesFrom(honest, c.slot) > 0), 20_000);
     shooting = true;
 
-    // (e) and the armed honest player, alongside (a)–(c): the authority (the first to join, the lowest slot) lays
-    // extras beside the armed player; it claims one from there, the picker claims the others from afar.
-    const extraIds = [300, 301, 302, 303];
+    // (e) and the armed honest player, alongside (a)–(c): the server lays its extras (one every spawn interval);
+    // the armed player takes the first it hears of, flying there to claim it; the picker claims the next ones from afar.
     const armedSent = { missiles: 0, mines: 0, pickups: 0 };
     let pickerSent = 0;
-    const sideShow: Promise<void> = (async () => {
-      if (!armed || !picker) return;
-      if (others.some((c) => c.slot < honest.slot)) throw new Error('rule cheaters: the observer is not the match authority (lowest slot)');
-      honest.sendState(at.honest, extraIds.map((id) => ({ type: 'createExtra', id: objectId(honest.slot, id), kind: 0, pos: { x: at.armed.x + 5, y: 0, z: at.armed.z } })));
-      const extrasAt = (c: GameClient) => eventsFrom(c, honest.slot).filter((e) => e.type === 'createExtra').length >= extraIds.length;
-      await soft('the extras to reach the armed player and the picker', () => extrasAt(armed) && extrasAt(picker), 10_000);
-      const claim = (c: GameClient, extra: number, n: number): LinkSection => ({ messages: [{ id: n, event: { type: 'killObject', id: objectId(honest.slot, extra), killerSlot: c.slot } }] });
-      armed.sendRaw(armed.packet({ pos: at.armed, link: claim(armed, extraIds[0] as number, 1) }));
-      armedSent.pickups += 1;
-      for (const [i, id] of extraIds.slice(1).entries()) {
-        picker.sendRaw(picker.packet({ pos: at.picker, link: claim(picker, id, i + 1) }));
+    let armedTarget: number | undefined;
+    const claim = (c: GameClient, extra: number, n: number): LinkSection => ({ messages: [{ id: n, event: { type: 'killObject', id: extra, killerSlot: c.slot } }] });
+    const farClaims = async (p: GameClient) => {
+      const claimed = new Set<number>();
+      for (let n = 1; n <= FAR_CLAIMS; n++) {
+        const next = () => armedTarget !== undefined && [...liveExtras(p).keys()].find((id) => id !== armedTarget && !claimed.has(id));
+        const id = await soft(`extra ${n} of ${FAR_CLAIMS} for the picker to claim from afar`, next, EXTRA_WAIT_MS);
+        if (id === undefined) return;
+        claimed.add(id);
+        p.sendRaw(p.packet({ pos: at.picker, link: claim(p, id, n) }));
         pickerSent += 1;
-        await pace('the next far claim (the attacker pacing itself)', 100, 10);
       }
+      await soft('the far-pickup strikes', async () => ((await status(http)).strikes['far-pickup'] ?? 0) >= pickerSent, 5000);
+    };
+    const armedPlay = async (a: GameClient) => {
+      const first = await soft("the server's first extra at the armed player", () => liveExtras(a).entries().next().value, EXTRA_WAIT_MS);
+      armedTarget = first?.[0];
       // The armed player's start ammunition, each a cooldown and a bit after the last: everything the rules allow.
       for (let k = 0; k < RULES.missile.startAmmo; k++) {
         if (k > 0) await pace('the launcher cooldown (an honest player waiting for it)', RULES.missile.cooldownTicks * STEP_MS + 100, 10);
-        armed.sendState(at.armed, [{ type: 'createMissile', id: objectId(armed.slot, 100 + k), pos: { x: at.armed.x, y: at.armed.y, z: at.armed.z - 8 }, vel: { x: 0, y: 0, z: -300 }, targetSlot: NO_SLOT, ttl: RULES.missile.ttlTicks }]);
+        a.sendState(at.armed, [{ type: 'createMissile', id: objectId(a.slot, 100 + k), pos: { x: at.armed.x, y: at.armed.y, z: at.armed.z - 8 }, vel: { x: 0, y: 0, z: -300 }, targetSlot: NO_SLOT, ttl: RULES.missile.ttlTicks }]);
         armedSent.missiles += 1;
       }
       for (let k = 0; k < RULES.mine.startAmmo; k++) {
         await pace('the mine cooldown (an honest player waiting for it)', RULES.mine.cooldownTicks * STEP_MS + 100, 10);
-        armed.sendState(at.armed, [{ type: 'createObject', id: objectId(armed.slot, 200 + k), kind: 1, pos: { x: at.armed.x, y: at.armed.y, z: at.armed.z + 10 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } }]);
+        a.sendState(at.armed, [{ type: 'createObject', id: objectId(a.slot, 200 + k), kind: 1, pos: { x: at.armed.x, y: at.armed.y, z: at.armed.z + 10 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 } }]);
         armedSent.mines += 1;
       }
-    })();
+      if (!first) return;
+      // Then to the extra, at a speed its ship flies, and the claim from beside it.
+      const [id, where] = first;
+      trip = { from: at.armed, to: where, t0: performance.now(), arrived: false };
+      const tripMs = (1000 * Math.hypot(where.x - at.armed.x, where.y - at.armed.y, where.z - at.armed.z)) / TRIP_SPEED;
+      if (!(await soft('the armed player beside its extra', () => trip?.arrived, tripMs + 5000))) return;
+      a.sendRaw(a.packet({ state: armedState(), link: claim(a, id, 1) }));
+      armedSent.pickups += 1;
+      await soft('the server giving the armed player its extra', () => grantedTo(a, a.slot) > 0, 5000);
+    };
+    const sideShow: Promise<void> = armed && picker ? Promise.all([armedPlay(armed), farClaims(picker)]).then(() => undefined) : Promise.resolve();
     // Awaited after the strikes; until then a failure must not go unhandled.
     sideShow.catch(() => undefined);
 
@@ -228,9 +273,10 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
 
     await soft('the missile, mine and kill-claim strikes', async () => {
       const s = await status(http);
-      const far = !picker || (s.strikes['far-pickup'] ?? 0) >= extraIds.length - 1;
-      return (s.strikes['missile-ammo'] ?? 0) >= 3 && (s.strikes['mine-rate'] ?? 0) + (s.strikes['mine-ammo'] ?? 0) >= 10 && (s.strikes['false-kill-claim'] ?? 0) >= 1 && far;
+      return (s.strikes['missile-ammo'] ?? 0) >= 3 && (s.strikes['mine-rate'] ?? 0) + (s.strikes['mine-ammo'] ?? 0) >= 10 && (s.strikes['false-kill-claim'] ?? 0) >= 1;
     }, 20_000);
+    // (e) and the armed player, on the server's extras: done (their far-pickup strikes in) before the last status.
+    await sideShow;
     // (d) The barrage goes on until the parked cheater has been struck for ignoring it twice (the first after the
     // spawn grace, the forgiven invulnerability window and a lethal batch beyond shield, hull, recharge and margin).
     const final =
@@ -239,12 +285,11 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
         return (s.strikes['ignores-hits'] ?? 0) >= 2 ? s : null;
       }, 90_000, 250)) ?? (await status(http));
     shooting = false;
-    await sideShow;
 
     const from = (c: GameClient, type: RemoteEvent['type']) => eventsFrom(honest, c.slot).filter((e) => e.type === type).length;
     let armedFigures: RuleCheatResult['armed'];
     if (armed) {
-      const got = () => ({ missiles: from(armed, 'createMissile'), mines: from(armed, 'createObject'), pickups: from(armed, 'killObject') });
+      const got = () => ({ missiles: from(armed, 'createMissile'), mines: from(armed, 'createObject'), pickups: grantedTo(honest, armed.slot) });
       await soft('the armed player\'s missiles, mines and pickup at the observer', () => {
         const g = got();
         return g.missiles >= armedSent.missiles && g.mines >= armedSent.mines && g.pickups >= armedSent.pickups;
@@ -259,7 +304,7 @@ export async function runRuleCheaters(server: ServerProcess, o: RuleCheatOptions
       mines: { name: 'cheat-mines', sent: minesSent, received: from(miner, 'createObject') },
       claim: { name: 'cheat-claim', sent: 1, received: from(claimer, 'killObject') },
       parked: { name: 'cheat-parked', sent: 0, received: 0 },
-      ...(picker ? { pickup: { name: 'cheat-pickup', sent: pickerSent, received: from(picker, 'killObject') } } : {}),
+      ...(picker ? { pickup: { name: 'cheat-pickup', sent: pickerSent, received: grantedTo(honest, picker.slot) } } : {}),
       honestNames: ['honest', 'honest-shooter', 'honest-friend', ...(armed ? ['honest-armed'] : [])],
       bolts: { sent: shots * 3, received: from(shooter, 'createLaser') },
       shooterStates: { sent: shooterFlight.sent, received: statesFrom(honest, shooter.slot) },
