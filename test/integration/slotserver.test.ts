@@ -59,6 +59,9 @@ async function server(extra: Partial<SlotserverOptions> = {}): Promise<Slotserve
     port: 0,
     maxPlayers: 4,
     welcome: WELCOME,
+    // Every client here joins from 127.0.0.1 and speaks only TCP: one host may take every seat, and no UDP proof is asked (seatProof.test.ts has that).
+    maxPerAddress: 8,
+    proveUdpMs: 0,
     log: pino({ level: 'silent' }),
     ...extra,
   });

@@ -6,7 +6,7 @@
  */
 import { Command, Option } from 'commander';
 import type { Logger } from '../log';
-import { DEFAULT_MAX_PER_ADDRESS } from './join/joinOptions';
+import { DEFAULT_MAX_PER_ADDRESS, DEFAULT_PROVE_UDP_MS } from './join/joinOptions';
 import { MasterRegistration } from './master/masterClient';
 import { loopbackWarning } from './common/discoveryResponder';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
@@ -25,7 +25,9 @@ export interface SlotOpts extends CommonOpts {
   publicHost?: string;
   heartbeatSeconds: number;
   joinTimeoutSeconds: number;
-  maxPerAddress: number;
+  /** Undefined: the server's own default (gameserver 8; slot- and netgame servers --max-players − 1). */
+  maxPerAddress?: number;
+  proveUdpSeconds: number;
   banPollSeconds: number;
 }
 
@@ -126,7 +128,17 @@ export function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: str
     .option('--welcome <line>', 'a line sent to each player who joins (repeat for up to 4 lines)', welcomeLine)
     .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line; read again when it changes and on SIGHUP, and players it bans are removed')
     .addOption(new Option('--ban-poll-seconds <s>', 'how often the ban file is checked for changes').argParser(seconds(0.05, 86_400)).default(1).hideHelp())
-    .option('--max-per-address <n>', 'most seats one host (an IPv4 address or an IPv6 /64) may hold; the default lets a LAN party of 8 behind one public address play', int(1, MAX_WIRE_SLOTS), DEFAULT_MAX_PER_ADDRESS)
+    .option(
+      '--max-per-address <n>',
+      `most seats one host (an IPv4 address or an IPv6 /64) may hold (default: gameserver ${DEFAULT_MAX_PER_ADDRESS}; slotserver and netgame all seats but one, so one host cannot fill the server). A LAN party behind one NAT (one public address) that needs every seat: --max-per-address equal to --max-players`,
+      int(1, MAX_WIRE_SLOTS),
+    )
+    .option(
+      '--prove-udp-seconds <s>',
+      "free a new seat whose player's UDP endpoint is not proved within this long of the join (a gameserver or netgame datagram with its token, a slotserver time-sync request; Starlane clients send at once) and strike its address: 3 such seats within a minute refuse its joins until they fade (0 = never)",
+      seconds(0, 3600),
+      DEFAULT_PROVE_UDP_MS / 1000,
+    )
     .option('--master <host:port>', 'register with this masterserver', masterAddress)
     .option('--url <url>', 'web page about this server, linked from the masterserver list (default: its status page)', serverUrl)
     .addOption(
@@ -151,6 +163,7 @@ export function seatOptions(o: SlotOpts, log: Logger, link: { registration?: Mas
     banFile: o.banFile,
     banPollMs: Math.round(o.banPollSeconds * 1000),
     maxPerAddress: o.maxPerAddress,
+    proveUdpMs: Math.round(o.proveUdpSeconds * 1000),
     joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
     limits: limitsOf(o),
     log,

@@ -159,6 +159,12 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   dropSilent = (now) => {
     lastTickAt = now;
     for (const s of [...clients.values()]) {
+      // A new seat proves its endpoint with a first datagram with its token (the game sends at once), or it is freed and its host struck.
+      if (s.udp === null && config.proveUdpMs > 0 && now - s.lastHeard > config.proveUdpMs) {
+        log.info({ slot: s.slot, address: s.address }, 'player removed: no game datagram with its token after the join');
+        seats.unproved(s.slot, `no game datagram with your token within ${Math.round(config.proveUdpMs / 1000)} s of joining`);
+        continue;
+      }
       // Only game datagrams with the seat's token keep it: a TCP line costs a squatter nothing and plays no game.
       if (now - s.lastHeard > timeoutMs) {
         log.info({ slot: s.slot, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');

@@ -5,7 +5,7 @@
 import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
 import type { MatchAnnouncement } from '../../../shared/game/matchSync';
 import type { EventDrops } from './forwarder';
-import type { SeatedPlayer } from '../join/joinOptions';
+import { proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import type { ClientCounters } from './seat';
 import type { CommonServerOptions, RunningServer } from '../common/types';
 
@@ -35,6 +35,8 @@ export interface GameserverOptions extends CommonServerOptions {
    * is freed, its player told why (default 10,000 ms); TCP lines do not keep a seat.
    */
   timeoutMs?: number;
+  /** A new seat whose token arrived in no accepted datagram within this long of the join is freed and its host struck (default 5000 ms; 0 = never). */
+  proveUdpMs?: number;
   /** Lasers and missiles older than this when their turn comes are dropped (default 500 ms). */
   outdatedMs?: number;
   /** Relay datagrams one client may get per tick (default 32); the rest waits for the next tick. */
@@ -137,6 +139,8 @@ export interface GameserverConfig {
   tickHz: number;
   flushOnArrival: boolean;
   timeoutMs: number;
+  /** Time a new seat has for its first accepted datagram (0 = no such rule). */
+  proveUdpMs: number;
   outdatedMs: number;
   /** Relay datagrams per client and tick. */
   budget: number;
@@ -171,5 +175,6 @@ export function resolveGameserverOptions(options: GameserverOptions): Gameserver
   if (!Number.isInteger(strikePolicy.limit) || strikePolicy.limit < 1 || !positive(strikePolicy.windowMs)) throw new Error('gameserver: strikeLimit must be an integer ≥ 1 and strikeWindowMs positive');
   const strangerRate = options.strangerRate ?? 2000;
   if (!positive(strangerRate)) throw new Error('gameserver: strangerRate must be a positive number of datagrams per second');
-  return { maxPlayers, radius, tickHz, flushOnArrival, timeoutMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
+  const proveUdpMs = proveUdpMsOf('gameserver', options.proveUdpMs);
+  return { maxPlayers, radius, tickHz, flushOnArrival, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
 }

@@ -69,6 +69,12 @@ export interface JoinServer {
    * players read `othersRead` as the reason it left (default `removed: <why>`; a silent player `timed out`).
    */
   kick(slot: number, why: string, tell?: boolean, othersRead?: string): void;
+  /**
+   * Frees a seat whose player did not prove its UDP endpoint in time (the server judges that): tells it
+   * `removed: <why>`, closes the connection and strikes its host. A host with UNPROVED_STRIKES.limit unproved
+   * seats (fading over UNPROVED_STRIKES.windowMs) has its further joins refused with `server full` until they fade.
+   */
+  unproved(slot: number, why: string): void;
   /** Reads the ban file again now (SIGHUP); removes seated players it bans. Resolves at once without a ban file. */
   reloadBans(why?: string): Promise<void>;
   /** Connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …) since start. */
@@ -79,6 +85,22 @@ export interface JoinServer {
 
 /** Seats one host may hold by default: a LAN party of 8 behind one public address still plays. */
 export const DEFAULT_MAX_PER_ADDRESS = 8;
+
+/** Time a new seat has to prove its UDP endpoint (the first valid datagram, or a slotserver's time-sync request) before it is freed. */
+export const DEFAULT_PROVE_UDP_MS = 5000;
+
+/** Unproved seats of one host, fading over a minute, after which its joins are refused until they fade. */
+export const UNPROVED_STRIKES = { limit: 3, windowMs: 60_000 };
+
+/** `proveUdpMs` checked (default {@link DEFAULT_PROVE_UDP_MS}; 0 = never); throws one clear line. */
+export function proveUdpMsOf(kind: string, ms: number | undefined): number {
+  const v = ms ?? DEFAULT_PROVE_UDP_MS;
+  if (!Number.isFinite(v) || v < 0) throw new Error(`${kind}: proveUdpMs must be ≥ 0`);
+  return v;
+}
+
+/** The per-host seat limit of slot- and netgame servers: all seats but one, so one host cannot fill the server alone. */
+export const allButOneSeat = (maxPlayers: number): number => Math.max(1, maxPlayers - 1);
 
 /** Throws one clear line for a bad option; returns the welcome lines padded to four. */
 export function checkJoinOptions(options: { kind: string; name: string; maxPlayers: number; slotLimit: number; welcome: string[]; maxPerAddress?: number }): string[] {

@@ -56,11 +56,11 @@ import {
   type JoinRequest,
 } from '../../../shared/servers/joinProtocol';
 import { isIPv4, isIPv6, isMessageLine } from '../../../shared/servers/joinFields';
-import { PerAddress } from '../common/addressKey';
+import { addressKey, PerAddress } from '../common/addressKey';
 import { emptyBanList } from './banList';
 import { watchBanList, type BanWatch } from './banWatch';
 import { lineLimits } from '../common/connectionLimits';
-import { checkJoinOptions, DEFAULT_MAX_PER_ADDRESS, type JoinServer, type JoinServerOptions, type SeatedPlayer } from './joinOptions';
+import { checkJoinOptions, DEFAULT_MAX_PER_ADDRESS, UNPROVED_STRIKES, type JoinServer, type JoinServerOptions, type SeatedPlayer } from './joinOptions';
 import { startLineServer, type LineConnection } from '../common/lineServer';
 import { LogThrottle, StrikeBook, StrikeCounter } from '../common/strikes';
 
@@ -113,6 +113,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   const seats: (Seat | undefined)[] = Array<Seat | undefined>(maxPlayers).fill(undefined);
   let closing = false;
   const addressStrikes = new StrikeBook(ADDRESS_STRIKES);
+  /** Seats freed unproved (no UDP in time), by host: enough of them refuse the host's joins until they fade. */
+  const unprovedStrikes = new StrikeBook(UNPROVED_STRIKES);
   const counts = new Map<string, number>();
   const logs = new LogThrottle(60_000);
   // Routine lines have their own ration, so a flood of them cannot crowd out the warnings.
@@ -163,6 +165,10 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (perAddress.full(conn.address)) {
       // Logged once a minute per address: a squatter retrying must not flood the log.
       warnOnce(conn.address, 'address-seats', { ...who, limit: perAddress.limit }, 'refused: this address holds its share of seats', 'info');
+      return conn.close(SERVER_FULL);
+    }
+    if (unprovedStrikes.score(addressKey(conn.address), Date.now()) > UNPROVED_STRIKES.limit - 1) {
+      warnOnce(conn.address, 'unproved-seats', { ...who, limit: UNPROVED_STRIKES.limit }, 'refused: this address lately held seats it never played from', 'info');
       return conn.close(SERVER_FULL);
     }
     if (nameTaken(req.name)) return refuse(conn, NAME_TAKEN, 'name taken', who);
@@ -343,6 +349,13 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       const seat = seats[slot];
       if (!seat || closing) return;
       kickSeat(seat, why, tell, othersRead);
+    },
+    unproved(slot, why) {
+      const seat = seats[slot];
+      if (!seat || closing) return;
+      unprovedStrikes.add(addressKey(seat.player.address), 'unproved-seat', why, Date.now());
+      warnOnce(seat.player.address, 'unproved-seat', { slot, player: seat.player.name, why }, 'player removed: its UDP endpoint was never proved', 'info');
+      kickSeat(seat, why, true, 'timed out');
     },
     reloadBans: (why = 'reload requested') => banWatch?.reload(why) ?? Promise.resolve(),
     counters: () => Object.fromEntries(counts),

@@ -25,7 +25,7 @@ import { zlibPacker } from '../../lockstep/zlibPacker';
 import { APP_VERSION } from '../../version';
 import { DiscoveryResponder } from '../common/discoveryResponder';
 import { startJoinServer } from '../join/joinServer';
-import type { SeatedPlayer } from '../join/joinOptions';
+import { allButOneSeat, proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import { NetgameDatagrams, newSeat, type NetSeat } from './netgameDatagrams';
 import { NetgameReliable } from './netgameReliable';
 import { ServerUdp } from '../common/serverUdp';
@@ -44,7 +44,10 @@ export interface NetgameServerOptions extends CommonServerOptions {
   banFile?: string;
   banPollMs?: number;
   joinTimeoutMs?: number;
+  /** Seats one host may hold (default maxPlayers − 1, at least 1: one host cannot fill the server; a LAN party behind one NAT sets maxPlayers). */
   maxPerAddress?: number;
+  /** A new seat whose token arrived in no accepted datagram within this long of the join is freed and its host struck (default 5000 ms; 0 = never). */
+  proveUdpMs?: number;
   onPlayersChanged?(count: number, max: number): void;
   /** The seed's control_lead_frames: the smallest control lead (default 3). */
   controlLead?: number;
@@ -112,6 +115,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     throw new Error(`netgame: maxBehindFrames must be an integer ${MIN_MAX_BEHIND_FRAMES}..${MAX_MAX_BEHIND_FRAMES}`);
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const proveMs = proveUdpMsOf('netgame', options.proveUdpMs);
   const timers = options.clock ?? systemClock;
   const t0 = timers.now();
   const clock = () => timers.now() - t0;
@@ -159,6 +163,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     join = await startJoinServer({
       ...options,
       port: options.port ?? NETGAME_PORT,
+      maxPerAddress: options.maxPerAddress ?? allButOneSeat(maxPlayers),
       kind: 'netgame',
       maxPlayers,
       slotLimit: NETGAME_MAX_PLAYERS,
@@ -194,6 +199,12 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       if (!welcomed.has(seat.slot) && seat.udp) {
         welcomed.add(seat.slot);
         core.join(seat.slot, now);
+      }
+      // A new seat proves its endpoint with a first datagram with its token (the game sends at once), or it is freed and its host struck.
+      if (!seat.udp && proveMs > 0 && now - seat.lastHeard > proveMs) {
+        log.info({ slot: seat.slot, address: seat.address }, 'player removed: no datagram with its token after the join');
+        j.unproved(seat.slot, `no game datagram with your token within ${Math.round(proveMs / 1000)} s of joining`);
+        continue;
       }
       if (now - seat.lastHeard > timeoutMs) {
         log.info({ slot: seat.slot, address: seat.address, silentMs: Math.round(now - seat.lastHeard) }, 'player removed: no datagram within the timeout');

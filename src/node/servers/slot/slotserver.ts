@@ -12,7 +12,7 @@ import { MAX_SLOTS } from '../../../shared/wire/types';
 import { statusPage } from '../../../shared/servers/html';
 import { formatEndpoint } from '../../../shared/servers/joinFields';
 import { startJoinServer } from '../join/joinServer';
-import type { SeatedPlayer } from '../join/joinOptions';
+import { allButOneSeat, proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import { duration } from '../common/playerAddress';
 import { DiscoveryResponder, type DiscoveryStats } from '../common/discoveryResponder';
 import { ServerUdp, type UdpEndpoint } from '../common/serverUdp';
@@ -40,8 +40,10 @@ export interface SlotserverOptions extends CommonServerOptions {
   /** Ban file (see banList.ts); re-read when it changes (polled every `banPollMs`, default 1000) and on reloadBans(). */
   banFile?: string;
   banPollMs?: number;
-  /** Seats one host (IPv4 address or IPv6 /64) may hold (default 8). */
+  /** Seats one host (IPv4 address or IPv6 /64) may hold (default maxPlayers − 1, at least 1: one host cannot fill the server; a LAN party behind one NAT sets maxPlayers). */
   maxPerAddress?: number;
+  /** A new seat whose host sent no time-sync request within this long is freed and the host struck (default 5000 ms; 0 = never). */
+  proveUdpMs?: number;
   /** A joined player whose host sent no time-sync request for this long is removed (default 30,000 ms; 0 = never). */
   silenceTimeoutMs?: number;
   /** Called after every join and leave with the new player count (not for the players dropped by close()). */
@@ -86,12 +88,20 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
     await udp.close();
     throw new Error('slotserver: silenceTimeoutMs must be ≥ 0');
   }
+  let proveMs: number;
+  try {
+    proveMs = proveUdpMsOf('slotserver', options.proveUdpMs);
+  } catch (err) {
+    await udp.close();
+    throw err;
+  }
   let seats: Awaited<ReturnType<typeof startJoinServer>>;
   const liveness =
-    silenceMs > 0
-      ? new SlotLiveness(options.clock ?? systemClock, silenceMs, (slot, why, silentMs) => {
-          log.info({ slot, silentMs }, 'player removed: no time-sync datagram from its address');
-          seats.kick(slot, why, true, 'timed out');
+    silenceMs > 0 || proveMs > 0
+      ? new SlotLiveness(options.clock ?? systemClock, silenceMs, proveMs, (slot, why, silentMs, unproved) => {
+          log.info({ slot, silentMs, unproved }, 'player removed: no time-sync datagram from its address');
+          if (unproved) seats.unproved(slot, why);
+          else seats.kick(slot, why, true, 'timed out');
         })
       : undefined;
   try {
@@ -101,7 +111,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
       joined: (p: SeatedPlayer) => (liveness?.joined(p.slot, p.address), { time: timePort }),
       left: (p: SeatedPlayer) => liveness?.left(p.slot),
     };
-    seats = await startJoinServer({ ...options, kind: 'slotserver', slotLimit: MAX_SLOTS, hooks });
+    seats = await startJoinServer({ ...options, maxPerAddress: options.maxPerAddress ?? allButOneSeat(maxPlayers), kind: 'slotserver', slotLimit: MAX_SLOTS, hooks });
   } catch (err) {
     liveness?.close();
     await udp.close();
