@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ConnectionTable, DEFAULT_HTTP_CAPS, type ConnectionCaps } from './connectionLimits';
 import { listen } from './listen';
+import { DEFAULT_STATUS_REQUEST_RATE, RequestRate, type RequestRateCaps } from './requestRate';
 
 /** A rendered route: an HTML page or a JSON document. */
 export interface StatusBody {
@@ -31,6 +32,11 @@ export interface StatusHttpOptions {
    * 5,000 ms); a connection that never sends a byte is cut after 80 % of it.
    */
   headersTimeoutMs?: number;
+  /**
+   * Requests per IPv4 address or IPv6 /64 (default 50 a second, bursts of
+   * 100); past it a request is answered 429 without rendering anything.
+   */
+  requestRate?: RequestRateCaps;
 }
 
 /** A running status server. */
@@ -49,7 +55,9 @@ export interface MemoryStatus {
    * heapUsed right after a full garbage collection: what the process really
    * keeps alive. heapUsed alone includes garbage not yet collected, which an
    * idle process may keep for a long time. Only with `node --expose-gc` (a
-   * diagnostic mode: each status request then costs a collection).
+   * diagnostic mode: status requests then cost a collection, at most about
+   * a tenth of the process's time, see {@link LIVE_COLLECTION_SPACING}; a
+   * request soon after a collection reports that one's figures).
    */
   live?: number;
   /** V8 heap reserved (used or not). */
@@ -61,17 +69,39 @@ export interface MemoryStatus {
   liveRss?: number;
 }
 
+/**
+ * The last full collection {@link processStatus} ran: when (performance.now()
+ * ms), how long it took, and what it left. A collection stops the whole
+ * process for milliseconds (tens with a big heap), so one per status request
+ * would let anyone holding a few connections spend the server's CPU on them.
+ */
+let lastCollection: { at: number; tookMs: number; heap: number; rss: number } | undefined;
+
+/**
+ * At most this share of the process's time goes to the collections behind
+ * `memory.live`: a new one only once the last is this many times its own
+ * duration old; requests in between report the last one's figures.
+ */
+export const LIVE_COLLECTION_SPACING = 10;
+
+/** The live heap and RSS after a full collection, fresh unless one ran too recently (see {@link LIVE_COLLECTION_SPACING}); undefined without --expose-gc. */
+function liveMemory(): { heap: number; rss: number } | undefined {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc !== 'function') return undefined;
+  const now = performance.now();
+  if (lastCollection && now - lastCollection.at < lastCollection.tookMs * LIVE_COLLECTION_SPACING) return lastCollection;
+  gc();
+  const after = process.memoryUsage();
+  const end = performance.now();
+  lastCollection = { at: end, tookMs: end - now, heap: after.heapUsed, rss: after.rss };
+  return lastCollection;
+}
+
 /** What every server's status JSON says about its own process: `{ memory: { rss, heapUsed[, live] } (bytes), cpu: { userMs, systemMs }, uptimeSeconds }`. */
 export function processStatus(): { memory: MemoryStatus; cpu: { userMs: number; systemMs: number }; uptimeSeconds: number } {
   const m = process.memoryUsage();
   const cpu = process.cpuUsage();
-  const gc = (globalThis as { gc?: () => void }).gc;
-  let live: { heap: number; rss: number } | undefined;
-  if (typeof gc === 'function') {
-    gc();
-    const after = process.memoryUsage();
-    live = { heap: after.heapUsed, rss: after.rss };
-  }
+  const live = liveMemory();
   return {
     memory: { rss: m.rss, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, ...(live === undefined ? {} : { live: live.heap, liveRss: live.rss }) },
     cpu: { userMs: Math.round(cpu.user / 1000), systemMs: Math.round(cpu.system / 1000) },
@@ -108,12 +138,17 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
     res.end(text);
   };
   const headersMs = options.headersTimeoutMs ?? 5_000;
+  // Connections are capped per source (below), but a few sources' connections kept busy with back-to-back or
+  // pipelined requests would still have pages rendered for them as fast as they ask, and everyone else waits
+  // behind them: past its rate a source gets a 429, which costs no rendering.
+  const rate = new RequestRate(options.requestRate ?? DEFAULT_STATUS_REQUEST_RATE);
   const server = createServer({ connectionsCheckingInterval: Math.min(1000, headersMs / 2), maxHeaderSize: 8192 }, (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
     // Only the path selects a route; a malformed target simply matches nothing.
     const path = (req.url ?? '').split('?')[0] ?? '';
     const render = routes.get(path);
     if (!render) return plain(res, 404, 'not found\n');
+    if (!rate.take(req.socket.remoteAddress ?? '?')) return plain(res, 429, 'too many requests\n', { 'Retry-After': '1' });
     let page: StatusBody;
     try {
       page = render();
