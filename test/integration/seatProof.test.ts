@@ -123,7 +123,7 @@ describe('slotserver: eight silent joins from one address do not hold every seat
 });
 
 describe('gameserver and netgame: a seat without a datagram carrying its token is freed after 5 s', () => {
-  it('gameserver, 8 seats, default host limit 8: eight silent joins are freed and told why; a playing player keeps its seat', async () => {
+  it('gameserver, 9 seats, default host limit 8: eight silent joins are freed and told why; a playing player keeps its seat', async () => {
     const clock = new VirtualClock();
     const s = await startGameserver({ name: 'proof', host: '127.0.0.1', port: 0, udpPort: 0, maxPlayers: 9, clock, pingIntervalMs: 60_000, log: silent });
     servers.push(s);
