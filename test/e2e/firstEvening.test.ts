@@ -62,6 +62,8 @@ describe('a new player offline (the game page)', () => {
     await page.waitForSelector('#hud-stats', { state: 'visible' });
     // A lockstep game of our own adds the longest line, its sync figures.
     await type(page, 'protocol lockstep');
+    // A line typed runs once the one before has: `connect` waits for the switch (typed at once it found us still offline).
+    await waitConsole(page, /protocol offline -> lockstep/);
     await type(page, 'connect');
     await page.waitForFunction(() => (document.getElementById('netgraph')?.dataset.rows ?? '').includes('reorder 100%') && (document.getElementById('netgraph')?.dataset.rows ?? '').includes('lockstep frame'), undefined, { timeout: 20_000 });
     // Each drawn row measured in the panel's own font (the canvas context keeps it) against the panel's width.

@@ -42,6 +42,7 @@ describe('leaving a game, in words a player reads (the game page)', () => {
 
   it('a switch to netgame with no netgame server there is one line with the way back; switching back rejoins (screenshot)', async () => {
     await type(page, 'protocol gameserver');
+    await waitConsole(page, /protocol offline -> gameserver/);
     await type(page, `connect 127.0.0.1:${server.tcp}`);
     await waitConsole(page, /joined gameserver "Evening" as slot 0/, 20_000);
     await type(page, 'protocol netgame');

@@ -33,6 +33,7 @@ describe('a lost connection in the game page', () => {
     page = game.page;
     await page.keyboard.press('Backquote');
     await type(page, 'protocol gameserver');
+    await waitConsole(page, /protocol offline -> gameserver/);
     await type(page, `connect 127.0.0.1:${server.tcp}`);
     await waitConsole(page, /joined gameserver "Outpost" as slot 0/, 20_000);
     await page.keyboard.press('Backquote');

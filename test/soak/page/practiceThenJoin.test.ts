@@ -81,6 +81,7 @@ describe('practise offline, then join a gameserver (the game page and real proce
     await fire(page, 'KeyR', 'emp');
     await page.keyboard.press('Backquote');
     await type(page, 'protocol gameserver');
+    await waitConsole(page, /protocol offline -> gameserver/);
     await type(page, `connect 127.0.0.1:${server.tcp}`);
     await waitConsole(page, /joined gameserver "Evening" as slot 1/, 20_000);
     await page.keyboard.press('Backquote');
