@@ -12,7 +12,7 @@
  */
 import dgram from 'node:dgram';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGameserver } from '../../src/node/servers/game/gameserver';
 import { startNetgameServer } from '../../src/node/servers/netgame/netgameServer';
 import { startSlotserver } from '../../src/node/servers/slot/slotserver';
@@ -20,43 +20,12 @@ import type { RunningServer } from '../../src/node/servers/common/types';
 import { encodeTimeRequest } from '../../src/shared/time';
 import { PacketType } from '../../src/shared/wire/types';
 import { GameClient } from '../support/gameClient';
-import { LineClient } from '../support/lineClient';
+import type { LineClient } from '../support/lineClient';
+import { SQUATTER, squatterRig } from '../support/squatters';
 import { VirtualClock } from '../support/virtualClock';
 
-const SQUATTER = '127.0.0.9';
 const silent = pino({ level: 'silent' });
-const lines: LineClient[] = [];
-const games: GameClient[] = [];
-const sockets: dgram.Socket[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  for (const l of lines.splice(0)) l.socket.destroy();
-  for (const g of games.splice(0)) g.close();
-  for (const s of sockets.splice(0)) s.close();
-  await Promise.all(servers.splice(0).map((s) => s.close('test over')));
-});
-
-/** Joins over TCP from `from` as `name` on UDP `port`; returns the client and the first reply (an accept's four message lines read). */
-async function tcpJoin(tcpPort: number, from: string, name: string, port: number): Promise<{ client: LineClient; reply: string }> {
-  const client = await LineClient.open(tcpPort, '127.0.0.1', from);
-  lines.push(client);
-  client.send(`version: 1.0 join me: ${name} os: squat port: ${port}`);
-  const reply = await client.next();
-  if (reply.startsWith('join from')) await client.take(4);
-  return { client, reply };
-}
-
-/** `n` joins from the squatter's address that never send UDP: the accepted connections and the refusals by reply. */
-async function squat(tcpPort: number, n: number): Promise<{ accepted: LineClient[]; refused: Record<string, number> }> {
-  const accepted: LineClient[] = [];
-  const refused: Record<string, number> = {};
-  for (let i = 0; i < n; i++) {
-    const { client, reply } = await tcpJoin(tcpPort, SQUATTER, `squat${i}`, 20_000 + i);
-    if (reply.startsWith('join from')) accepted.push(client);
-    else refused[reply] = (refused[reply] ?? 0) + 1;
-  }
-  return { accepted, refused };
-}
+const { games, sockets, servers, tcpJoin, squat } = squatterRig<RunningServer>();
 
 /** What a freed squatter was told: its `removed:` line (the client-list lines before it skipped), then `removing you` and the close. */
 async function toldWhy(client: LineClient): Promise<string> {
