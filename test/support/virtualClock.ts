@@ -63,6 +63,15 @@ export class VirtualClock implements Clock {
     this.advance(0);
   }
 
+  /**
+   * A stopped process continued (SIGSTOP, SIGCONT) whose socket is read
+   * before its timers: time jumps `ms` ahead and no timer runs until the
+   * test calls {@link advance}.
+   */
+  jump(ms: number): void {
+    this.time += ms;
+  }
+
   /** Moves time forward by `ms`, running each timer at its due time, earliest first. */
   advance(ms: number): void {
     const end = this.time + ms;

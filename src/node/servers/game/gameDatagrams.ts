@@ -173,11 +173,13 @@ export class GameDatagrams {
   pruneEndpoints(): void {
     const now = this.parts.clock();
     for (const [token, until] of this.endedTokens) if (now >= until) this.endedTokens.delete(token);
-    for (const [source, s] of this.endpoints) {
-      if (this.parts.fwd.clients.get(s.slot) === s) continue;
-      this.endpoints.delete(source);
-      this.endedTokens.set(s.token, now + ENDED_TOKEN_GRACE_MS);
-    }
+    for (const [source, s] of this.endpoints) if (this.parts.fwd.clients.get(s.slot) !== s) this.forgetEndpoint(source, s, now);
+  }
+
+  /** `source` was the endpoint of `seat`, which is gone: its token's backlog is excused for ENDED_TOKEN_GRACE_MS. */
+  private forgetEndpoint(source: string, seat: ClientSeat, now: number): void {
+    this.endpoints.delete(source);
+    this.endedTokens.set(seat.token, now + ENDED_TOKEN_GRACE_MS);
   }
 
   /** Stops: no flush pending, no endpoints. */
@@ -291,7 +293,8 @@ export class GameDatagrams {
   private admitted(msg: Uint8Array, source: string, now: number): ClientSeat | null | false {
     let seat = this.endpoints.get(source) ?? null;
     if (seat && this.parts.fwd.clients.get(seat.slot) !== seat) {
-      this.endpoints.delete(source);
+      // The seat went between two ticks (its TCP link closed): its backlog may be read before the tick forgets it.
+      this.forgetEndpoint(source, seat, now);
       seat = null;
     }
     let key = source;
