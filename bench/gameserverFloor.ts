@@ -17,9 +17,16 @@ const FORWARDER = `const s = require('node:dgram').createSocket('udp4'); const p
 s.on('message', (m, r) => { peers.set(r.port, r.address); for (const [p, a] of peers) if (p !== r.port) s.send(m, p, a); });
 s.bind(0, '127.0.0.1', () => console.log(s.address().port));`;
 
-/** Forward latency through the bare forwarder for `bots` senders at 20 Hz (55-byte datagrams stamped with the send time). */
-export async function baseline(bots: number, seconds: number, warmup: number): Promise<{ p50: number; p99: number; max: number }> {
-  const child = spawn(process.execPath, ['-e', FORWARDER], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Forward latency through the bare forwarder for `bots` senders (in this process) at 20 Hz (55-byte datagrams stamped with the send time). */
+export async function baseline(
+  bots: number,
+  seconds: number,
+  warmup: number,
+  /** How the forwarder's command is run (the bench pins it to the gameserver's core with taskset). */
+  wrap: (command: string, args: string[]) => [string, string[]] = (command, args) => [command, args],
+): Promise<{ p50: number; p99: number; max: number }> {
+  const [command, args] = wrap(process.execPath, ['-e', FORWARDER]);
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve) => child.stdout?.once('data', (d: Buffer) => resolve(Number(d.toString()))));
   const latencies: number[] = [];
   let measuring = false;

@@ -1,0 +1,116 @@
+/**
+ * Where bench:gameserver's clients fly, and what the bench process and its
+ * load process (gameserverLoad.ts) say to each other.
+ *
+ * Clients sit on a square grid in the x–y plane (each flies along −Z at one
+ * unit a send, with a wobble of ±1 in x, so their lasers, fired straight
+ * ahead, pass no other ship):
+ *  - all visible: 20 units apart (ship radius 6), the server's default
+ *    filter radius (2,000): 256 clients span 300 × 300 units, every pair
+ *    within 425 units of each other;
+ *  - filtered: 100 units apart with a filter radius of 210, so a client
+ *    sees its neighbours up to 2 grid steps away (12 inside the grid, fewer
+ *    at its edges; the next ring, √5 × 100 = 224 units, is filtered).
+ */
+import type { ServerTally } from './gameserverLoss';
+
+/** The server's default --filter-radius (gameserverOptions.ts). */
+export const DEFAULT_FILTER_RADIUS = 2000;
+
+export interface Layout {
+  kind: 'all visible' | 'filtered';
+  bots: number;
+  spacing: number;
+  columns: number;
+  /** The server's --filter-radius for this layout. */
+  filterRadius: number;
+}
+
+export function allVisibleLayout(bots: number): Layout {
+  const l: Layout = { kind: 'all visible', bots, spacing: 20, columns: Math.ceil(Math.sqrt(bots)), filterRadius: DEFAULT_FILTER_RADIUS };
+  const rows = Math.ceil(bots / l.columns);
+  // Room for the wobble (±1) and the clients' drift apart along Z (a few units over a run).
+  if (Math.hypot((l.columns - 1) * l.spacing, (rows - 1) * l.spacing) + 50 > l.filterRadius) throw new RangeError(`${bots} clients do not fit within the filter radius on a ${l.spacing}-unit grid`);
+  return l;
+}
+
+export function filteredLayout(bots: number): Layout {
+  return { kind: 'filtered', bots, spacing: 100, columns: Math.ceil(Math.sqrt(bots)), filterRadius: 210 };
+}
+
+/** Client `i`'s place on the grid (its x and y; z is where it has flown). */
+export function gridPosition(l: Layout, i: number): { x: number; y: number } {
+  return { x: (i % l.columns) * l.spacing, y: Math.floor(i / l.columns) * l.spacing };
+}
+
+/** Whether clients `a` and `b` are within the filter radius of each other (by their grid places). */
+export function visible(l: Layout, a: number, b: number): boolean {
+  const p = gridPosition(l, a);
+  const q = gridPosition(l, b);
+  return Math.hypot(p.x - q.x, p.y - q.y) <= l.filterRadius;
+}
+
+/** The most other clients any one client sees. */
+export function mostVisible(l: Layout): number {
+  let most = 0;
+  for (let a = 0; a < l.bots; a++) {
+    let n = 0;
+    for (let b = 0; b < l.bots; b++) if (a !== b && visible(l, a, b)) n += 1;
+    most = Math.max(most, n);
+  }
+  return most;
+}
+
+/** What the load process measured over the window (rates per second of its `elapsed`). */
+export interface LoadResult {
+  bots: number;
+  elapsed: number;
+  /** Per client: GameStates sent per second in the window. */
+  sendHz: number[];
+  /** Per client: relay datagrams and bytes received per second, bytes sent per second, pings received (count). */
+  recvRelaysHz: number[];
+  bytesDownPerS: number[];
+  bytesUpPerS: number[];
+  pings: number[];
+  /** Per client: states per second received from all the others. */
+  statesHz: number[];
+  /** Lowest rate at which a client got the states of one client it sees. */
+  minStateHz: number;
+  /** Visible pairs (receiver, sender). */
+  pairs: number;
+  expected: number;
+  received: number;
+  superseded: number;
+  latency: { p50: number; p99: number; max: number; count: number };
+  /** States received late (after the first receipt of the same state): duplicates. */
+  duplicates: number;
+  /** Sampled relay datagrams decoded in full, and how many failed. */
+  checked: number;
+  bad: number;
+  /** Reliable messages the clients' link layers acknowledged. */
+  acked: number;
+  names: string[];
+  /** Where the lost states went (gameserverLoss.ts): its lines, and the states none of the counters explain. */
+  loss: { lines: string[]; unexplained: number };
+  /** The load process's own heap at the end (bytes). */
+  heapUsed: number;
+}
+
+/** Bench → load process. */
+export type ToLoad =
+  | { type: 'join'; tcp: number; http: number; layout: Layout; sendHz: number; seconds: number }
+  | { type: 'measure' }
+  | { type: 'stop' }
+  | { type: 'mute' }
+  | { type: 'result'; status: ServerTally }
+  | { type: 'close' };
+
+/** Load process → bench. */
+export type FromLoad =
+  | { type: 'joined'; first: string; last: string }
+  | { type: 'refused'; message: string }
+  | { type: 'measuring' }
+  | { type: 'stopped' }
+  | { type: 'muted' }
+  | { type: 'result'; result: LoadResult }
+  | { type: 'error'; message: string };
