@@ -82,6 +82,8 @@ export interface LoadResult {
   received: number;
   superseded: number;
   latency: { p50: number; p99: number; max: number; count: number };
+  /** How late the load's send loop ran at worst in the window (ms after the earliest send it waited for was due). */
+  latenessMs: number;
   /** States received late (after the first receipt of the same state): duplicates. */
   duplicates: number;
   /** Sampled relay datagrams decoded in full, and how many failed. */

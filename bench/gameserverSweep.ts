@@ -65,7 +65,7 @@ export function runLines(r: Result, warmup: number): string[] {
   const f = figures(r);
   const lines = [
     `  load process: CPU ${fmt(r.loadCpuPercent)} % of one core, send ${fmt(f.sendHz)} Hz per client (min ${fmt(f.minSendHz)}, target ${SEND_HZ})` +
-      `${r.loadCpuPercent >= 90 || f.minSendHz < SEND_HZ - 1 ? ': the load may be the bottleneck' : ': the load keeps up'}; its heap ${mib(l.heapUsed)}`,
+      `${r.loadCpuPercent >= 90 || f.minSendHz < SEND_HZ - 1 ? ': the load may be the bottleneck' : ': the load keeps up'}; its sends at worst ${fmt(l.latenessMs)} ms late, its heap ${mib(l.heapUsed)}`,
     `  per client: receive ${fmt(mean(l.recvRelaysHz))} relay datagrams/s carrying ${fmt(mean(l.statesHz))} states/s; up ${fmt(f.upBps / 1024, 2)} KiB/s, down ${fmt(f.downBps / 1024, 2)} KiB/s; ` +
       `states of each client it sees ≥ ${fmt(l.minStateHz)} Hz (${l.pairs} visible pairs)`,
   ];
