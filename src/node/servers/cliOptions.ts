@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from '../log';
-import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, type ServerLimits } from './common/connectionLimits';
+import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, HTTP_SMALL_SOURCE, type ServerLimits } from './common/connectionLimits';
 import { parseHostPort } from './master/masterClient';
 import { validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
 import { explainPortInUse, type PortRole } from './common/portInUse';
@@ -100,7 +100,7 @@ export function withCommonOptions(cmd: Command, defaults: { name: string; port: 
     .option('--connects-per-minute <n>', 'new TCP connections one IPv4 address or IPv6 /64 may open per minute (a minute\'s worth may come at once)', int(1, 1_000_000), 30)
     .option('--line-timeout-seconds <s>', 'close a TCP connection that leaves a line unfinished for this long', seconds(0.1, 3600), 10)
     .option('--max-unread-kib <n>', 'close a TCP connection once this many KiB of replies wait unread', int(16, 1_048_576), 256)
-    .option('--http-max-connections <n>', 'most status-page connections at once (a quarter kept for addresses holding fewer than 4)', int(1, 1_000_000), DEFAULT_HTTP_CAPS.max)
+    .option('--http-max-connections <n>', `most status-page connections at once (a quarter kept for addresses holding fewer than ${HTTP_SMALL_SOURCE})`, int(1, 1_000_000), DEFAULT_HTTP_CAPS.max)
     .option('--http-max-connections-per-address <n>', 'most status-page connections from one IPv4 address or IPv6 /64', int(1, 1_000_000), DEFAULT_HTTP_CAPS.perSource)
     .showHelpAfterError(HELP_POINTER);
 }

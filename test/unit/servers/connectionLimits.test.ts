@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionTable, SMALL_SOURCE } from '../../../src/node/servers/common/connectionLimits';
+import { ConnectionTable, DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, HTTP_SMALL_SOURCE, SMALL_SOURCE } from '../../../src/node/servers/common/connectionLimits';
 import { addressKey as sourceKey } from '../../../src/node/servers/common/addressKey';
 
 describe('connection limits', () => {
@@ -29,6 +29,18 @@ describe('connection limits', () => {
     expect(t.admit('192.0.2.1')).toBe('too-many-connections');
     expect(t.admit('203.0.113.1')).toBeNull();
     expect(SMALL_SOURCE).toBeGreaterThan(1);
+  });
+
+  it('status pages: with three busy addresses at their cap and a fourth taking what it may, a fifth still opens 10 connections at once (a browser opens up to 6)', () => {
+    const t = new ConnectionTable(DEFAULT_HTTP_CAPS);
+    const fill = (address: string, n: number) => Array.from({ length: n }, () => t.admit(address)).filter((r) => r === null).length;
+    expect(['192.0.2.2', '192.0.2.3', '192.0.2.4'].map((a) => fill(a, 64))).toEqual([64, 64, 64]);
+    expect(fill('192.0.2.5', 64)).toBe(HTTP_SMALL_SOURCE);
+    expect(fill('192.0.2.6', 10)).toBe(10);
+    // The line servers' newcomers need one connection each: they keep the smaller share.
+    const lines = new ConnectionTable({ max: 256, perSource: DEFAULT_LINE_CAPS.perSource });
+    for (const a of ['192.0.2.2', '192.0.2.3', '192.0.2.4']) for (let i = 0; i < 64; i++) lines.admit(a);
+    expect(Array.from({ length: 10 }, () => lines.admit('192.0.2.6')).filter((r) => r === null)).toHaveLength(SMALL_SOURCE);
   });
 
   it('the per-source cap holds below the global one, and releases free places', () => {

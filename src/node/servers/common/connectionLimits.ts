@@ -7,8 +7,11 @@
  *   without limit).
  * - One source may hold at most `perSource` connections.
  * - The global cap keeps `reserve` places for sources holding few connections
- *   (fewer than {@link SMALL_SOURCE}): once the table is that full, only such
- *   sources get in, so a handful of busy sources can never take every place.
+ *   (fewer than `smallSource`: {@link SMALL_SOURCE} for the line servers, where
+ *   a player needs one; {@link HTTP_SMALL_SOURCE} for the status pages, which a
+ *   browser fetches over up to 6 connections at once): once the table is that
+ *   full, only such sources get in, so a handful of busy sources can never
+ *   take every place.
  *
  * The caps are plain numbers; counts are kept only for sources with open
  * connections, so the table never outgrows `max` entries.
@@ -21,21 +24,31 @@ export interface ConnectionCaps {
   max: number;
   /** Most simultaneous connections from one source (IPv4 address or IPv6 /64). */
   perSource: number;
+  /** A source holding fewer than this may take the places kept for newcomers (default SMALL_SOURCE). */
+  smallSource?: number;
 }
 
-/** Connections a source may hold and still count as "new" for the reserved places. */
+/** Connections a source may hold and still count as "new" for the reserved places (line servers). */
 export const SMALL_SOURCE = 4;
+/**
+ * The same for the status pages: a browser opens up to 6 connections to a
+ * host at once, and a page asks for itself and its JSON, so a newcomer may
+ * hold up to 12 while busy sources fill the rest (CI once met four busy
+ * addresses holding 196 of 256 places: a fifth got 4 of its 10 pages).
+ */
+export const HTTP_SMALL_SOURCE = 12;
 
 /** Default caps of the TCP line servers: room for a LAN party of 8 behind one address many times over. */
 export const DEFAULT_LINE_CAPS: ConnectionCaps = { max: 1024, perSource: 64 };
 /** Default caps of the status pages (a browser opens up to 6 connections per page; 8 players watching fit easily). */
-export const DEFAULT_HTTP_CAPS: ConnectionCaps = { max: 256, perSource: 64 };
+export const DEFAULT_HTTP_CAPS: ConnectionCaps = { max: 256, perSource: 64, smallSource: HTTP_SMALL_SOURCE };
 
 
 /** Checks caps given by an option, with its name for the error. */
 export function checkCaps(caps: ConnectionCaps, what: string): void {
   if (!Number.isInteger(caps.max) || caps.max < 1) throw new Error(`${what}: the connection cap must be an integer ≥ 1`);
   if (!Number.isInteger(caps.perSource) || caps.perSource < 1) throw new Error(`${what}: the per-address cap must be an integer ≥ 1`);
+  if (caps.smallSource !== undefined && (!Number.isInteger(caps.smallSource) || caps.smallSource < 1)) throw new Error(`${what}: the newcomer's share must be an integer ≥ 1`);
 }
 
 /**
@@ -59,7 +72,7 @@ export class ConnectionTable {
     const held = this.bySource.get(key) ?? 0;
     if (held >= this.caps.perSource) return 'too-many-from-address';
     if (this.total >= this.caps.max) return 'too-many-connections';
-    if (this.total >= this.caps.max - this.reserve && held >= SMALL_SOURCE) return 'too-many-connections';
+    if (this.total >= this.caps.max - this.reserve && held >= (this.caps.smallSource ?? SMALL_SOURCE)) return 'too-many-connections';
     this.bySource.set(key, held + 1);
     this.total += 1;
     return null;
@@ -112,5 +125,5 @@ export function lineLimits(limits: ServerLimits | undefined): Pick<ServerLimits,
 
 /** The status-page part of `limits`, as {@link ConnectionCaps} with defaults filled in. */
 export function httpCaps(limits: ServerLimits | undefined): ConnectionCaps {
-  return { max: limits?.httpMaxConnections ?? DEFAULT_HTTP_CAPS.max, perSource: limits?.httpMaxConnectionsPerAddress ?? DEFAULT_HTTP_CAPS.perSource };
+  return { max: limits?.httpMaxConnections ?? DEFAULT_HTTP_CAPS.max, perSource: limits?.httpMaxConnectionsPerAddress ?? DEFAULT_HTTP_CAPS.perSource, smallSource: HTTP_SMALL_SOURCE };
 }
