@@ -102,6 +102,22 @@ function procCpuSeconds(pid: number | undefined): number {
   }
 }
 
+/** Busy CPU seconds of the whole machine, all cores (/proc/stat: user, nice, system, irq, softirq, steal); NaN without /proc. */
+function machineBusySeconds(): number {
+  try {
+    const f = (/^cpu +(.*)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1] ?? '').split(' ').map(Number);
+    return [0, 1, 2, 5, 6, 7].reduce((sum, i) => sum + (f[i] ?? NaN), 0) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** This bench process's own CPU seconds. */
+const ownCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 type Status = ServerTally & { memory: { rss: number; heapUsed: number }; cpu: { userMs: number; systemMs: number } };
 const serverStatus = async (server: Server) => (await (await fetch(`http://127.0.0.1:${server.http}/status.json`)).json()) as Status;
 
@@ -153,12 +169,14 @@ async function run(layout: Layout, o: Options): Promise<Result | null> {
     await load.ask({ type: 'measure' }, 'measuring');
     const cpu0 = await serverCpuSeconds(server);
     const loadCpu0 = procCpuSeconds(load.child.pid);
+    const busy0 = machineBusySeconds() - ownCpuSeconds();
     const t0 = performance.now();
     await sleep(o.seconds * 1000);
     await load.ask({ type: 'stop' }, 'stopped');
     const elapsed = (performance.now() - t0) / 1000;
     const cpu1 = await serverCpuSeconds(server);
     const loadCpu1 = procCpuSeconds(load.child.pid);
+    const busy1 = machineBusySeconds() - ownCpuSeconds();
     await sleep(300); // in-flight relays
     // Quiet clients for a moment: every datagram is then read or lost, so the counters compare exactly.
     await load.ask({ type: 'mute' }, 'muted');
@@ -171,6 +189,7 @@ async function run(layout: Layout, o: Options): Promise<Result | null> {
       load: result,
       cpuPercent: ((cpu1 - cpu0) / elapsed) * 100,
       loadCpuPercent: ((loadCpu1 - loadCpu0) / elapsed) * 100,
+      othersPercent: ((busy1 - busy0 - (cpu1 - cpu0) - (loadCpu1 - loadCpu0)) / elapsed) * 100,
       rss: status.memory.rss,
       heapUsed: status.memory.heapUsed,
     };

@@ -12,6 +12,8 @@ export const DELIVERY_LIMIT = 99;
 export const P99_LIMIT_MS = 10;
 /** Issue 27: N = 16 at ≤ 2 % of one core. */
 export const CPU_LIMIT_16 = 2;
+/** Past this much CPU taken by other processes (% of a core) a run is marked disturbed. */
+export const OTHERS_LIMIT = 10;
 
 /** The sweep: all visible up to 256, then 1,000 filtered (a gameserver seats at most 255: reported as refused). */
 export const SWEEP: Layout[] = [allVisibleLayout(16), allVisibleLayout(64), allVisibleLayout(128), allVisibleLayout(256), filteredLayout(1000)];
@@ -23,6 +25,8 @@ export interface Result {
   /** CPU of the server and of the load process, % of one core over the measured window. */
   cpuPercent: number;
   loadCpuPercent: number;
+  /** CPU the rest of the machine took in the window (every core's busy time but the server's, the load's and the bench's), % of one core. */
+  othersPercent: number;
   /** The server's memory at the end (status JSON), bytes. */
   rss: number;
   heapUsed: number;
@@ -82,6 +86,7 @@ export function runLines(r: Result, warmup: number): string[] {
       `${l.duplicates > 0 ? ` (${l.duplicates} duplicates)` : ''}`,
     `  states: ${l.received} received, ${l.superseded} superseded (${fmt(f.superseded, 2)} %), delivered ${fmt(f.delivery, 2)} % (received or superseded) of ${l.expected} sent in the ${fmt(l.elapsed)} s window after ${warmup} s of warm-up`,
     ...l.loss.lines,
+    `  other processes on this machine took ${fmt(r.othersPercent)} % of a core in the window${r.othersPercent > OTHERS_LIMIT ? ': the figures above are disturbed, run again on a quiet machine' : ''}`,
     `  reliable messages from the server acknowledged by the clients' link layers: ${l.acked}`,
   );
   return lines;
@@ -107,6 +112,7 @@ export function summaryLines(points: Layout[], results: Result[], o: { flush: st
       `${head}: send ${fmt(f.sendHz)} Hz (min ${fmt(f.minSendHz)}), states/seen client ≥ ${fmt(r.load.minStateHz)} Hz, delivery ${fmt(f.delivery, 2)} % (unexplained ${fmt(f.unexplained, 2)} %), ` +
         `latency p50 ${fmt(r.load.latency.p50, 2)} / p99 ${fmt(r.load.latency.p99, 2)} ms, server CPU ${fmt(r.cpuPercent)} %, ` +
         `up ${fmt(f.upBps / 1024, 2)} / down ${fmt(f.downBps / 1024, 2)} KiB/s per client, server RSS ${mib(r.rss)} heap ${mib(r.heapUsed)}, load CPU ${fmt(r.loadCpuPercent)} %` +
+        `${r.othersPercent > OTHERS_LIMIT ? `, DISTURBED (others took ${fmt(r.othersPercent)} % of a core)` : ''}` +
         `${r.floor ? ` (bare forwarder p50 ${fmt(r.floor.p50, 2)} / p99 ${fmt(r.floor.p99, 2)} ms)` : ''} → ${holds(r) ? 'holds' : 'no'}`,
     );
   }
