@@ -80,7 +80,7 @@ describe('the server browser page (real servers on loopback)', () => {
     await page.waitForFunction(() => document.getElementById('servers-status')?.textContent === '4 servers found', undefined, { timeout: 20_000 });
     const rows = await tableRows(page);
     expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual([
-      ['Arena', 'gameserver', '1/16'],
+      ['Arena', 'gameserver', '1/64'],
       ['Full', 'gameserver', '1/1'],
       ['Netgame', 'netgame', '0/8'],
       ['Slots', 'slotserver', '0/8'],

@@ -40,10 +40,20 @@ describe('gameserver command line', () => {
     expect(r.stdout).toMatch(/default: 6522/);
   });
 
-  it('refuses more than 16 players before starting anything', () => {
-    const r = spawnSync(process.execPath, [serverEntry, 'gameserver', '--max-players', '17', '--port', '0'], { encoding: 'utf8' });
+  it('refuses more than 255 players before starting anything (a slot is a byte on the wire), and says so', () => {
+    const r = spawnSync(process.execPath, [serverEntry, 'gameserver', '--max-players', '256', '--port', '0'], { encoding: 'utf8' });
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/max-players/);
+    expect(r.stderr).toMatch(/--max-players <n>' argument '256' is invalid\. must be an integer from 1 to 255/);
+  });
+
+  it('a slotserver and a netgame server refuse more than 8 players, naming the gameserver for more', () => {
+    for (const kind of ['slotserver', 'netgame']) {
+      const r = spawnSync(process.execPath, [serverEntry, kind, '--max-players', '9', '--port', '0'], { encoding: 'utf8' });
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/must be an integer from 1 to 8/);
+      const help = spawnSync(process.execPath, [serverEntry, kind, '--help'], { encoding: 'utf8' });
+      expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/for more, run a gameserver, up to 255/);
+    }
   });
 });
 
@@ -79,7 +89,7 @@ describe('gameserver as a real process', () => {
     type Listed = { name: string; type: string | null; players: number; maxPlayers: number; port: number | null };
     const listed = async () => ((await (await fetch(`http://127.0.0.1:${master.ports.http}/servers.json`)).json()) as { servers: Listed[] }).servers;
     await until(async () => (await listed()).some((s) => s.name === 'gamma' && s.players === 2), 5000, 'the masterserver to list gamma with 2 players');
-    expect((await listed()).find((s) => s.name === 'gamma')).toMatchObject({ type: 'gameserver', maxPlayers: 16, port: game.ports.tcp });
+    expect((await listed()).find((s) => s.name === 'gamma')).toMatchObject({ type: 'gameserver', maxPlayers: 64, port: game.ports.tcp });
 
     game.child.kill('SIGTERM');
     expect(await a.tcp.next(3000)).toBe('removing you');

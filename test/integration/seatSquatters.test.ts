@@ -24,7 +24,7 @@ const { games, sockets, servers, tcpJoin, squat } = squatterRig<Gameserver | Slo
 
 describe('a seat squatter does not fill the gameserver', () => {
   it('one address joining 16 times without UDP gets 8 seats; 8 honest players from elsewhere still join and play', async () => {
-    const s = await startGameserver({ name: 'squat', host: '127.0.0.1', port: 0, udpPort: 0, log: pino({ level: 'silent' }) });
+    const s = await startGameserver({ name: 'squat', host: '127.0.0.1', port: 0, udpPort: 0, maxPlayers: 16, log: pino({ level: 'silent' }) });
     servers.push(s);
     const { accepted, refused } = await squat(s.ports.tcp ?? 0, 16);
     const honest: GameClient[] = [];

@@ -61,7 +61,7 @@ describe('masterserver and slotservers as real processes', () => {
     await until(async () => (await list(master.http)).length === 2, 5000, 'both servers to be listed');
     const byName = async (name: string) => (await list(master.http)).find((s) => s.name === name);
     expect(await byName('alpha')).toMatchObject({ players: 0, maxPlayers: 8, type: 'slotserver', host: '127.0.0.1', port: alpha.tcp });
-    expect(await byName('beta')).toMatchObject({ players: 0, maxPlayers: 16, type: 'gameserver', host: '127.0.0.1', port: beta.tcp });
+    expect(await byName('beta')).toMatchObject({ players: 0, maxPlayers: 64, type: 'gameserver', host: '127.0.0.1', port: beta.tcp });
 
     // A player taking a slot on alpha shows up in the masterserver's count.
     const player = connect({ host: '127.0.0.1', port: alpha.tcp });

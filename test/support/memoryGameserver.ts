@@ -37,7 +37,8 @@ import { EXTRA_KINDS } from '../../src/shared/game/combat';
 import { RULES } from '../../src/shared/game/rules';
 import type { PacketApi } from '../../src/shared/net/packetApi';
 import type { RelayRoute } from '../../src/shared/session/managedPeer';
-import { PacketType, type ReliableGameEvent } from '../../src/shared/wire/types';
+import { MAX_WIRE_SLOTS, PacketType, type ReliableGameEvent } from '../../src/shared/wire/types';
+import { matchPages } from '../../src/shared/game/matchSync';
 import type { MemoryNet } from './memoryNet';
 import type { VirtualClock } from './virtualClock';
 
@@ -148,7 +149,7 @@ export class MemoryGameserver {
       referee.tick(at);
       sayArena(arena.advance(referee.currentRound, referee.playedMs(at)), at);
       const said = referee.due(at);
-      if (said) for (const s of fwd.clients.values()) fwd.sayToSeat(s, { type: 'matchState', ...said }, at);
+      if (said) for (const s of fwd.clients.values()) for (const page of matchPages(said, MAX_WIRE_SLOTS)) fwd.sayToSeat(s, { type: 'matchState', ...page }, at);
       datagrams.flushAll();
     }, 1000 / config.tickHz);
     this.now = now;
@@ -174,7 +175,7 @@ export class MemoryGameserver {
     let token = 0x5eed0000 + slot * 0x1111;
     const s = this.fwd.add(slot, address, () => token++ >>> 0, at);
     this.referee.join(slot, name);
-    this.fwd.sayToSeat(s, { type: 'matchState', ...this.referee.announcement(at) }, at);
+    for (const page of matchPages(this.referee.announcement(at), MAX_WIRE_SLOTS)) this.fwd.sayToSeat(s, { type: 'matchState', ...page }, at);
     for (const ev of this.arena.forNewcomer()) this.fwd.sayToSeat(s, ev, at);
     return { server: this.address, token: s.token };
   }

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, headerSize, linkSize, MAX_ANGULAR_RATE, MAX_COORD, TERMINATOR_SIZE } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, NO_SLOT, PacketType, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, MATCH_PAGES, MATCH_SCORES_PER_PAGE, NO_SLOT, PacketType, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
 import type { LinkedMessage, LinkSection, Packet, PacketHeader, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
@@ -141,8 +141,14 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     timeLimitS: arbU32,
     msLeft: arbU32,
     msPlayed: arbU32,
-    scores: fc.uniqueArray(fc.record({ slot: arbSlot, kills: arbU16, deaths: arbU16 }), { maxLength: MAX_WIRE_SLOTS, selector: (s) => s.slot }),
-  }),
+  }).chain((m) =>
+    // Any page, its scores any slots of that page.
+    fc.integer({ min: 0, max: MATCH_PAGES - 1 }).chain((page) =>
+      fc
+        .uniqueArray(fc.record({ slot: fc.integer({ min: page * MATCH_SCORES_PER_PAGE, max: Math.min(MAX_WIRE_SLOTS, (page + 1) * MATCH_SCORES_PER_PAGE) - 1 }), kills: arbU16, deaths: arbU16 }), { maxLength: MATCH_SCORES_PER_PAGE, selector: (s) => s.slot })
+        .map((scores) => ({ ...m, page, scores })),
+    ),
+  ),
   asteroidBreaks: fc.record({
     type: fc.constant('asteroidBreaks'),
     round: arbU16,
@@ -153,7 +159,7 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
     frame: arbU32,
     epoch: arbU16,
     lead: arbU8,
-    waitingOn: fc.integer({ min: 0, max: (1 << MAX_WIRE_SLOTS) - 1 }),
+    waitingOn: fc.integer({ min: 0, max: (1 << SMALL_GAME_SLOTS) - 1 }),
     needState: fc.boolean(),
     checkFrame: arbU32,
     checkHash: fc.uint8Array({ minLength: 8, maxLength: 8 }).map((b) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('')),

@@ -54,7 +54,7 @@ export function registerNetCvars(host: HostService): NetCvars {
       default: 4,
       min: 2,
       max: 8,
-      help: 'player slots of a peer-to-peer game you start (from the next connect)',
+      help: 'player slots of a peer-to-peer game you start (from the next connect; at most 8: every player sends to every other; a gameserver seats up to 255)',
       flags: { archive: true },
     }),
     inputLead: host.addCvar({

@@ -20,6 +20,7 @@ import { renderNetgameStatus } from './netgame/netgameStatus';
 import { MAX_CONTROL_LEAD } from '../../shared/netgame/config';
 import { DEFAULT_MAX_BEHIND_FRAMES, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../shared/netgame/syncGate';
 import { renderGameserverStatus } from './game/gameserverStatus';
+import { DEFAULT_GAMESERVER_PLAYERS } from './game/gameserverOptions';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, NETGAME_PORT, NETGAME_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 import { withProcessStatus } from './common/statusHttp';
@@ -76,7 +77,7 @@ withPlayerOptions(
   }),
   // A slotserver game is peer-to-peer, whose slot table holds at most 8 (MAX_SLOTS).
   MAX_SLOTS,
-  `number of slots (1-${MAX_SLOTS})`,
+  `number of slots (1-${MAX_SLOTS}: its players send to each other; for more, run a gameserver, up to ${MAX_WIRE_SLOTS})`,
 )
   .option('--udp-port <port>', `UDP port answering LAN discovery and players' time-sync requests (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)`, int(0, 65535), SLOTSERVER_UDP_PORT)
   .option('--silence-seconds <s>', "remove a joined player whose address sent no time-sync request to the UDP port for this long (Starlane clients send one a second; 0 = never)", seconds(0, 86_400), 30)
@@ -119,8 +120,10 @@ withPlayerOptions(
     nameHelp: SERVER_NAME_HELP,
     parseName: (v) => v,
   }),
+  // Slot ids are a byte on the wire (255 = none): 255 players at most.
   MAX_WIRE_SLOTS,
   `number of slots (1-${MAX_WIRE_SLOTS})`,
+  DEFAULT_GAMESERVER_PLAYERS,
 )
   .option('--udp-port <port>', 'UDP port for game packets, time sync and LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)', int(0, 65535), GAMESERVER_UDP_PORT)
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
@@ -178,7 +181,7 @@ withPlayerOptions(
     parseName: (v) => v,
   }),
   NETGAME_MAX_PLAYERS,
-  `number of slots (1-${NETGAME_MAX_PLAYERS})`,
+  `number of slots (1-${NETGAME_MAX_PLAYERS}: every client runs the whole world; for more, run a gameserver, up to ${MAX_WIRE_SLOTS})`,
 )
   .option('--udp-port <port>', 'UDP port for the netgame messages and LAN discovery (0 = any free port: the server is then not found on the LAN)', int(0, 65535), NETGAME_UDP_PORT)
   .option('--control-lead <frames>', "smallest control lead (the seed's control_lead_frames); each client's grows with its round trip", int(1, MAX_CONTROL_LEAD), 3)

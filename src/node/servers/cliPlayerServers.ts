@@ -122,9 +122,9 @@ export async function serveAndRegister(
 }
 
 /** Options of the slot- and gameserver commands beyond the common ones. */
-export function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: string): Command {
+export function withPlayerOptions(cmd: Command, maxPlayers: number, maxHelp: string, defaultPlayers = maxPlayers): Command {
   return cmd
-    .option('--max-players <n>', maxHelp, int(1, maxPlayers), maxPlayers)
+    .option('--max-players <n>', maxHelp, int(1, maxPlayers), defaultPlayers)
     .option('--welcome <line>', 'a line sent to each player who joins (repeat for up to 4 lines)', welcomeLine)
     .option('--ban-file <path>', 'file of banned IP addresses or CIDR blocks, one per line; read again when it changes and on SIGHUP, and players it bans are removed')
     .addOption(new Option('--ban-poll-seconds <s>', 'how often the ban file is checked for changes').argParser(seconds(0.05, 86_400)).default(1).hideHelp())

@@ -6,7 +6,7 @@
  * authority is and when it last spoke.
  */
 import { STEP_MS, TICK_HZ } from '../sim/types';
-import { MAX_SCORE, MAX_WIRE_SLOTS, NO_SLOT, NO_TIME_LIMIT, type RemoteEvent } from '../wire/types';
+import { MATCH_SCORES_PER_PAGE, MAX_SCORE, MAX_WIRE_SLOTS, NO_SLOT, NO_TIME_LIMIT, type RemoteEvent } from '../wire/types';
 import { addScore } from './combat';
 import { createShip, withShip } from './kinds/ship';
 import { RULES } from './rules';
@@ -16,10 +16,28 @@ import { MATCH_PLAYING, type World } from './types';
 /** The match as its authority announces it: a matchState event's fields. */
 export type MatchAnnouncement = Omit<Extract<RemoteEvent, { type: 'matchState' }>, 'type'>;
 
+/** The whole match as its authority holds it: an announcement's fields with every player's score, before it is split into pages. */
+export type MatchStanding = Omit<MatchAnnouncement, 'page'>;
+
+/**
+ * `standing` as the matchState events that say it to a game of up to `slots`
+ * players: one per score page (MATCH_SCORES_PER_PAGE slots each), every page
+ * of those slots even when it holds no score now (a leaver's score must be
+ * cleared too), each carrying the match's own fields.
+ */
+export function matchPages(standing: MatchStanding, slots: number): MatchAnnouncement[] {
+  const pages = Math.max(1, Math.ceil(Math.min(slots, MAX_WIRE_SLOTS) / MATCH_SCORES_PER_PAGE));
+  return Array.from({ length: pages }, (_, page) => ({
+    ...standing,
+    page,
+    scores: standing.scores.filter((s) => Math.floor(s.slot / MATCH_SCORES_PER_PAGE) === page),
+  }));
+}
+
 /** Ticks between two announcements of an unchanged match by its authority (10 s): they keep every clock in step. */
 export const MATCH_ANNOUNCE_TICKS = 10 * TICK_HZ;
 
-/** The announcement of `world`'s match: limits, phase, time left, round, and the scores (capped to the wire's range). */
+/** The announcement of `world`'s match by a peer (at most MAX_SLOTS players, so one page): limits, phase, time left, round, and the scores (capped to the wire's range). */
 export function announcementOf(world: World): MatchAnnouncement {
   const m = world.match;
   return {
@@ -29,14 +47,16 @@ export function announcementOf(world: World): MatchAnnouncement {
     timeLimitS: m.timeLimitTicks / TICK_HZ,
     msLeft: m.ticksLeft < 0 ? NO_TIME_LIMIT : m.ticksLeft * STEP_MS,
     msPlayed: Math.min(0xffffffff, m.playedTicks * STEP_MS),
-    scores: world.scores.filter((s) => s.slot < MAX_WIRE_SLOTS).map((s) => ({ slot: s.slot, kills: Math.min(MAX_SCORE, s.kills), deaths: Math.min(MAX_SCORE, s.deaths) })),
+    page: 0,
+    scores: world.scores.filter((s) => s.slot < MATCH_SCORES_PER_PAGE).map((s) => ({ slot: s.slot, kills: Math.min(MAX_SCORE, s.kills), deaths: Math.min(MAX_SCORE, s.deaths) })),
   };
 }
 
 /**
- * `world` after the authority's announcement `ev`, `ageMs` old (finite, ≥ 0): scores,
- * phase and clocks become the authority's (aged by the packet; the arena's
- * asteroids follow in arena.ts). A new
+ * `world` after the authority's announcement `ev`, `ageMs` old (finite, ≥ 0): scores
+ * of its page's slots (all of a peer's game: page 0 holds slots 0..63), phase
+ * and clocks become the authority's (aged by the packet; the arena's
+ * asteroids follow in arena.ts); a new round starts every page afresh. A new
  * round means a new match began: the ship of `local` starts fresh on a free
  * spawn point, invulnerable for a while, and its objects are gone.
  */
@@ -44,7 +64,9 @@ export function withAnnouncement(world: World, ev: MatchAnnouncement, ageMs: num
   const ticksLeft = ev.msLeft === NO_TIME_LIMIT ? -1 : Math.max(0, Math.round((ev.msLeft - ageMs) / STEP_MS));
   const playedTicks = Math.max(0, Math.round((ev.msPlayed + ageMs) / STEP_MS));
   const match = { killLimit: ev.killLimit, timeLimitTicks: ev.timeLimitS * TICK_HZ, phase: ev.phase, ticksLeft, round: ev.round, playedTicks };
-  const scores = ev.scores.map((s) => ({ slot: s.slot, kills: s.kills, deaths: s.deaths })).sort((a, b) => a.slot - b.slot);
+  const first = ev.page * MATCH_SCORES_PER_PAGE;
+  const kept = ev.round === world.match.round ? world.scores.filter((s) => s.slot < first || s.slot >= first + MATCH_SCORES_PER_PAGE) : [];
+  const scores = [...kept, ...ev.scores.map((s) => ({ slot: s.slot, kills: s.kills, deaths: s.deaths }))].sort((a, b) => a.slot - b.slot);
   let { ships, objects } = world;
   if (ev.round !== world.match.round) {
     const fresh = createShip(local, freeSpawnPoint(local, ships, world.asteroids), RULES.spawnInvulnerableTicks);

@@ -9,7 +9,7 @@
  */
 import { NO_TARGET, type CleanInput, type ShipInput } from '../sim/types';
 import { sanitiseInput } from '../game/kinds/ship';
-import { MAX_WIRE_SLOTS, NO_SLOT, type FrameInput } from '../wire/types';
+import { SMALL_GAME_SLOTS, NO_SLOT, type FrameInput } from '../wire/types';
 
 /** Steps of an axis either side of zero. */
 export const AXIS_STEPS = 127;
@@ -47,7 +47,7 @@ export function frameInputToShip(q: FrameInput): CleanInput {
     missile: (q.buttons & 4) !== 0,
     mine: (q.buttons & 8) !== 0,
     emp: (q.buttons & 16) !== 0,
-    target: q.target < MAX_WIRE_SLOTS ? q.target : NO_TARGET,
+    target: q.target < SMALL_GAME_SLOTS ? q.target : NO_TARGET,
   };
 }
 

@@ -30,20 +30,20 @@ import type { Asteroid, GameObject, Match, ObjectKind, Quat, Score, Ship, Vec3, 
 import { struct, type Codec } from '../wire/fields';
 import { ByteWriter, DecodeFailure, fail, Measurer, Reader, refuse, WireEncodeError } from '../wire/stream';
 import type { DropReason, Sink } from '../wire/stream';
-import { MAX_WIRE_SLOTS } from '../wire/types';
+import { SMALL_GAME_SLOTS } from '../wire/types';
 
 /** The first byte of every encoded world; bytes with another version are refused (`bad-version`). */
 export const WORLD_FORMAT_VERSION = 2;
 
 /** Most items of each list a world may carry (`bad-list` beyond). */
 export const WORLD_LIMITS = Object.freeze({
-  ships: MAX_WIRE_SLOTS,
+  ships: SMALL_GAME_SLOTS,
   objects: 4096,
   asteroids: 1024,
   field: 1024,
-  scores: MAX_WIRE_SLOTS,
+  scores: SMALL_GAME_SLOTS,
   /** Slots one EMP pulse has reached. */
-  empReached: MAX_WIRE_SLOTS,
+  empReached: SMALL_GAME_SLOTS,
 });
 
 /** Result of {@link decodeWorld}. */
@@ -79,9 +79,9 @@ const u32 = int(0, 0xffffffff);
 const ticks = int(0, 0xffff);
 /** Ammunition and the laser level. */
 const small = int(0, 0xff);
-const slot = int(0, MAX_WIRE_SLOTS - 1, 'bad-slot');
+const slot = int(0, SMALL_GAME_SLOTS - 1, 'bad-slot');
 /** A slot or −1, which is MATCH_OWNER (owner), NO_ATTACKER (lastHitBy) and NO_TARGET (missile target) alike. */
-const slotOrNone = int(-1, MAX_WIRE_SLOTS - 1, 'bad-slot');
+const slotOrNone = int(-1, SMALL_GAME_SLOTS - 1, 'bad-slot');
 
 /** Big-endian f64 through two u32 halves (the Sink/Reader have no f64); only finite values (`non-finite`). */
 const halves = new DataView(new ArrayBuffer(8));

@@ -12,7 +12,7 @@ import { stepWorld } from '../game/step';
 import { withoutPilot, withSpawnedShip } from '../game/spawnPoint';
 import { frameInputToShip, NEUTRAL_FRAME_INPUT } from '../lockstep/input';
 import { decodeWorld, encodeWorld } from '../lockstep/worldCodec';
-import { MAX_WIRE_SLOTS, NO_SLOT, type FrameInput } from '../wire/types';
+import { NO_SLOT, SMALL_GAME_SLOTS, type FrameInput } from '../wire/types';
 import { MoveKind, type GameMove } from './gameMoves';
 
 export interface NetState {
@@ -62,14 +62,14 @@ const axis = (b: number): number | null => (b === 0x80 ? null : b > 127 ? b - 25
 /** The state in `bytes`, or why not (untrusted: never throws). */
 export function decodeNetState(bytes: Uint8Array): { ok: true; state: NetState } | { ok: false; reason: string } {
   const n = bytes[0];
-  if (n === undefined || n > MAX_WIRE_SLOTS || bytes.length < 1 + 7 * n) return { ok: false, reason: 'bad controls' };
+  if (n === undefined || n > SMALL_GAME_SLOTS || bytes.length < 1 + 7 * n) return { ok: false, reason: 'bad controls' };
   const controls = new Map<number, FrameInput>();
   for (let i = 0; i < n; i++) {
     const b = bytes.subarray(1 + 7 * i, 8 + 7 * i);
     const [slot, buttons, target] = [b[0] as number, b[5] as number, b[6] as number];
     const [thrust, yaw, pitch, roll] = [axis(b[1] as number), axis(b[2] as number), axis(b[3] as number), axis(b[4] as number)];
     if (thrust === null || yaw === null || pitch === null || roll === null) return { ok: false, reason: 'bad controls' };
-    if (slot >= MAX_WIRE_SLOTS || buttons > 31 || (target >= MAX_WIRE_SLOTS && target !== NO_SLOT) || controls.has(slot)) return { ok: false, reason: 'bad controls' };
+    if (slot >= SMALL_GAME_SLOTS || buttons > 31 || (target >= SMALL_GAME_SLOTS && target !== NO_SLOT) || controls.has(slot)) return { ok: false, reason: 'bad controls' };
     controls.set(slot, { thrust, yaw, pitch, roll, buttons, target });
   }
   const decoded = decodeWorld(bytes.subarray(1 + 7 * n));

@@ -13,7 +13,7 @@
  * keeps it); and a clash that somehow outlives 2 × `aliveTimeoutMs` is
  * settled by slot too, so none lasts for ever.
  */
-import { MAX_NAME_LENGTH, MAX_WIRE_SLOTS, type PlayerEntry } from '../wire/types';
+import { MAX_NAME_LENGTH, SMALL_GAME_SLOTS, type PlayerEntry } from '../wire/types';
 import type { PeerCore } from './core';
 import { toPlayer, UNKNOWN_NAME } from './slotTable';
 
@@ -35,7 +35,7 @@ export function sameName(a: string, b: string): boolean {
  * in a space. Deterministic: two peers with the same inputs pick the same.
  */
 export function suffixedName(base: string, slot: number, taken: (name: string) => boolean): string {
-  for (let k = slot + 1; ; k += MAX_WIRE_SLOTS) {
+  for (let k = slot + 1; ; k += SMALL_GAME_SLOTS) {
     const suffix = `-${k}`;
     const stem = base.slice(0, Math.max(1, MAX_NAME_LENGTH - suffix.length)).trimEnd() || 'player';
     const candidate = `${stem}${suffix}`.slice(0, MAX_NAME_LENGTH);

@@ -22,6 +22,7 @@ import {
   refine,
   slot,
   slotOrNone,
+  smallGameSlot,
   struct,
   u16,
   u32,
@@ -37,7 +38,7 @@ import { HEADER_SIZE } from './header';
 import { linkSectionCodec, packetHeadCodec } from './linkSection';
 import { frameInput } from './frameInputs';
 import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
-import { MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_WIRE_SLOTS, PacketType, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
+import { MATCH_PAGES, MATCH_SCORES_PER_PAGE, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, PacketType, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
 import type { BreakEntry, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
@@ -88,7 +89,7 @@ export const RELAYED_OVERHEAD = EVENT_HEADER_SIZE + 3;
 type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
 type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
 
-const playerEntry = struct<PlayerEntry>({ slot, joined: flagBit, addr: wireAddr, name: playerName });
+const playerEntry = struct<PlayerEntry>({ slot: smallGameSlot, joined: flagBit, addr: wireAddr, name: playerName });
 const scoreEntry = struct<ScoreEntry>({ slot, kills: u16, deaths: u16 });
 const breakEntry = struct<BreakEntry>({ id: u32, tick: u32 });
 
@@ -110,7 +111,7 @@ function duplicateScore(scores: readonly ScoreEntry[]): string | null {
   return null;
 }
 
-const slotMask = refine(u16, (v) => (v >= 1 << MAX_WIRE_SLOTS ? `mask ${v} names slots above ${MAX_WIRE_SLOTS - 1}` : null), 'out-of-range');
+const slotMask = refine(u16, (v) => (v >= 1 << SMALL_GAME_SLOTS ? `mask ${v} names slots above ${SMALL_GAME_SLOTS - 1}` : null), 'out-of-range');
 /** A 64-bit world hash as 16 lower-case hex digits, 8 bytes on the wire. */
 const hash64: Codec<string> = {
   write(s, v) {
@@ -165,6 +166,14 @@ function lookPart(n: number, what: string): Codec<number> {
 }
 
 const matchPhase = refine(u8, (v) => (v > 1 ? `phase ${v} is neither 0 (playing) nor 1 (over)` : null), 'out-of-range');
+const matchPage = refine(u8, (v) => (v >= MATCH_PAGES ? `score page ${v} is not 0..${MATCH_PAGES - 1}` : null), 'out-of-range');
+
+/** A matchState's scores must be slots of its page (MATCH_SCORES_PER_PAGE slots from page × that). */
+function scoresOutsidePage(m: { page: number; scores: readonly ScoreEntry[] }): string | null {
+  const first = m.page * MATCH_SCORES_PER_PAGE;
+  const stray = m.scores.find((e) => e.slot < first || e.slot >= first + MATCH_SCORES_PER_PAGE);
+  return stray ? `slot ${stray.slot} is not on score page ${m.page} (slots ${first}..${first + MATCH_SCORES_PER_PAGE - 1})` : null;
+}
 
 function duplicateSlot(players: readonly PlayerEntry[]): string | null {
   const seen = new Set<number>();
@@ -188,15 +197,20 @@ const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
   particleObject: struct({ id: u32, kind: u8, pos: position, radius, ttl: u16 }),
   playerList: struct({ players: refine(list(playerEntry, MAX_SLOTS), duplicateSlot, 'bad-list') }),
   connectQueue: struct({ addrs: list(wireAddr, MAX_QUEUE) }),
-  matchState: struct({
-    round: u16,
-    phase: matchPhase,
-    killLimit: u16,
-    timeLimitS: u32,
-    msLeft: u32,
-    msPlayed: u32,
-    scores: refine(list(scoreEntry, MAX_WIRE_SLOTS), duplicateScore, 'bad-list'),
-  }),
+  matchState: refine(
+    struct({
+      round: u16,
+      phase: matchPhase,
+      killLimit: u16,
+      timeLimitS: u32,
+      msLeft: u32,
+      msPlayed: u32,
+      page: matchPage,
+      scores: refine(list(scoreEntry, MATCH_SCORES_PER_PAGE), duplicateScore, 'bad-list'),
+    }),
+    scoresOutsidePage,
+    'out-of-range',
+  ),
   asteroidBreaks: struct({ round: u16, breaks: refine(list(breakEntry, MAX_BREAKS), duplicateBreak, 'bad-list') }),
   lockstepStatus: struct({
     frame: u32,

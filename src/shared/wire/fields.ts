@@ -11,7 +11,7 @@
  * `decode` accepts, `encode` accepts again.
  */
 import type { Quat, Vec3 } from '../sim/types';
-import { MAX_WIRE_SLOTS, NO_SLOT } from './types';
+import { MAX_WIRE_SLOTS, NO_SLOT, SMALL_GAME_SLOTS } from './types';
 import { fail, Measurer, refuse, WireEncodeError } from './stream';
 import type { DropReason, Reader, Sink } from './stream';
 
@@ -89,6 +89,8 @@ export function oneOf<T extends number>(allowed: readonly T[], reason: DropReaso
 const slots = Array.from({ length: MAX_WIRE_SLOTS }, (_, i) => i);
 /** A player slot 0..MAX_WIRE_SLOTS-1 (u8); anything else fails `bad-slot`. */
 export const slot = oneOf(slots, 'bad-slot', `a slot (0..${MAX_WIRE_SLOTS - 1})`);
+/** A slot of a game that holds few players (a peer-to-peer slot table): 0..SMALL_GAME_SLOTS-1 (u8); anything else fails `bad-slot`. */
+export const smallGameSlot = oneOf(slots.slice(0, SMALL_GAME_SLOTS), 'bad-slot', `a slot (0..${SMALL_GAME_SLOTS - 1})`);
 /** A player slot or NO_SLOT (255) for "none" (u8); anything else fails `bad-slot`. */
 export const slotOrNone = oneOf([...slots, NO_SLOT], 'bad-slot', `a slot (0..${MAX_WIRE_SLOTS - 1}) or NO_SLOT (${NO_SLOT})`);
 

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 11;
+export const WIRE_VERSION = 12;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -60,11 +60,26 @@ export const NO_SLOT = 255;
 export const MAX_SLOTS = 8;
 /**
  * Slot numbers the format can carry: every slot field (sender, killer,
- * missile target, player-list entry) takes 0..MAX_WIRE_SLOTS-1. A gameserver
- * seats up to 16 players (Parsec's limit); peer-to-peer games stay within
- * MAX_SLOTS.
+ * missile target, score entry) takes 0..MAX_WIRE_SLOTS-1, so 255 players (a
+ * u8 with NO_SLOT kept; wire v12, was 16). A gameserver seats up to 255
+ * (default 64); peer-to-peer and slotserver games stay within MAX_SLOTS,
+ * lockstep and netgame games within SMALL_GAME_SLOTS.
  */
-export const MAX_WIRE_SLOTS = 16;
+export const MAX_WIRE_SLOTS = 255;
+/**
+ * Slots of the games that hold few players, where the format is sized for
+ * them: a slot mask (lockstep's waitingOn, u16), a lockstep world's lists and
+ * a netgame's controls (their servers and hosts seat at most 8).
+ */
+export const SMALL_GAME_SLOTS = 16;
+/**
+ * Scores one matchState carries (wire v12): page p holds the slots
+ * 64p..64p+63, so a full page still fits one datagram beside its header; a
+ * gameserver with more players announces its match as several pages.
+ */
+export const MATCH_SCORES_PER_PAGE = 64;
+/** Pages of a matchState's scores: enough for every wire slot. */
+export const MATCH_PAGES = Math.ceil(MAX_WIRE_SLOTS / MATCH_SCORES_PER_PAGE);
 
 /** Compact state of the sender's own ship, carried in the header of a game state (flags bit 4, wire v10). */
 export interface ShipState {
@@ -335,7 +350,7 @@ export type WorldMessage =
   | { type: 'sendText'; text: string }
   | { type: 'playerName'; name: string }
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
-  | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; scores: ScoreEntry[] }
+  | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; page: number; scores: ScoreEntry[] }
   | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] };
 
 /**

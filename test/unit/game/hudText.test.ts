@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockText, hasOpponents, matchText, scoreRows, winnerText } from '../../../src/renderer/src/view/hudText';
+import { clockText, hasOpponents, matchText, scoreRows, SCOREBOARD_ROWS, shownRows, winnerText } from '../../../src/renderer/src/view/hudText';
 import type { WorldView } from '../../../src/shared/game/view';
 import { MATCH_OVER, MATCH_PLAYING } from '../../../src/shared/game/types';
 
@@ -44,6 +44,21 @@ describe('HUD words', () => {
       [4, 'dee (you)', 2, 1, null],
     ]);
     expect(rows.filter((r) => r.local).map((r) => r.slot)).toEqual([3]);
+  });
+
+  it('with more players than its rows, the scoreboard shows the best, ours wherever we rank, and how many more there are', () => {
+    const scores = Array.from({ length: 200 }, (_, slot) => ({ slot, kills: 200 - slot, deaths: 0 }));
+    const ranked = (local: number) => shownRows(scoreRows(view(scores, local), names));
+    const far = ranked(150);
+    expect(far.rows).toHaveLength(SCOREBOARD_ROWS);
+    expect(far.rows.map((r) => r.rank)).toEqual([...Array.from({ length: SCOREBOARD_ROWS - 1 }, (_, i) => i + 1), 151]);
+    expect(far.rows.at(-1)?.local).toBe(true);
+    expect(far.more).toBe(200 - SCOREBOARD_ROWS);
+    const near = ranked(3);
+    expect(near.rows.map((r) => r.rank)).toEqual(Array.from({ length: SCOREBOARD_ROWS }, (_, i) => i + 1));
+    expect(near.more).toBe(200 - SCOREBOARD_ROWS);
+    const few = shownRows(scoreRows(view(scores.slice(0, 4), 1), names));
+    expect([few.rows.length, few.more]).toEqual([4, 0]);
   });
 
   it('lists every joined player, with a zero line until their first kill or death', () => {

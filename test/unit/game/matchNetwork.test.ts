@@ -70,7 +70,7 @@ describe('the match over the network', () => {
     bravo.applyEvent(0, { type: 'matchState', ...said! }, 0, 0);
     expect(bravo.curr.match.phase).toBe(1);
     // The next round, announced: bravo's ship is fresh and invulnerable, the scoreboard zero.
-    bravo.applyEvent(0, { type: 'matchState', round: 1, phase: 0, killLimit: limit, timeLimitS: 0, msLeft: NO_TIME_LIMIT, msPlayed: 0, scores: [] }, 0, 0);
+    bravo.applyEvent(0, { type: 'matchState', round: 1, phase: 0, killLimit: limit, timeLimitS: 0, msLeft: NO_TIME_LIMIT, msPlayed: 0, page: 0, scores: [] }, 0, 0);
     expect(bravo.curr.match).toMatchObject({ round: 1, phase: 0, ticksLeft: -1 });
     expect(bravo.localShip).toMatchObject({ damage: 0, invulnerable: 2 * TICK_HZ });
     expect(bravo.curr.scores).toEqual([]);

@@ -59,7 +59,7 @@ describe('ship input from the renderer', () => {
       { mine: null },
       { emp: {} },
       { target: -2 },
-      { target: 16 },
+      { target: 255 },
       { target: 1.5 },
       { target: '3' },
       { target: null },
@@ -67,7 +67,7 @@ describe('ship input from the renderer', () => {
     ]) {
       expect(parseShipInput({ ...base, ...bad })).toBeNull();
     }
-    expect(parseUpMessage({ t: 'frame', batch: { frame: 1, tick: 0, input: { ...base, target: 99 } } })).toEqual({ ok: false, reason: 'frame-bad-input' });
+    expect(parseUpMessage({ t: 'frame', batch: { frame: 1, tick: 0, input: { ...base, target: 300 } } })).toEqual({ ok: false, reason: 'frame-bad-input' });
   });
 
   it('keeps only known fields of any accepted input', () => {

@@ -35,11 +35,11 @@ describe('wire layout (golden bytes)', () => {
 
   it('a header without a game time or ship state is the 10-byte base; each adds its bytes and its flag (wire v10)', () => {
     const base: PacketHeader = { type: PacketType.NodeAlive, senderSlot: 2, messageId: 0x01020304, joined: false };
-    expect([...encodePacket({ header: base, events: [] })]).toEqual([0x53, 0x4c, 0x0b, PacketType.NodeAlive, 0x02, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00]);
+    expect([...encodePacket({ header: base, events: [] })]).toEqual([0x53, 0x4c, 0x0c, PacketType.NodeAlive, 0x02, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00]);
     const timed = encodePacket({ header: { ...base, type: PacketType.Ping, gameTime: 0x0a0b0c0d }, events: [] });
-    expect([...timed]).toEqual([0x53, 0x4c, 0x0b, PacketType.Ping, 0x02, 0x08, 0x01, 0x02, 0x03, 0x04, 0x0a, 0x0b, 0x0c, 0x0d, 0x00]);
+    expect([...timed]).toEqual([0x53, 0x4c, 0x0c, PacketType.Ping, 0x02, 0x08, 0x01, 0x02, 0x03, 0x04, 0x0a, 0x0b, 0x0c, 0x0d, 0x00]);
     const tokened = encodePacket({ header: { ...base, token: 0xdeadbeef }, events: [] });
-    expect([...tokened]).toEqual([0x53, 0x4c, 0x0b, PacketType.NodeAlive, 0x02, 0x02, 0x01, 0x02, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef, 0x00]);
+    expect([...tokened]).toEqual([0x53, 0x4c, 0x0c, PacketType.NodeAlive, 0x02, 0x02, 0x01, 0x02, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef, 0x00]);
     const back = decodePacket(tokened);
     expect(back.ok && back.packet.header).toEqual({ ...base, token: 0xdeadbeef });
   });
@@ -264,13 +264,14 @@ describe('encode refuses invalid local data with a message naming the field', ()
     ['infinite angular rate', withState({ angVel: { x: Infinity, y: 0, z: 0 } }), /header\.state\.angVel\.x: Infinity is not a finite angular rate/],
     ['energy 101', withState({ energy: 101 }), /header\.state\.energy: 101 is not a percentage/],
     ['negative damage', withState({ damage: -1 }), /header\.state\.damage: -1 is not a percentage/],
-    ['sender slot 16', withHeader({ senderSlot: 16 }), /header\.senderSlot: 16 is not a slot \(0\.\.15\) or NO_SLOT \(255\)/],
+    ['sender slot 256', withHeader({ senderSlot: 256 }), /header\.senderSlot: 256 is not a slot \(0\.\.254\) or NO_SLOT \(255\)/],
     ['negative message id', withHeader({ messageId: -1 }), /header\.messageId: -1 is not a u32/],
     ['fractional game time', withHeader({ gameTime: 1.5 }), /header\.gameTime: 1\.5 is not a u32/],
     ['unknown packet type', withHeader({ type: 42 as PacketType }), /header\.type: 42 is not a PacketType/],
     ['unknown event type', withEvent({ type: 'teleport' }), /events\[0\]: teleport is not a remote event type/],
     ['ttl above u16', withEvent({ type: 'createLaser', id: 1, pos: STATE.pos, vel: STATE.vel, ttl: 70000 }), /events\[0\] \(createLaser\)\.ttl: 70000 is not a u16/],
-    ['killer slot 16', withEvent({ type: 'killObject', id: 1, killerSlot: 16 }), /events\[0\] \(killObject\)\.killerSlot: 16 is not a slot/],
+    ['killer slot 256', withEvent({ type: 'killObject', id: 1, killerSlot: 256 }), /events\[0\] \(killObject\)\.killerSlot: 256 is not a slot/],
+    ['a score off its page', withEvent({ type: 'matchState', round: 0, phase: 0, killLimit: 0, timeLimitS: 0, msLeft: 0, msPlayed: 0, page: 1, scores: [{ slot: 3, kills: 0, deaths: 0 }] }), /slot 3 is not on score page 1 \(slots 64\.\.127\)/],
     ['kind 256', withEvent({ type: 'createExtra', id: 1, kind: 256, pos: STATE.pos }), /\(createExtra\)\.kind: 256 is not a u8/],
     ['text over MAX_TEXT_BYTES', withEvent({ type: 'sendText', text: 'é'.repeat(81) }), /\(sendText\)\.text: text is 162 UTF-8 bytes, more than MAX_TEXT_BYTES \(160\)/],
     ['text with a newline', withEvent({ type: 'sendText', text: 'a\nb' }), /text contains the control character U\+000a/],

@@ -16,6 +16,8 @@ describe('decode drops malformed datagrams with a reason', () => {
   const good = datagram(ev(5, [...be32(1), 0xff]));
   const name = (s: string): number[] => [s.length, ...ascii(s)];
   const entry = (slot: number, flags = 1, a = v4(10, 0, 0, 1, 6526), n = name('Bo')): number[] => [slot, flags, a.length, ...a, ...n];
+  /** A matchState's fields up to its score page (round 0, playing, no limits, 0 ms), then `page`. */
+  const match = (page: number): number[] => [0, 0, 0, 0, 0, ...be32(0), ...be32(0), ...be32(0), page];
   const laser = [...be32(1), ...f32(0), ...f32(0), ...f32(0), ...f32(1), ...f32(1), ...f32(1), ...be16(40)];
   /** The base datagram with a link section (wire v11: flags bit 6, after the ship state) of `section` bytes and no events. */
   const linked = (section: number[]): Uint8Array => Uint8Array.from([...patched(Uint8Array.from(HEADER_BYTES), AT.flags, [(HEADER_BYTES[AT.flags] as number) | 0x40]), ...section, 0]);
@@ -30,10 +32,10 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-version', 'version 1 (before reliable messages)', patched(good, AT.version, [1])],
     ['unknown-type', 'packet type 0', patched(good, AT.type, [0])],
     ['unknown-type', 'packet type 15', patched(good, AT.type, [15])],
-    ['bad-slot', `sender slot ${MAX_WIRE_SLOTS}`, patched(good, AT.slot, [MAX_WIRE_SLOTS])],
-    ['bad-slot', 'killer slot 16', datagram(ev(5, [...be32(1), 16]))],
-    ['bad-slot', 'missile target slot 16', datagram(ev(3, [...laser.slice(0, 28), 16, ...be16(40)]))],
-    ['bad-slot', 'player-list entry slot 16', datagram(ev(9, [1, ...entry(16)]))],
+    ['bad-slot', `a score of slot ${MAX_WIRE_SLOTS} (NO_SLOT)`, datagram(ev(14, [...match(3), 1, MAX_WIRE_SLOTS, 0, 0, 0, 0]))],
+    ['bad-slot', 'player-list entry slot 16 (a peer-to-peer slot table names 0..15)', datagram(ev(9, [1, ...entry(16)]))],
+    ['out-of-range', 'matchState score page 4 (pages 0..3)', datagram(ev(14, [...match(4), 0]))],
+    ['out-of-range', 'a score of slot 64 on page 0 (slots 0..63)', datagram(ev(14, [...match(0), 1, 64, 0, 0, 0, 0]))],
     ['bad-flags', 'header flag bit 5', patched(good, AT.flags, [0x39])],
     ['bad-flags', 'a ship state without its game time (flag bit 4 without bit 3)', Uint8Array.from([...HEADER_BYTES.slice(0, AT.flags), 0x11, ...HEADER_BYTES.slice(AT.flags + 1, 10), ...HEADER_BYTES.slice(14), 0])],
     ['bad-flags', 'a Ping without its stamp (no flag bit 3)', Uint8Array.from([...HEADER_BYTES.slice(0, AT.type), PacketType.Ping, HEADER_BYTES[AT.slot] as number, 0x00, ...HEADER_BYTES.slice(6, 10), 0])],

@@ -7,7 +7,7 @@
  * of its players' game packets — their games decide the match peer to peer —
  * and its page says so instead.
  */
-import type { MatchAnnouncement } from '../../../shared/game/matchSync';
+import type { MatchStanding } from '../../../shared/game/matchSync';
 import { MATCH_OVER } from '../../../shared/game/types';
 import { NO_TIME_LIMIT } from '../../../shared/wire/types';
 import { duration } from './playerAddress';
@@ -46,7 +46,7 @@ export interface MatchStatus {
 }
 
 /** The match a server keeps, from the announcement it sends its players. */
-export function serverMatch(a: MatchAnnouncement): MatchStatus {
+export function serverMatch(a: MatchStanding): MatchStatus {
   const over = a.phase === MATCH_OVER;
   const msLeft = a.msLeft === NO_TIME_LIMIT ? null : a.msLeft;
   const killLimit = a.killLimit > 0 ? a.killLimit : null;

@@ -52,8 +52,8 @@ export interface EventDrops {
 
 /** Bytes of the server's own header on a Relay: the fixed header and the client's token. */
 const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
-/** Most claimable objects the server remembers the place of (extras: at most RULES.extras.max plus drops; mines: 8 a player). */
-const MAX_CLAIMABLE = 192;
+/** Most claimable objects the server remembers the place of (extras: at most RULES.extras.max plus drops; mines: 8 a player of 255). */
+const MAX_CLAIMABLE = 2304;
 /** A claimed extra must be this close to the claimer's last reported position (pickup reach plus the claim slack). */
 const PICKUP_REACH = RULES.extras.pickupRadius + SHIP_RADIUS + CLAIM_SLACK;
 
@@ -245,9 +245,9 @@ export class Forwarder {
     this.claimable.delete(id);
   }
 
-  /** A reliable message from the server itself to seat `s` (the match state): it travels in the Relay packets' outer event list. */
+  /** A reliable message from the server itself to seat `s` (the match state, a page at a time): it travels in the Relay packets' outer event list; a newer page supersedes the same page not yet sent. */
   sayToSeat(s: ClientSeat, event: ReliableGameEvent, now: number): void {
-    s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? 'match:server' : undefined);
+    s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? `match:server:${event.page}` : undefined);
   }
 
   /** Object `id` (an extra of `extraType`, or a mine) was announced at `pos`: others may claim it from within `reach`. */

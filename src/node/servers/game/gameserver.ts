@@ -36,6 +36,7 @@ import { ArenaOwner } from './arenaOwner';
 import { EXTRA_KINDS } from '../../../shared/game/combat';
 import { RULES } from '../../../shared/game/rules';
 import { MATCH_OVER } from '../../../shared/game/types';
+import { matchPages } from '../../../shared/game/matchSync';
 import { ServerTimeService } from '../common/timeService';
 import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
 
@@ -138,7 +139,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           const s = fwd.add(player.slot, player.address, () => randomInt(0, 0x1_0000_0000), now);
           // The newcomer hears the match at once; everyone else at the next tick (the scores changed).
           referee.join(player.slot, player.name);
-          fwd.sayToSeat(s, { type: 'matchState', ...referee.announcement(now) }, now);
+          for (const page of matchPages(referee.announcement(now), config.maxPlayers)) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
           for (const ev of arena.forNewcomer()) fwd.sayToSeat(s, ev, now);
           return { udp: udpPort, token: s.token };
         },
@@ -195,7 +196,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     sayArena(arena.advance(referee.currentRound, referee.playedMs(now)), now);
     const said = referee.due(now);
     if (said) {
-      for (const s of clients.values()) fwd.sayToSeat(s, { type: 'matchState', ...said }, now);
+      const pages = matchPages(said, config.maxPlayers);
+      for (const s of clients.values()) for (const page of pages) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
       if (said.phase === MATCH_OVER && said.round !== loggedEnd) {
         loggedEnd = said.round;
         log.info({ round: said.round, ranking: referee.lastRanking }, 'match over');

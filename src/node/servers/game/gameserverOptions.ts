@@ -2,12 +2,14 @@
  * The gameserver's options (with their defaults and checks) and what it
  * reports: the running server, its counters and each client's line.
  */
-import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
-import type { MatchAnnouncement } from '../../../shared/game/matchSync';
+import type { MatchStanding } from '../../../shared/game/matchSync';
 import type { EventDrops } from './forwarder';
 import { proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import type { ClientCounters } from './seat';
 import type { CommonServerOptions, RunningServer } from '../common/types';
+
+/** Seats of a gameserver unless `--max-players` says otherwise (up to MAX_WIRE_SLOTS, 255). */
+export const DEFAULT_GAMESERVER_PLAYERS = 64;
 
 /** Options of {@link startGameserver}; everything but the name, ports and logger has a default. */
 export interface GameserverOptions extends CommonServerOptions {
@@ -15,7 +17,7 @@ export interface GameserverOptions extends CommonServerOptions {
   port?: number;
   /** UDP game port (default 6522); 0 = any free port. */
   udpPort?: number;
-  /** Seats 0..maxPlayers-1, 1..MAX_WIRE_SLOTS (default 16). */
+  /** Seats 0..maxPlayers-1, 1..MAX_WIRE_SLOTS (255; default DEFAULT_GAMESERVER_PLAYERS, 64). */
   maxPlayers?: number;
   /** Kills that win a match, 0 = none (default RULES.match.killLimit); the server is its game's match authority. */
   killLimit?: number;
@@ -127,7 +129,7 @@ export interface Gameserver extends RunningServer {
   players(): SeatedPlayer[];
   stats(): GameserverStats;
   /** The match it runs, as it stands now (what its players are told: scores, phase, time left, limits). */
-  match(): MatchAnnouncement;
+  match(): MatchStanding;
   /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
   reloadBans(why?: string): Promise<void>;
 }
@@ -155,7 +157,7 @@ export interface GameserverConfig {
 
 /** Fills in the defaults; throws one clear line for a bad option. */
 export function resolveGameserverOptions(options: GameserverOptions): GameserverConfig {
-  const maxPlayers = options.maxPlayers ?? MAX_WIRE_SLOTS;
+  const maxPlayers = options.maxPlayers ?? DEFAULT_GAMESERVER_PLAYERS;
   const radius = options.filterRadius ?? 2000;
   const tickHz = options.tickHz ?? 20;
   const flushOnArrival = (options.flush ?? 'arrival') === 'arrival';

@@ -60,8 +60,9 @@ export const MAX_GAP_MS = 500;
 export const NEAR_LASER = 40;
 export const NEAR_MISSILE = 200;
 export const NEAR_MARGIN = 40;
-const MAX_PROJECTILES = 4096;
-const MAX_HITS = 4096;
+/** Most projectiles and hits remembered: a game of 255 players (the shots of liveShots.ts, their hits). */
+const MAX_PROJECTILES = 16_384;
+const MAX_HITS = 16_384;
 /**
  * A life's first hits that never count, from the first state without damage
  * after its death: the respawn countdown (a client may report no damage

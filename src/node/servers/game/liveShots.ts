@@ -13,8 +13,8 @@ import { MAX_REMOTE_LASER_TTL } from '../../../shared/game/kinds/laser';
 import { RULES } from '../../../shared/game/rules';
 import type { RemoteEvent } from '../../../shared/wire/types';
 
-/** Most shots remembered (16 players firing three bolts 7 times a second for 2 s is 672). */
-const MAX_SHOTS = 2048;
+/** Most shots remembered (255 players firing three bolts 7 times a second for 2 s is 10,710). */
+const MAX_SHOTS = 16_384;
 /** How long after a shot's end a report of it is still believed (a report may be resent for a while), ms. */
 const REPORT_SLACK_MS = 5000;
 

@@ -14,7 +14,7 @@ import { RULES } from '../../../shared/game/rules';
 import { TICK_HZ } from '../../../shared/sim/types';
 import { MATCH_OVER, MATCH_PLAYING, type Score } from '../../../shared/game/types';
 import { MAX_SCORE, MAX_WIRE_SLOTS, NO_SLOT, NO_TIME_LIMIT } from '../../../shared/wire/types';
-import type { MatchAnnouncement } from '../../../shared/game/matchSync';
+import type { MatchStanding } from '../../../shared/game/matchSync';
 
 export class MatchReferee {
   private readonly killLimit: number;
@@ -102,15 +102,15 @@ export class MatchReferee {
     }
   }
 
-  /** The announcement due at `now` for every player (the scores or the phase changed), or null. */
-  due(now: number): MatchAnnouncement | null {
+  /** The standing due at `now` for every player (the scores or the phase changed), or null. */
+  due(now: number): MatchStanding | null {
     if (!this.dirty) return null;
     this.dirty = false;
     return this.announcement(now);
   }
 
-  /** The match as it stands at `now`. */
-  announcement(now: number): MatchAnnouncement {
+  /** The match as it stands at `now` (every player's score: matchPages splits it for the wire). */
+  announcement(now: number): MatchStanding {
     const left = this.endsAt === Infinity ? NO_TIME_LIMIT : Math.max(0, Math.round(this.endsAt - now));
     return {
       round: this.round,

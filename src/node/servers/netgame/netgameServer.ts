@@ -17,7 +17,7 @@ import type { MatchLimits } from '../../../shared/game/match';
 import { randomInt } from 'node:crypto';
 import { NetgameServer } from '../../../shared/netgame/server';
 import { behindReason, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../../shared/netgame/syncGate';
-import { announcementOf, type MatchAnnouncement } from '../../../shared/game/matchSync';
+import { announcementOf, type MatchStanding } from '../../../shared/game/matchSync';
 import { NETGAME_PORT, NETGAME_UDP_PORT } from '../../../shared/servers/joinProtocol';
 import { systemClock } from '../../../shared/time/clock';
 import { STEP_MS } from '../../../shared/sim/types';
@@ -100,7 +100,7 @@ export interface RunningNetgameServer extends RunningServer {
   players(): SeatedPlayer[];
   stats(): NetgameServerStats;
   /** The match of its master state (every node steps it alike): scores, phase, time left, limits. */
-  match(): MatchAnnouncement;
+  match(): MatchStanding;
   reloadBans(why?: string): Promise<void>;
 }
 

@@ -96,6 +96,21 @@ export function scoreRows(view: WorldView, nameOf: (slot: number) => string, inG
   }));
 }
 
+/** Rows a scoreboard shows at most (a gameserver holds up to 255 players): the best, and ours wherever we rank. */
+export const SCOREBOARD_ROWS = 16;
+
+/**
+ * The rows of `rows` (ranked) a scoreboard shows: all of them when they fit
+ * `max`, else the best `max` − 1 and ours (or the best `max` when ours is
+ * among them or we have none), with how many are left out.
+ */
+export function shownRows(rows: readonly ScoreRow[], max = SCOREBOARD_ROWS): { rows: ScoreRow[]; more: number } {
+  if (rows.length <= max) return { rows: [...rows], more: 0 };
+  const local = rows.findIndex((r) => r.local);
+  const shown = local < 0 || local < max ? rows.slice(0, max) : [...rows.slice(0, max - 1), rows[local] as ScoreRow];
+  return { rows: shown, more: rows.length - shown.length };
+}
+
 /** The winner line of the match-end screen, with the names as the rows have them ('' without scores). */
 export function winnerText(rows: readonly ScoreRow[]): string {
   const [first, second] = rows;

@@ -9,12 +9,14 @@
  * where we have no link to ourselves); another player's row shows our round
  * trip to that peer in p2p and slotserver games ('-' in a gameserver game:
  * our packets go to the server, and only it knows theirs); bots '-'. See
- * `scoreRows` (hudText.ts). Rows are rebuilt only when their content
+ * `scoreRows` (hudText.ts). With more players than SCOREBOARD_ROWS (a
+ * gameserver holds up to 255), the best rows and ours are shown and a last
+ * line counts the rest (`shownRows`). Rows are rebuilt only when their content
  * changes; names go in through textContent (they come from peers).
  */
 import type { WorldView } from '../../../shared/game/view';
 import { MATCH_OVER } from '../../../shared/game/types';
-import { scoreRows, winnerText, type ScoreRow } from './hudText';
+import { scoreRows, shownRows, winnerText, type ScoreRow } from './hudText';
 import { byId, setText } from './dom';
 
 export class Scoreboard {
@@ -56,10 +58,17 @@ export class Scoreboard {
   }
 }
 
-/** Rebuilds `body` from `rows` unless they are the ones `key` describes; returns the new key. */
-function fill(body: HTMLElement, rows: readonly ScoreRow[], key: string): string {
-  const next = JSON.stringify(rows);
+/** Rebuilds `body` from `all` (the best rows and ours, then a line for the rest: shownRows) unless they are the ones `key` describes; returns the new key. */
+function fill(body: HTMLElement, all: readonly ScoreRow[], key: string): string {
+  const { rows, more } = shownRows(all);
+  const next = JSON.stringify([rows, more]);
   if (next === key) return key;
+  const moreRow = document.createElement('tr');
+  moreRow.className = 'more';
+  const cell = document.createElement('td');
+  cell.colSpan = 5;
+  cell.textContent = `… and ${more} more`;
+  moreRow.append(cell);
   body.replaceChildren(
     ...rows.map((r) => {
       const tr = document.createElement('tr');
@@ -71,6 +80,7 @@ function fill(body: HTMLElement, rows: readonly ScoreRow[], key: string): string
       }
       return tr;
     }),
+    ...(more > 0 ? [moreRow] : []),
   );
   return next;
 }
