@@ -34,8 +34,10 @@
  * and prints the flush mode and tick rate, a line per N, the largest N that
  * holds 20 Hz with ≥ 99 % delivery and p99 ≤ 10 ms, issue 27's targets
  * (met or missed) and the total time (gameserverSweep.ts). A gameserver
- * seats at most 255, so N = 1,000 is reported as refused: it stays in the
- * sweep so that line prints honestly.
+ * seats at most 255 (--max-players 1-255), so it refuses to start with
+ * --max-players 256 or 1,000 and both are reported as refused: they stay in
+ * the sweep so their lines (and the targets that need them) print honestly.
+ * `--bots 255` measures the most a gameserver seats.
  * `--baseline` also measures, for each N, a bare forwarder process
  * (gameserverFloor.ts, pinned as the server is, its senders in this bench
  * process): the floor this machine puts under any Node relay.
@@ -132,7 +134,8 @@ async function serverCpuSeconds(server: Server): Promise<number> {
 /** The load process (pinned to core 1) and a way to ask it something and wait for its answer. */
 function startLoad() {
   const [cmd, argv] = pinned(1, process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'gameserverLoad.ts')]);
-  const child = spawn(cmd, argv, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // Structured clone over the channel: NaN (no sample) stays NaN, where JSON would make it null.
+  const child = spawn(cmd, argv, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const ask = <T extends FromLoad['type']>(m: ToLoad, ...want: T[]) =>
     new Promise<Extract<FromLoad, { type: T }>>((resolve, reject) => {

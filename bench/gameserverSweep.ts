@@ -86,7 +86,7 @@ export function runLines(r: Result, warmup: number): string[] {
       `${l.duplicates > 0 ? ` (${l.duplicates} duplicates)` : ''}`,
     `  states: ${l.received} received, ${l.superseded} superseded (${fmt(f.superseded, 2)} %), delivered ${fmt(f.delivery, 2)} % (received or superseded) of ${l.expected} sent in the ${fmt(l.elapsed)} s window after ${warmup} s of warm-up`,
     ...l.loss.lines,
-    `  other processes on this machine took ${fmt(r.othersPercent)} % of a core in the window${r.othersPercent > OTHERS_LIMIT ? ': the figures above are disturbed, run again on a quiet machine' : ''}`,
+    `  other processes on this machine took ${fmt(Math.max(0, r.othersPercent))} % of a core in the window${r.othersPercent > OTHERS_LIMIT ? ': the figures above are disturbed, run again on a quiet machine' : ''}`,
     `  reliable messages from the server acknowledged by the clients' link layers: ${l.acked}`,
   );
   return lines;
