@@ -32,14 +32,14 @@ import {
 } from './fields';
 import type { Codec } from './fields';
 import { chatText, playerName, wireAddr } from './strings';
-import { fail, refuse, WireEncodeError } from './stream';
+import { ByteWriter, fail, Measurer, refuse, WireEncodeError, type Sink } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE } from './header';
 import { linkSectionCodec, packetHeadCodec } from './linkSection';
 import { frameInput } from './frameInputs';
 import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
 import { MATCH_PAGES, MATCH_SCORES_PER_PAGE, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, PacketType, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
-import type { BreakEntry, LockstepStateEvent, MoveEntry, Packet, PlayerEntry, RelayedEvent, ScoreEntry, RemoteEvent, RemoteEventType } from './types';
+import type { BreakEntry, LockstepStateEvent, MoveEntry, Packet, PacketHeader, PlayerEntry, RelayedEvent, ScoreEntry, RemoteEvent, RemoteEventType } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -244,17 +244,49 @@ function within<T>(segment: string, body: () => T): T {
 }
 
 /**
+ * Inner datagrams of a state alone (a frozen header, no events, no link
+ * section), encoded once: a gameserver puts each player's newest state into
+ * every other player's Relay, so the same header would be written N − 1
+ * times. Only a frozen header is kept (the gameserver's seat freezes each
+ * newest header with its ship state and vectors, seat.ts), so the bytes kept
+ * are the bytes it would write; a new state is a new header, and the old
+ * one's bytes go with it.
+ */
+const encodedStates = new WeakMap<PacketHeader, Uint8Array>();
+
+/** `p`'s bytes from {@link encodedStates}, or null when it is not a frozen state alone. */
+function stateBytes(p: Packet): Uint8Array | null {
+  if (p.events.length > 0 || p.link !== undefined || !Object.isFrozen(p.header)) return null;
+  let bytes = encodedStates.get(p.header);
+  if (!bytes) {
+    const m = new Measurer();
+    writeInner(m, p);
+    const w = new ByteWriter(m.size);
+    writeInner(w, p);
+    bytes = w.buf;
+    encodedStates.set(p.header, bytes);
+  }
+  return bytes;
+}
+
+function writeInner(s: Sink, p: Packet): void {
+  const header = (p.header ?? {}) as Partial<Packet['header']>;
+  if (header.type !== PacketType.GameState) throw new WireEncodeError(`a relayed packet must be a GameState, not type ${String(header.type)}`);
+  if (header.token !== undefined) throw new WireEncodeError('a relayed packet carries no session token');
+  within('header', () => packetHead.write(s, p.link === undefined ? { header: p.header } : { header: p.header, link: p.link }));
+  within('events', () => gameEventList.write(s, p.events));
+}
+
+/**
  * The datagram inside a `relayed` event: a GameState header without a token,
  * then game events only. Anything else is refused (`bad-nesting`).
  */
 const innerPacket: Codec<Packet> = {
   write(s, p) {
     if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
-    const header = (p.header ?? {}) as Partial<Packet['header']>;
-    if (header.type !== PacketType.GameState) throw new WireEncodeError(`a relayed packet must be a GameState, not type ${String(header.type)}`);
-    if (header.token !== undefined) throw new WireEncodeError('a relayed packet carries no session token');
-    within('header', () => packetHead.write(s, p.link === undefined ? { header: p.header } : { header: p.header, link: p.link }));
-    within('events', () => gameEventList.write(s, p.events));
+    const kept = stateBytes(p);
+    if (kept) return s.bytes(kept);
+    writeInner(s, p);
   },
   read(r) {
     const head = packetHead.read(r);

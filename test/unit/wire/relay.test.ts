@@ -248,3 +248,41 @@ describe('planRelays: packing states and events into Relay datagrams', () => {
     expect(plan.placed.slice(0, 11).every(Boolean)).toBe(true);
   });
 });
+
+describe('a relayed state encoded once (a frozen header, events.ts)', () => {
+  /** `h` frozen as a gameserver seat freezes its newest state (seat.ts): the header, its ship state and vectors. */
+  const frozen = (h: PacketHeader): PacketHeader => {
+    const st = h.state;
+    if (st) for (const part of [st.pos, st.rot, st.vel, st.angVel, st]) Object.freeze(part);
+    return Object.freeze(h);
+  };
+  const copy = (h: PacketHeader): PacketHeader => structuredClone(h);
+  const relayOf = (inners: Packet[]): Packet => ({ header: serverHeader(PacketType.Relay, 9, 1, 0xfeed), events: inners.map((p) => ({ type: 'relayed', slot: p.header.senderSlot, packet: p })) });
+
+  it('a Relay of frozen states encodes to the bytes of the same states unfrozen, however often it is encoded, and sizes agree', () => {
+    fc.assert(
+      fc.property(fc.array(arbInner, { minLength: 1, maxLength: 6 }), (inners) => {
+        const states = inners.map((p) => ({ header: p.header, events: [] }));
+        const plain = relayOf(states.map((p) => ({ header: copy(p.header), events: [] })));
+        if (packetSize(plain) > MAX_DATAGRAM_BYTES) return;
+        const once = relayOf(states.map((p) => ({ header: frozen(copy(p.header)), events: [] })));
+        const expected = encodePacket(plain);
+        expect(packetSize(once)).toBe(expected.length);
+        expect(encodePacket(once)).toEqual(expected);
+        expect(encodePacket(once)).toEqual(expected);
+      }),
+    );
+  });
+
+  it("a player's next state is a new header and is encoded anew; a state with events, or a carrier, is never taken from the kept bytes", () => {
+    const first = frozen(copy({ ...STATE_HEADER, senderSlot: 3 }));
+    const next = frozen(copy({ ...STATE_HEADER, senderSlot: 3, messageId: STATE_HEADER.messageId + 1, state: { ...STATE, pos: { x: 9, y: 9, z: 9 } } }));
+    const bytesOf = (p: Packet) => encodePacket(relayOf([p]));
+    expect(bytesOf({ header: first, events: [] })).not.toEqual(bytesOf({ header: next, events: [] }));
+    expect(decodePacket(bytesOf({ header: next, events: [] }))).toMatchObject({ ok: true, packet: { events: [{ packet: { header: { state: { pos: { x: 9, y: 9, z: 9 } } } } }] } });
+    const withEvent: Packet = { header: first, events: [{ type: 'killObject', id: (3 << 16) | 1, killerSlot: 255 }] };
+    expect(bytesOf(withEvent)).toEqual(bytesOf({ header: copy(first), events: withEvent.events }));
+  });
+});
+
+const STATE_HEADER: PacketHeader = { type: PacketType.GameState, senderSlot: 0, messageId: 70_000, gameTime: 123_456, joined: true, state: STATE };

@@ -117,7 +117,10 @@ export class ClientSeat {
   /** Takes a newer GameState header as this player's state. */
   setState(header: PacketHeader): void {
     const { token: _token, ...rest } = header;
-    this.header = rest;
+    // Frozen, with its ship state: the codec encodes a frozen state once for every Relay it goes into (events.ts).
+    const st = rest.state;
+    if (st) for (const part of [st.pos, st.rot, st.vel, st.angVel, st]) Object.freeze(part);
+    this.header = Object.freeze(rest);
     this.seq += 1;
   }
 
