@@ -30,14 +30,14 @@
  *    that), and lost, each lost state reconciled with the server's counters
  *    (gameserverLoss.ts: lost on either link, dropped by reason, filtered,
  *    seat removed, unexplained).
- * `--sweep` runs N = 16, 64, 128, 256 all visible and N = 1,000 filtered,
+ * `--sweep` runs N = 16, 64, 128, 255 all visible and N = 255 and 1,000 filtered,
  * and prints the flush mode and tick rate, a line per N, the largest N that
  * holds 20 Hz with ≥ 99 % delivery and p99 ≤ 10 ms, issue 27's targets
  * (met or missed) and the total time (gameserverSweep.ts). A gameserver
- * seats at most 255 (--max-players 1-255), so it refuses to start with
- * --max-players 256 or 1,000 and both are reported as refused: they stay in
- * the sweep so their lines (and the targets that need them) print honestly.
- * `--bots 255` measures the most a gameserver seats.
+ * seats at most 255 (--max-players 1-255: slots are a byte on the wire), so
+ * the all-visible top point is 255, and N = 1,000 is reported as refused: it
+ * stays in the sweep so its line (and the target that needs it) prints
+ * honestly.
  * `--baseline` also measures, for each N, a bare forwarder process
  * (gameserverFloor.ts, pinned as the server is, its senders in this bench
  * process): the floor this machine puts under any Node relay.
@@ -218,7 +218,7 @@ const program = new Command('bench:gameserver')
   .option('--filtered', 'place the --bots clients 100 units apart under a filter radius of 210 (each sees at most 12) instead of all within sight')
   .option('--seconds <s>', 'length of each measured run (default 10; 5 per N with --sweep)', (v) => Math.max(1, Number(v)))
   .option('--warmup <s>', 'traffic before measuring starts', (v) => Math.max(0, Number(v)), 2)
-  .option('--sweep', 'run N = 16, 64, 128, 256 all visible and N = 1,000 filtered, and print a summary line per N and issue 27 targets')
+  .option('--sweep', 'run N = 16, 64, 128, 255 all visible and N = 255 and 1,000 filtered, and print a summary line per N and issue 27 targets')
   .option('--baseline', "also measure a bare forwarder process for each N (this machine's floor)")
   .addOption(new Option('--flush <when>', 'server relay mode').choices(['arrival', 'tick']).default('arrival'))
   .option('--tick-hz <n>', 'server ticks per second (its --tick-hz)', intFrom(1, 1000), 20)
