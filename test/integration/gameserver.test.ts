@@ -8,7 +8,7 @@ import { WIRE_VERSION } from '../../src/shared/wire/types';
 import dgram from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { encodePacket } from '../../src/shared/wire/codec';
-import { PacketType, objectId, type RemoteEvent } from '../../src/shared/wire/types';
+import { MAX_RELAY_BYTES, PacketType, objectId, type RemoteEvent } from '../../src/shared/wire/types';
 
 import { renderGameserverStatus } from '../../src/node/servers/game/gameserverStatus';
 import { GameClient, LineClient } from '../support/gameClient';
@@ -226,7 +226,7 @@ describe('gameserver bursts', () => {
     expect(all.filter((e) => e.type === 'sendText').map((e) => (e.type === 'sendText' ? e.text : ''))).toEqual(Array.from({ length: 20 }, (_, i) => `chat ${i}`));
     // Every laser is out before the last chat line.
     expect(all.map((e) => e.type).lastIndexOf('createLaser')).toBeLessThan(all.map((e) => e.type).lastIndexOf('sendText'));
-    for (const r of b!.relays()) expect(r.bytes).toBeLessThanOrEqual(512);
+    for (const r of b!.relays()) expect(r.bytes).toBeLessThanOrEqual(MAX_RELAY_BYTES);
   });
 
   it('forwarding on arrival: the first relay carries lasers, every datagram puts lasers before chat, nothing is lost', async () => {
@@ -238,7 +238,7 @@ describe('gameserver bursts', () => {
     expect(perDatagram[0]).toContain('createLaser');
     for (const k of perDatagram) expect(k.indexOf('sendText') < 0 || k.lastIndexOf('createLaser') < k.indexOf('sendText')).toBe(true);
     expect(perDatagram.flat().filter((k) => k === 'createLaser')).toHaveLength(20);
-    for (const r of b!.relays()) expect(r.bytes).toBeLessThanOrEqual(512);
+    for (const r of b!.relays()) expect(r.bytes).toBeLessThanOrEqual(MAX_RELAY_BYTES);
   });
 });
 

@@ -8,7 +8,7 @@
  * loopback addresses (8 per host, the default limit), as households would.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_SLOT, objectId, type ReliableGameEvent, type ScoreEntry } from '../../src/shared/wire/types';
+import { MAX_DATAGRAM_BYTES, MAX_RELAY_BYTES, NO_SLOT, objectId, type ReliableGameEvent, type ScoreEntry } from '../../src/shared/wire/types';
 import { DEFAULT_MAX_PER_ADDRESS } from '../../src/node/servers/join/joinOptions';
 import { GameClient } from '../support/gameClient';
 import { useGameservers } from '../support/gameserverFixture';
@@ -29,6 +29,28 @@ function latestPages(c: GameClient): Map<number, MatchPage> {
 const scoresAt = (c: GameClient): Map<number, ScoreEntry> => new Map([...latestPages(c).values()].flatMap((p) => p.scores.map((s) => [s.slot, s] as const)));
 
 describe('a gameserver for more than 64 players', () => {
+  it("bundles the others' states into Relay datagrams longer than 512 bytes (up to 1,200, wire v12), which its clients take", { timeout: 30_000 }, async () => {
+    const s = await server({ maxPlayers: 100 });
+    const tcpPort = s.ports.tcp ?? 0;
+    const pilots: GameClient[] = [];
+    for (let i = 0; i < 24; i++) {
+      const c = await GameClient.join({ tcpPort, name: `pilot${i}`, localAddress: `127.0.0.${2 + Math.floor(i / DEFAULT_MAX_PER_ADDRESS)}` });
+      clients.push(c);
+      pilots.push(c);
+      c.hello();
+    }
+    await pilots[0]?.until(() => s.stats().clients.filter((c) => c.udp !== null).length === pilots.length, 20_000, 'every seat bound');
+    // Every pilot but the watcher sends a state at once: the watcher's next relays carry 23 states.
+    const [watcher, ...senders] = pilots as [GameClient, ...GameClient[]];
+    for (const c of senders) c.sendState({ x: c.slot * 10, y: 0, z: 0 });
+    const heardFrom = () => new Set(watcher.relayed().filter((r) => r.packet.header.state !== undefined).map((r) => r.slot));
+    await watcher.until(() => heardFrom().size === senders.length, 10_000, "the watcher to hear every sender's state");
+    const sizes = watcher.relays().map((r) => r.bytes);
+    console.log(`24 players: the watcher got ${senders.length} states in ${sizes.length} Relay datagrams of ${sizes.join(', ')} bytes`);
+    expect(Math.max(...sizes)).toBeGreaterThan(MAX_DATAGRAM_BYTES);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_RELAY_BYTES);
+  });
+
   it('seats 130 players in slots 0..129, and deaths in slots 3 and 129 reach every player, on score pages 0 and 2', { timeout: 60_000 }, async () => {
     const s = await server({ maxPlayers: MAX_PLAYERS });
     const tcpPort = s.ports.tcp ?? 0;

@@ -20,6 +20,8 @@ export interface DgramInitOptions extends PacketApiOptions {
   dualStack?: boolean;
   recvBufferBytes?: number;
   receiveOversize?: boolean;
+  /** Largest datagram `send` takes (default MAX_DATAGRAM_BYTES; a gameserver's socket: MAX_RELAY_BYTES, for its Relays). */
+  maxSendBytes?: number;
 }
 
 /** The `code` of a Node system error, if it has one. */

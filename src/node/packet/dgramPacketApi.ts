@@ -1,6 +1,6 @@
 /**
  * Shared `node:dgram` machinery for the `udp` and `udp6` packet APIs: socket
- * lifetime with port fallback, the 512-byte rule in both directions, counters,
+ * lifetime with port fallback, the 512-byte rule for what it sends (received: up to 1,200 bytes, a gameserver's Relay; the decoder holds the rest to 512), counters,
  * and opaque node addresses. Subclasses add the family-specific parts
  * (address parsing, broadcast target, per-socket setup).
  */
@@ -9,6 +9,7 @@ import os from 'node:os';
 import {
   CLIENT_PORT_FALLBACK_RANGE,
   MAX_DATAGRAM_BYTES,
+  MAX_RELAY_BYTES,
   PacketApiError,
   type NodeAddress,
   type PacketApi,
@@ -79,11 +80,15 @@ export abstract class DgramPacketApi implements PacketApi {
   }
 
   /** Binds the socket (port fallback on EADDRINUSE unless `exactPort`). On an active instance it restarts it. */
+  /** Largest datagram `send` and `broadcast` take (set at init: DgramInitOptions.maxSendBytes). */
+  private sendLimit = MAX_DATAGRAM_BYTES;
+
   init(options: DgramInitOptions): Promise<void> {
     return this.serialise(async () => {
       await this.close();
       this.counters = DgramPacketApi.freshStats();
       const { port } = options;
+      this.sendLimit = options.maxSendBytes ?? MAX_DATAGRAM_BYTES;
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         throw new PacketApiError(`${this.name}: port ${port} is not a port number (0-65535)`, 'bind-failed');
       }
@@ -234,9 +239,9 @@ export abstract class DgramPacketApi implements PacketApi {
   }
 
   private checkSize(data: Uint8Array): void {
-    if (data.byteLength > MAX_DATAGRAM_BYTES) {
+    if (data.byteLength > this.sendLimit) {
       throw new PacketApiError(
-        `${this.name}: datagram of ${data.byteLength} bytes exceeds the ${MAX_DATAGRAM_BYTES}-byte limit`,
+        `${this.name}: datagram of ${data.byteLength} bytes exceeds the ${this.sendLimit}-byte limit`,
         'too-large',
       );
     }
@@ -294,7 +299,8 @@ export abstract class DgramPacketApi implements PacketApi {
     // Socket errors (e.g. ICMP unreachable surfacing on Linux) are counted, never thrown.
     socket.on('error', () => this.drop(stats, 'socket-error'));
     socket.on('message', (msg, rinfo) => {
-      if (msg.byteLength > MAX_DATAGRAM_BYTES && !oversizeToo) {
+      // A gameserver's Relay may be up to MAX_RELAY_BYTES; the decoder holds everything else to MAX_DATAGRAM_BYTES.
+      if (msg.byteLength > MAX_RELAY_BYTES && !oversizeToo) {
         this.drop(stats, 'too-large');
         return;
       }

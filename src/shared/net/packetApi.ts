@@ -8,7 +8,7 @@
  */
 
 /** Largest datagram payload Starlane sends or accepts, in bytes (Retro Tank's 512-byte rule): the codec's limit, defined beside it in wire/types.ts. */
-export { MAX_DATAGRAM_BYTES } from '../wire/types';
+export { MAX_DATAGRAM_BYTES, MAX_RELAY_BYTES } from '../wire/types';
 
 /** Default UDP port a client listens on (Parsec: 6526). */
 export const DEFAULT_CLIENT_PORT = 6526;

@@ -15,7 +15,7 @@
  * clamped to ±32.767), energy/damage (rounded to whole percent) and every
  * float (sent as f32). Everything else round-trips exactly.
  */
-import { MAX_DATAGRAM_BYTES } from './types';
+import { MAX_DATAGRAM_BYTES, MAX_RELAY_BYTES, maxDatagramBytes, PacketType } from './types';
 import { eventListFor, linkSection, packetHead, remoteEvent, TERMINATOR_SIZE } from './events';
 import { measure } from './fields';
 import type { Codec } from './fields';
@@ -77,13 +77,12 @@ export function linkSize(link: LinkSection): number {
 /**
  * Encodes a packet of trusted local data into a fresh Uint8Array of exactly
  * packetSize(packet) bytes. Throws {@link WireEncodeError} naming the field
- * for invalid data, or if the result would exceed MAX_DATAGRAM_BYTES.
+ * for invalid data, or if the result would exceed MAX_DATAGRAM_BYTES
+ * (MAX_RELAY_BYTES for a Relay).
  */
 export function encodePacket(packet: Packet): Uint8Array {
   const size = packetSize(packet);
-  if (size > MAX_DATAGRAM_BYTES) {
-    throw new WireEncodeError(`packet is ${size} bytes, more than MAX_DATAGRAM_BYTES (${MAX_DATAGRAM_BYTES}); build it with fillPacket`);
-  }
+  checkSize(packet, size, '; build it with fillPacket');
   const w = new ByteWriter(size);
   packetCodec.write(w, packet);
   if (w.pos !== size) throw new Error(`wire codec bug: wrote ${w.pos} bytes, measured ${size}`);
@@ -97,13 +96,17 @@ export function encodePacket(packet: Packet): Uint8Array {
  * a `size` that disagrees with what the codec writes is a caller bug.
  */
 export function encodeMeasured(packet: Packet, size: number): Uint8Array {
-  if (size > MAX_DATAGRAM_BYTES) {
-    throw new WireEncodeError(`packet is ${size} bytes, more than MAX_DATAGRAM_BYTES (${MAX_DATAGRAM_BYTES})`);
-  }
+  checkSize(packet, size, '');
   const w = new ByteWriter(size);
   packetCodec.write(w, packet);
   if (w.pos !== size) throw new Error(`wire codec bug: wrote ${w.pos} bytes, measured ${size}`);
   return w.buf;
+}
+
+/** Throws when `size` is more than a datagram of `packet`'s type may be. */
+function checkSize(packet: Packet, size: number, hint: string): void {
+  const max = maxDatagramBytes(packet.header?.type);
+  if (size > max) throw new WireEncodeError(`packet is ${size} bytes, more than ${max === MAX_RELAY_BYTES ? 'MAX_RELAY_BYTES' : 'MAX_DATAGRAM_BYTES'} (${max})${hint}`);
 }
 
 /** Result of {@link decodePacket}. */
@@ -111,12 +114,13 @@ export type DecodeResult = { ok: true; packet: Packet } | { ok: false; reason: D
 
 /**
  * Decodes one received datagram. Never throws, and its work is linear in
- * the datagram's length (≤ 512 bytes; no field is read twice). Accepted
+ * the datagram's length (≤ 512 bytes, a Relay ≤ 1,200; no field is read twice). Accepted
  * packets satisfy every limit encodePacket checks (so they re-encode), share
  * no memory with `bytes`, and have unit-length rotations.
  */
 export function decodePacket(bytes: Uint8Array): DecodeResult {
-  if (bytes.length > MAX_DATAGRAM_BYTES) return { ok: false, reason: 'too-large' };
+  // Only a Relay (packet type at offset 3) may be longer than 512 bytes, up to MAX_RELAY_BYTES.
+  if (bytes.length > MAX_DATAGRAM_BYTES && (bytes.length > MAX_RELAY_BYTES || bytes[3] !== PacketType.Relay)) return { ok: false, reason: 'too-large' };
   const r = new Reader(bytes);
   try {
     const packet = packetCodec.read(r);

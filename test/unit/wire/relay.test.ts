@@ -2,7 +2,7 @@
  * Wire extensions for the gameserver: the session token after the header
  * (flags bit 1), Relay packets with `relayed` events (nesting depth 1), and
  * the server's packing of states and events into Relay datagrams that never
- * exceed 512 bytes.
+ * exceed 1,200 bytes (MAX_RELAY_BYTES, wire v12; every other datagram 512).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import {
   headerSize,
   TIME_SIZE,
   MAX_EVENT_PAYLOAD,
+  MAX_RELAY_BYTES,
   MAX_WIRE_SLOTS,
   packetSize,
   PacketType,
@@ -181,6 +182,21 @@ describe('planRelays: packing states and events into Relay datagrams', () => {
     return { plan, packets: plan.datagrams.map((d) => relayPacket(header, d, (s) => headers.get(s) ?? null)) };
   };
 
+  it("fifteen players' states go out in one Relay of about a kilobyte (wire v12; two datagrams at 512 bytes), which a client decodes; a 1,201-byte Relay or a 513-byte GameState is too large", () => {
+    const items: RelayItem[] = Array.from({ length: 15 }, (_, from) => ({ from, event: null, size: 0, stream: 3 }));
+    const { packets } = build(items, 4);
+    expect(packets).toHaveLength(1);
+    const bytes = encodePacket(packets[0] as Packet);
+    console.log(`15 states in one Relay: ${bytes.length} bytes (MAX_RELAY_BYTES ${MAX_RELAY_BYTES}, other datagrams ${MAX_DATAGRAM_BYTES})`);
+    expect(bytes.length).toBeGreaterThan(MAX_DATAGRAM_BYTES);
+    const back = decodePacket(bytes);
+    expect(back.ok && back.packet.events.map((e) => (e.type === 'relayed' ? e.slot : -1))).toEqual([...Array(15).keys()]);
+    const padded = (type: PacketType, n: number) => Uint8Array.from([...bytes.slice(0, 3), type, ...new Array<number>(n - 4).fill(0)]);
+    expect(decodePacket(padded(PacketType.Relay, MAX_RELAY_BYTES + 1))).toEqual({ ok: false, reason: 'too-large' });
+    expect(decodePacket(padded(PacketType.GameState, MAX_DATAGRAM_BYTES + 1))).toEqual({ ok: false, reason: 'too-large' });
+    expect(() => encodePacket({ header: { type: PacketType.GameState, senderSlot: 0, messageId: 1, joined: false }, events: Array.from({ length: 20 }, () => ({ type: 'sendText' as const, text: 'x'.repeat(40) })) })).toThrow(/more than MAX_DATAGRAM_BYTES \(512\)/);
+  });
+
   const arbItems: fc.Arbitrary<RelayItem[]> = fc.array(
     fc.oneof(
       arbWireSlot.map((from): RelayItem => ({ from, event: null, size: 0, stream: 3 })),
@@ -189,7 +205,7 @@ describe('planRelays: packing states and events into Relay datagrams', () => {
     { maxLength: 60 },
   );
 
-  it('never builds a datagram over 512 bytes; each decodes; every placed item appears exactly once, in stream order', () => {
+  it('never builds a datagram over 1,200 bytes (MAX_RELAY_BYTES); each decodes; every placed item appears exactly once, in stream order', () => {
     fc.assert(
       fc.property(arbItems, fc.integer({ min: 1, max: 20 }), (items, max) => {
         const { plan, packets } = build(items, max);
@@ -197,7 +213,7 @@ describe('planRelays: packing states and events into Relay datagrams', () => {
         const got: string[] = [];
         for (const p of packets) {
           const bytes = encodePacket(p);
-          expect(bytes.length).toBeLessThanOrEqual(MAX_DATAGRAM_BYTES);
+          expect(bytes.length).toBeLessThanOrEqual(MAX_RELAY_BYTES);
           expect(decodePacket(bytes).ok).toBe(true);
           for (const e of p.events) if (e.type === 'relayed') for (const x of e.packet.events) got.push(`${e.slot}:${JSON.stringify(x)}`);
         }
@@ -217,11 +233,11 @@ describe('planRelays: packing states and events into Relay datagrams', () => {
     );
   });
 
-  it('15 players’ states fill 3 datagrams (7 + 7 + 1), the fewest possible', () => {
-    const items: RelayItem[] = Array.from({ length: 15 }, (_, from) => ({ from, event: null, size: 0, stream: 3 }));
+  it('40 players’ states fill 3 datagrams (18 + 18 + 4), the fewest possible', () => {
+    const items: RelayItem[] = Array.from({ length: 40 }, (_, from) => ({ from, event: null, size: 0, stream: 3 }));
     const { packets } = build(items, 32);
-    expect(packets.map((p) => p.events.length)).toEqual([7, 7, 1]);
-    for (const p of packets) expect(encodePacket(p).length).toBeLessThanOrEqual(MAX_DATAGRAM_BYTES);
+    expect(packets.map((p) => p.events.length)).toEqual([18, 18, 4]);
+    for (const p of packets) expect(encodePacket(p).length).toBeLessThanOrEqual(MAX_RELAY_BYTES);
   });
 
   it('puts a player’s events into the datagram that already carries it, and a state into an events-only carrier', () => {
@@ -240,12 +256,25 @@ describe('planRelays: packing states and events into Relay datagrams', () => {
   });
 
   it('with a budget of one datagram, what does not fit waits (placed stays false)', () => {
-    const items: RelayItem[] = Array.from({ length: 20 }, (_, i) => ({ from: 3, event: laser(3, i), size: 33, stream: 0 }));
+    const items: RelayItem[] = Array.from({ length: 40 }, (_, i) => ({ from: 3, event: laser(3, i), size: 33, stream: 0 }));
     const { plan, packets } = build(items, 1);
     expect(packets).toHaveLength(1);
-    // 58 + 1 (outer) + 61 (inner) + 11 × 33 = 483; a 12th laser would make 516.
-    expect(plan.placed.filter(Boolean)).toHaveLength(11);
-    expect(plan.placed.slice(0, 11).every(Boolean)).toBe(true);
+    // One player's relayed event holds at most 3 + MAX_EVENT_PAYLOAD = 457 bytes: 61 (inner) + 12 × 33 = 457; a 13th laser would make 490.
+    expect(plan.placed.filter(Boolean)).toHaveLength(12);
+    expect(plan.placed.slice(0, 12).every(Boolean)).toBe(true);
+  });
+
+  it("one player's many events go out 12 lasers to a datagram (its relayed event at most an event payload), all of them, in order", () => {
+    const items: RelayItem[] = Array.from({ length: 40 }, (_, i) => ({ from: 3, event: laser(3, i), size: 33, stream: 0 }));
+    const { plan, packets } = build(items, 8);
+    expect(plan.placed.every(Boolean)).toBe(true);
+    expect(packets.map((p) => (p.events[0]?.type === 'relayed' ? p.events[0].packet.events.length : 0))).toEqual([12, 12, 12, 4]);
+    const ids = packets.flatMap((p) => {
+      const back = decodePacket(encodePacket(p));
+      if (!back.ok) throw new Error(back.reason);
+      return back.packet.events.flatMap((e) => (e.type === 'relayed' ? e.packet.events.map((x) => (x.type === 'createLaser' ? x.id & 0xffff : -1)) : []));
+    });
+    expect(ids).toEqual([...Array(40).keys()]);
   });
 });
 

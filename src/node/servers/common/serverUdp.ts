@@ -9,7 +9,7 @@
  * status pages. The udp6 socket joins the discovery multicast group only
  * when bound to the wildcard.
  */
-import type { NodeAddress } from '../../../shared/net/packetApi';
+import { MAX_RELAY_BYTES, type NodeAddress } from '../../../shared/net/packetApi';
 import { asDgramNode } from '../../packet/dgramNode';
 import type { DgramPacketApi } from '../../packet/dgramPacketApi';
 import { UdpPacketApi } from '../../packet/udp';
@@ -53,6 +53,8 @@ export class ServerUdp {
         exactPort: true,
         dualStack: v6,
         receiveOversize: true,
+        // A gameserver's Relays to its clients may be up to MAX_RELAY_BYTES (wire v12); the rest it sends stays within 512.
+        maxSendBytes: MAX_RELAY_BYTES,
         ...(options.recvBufferBytes === undefined ? {} : { recvBufferBytes: options.recvBufferBytes }),
         // Only a wildcard socket answers LAN discovery by multicast.
         lanInterfaces: v6 && host === '::' ? options.lanInterfaces : [],

@@ -8,7 +8,7 @@
  * - events queue per recipient by priority (lasers and missiles first, world
  *   changes next, chat and names last); late time-critical ones are dropped;
  *   chat, names and kills reach everyone whatever the distance;
- * - everything for one client goes out in as few ≤ 512-byte Relay datagrams
+ * - everything for one client goes out in as few ≤ 1,200-byte Relay datagrams
  *   as possible, at the latest on the next tick. With `flush: 'arrival'`
  *   (default) the server also relays right after each burst of datagrams it
  *   has read (within the client's per-tick budget), so forwarding adds no

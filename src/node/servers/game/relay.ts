@@ -1,7 +1,7 @@
 /**
  * The gameserver's outgoing side for one client: the queued events of the
  * other players (one queue per priority tier), and the packing of states and
- * events into as few Relay datagrams of at most 512 bytes as possible.
+ * events into as few Relay datagrams of at most 1,200 bytes (MAX_RELAY_BYTES) as possible.
  *
  * A Relay datagram is a header (the server's, with the client's token) and
  * `relayed` events, one per other player it carries something of; each holds
@@ -12,8 +12,8 @@
  * header with `joined` cleared and a zero ship state, which receivers must
  * not use as a position.
  */
-import { MAX_DATAGRAM_BYTES } from '../../../shared/net/packetApi';
-import { HEADER_SIZE, LINK_BYTE_SIZE, MESSAGE_COUNT_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from '../../../shared/wire/codec';
+import { MAX_RELAY_BYTES } from '../../../shared/wire/types';
+import { EVENT_HEADER_SIZE, HEADER_SIZE, LINK_BYTE_SIZE, MAX_EVENT_PAYLOAD, MESSAGE_COUNT_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from '../../../shared/wire/codec';
 import { NO_SLOT, PacketType, type LinkedMessage, type Packet, type PacketHeader, type RemoteEvent } from '../../../shared/wire/types';
 import type { RelayMessage, WorldMessage } from '../../../shared/wire/channels';
 import { TIERS, URGENT, type Tier } from './interest';
@@ -107,16 +107,25 @@ export interface RelayPlan {
 export const INNER_BASE = RELAYED_OVERHEAD + HEADER_SIZE + TERMINATOR_SIZE;
 /** Bytes an inner packet's link section of messages takes besides them: its link byte and message count. */
 const INNER_LINK_BASE = LINK_BYTE_SIZE + MESSAGE_COUNT_SIZE;
+/**
+ * Most bytes one relayed player may take in a datagram (its `relayed` event
+ * whole): an event's payload stays within MAX_EVENT_PAYLOAD like any event's,
+ * so a player's inner packet is never longer than a datagram of its own.
+ * Within a 1,200-byte Relay one player's many events go into several.
+ */
+const MAX_RELAYED_EVENT = EVENT_HEADER_SIZE + MAX_EVENT_PAYLOAD;
 
 interface Draft {
   size: number;
   inners: Map<number, InnerPlan>;
+  /** Bytes of each relayed player's event so far (INNER_BASE and what was added). */
+  innerSizes: Map<number, number>;
   order: InnerPlan[];
 }
 
 /**
  * Packs `items`, taken in the given (priority) order, into at most
- * `maxDatagrams` datagrams whose encoded size never exceeds 512 bytes, given
+ * `maxDatagrams` datagrams whose encoded size never exceeds MAX_RELAY_BYTES, given
  * the outer header's size. Each item goes where it costs least (a datagram
  * that already carries its player), else into the first with room, else into
  * a new datagram while the budget allows; what does not fit stays unplaced
@@ -131,7 +140,9 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
   const cost = (d: Draft, item: RelayItem): number => {
     const inner = d.inners.get(item.from);
     const section = item.message !== undefined && !(inner && inner.messages.length > 0) ? INNER_LINK_BASE : 0;
-    return item.size + section + (inner ? 0 : INNER_BASE);
+    const c = item.size + section + (inner ? 0 : INNER_BASE);
+    // The player's relayed event would outgrow an event's payload: not in this datagram.
+    return (d.innerSizes.get(item.from) ?? 0) + c > MAX_RELAYED_EVENT ? Infinity : c;
   };
 
   items.forEach((item, i) => {
@@ -142,14 +153,14 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
     for (let d = floor.get(key) ?? 0; d < drafts.length; d++) {
       const draft = drafts[d] as Draft;
       const c = cost(draft, item);
-      if (c < bestCost && draft.size + c <= MAX_DATAGRAM_BYTES) {
+      if (c < bestCost && draft.size + c <= MAX_RELAY_BYTES) {
         best = d;
         bestCost = c;
         if (c === item.size) break;
       }
     }
-    const fresh: Draft = { size: empty, inners: new Map(), order: [] };
-    if (best < 0 && drafts.length < maxDatagrams && empty + cost(fresh, item) <= MAX_DATAGRAM_BYTES) {
+    const fresh: Draft = { size: empty, inners: new Map(), innerSizes: new Map(), order: [] };
+    if (best < 0 && drafts.length < maxDatagrams && empty + cost(fresh, item) <= MAX_RELAY_BYTES) {
       drafts.push(fresh);
       best = drafts.length - 1;
       bestCost = cost(fresh, item);
@@ -169,6 +180,7 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
     else if (item.event === null) inner.state = true;
     else inner.events.push(item.event);
     draft.size += bestCost;
+    draft.innerSizes.set(item.from, (draft.innerSizes.get(item.from) ?? 0) + bestCost);
     floor.set(key, best);
     placed[i] = true;
   });
