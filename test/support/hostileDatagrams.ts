@@ -99,8 +99,9 @@ export class DatagramFactory {
       bytes = seed.slice(0, this.n(seed.length));
     } else if (r < 65) {
       kind = 'extended';
-      const out = new Uint8Array(513 + this.n(900));
-      out.set(seed.subarray(0, Math.min(seed.length, out.length)));
+      // Longer than its seed and than 512 bytes (a captured Relay may itself be up to 1,200).
+      const out = new Uint8Array(Math.max(513, seed.length + 1) + this.n(900));
+      out.set(seed);
       out.set(this.randomBytes(out.length - seed.length), seed.length);
       bytes = out;
     } else if (r < 80) {
