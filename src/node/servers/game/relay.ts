@@ -52,6 +52,9 @@ export class Outbox {
   /** Drops time-critical events that arrived more than `maxAgeMs` before `now`; returns how many. */
   dropOutdated(now: number, maxAgeMs: number): number {
     const q = this.queues[URGENT] as PendingEvent[];
+    // The queue is in arrival order: when its oldest is young enough, nothing goes (and nothing is copied).
+    const oldest = q[0];
+    if (oldest === undefined || now - oldest.at <= maxAgeMs) return 0;
     const keep = q.filter((p) => now - p.at <= maxAgeMs);
     const dropped = q.length - keep.length;
     this.queues[URGENT] = keep;
@@ -132,10 +135,16 @@ interface Draft {
  * (with the rest of its stream). Pure; sizes are exact for valid events.
  */
 export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number, maxDatagrams: number): RelayPlan {
+  return items.every((it) => it.event === null && it.message === undefined) ? planStates(items, outerHeaderBytes, maxDatagrams) : packRelays(items, outerHeaderBytes, maxDatagrams);
+}
+
+/** The general packer of {@link planRelays} (which takes a shorter way when every item is a state: the same plan). */
+export function packRelays(items: readonly RelayItem[], outerHeaderBytes: number, maxDatagrams: number): RelayPlan {
   const drafts: Draft[] = [];
   const placed = items.map(() => false);
-  const floor = new Map<string, number>();
-  const blocked = new Set<string>();
+  // Keyed by player and stream: from × STREAM_KEYS + stream (no string per item).
+  const floor = new Map<number, number>();
+  const blocked = new Set<number>();
   const empty = outerHeaderBytes + TERMINATOR_SIZE;
   const cost = (d: Draft, item: RelayItem): number => {
     const inner = d.inners.get(item.from);
@@ -146,7 +155,7 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
   };
 
   items.forEach((item, i) => {
-    const key = `${item.from}:${item.stream}`;
+    const key = item.from * STREAM_KEYS + item.stream;
     if (blocked.has(key)) return;
     let best = -1;
     let bestCost = Infinity;
@@ -185,6 +194,48 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
     placed[i] = true;
   });
   return { datagrams: drafts.map((d) => d.order), placed };
+}
+
+/** Streams per player in planRelays' keys (the forwarder's: the tiers, states, reliable messages; more than enough). */
+const STREAM_KEYS = 16;
+
+/**
+ * planRelays for states alone (the usual flush of a busy server: every item
+ * a player's newest state, each INNER_BASE bytes): every place costs the
+ * same, so first fit is filling each datagram in turn; the same plan,
+ * without the general packer's tables.
+ */
+function planStates(items: readonly RelayItem[], outerHeaderBytes: number, maxDatagrams: number): RelayPlan {
+  const datagrams: InnerPlan[][] = [];
+  const placed = items.map(() => false);
+  const empty = outerHeaderBytes + TERMINATOR_SIZE;
+  let size = MAX_RELAY_BYTES;
+  let current: InnerPlan[] = [];
+  const seen = new Set<number>();
+  let full = false;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as RelayItem;
+    // A second state of one player (the forwarder never makes one) rides in its first one's place.
+    if (seen.has(item.from)) {
+      placed[i] = true;
+      continue;
+    }
+    if (full) continue;
+    if (size + INNER_BASE > MAX_RELAY_BYTES) {
+      if (datagrams.length >= maxDatagrams || empty + INNER_BASE > MAX_RELAY_BYTES) {
+        full = true;
+        continue;
+      }
+      current = [];
+      datagrams.push(current);
+      size = empty;
+    }
+    current.push({ from: item.from, state: true, events: [], messages: [] });
+    seen.add(item.from);
+    size += INNER_BASE;
+    placed[i] = true;
+  }
+  return { datagrams, placed };
 }
 
 /** The header of a carrier for `newest`: same slot, id and time, `joined` cleared, no ship state, no token. */
