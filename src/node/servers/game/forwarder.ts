@@ -107,6 +107,13 @@ export class Forwarder {
   /** Players whose ship was just destroyed: until when, and how many extras, their game may still drop. */
   private readonly drops = new Map<number, { until: number; left: number }>();
   private nextId = 1;
+  /**
+   * Seats with something new since their last flush (a state due, an event
+   * or a reliable message queued): what a flush on arrival looks at, so it
+   * costs what arrived, not the number of players. The tick flushes every
+   * seat (resends, acknowledgements, what a budget held back).
+   */
+  readonly dirty = new Set<ClientSeat>();
 
   constructor(private readonly cfg: ForwarderConfig) {}
 
@@ -116,7 +123,10 @@ export class Forwarder {
     do token = newToken();
     while (this.byToken.has(token));
     const s = new ClientSeat(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
+    // The newcomer gets every player's newest state at its first flush.
+    for (const other of this.clients.values()) if (other.header !== null) s.due.add(other);
     this.clients.set(slot, s);
+    this.dirty.add(s);
     this.byToken.set(token, s);
     return s;
   }
@@ -131,7 +141,9 @@ export class Forwarder {
     for (const c of this.clients.values()) {
       c.outbox.remove((p) => p.from === s.slot);
       c.sent.delete(s.id);
+      c.due.delete(s);
     }
+    this.dirty.delete(s);
   }
 
   /**
@@ -139,7 +151,21 @@ export class Forwarder {
    * Returns how many of its events were not the client's to send (dropped as `foreign`), so the server can count strikes.
    */
   onGameState(s: ClientSeat, packet: Packet, newest: boolean, now: number): number {
-    if (newest) s.setState(packet.header);
+    if (newest) {
+      s.setState(packet.header);
+      // Due to the seats in range (judged now: a flush comes within the event loop's turn or the tick); skipped and counted for the rest.
+      for (const c of this.clients.values()) {
+        if (c === s) continue;
+        if (withinRadius(s.pos, c.pos, this.cfg.radius)) {
+          c.due.add(s);
+          this.dirty.add(c);
+        } else {
+          // Out of range: counted, and not looked at again (a flush sees only what is due).
+          c.due.delete(s);
+          c.counters.statesFiltered += 1;
+        }
+      }
+    }
     let foreign = 0;
     for (const event of packet.events) {
       const tier = tierOf(event);
@@ -157,7 +183,10 @@ export class Forwarder {
       for (const c of this.clients.values()) {
         if (c === s) continue;
         if (!everyone && !withinRadius(s.pos, c.pos, this.cfg.radius)) c.counters.eventsFiltered += 1;
-        else this.eventDrops.overflow += c.outbox.push(tier, pending);
+        else {
+          this.eventDrops.overflow += c.outbox.push(tier, pending);
+          this.dirty.add(c);
+        }
       }
     }
     return foreign;
@@ -230,7 +259,11 @@ export class Forwarder {
         this.drops.set(s.slot, { until: now + DROP_WINDOW_MS, left: DROPS_PER_DEATH });
       }
       const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
-      for (const c of this.clients.values()) if (c !== s) c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
+      for (const c of this.clients.values()) {
+        if (c === s) continue;
+        c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
+        this.dirty.add(c);
+      }
     }
     return { packet: link === undefined ? packet : { header: packet.header, events: packet.events }, foreign, farPickups };
   }
@@ -248,6 +281,7 @@ export class Forwarder {
   /** A reliable message from the server itself to seat `s` (the match state, a page at a time): it travels in the Relay packets' outer event list; a newer page supersedes the same page not yet sent. */
   sayToSeat(s: ClientSeat, event: ReliableGameEvent, now: number): void {
     s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? `match:server:${event.page}` : undefined);
+    this.dirty.add(s);
   }
 
   /** Object `id` (an extra of `extraType`, or a mine) was announced at `pos`: others may claim it from within `reach`. */
@@ -272,12 +306,13 @@ export class Forwarder {
       for (const p of c.outbox.queues[tier] ?? []) items.push({ from: p.from, event: p.event, size: p.size, stream: tier, pending: p });
     };
     events(0);
-    for (const p of this.clients.values()) {
-      if (p === c || !c.stateDue(p)) continue;
-      if (withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
+    for (const p of c.due) {
+      if (!c.stateDue(p)) c.due.delete(p);
+      else if (withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
       else {
         c.sent.set(p.id, p.seq);
         c.counters.statesFiltered += 1;
+        c.due.delete(p);
       }
     }
     for (let tier = 1; tier < TIERS; tier++) events(tier);
@@ -305,6 +340,7 @@ export class Forwarder {
       if (item.pending) sent.add(item.pending);
       else if (item.of) {
         c.sent.set(item.of.id, item.of.seq);
+        c.due.delete(item.of);
         c.counters.statesSent += 1;
       }
     });

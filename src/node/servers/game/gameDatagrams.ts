@@ -161,12 +161,24 @@ export class GameDatagrams {
     return serverHeader(type, seat.connection.stamp(), Math.floor(gameTime), seat.token);
   }
 
-  /** Relays what waits for every seat (within its per-tick budget). */
+  /** Relays what waits for every seat (within its per-tick budget): the tick's flush. */
   flushAll(): void {
+    this.flushSeats(this.parts.fwd.clients.values());
+  }
+
+  /** Relays what waits for the seats that got something new since their last flush: the flush on arrival. */
+  flushDirty(): void {
+    this.flushSeats(this.parts.fwd.dirty);
+  }
+
+  private flushSeats(seats: Iterable<ClientSeat>): void {
     this.flushPending = undefined;
     const now = this.parts.clock();
     const fwd = this.parts.fwd;
-    for (const c of fwd.clients.values()) for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
+    for (const c of seats) {
+      fwd.dirty.delete(c);
+      for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
+    }
   }
 
   /** Forgets endpoints of seats that are gone (their tokens are excused for a while). */
@@ -255,7 +267,7 @@ export class GameDatagrams {
         if (why) return this.parts.kick(s, why);
       }
       // After the datagrams read in this turn of the event loop: a burst is relayed together, with no tick to wait for.
-      if (config.flushOnArrival) this.flushPending ??= setImmediate(() => this.flushAll());
+      if (config.flushOnArrival) this.flushPending ??= setImmediate(() => this.flushDirty());
     } else if (h.type === PacketType.NodeAlive) {
       this.totals.nodeAlive += 1;
     } else if (h.type === PacketType.Ping) {

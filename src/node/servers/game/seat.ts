@@ -79,6 +79,12 @@ export class ClientSeat {
   readonly outbox: Outbox;
   /** Per other session id: the `seq` of its newest state this client has been sent (or skipped by distance). */
   readonly sent = new Map<number, number>();
+  /**
+   * The other seats whose newest state this client has not been sent (or
+   * skipped) yet, in the order their states came: a flush looks at these, not
+   * at every seat, so it costs what is new, not the number of players.
+   */
+  readonly due = new Set<ClientSeat>();
   /** Datagrams this client may still be sent in the current tick. */
   budget: number;
   /**
