@@ -8,7 +8,8 @@
  * killers that had a weapon near the victim since its previous death.
  */
 import { describe, expect, it } from 'vitest';
-import { HitConfirm } from '../../../src/node/servers/game/hitConfirm';
+import fc from 'fast-check';
+import { HitConfirm, pathBound, positionAt, type Kind } from '../../../src/node/servers/game/hitConfirm';
 import { RULES } from '../../../src/shared/game';
 import type { Vec3 } from '../../../src/shared/sim';
 import { NO_SLOT, type RemoteEvent, type ShipState } from '../../../src/shared/wire/types';
@@ -135,5 +136,35 @@ describe('kill claims', () => {
     h.projectile(2, laser({ x: 200, y: 0, z: -200 }, { x: 0, y: 0, z: 800 }), 1000);
     expect(h.mayHaveKilled(1, 2, 1100, { x: 200, y: 0, z: 0 })).toBe(true);
     expect(h.mayHaveKilled(1, 2, 1100, { x: -200, y: 0, z: 0 })).toBe(false);
+  });
+});
+
+describe('the cull of far projectiles (a state skips a projectile whose whole flight is out of reach)', () => {
+  const coord = fc.double({ min: -1e5, max: 1e5, noNaN: true });
+  const speed = fc.double({ min: -900, max: 900, noNaN: true });
+  it('every place a projectile is ever judged at lies within its flight bound', () => {
+    fc.assert(
+      fc.property(fc.constantFrom<Kind>('laser', 'missile', 'mine', 'emp'), coord, coord, coord, speed, speed, speed, fc.integer({ min: 1, max: 10_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (kind, x, y, z, vx, vy, vz, life, k) => {
+        const p = { kind, owner: 1, t0: 1000, end: 1000 + life, pos: { x, y, z }, vel: kind === 'emp' ? { x: 0, y: 0, z: 0 } : { x: vx, y: vy, z: vz }, target: NO_SLOT, spent: false };
+        const { mid, half } = pathBound(p);
+        const at = positionAt(p, p.t0 + k * (life + 2000));
+        const d = Math.hypot(at.x - mid.x, at.y - mid.y, at.z - mid.z);
+        expect(d).toBeLessThanOrEqual(half * (1 + 1e-9) + 1e-6);
+      }),
+    );
+  });
+
+  it('a laser fired from 900 units away still hits the ship it crosses, and a missile locked on a ship 3,000 units away is near it', () => {
+    const hc = new HitConfirm();
+    const at = (x: number): ShipState => ({ pos: { x, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 });
+    hc.shipState(2, at(0), 0);
+    // Fired 900 units away at 19.6 s: 180 units short at 20 s, through the ship 0.1 s later.
+    hc.projectile(1, { type: 'createLaser', id: (1 << 16) | 1, pos: { x: -900, y: 0, z: 0 }, vel: { x: 1800, y: 0, z: 0 }, ttl: 80 }, 19_600);
+    hc.projectile(3, { type: 'createMissile', id: (3 << 16) | 1, pos: { x: 3000, y: 0, z: 0 }, vel: { x: -10, y: 0, z: 0 }, targetSlot: 2, ttl: 200 }, 20_000);
+    hc.shipState(2, at(0), 20_000);
+    hc.shipState(2, at(0), 20_490);
+    expect(hc.confirmed).toBe(1);
+    expect(hc.mayHaveKilled(2, 1, 20_490)).toBe(true);
+    expect(hc.mayHaveKilled(2, 3, 20_490)).toBe(true);
   });
 });

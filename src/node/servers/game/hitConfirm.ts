@@ -72,9 +72,9 @@ const SPAWN_GRACE_MS = (RULES.respawnTicks + RULES.spawnInvulnerableTicks) * STE
 const FORGIVEN_WINDOW_MS = RULES.extras.invulnerableTicks * STEP_MS;
 const LETHAL = RULES.shield.max + RULES.hull.destroyedAt;
 
-type Kind = 'laser' | 'missile' | 'mine' | 'emp';
+export type Kind = 'laser' | 'missile' | 'mine' | 'emp';
 
-interface Projectile {
+export interface Projectile {
   kind: Kind;
   owner: number;
   t0: number;
@@ -83,6 +83,9 @@ interface Projectile {
   vel: Vec3;
   target: number;
   spent: boolean;
+  /** Its whole flight lies within `half` of `mid` (a straight path, ended 2 s after its end: see {@link pathBound}). */
+  mid: Vec3;
+  half: number;
 }
 
 interface Ship {
@@ -105,8 +108,26 @@ const lerp = (a: Vec3, b: Vec3, k: number): Vec3 => ({ x: a.x + (b.x - a.x) * k,
 const len = (v: Vec3) => Math.sqrt(dot(v, v));
 const finite = (v: Vec3) => Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z);
 
+/**
+ * Farther than this from a projectile's path, a ship is neither near it nor
+ * hit by it, whatever the kind (the largest of the reaches in isNear and
+ * shipState): a state skips such projectiles with a few multiplications.
+ */
+const CULL_REACH = Math.max(NEAR_LASER, NEAR_MISSILE, RULES.missile.hitRadius + SHIP_RADIUS, RULES.mine.triggerRadius + SHIP_RADIUS + NEAR_MARGIN, RULES.emp.maxRadius + SHIP_RADIUS + NEAR_MARGIN);
+
+/**
+ * Every model of flight in positionAt keeps to the ray along `vel` from
+ * `pos`, so the segment from `pos` to where it is 2 s after its end (past
+ * the latest time any check looks: 1 s for lasers and mines, 2 s for
+ * missiles and EMP) holds every place it is ever judged at.
+ */
+export function pathBound(p: Omit<Projectile, 'mid' | 'half'>): { mid: Vec3; half: number } {
+  const last = positionAt(p, p.end + 2000);
+  return { mid: lerp(p.pos, last, 0.5), half: len(sub(last, p.pos)) / 2 };
+}
+
 /** Where `p` is at time `t` (ms): the server's model of its flight. */
-function positionAt(p: Projectile, t: number): Vec3 {
+export function positionAt(p: Omit<Projectile, 'mid' | 'half'>, t: number): Vec3 {
   const s = Math.max(0, t - p.t0) / 1000;
   switch (p.kind) {
     case 'laser':
@@ -190,7 +211,7 @@ export class HitConfirm {
 
   /** A weapon event from `owner` forwarded, sent at `at` (its packet's stateTime). Other events are ignored. */
   projectile(owner: number, e: RemoteEvent, at: number): void {
-    let p: Projectile | null = null;
+    let p: Omit<Projectile, 'mid' | 'half'> | null = null;
     if (e.type === 'createLaser' && finite(e.pos) && finite(e.vel)) p = { kind: 'laser', owner, t0: at, end: at + Math.max(0, e.ttl) * STEP_MS, pos: e.pos, vel: e.vel, target: NO_SLOT, spent: false };
     else if (e.type === 'createMissile' && finite(e.pos) && finite(e.vel)) p = { kind: 'missile', owner, t0: at, end: at + Math.max(0, e.ttl) * STEP_MS, pos: e.pos, vel: e.vel, target: e.targetSlot, spent: false };
     else if (e.type === 'createObject' && e.kind === MINE_CODE && finite(e.pos) && finite(e.vel)) p = { kind: 'mine', owner, t0: at, end: at + RULES.mine.ttlTicks * STEP_MS, pos: e.pos, vel: e.vel, target: NO_SLOT, spent: false };
@@ -200,7 +221,7 @@ export class HitConfirm {
     }
     if (!p || !(p.end > p.t0)) return;
     if (this.projectiles.length >= MAX_PROJECTILES) this.projectiles.shift();
-    this.projectiles.push(p);
+    this.projectiles.push({ ...p, ...pathBound(p) });
   }
 
   /** `slot` announced its own ship's destruction at `at`: its life is over (hits and "near" weapons start afresh). */
@@ -253,8 +274,19 @@ export class HitConfirm {
     }
     const counting = !s.dead && state.damage < RULES.hull.destroyedAt && at - s.lifeStart >= SPAWN_GRACE_MS && at - t0 <= MAX_GAP_MS;
     this.prune(at);
+    // The ship's own path since its previous state, as a centre and a half length (the cull below).
+    const sx = (p0.x + state.pos.x) / 2;
+    const sy = (p0.y + state.pos.y) / 2;
+    const sz = (p0.z + state.pos.z) / 2;
+    const sHalf = len(sub(state.pos, p0)) / 2;
     for (const p of this.projectiles) {
       if (p.owner === slot || p.spent || p.t0 > at || p.end < t0) continue;
+      // Far from the whole flight (a lower bound of the distance between the two paths): neither near nor a hit. A missile locked on us is near wherever it is.
+      const dx = p.mid.x - sx;
+      const dy = p.mid.y - sy;
+      const dz = p.mid.z - sz;
+      const apart = CULL_REACH + p.half + sHalf;
+      if (dx * dx + dy * dy + dz * dz > apart * apart && !(p.kind === 'missile' && p.target === slot)) continue;
       if (this.isNear(p, slot, state.pos, at)) s.near.set(p.owner, at);
       if (!counting || p.kind === 'emp') continue;
       const a = Math.max(t0, p.kind === 'mine' ? p.t0 + RULES.mine.armTicks * STEP_MS : p.t0);
