@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ConnectionTable, DEFAULT_HTTP_CAPS, type ConnectionCaps } from './connectionLimits';
 import { listen } from './listen';
-import { DEFAULT_STATUS_REQUEST_RATE, RequestRate, type RequestRateCaps } from './requestRate';
+import { RateLimiter, type RateLimitOptions } from '../../../shared/util/rateLimit';
+import { addressKey } from './addressKey';
 
 /** A rendered route: an HTML page or a JSON document. */
 export interface StatusBody {
@@ -36,8 +37,11 @@ export interface StatusHttpOptions {
    * Requests per IPv4 address or IPv6 /64 (default 50 a second, bursts of
    * 100); past it a request is answered 429 without rendering anything.
    */
-  requestRate?: RequestRateCaps;
+  requestRate?: Pick<RateLimitOptions, 'perSecond' | 'burst'>;
 }
+
+/** Requests per source of the status pages: a browser loads a page and its JSON, and 8 watchers behind one address polling each second fit many times. */
+export const DEFAULT_STATUS_REQUEST_RATE = { perSecond: 50, burst: 100 } as const;
 
 /** A running status server. */
 export interface StatusHttp {
@@ -141,14 +145,15 @@ export async function startStatusHttp(options: StatusHttpOptions): Promise<Statu
   // Connections are capped per source (below), but a few sources' connections kept busy with back-to-back or
   // pipelined requests would still have pages rendered for them as fast as they ask, and everyone else waits
   // behind them: past its rate a source gets a 429, which costs no rendering.
-  const rate = new RequestRate(options.requestRate ?? DEFAULT_STATUS_REQUEST_RATE);
+  // A token bucket per IPv4 address or IPv6 /64, as the connection caps count them (the table holds at most 4,096 sources).
+  const rate = new RateLimiter({ ...(options.requestRate ?? DEFAULT_STATUS_REQUEST_RATE), maxKeys: 4096 });
   const server = createServer({ connectionsCheckingInterval: Math.min(1000, headersMs / 2), maxHeaderSize: 8192 }, (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
     // Only the path selects a route; a malformed target simply matches nothing.
     const path = (req.url ?? '').split('?')[0] ?? '';
     const render = routes.get(path);
     if (!render) return plain(res, 404, 'not found\n');
-    if (!rate.take(req.socket.remoteAddress ?? '?')) return plain(res, 429, 'too many requests\n', { 'Retry-After': '1' });
+    if (!rate.allow(addressKey(req.socket.remoteAddress ?? '?'), performance.now())) return plain(res, 429, 'too many requests\n', { 'Retry-After': '1' });
     let page: StatusBody;
     try {
       page = render();
