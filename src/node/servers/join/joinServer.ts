@@ -16,12 +16,18 @@
  * - `server full`, `server version incompatible` and `you're banned from this
  *   server` close the connection after the reply; so does `removing you`.
  * - One host (an IPv4 address, or an IPv6 /64: addressKey.ts) holds at most
- *   `maxPerAddress` seats (default 8, a LAN party behind one public address);
- *   one more join from it is refused with `server full` and closed.
+ *   `maxPerAddress` seats (gameserver default 8, a LAN party behind one
+ *   public address; slot- and netgame servers all seats but one); one more
+ *   join from it is refused with `server full` and closed.
  * - Joined connections have no idle timeout here: whether a seat is still used
  *   is a matter of UDP, which each server judges itself and acts on through
  *   {@link JoinServer.kick}; a connection that has not joined within
  *   `joinTimeoutMs` is closed.
+ * - A seat whose player never proves its UDP endpoint within `proveUdpMs` of
+ *   the join (each server judges it: a datagram with the token, a time-sync
+ *   request from the address) is freed through {@link JoinServer.unproved},
+ *   told why, and its host struck: 3 such seats within a minute refuse the
+ *   host's joins until the strikes fade.
  * - The ban file is re-read when it changes and on {@link JoinServer.reloadBans}
  *   (banWatch.ts); a seated player whose address a new list bans is removed,
  *   told `removed: banned from this server`.
