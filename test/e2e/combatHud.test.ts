@@ -3,7 +3,8 @@
  * 2560 x 1440: against two skill-5 bots the radar counts both, T puts the
  * brackets with the bot's name and distance on it — the edge arrow while it
  * is behind us, the lead indicator once we face it — a missile locking on
- * us raises the incoming-missile warning; against a skill-1 bot, aimed at by
+ * us raises the incoming-missile warning, and a bot's blow on our ship the
+ * damage-direction marker pointing the way that bot is; against a skill-1 bot, aimed at by
  * the lead indicator as a player would, our laser's hit shows a hit marker
  * at once, confirmed by the host in the same tick (the bot's game — ours,
  * offline — decides and counts the hit). Every step
@@ -127,6 +128,49 @@ describe('the combat HUD in a fight against bots (the game page)', () => {
     expect(warning.chevrons).toBeGreaterThan(0);
     // …and the radar shows it.
     expect(warning.radar.missiles).toBeGreaterThan(0);
+  }, 150_000);
+
+  it("a bot's blow on our ship: the damage-direction marker round the crosshair points the way that bot is, then fades away (screenshot)", async () => {
+    // Skill-5 bots shoot at us soon enough: wait for the frame in which a blow's marker shows, and read there where its firer is.
+    const seen = await page.waitForFunction(
+      () => {
+        const d = window.__starlane!.hud().damageDir;
+        const el = document.getElementById('hud-damage-dir');
+        if (!d || d.from < 0 || !el || el.hidden) return false;
+        const w = window.__starlane!.world();
+        const us = w.ships.find((s) => s.slot === w.localSlot);
+        const bot = w.ships.find((s) => s.slot === d.from);
+        if (!us || !bot) return false;
+        // The bot in our ship's axes (how far ahead, right and up), as hudAim.ts's targetBearing reads it.
+        const q = us.rot;
+        const rot = (x: number, y: number, z: number) => {
+          const tx = 2 * (q.y * z - q.z * y);
+          const ty = 2 * (q.z * x - q.x * z);
+          const tz = 2 * (q.x * y - q.y * x);
+          return { x: x + q.w * tx + (q.y * tz - q.z * ty), y: y + q.w * ty + (q.z * tx - q.x * tz), z: z + q.w * tz + (q.x * ty - q.y * tx) };
+        };
+        const v = { x: bot.pos.x - us.pos.x, y: bot.pos.y - us.pos.y, z: bot.pos.z - us.pos.z };
+        const dot = (a: { x: number; y: number; z: number }) => a.x * v.x + a.y * v.y + a.z * v.z;
+        const box = el.getBoundingClientRect();
+        return { ...d, dataAngle: el.dataset['angle'], dataSide: el.dataset['side'], dataFrom: el.dataset['from'], ahead: dot(rot(0, 0, -1)), right: dot(rot(1, 0, 0)), up: dot(rot(0, 1, 0)), dist: Math.hypot(v.x, v.y, v.z), size: box.width };
+      },
+      undefined,
+      { timeout: 120_000, polling: 'raf' },
+    );
+    await page.screenshot({ path: join(artifacts, 'hud-damage-dir.png') });
+    const m = (await seen.jsonValue()) as { angle: number; side: string; from: number; dataAngle: string; dataSide: string; dataFrom: string; ahead: number; right: number; up: number; dist: number; size: number };
+    // Where a player would look for the bot: beside, above or below us that way round the nose; straight behind, down; straight ahead, up.
+    const lateral = Math.hypot(m.right, m.up);
+    const expected = lateral > 0.5 * m.dist ? (Math.atan2(-m.up, m.right) * 180) / Math.PI : m.ahead < 0 ? 90 : -90;
+    const off = Math.abs(((m.angle - expected + 540) % 360) - 180);
+    console.log(`damage marker: ${m.side} (${m.angle}°) from bot ${m.from}, which is ${m.ahead.toFixed(0)} ahead, ${m.right.toFixed(0)} right, ${m.up.toFixed(0)} up: expected ${expected.toFixed(0)}°, off by ${off.toFixed(0)}°; ring ${m.size.toFixed(0)} px`);
+    expect(off).toBeLessThan(60);
+    expect([m.dataAngle, m.dataSide, m.dataFrom]).toEqual([String(m.angle), m.side, String(m.from)]);
+    // …and it goes: the bots sent home, the last blow's marker fades and hides.
+    await setConsole(page, true);
+    await type(page, 'bot kick all');
+    await setConsole(page, false);
+    await page.waitForFunction(() => window.__starlane!.hud().damageDir === null && document.getElementById('hud-damage-dir')!.hidden, undefined, { timeout: 15_000, polling: 'raf' });
   }, 150_000);
 
   it('against a skill-1 bot, flown at by the lead indicator: our laser hits it and a hit marker shows at once, confirmed (screenshot)', async () => {

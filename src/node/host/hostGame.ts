@@ -12,7 +12,7 @@ import type { NetDelivery, PlayerPing } from '../../shared/net/gameLink';
 import { NetPicture } from '../../shared/net/netPicture';
 import { ClientGame, sanitiseInput, worldView, type GameNotice } from '../../shared/game';
 import { GameDriver } from '../../shared/protocol/gameDriver';
-import type { WorldView } from '../../shared/game/view';
+import { viewEvents, type WorldView } from '../../shared/game/view';
 import type { WorldEvent } from '../../shared/game/events';
 import { NO_INPUT, type ShipInput } from '../../shared/sim/types';
 import { BotCrew } from '../../shared/game/pilots/crew';
@@ -62,6 +62,8 @@ export class HostGame {
   private fed: ShipInput = NO_INPUT;
   /** Hits our screen saw, until the deciding game's word confirms or withdraws them. */
   private readonly hits = new HitLedger();
+  /** The tick whose events the last world view carried (WorldView.events). */
+  private eventsTick = -1;
 
   constructor(private readonly options: HostGameOptions) {
     this.clock = options.clock ?? systemClock;
@@ -80,7 +82,10 @@ export class HostGame {
         const plain = worldView(game, this.pings());
         // The hit markers' verdicts: what the game that decides each hit our screen saw said of it (hitLedger.ts).
         const hits = this.hits.tick(plain, game, this.clock.now());
-        const view = hits.length > 0 ? { ...plain, hits } : plain;
+        // The tick's pickups and blows on our ship, once: a lockstep frame that waited shows the same tick and its events again.
+        const events = plain.tick !== this.eventsTick ? viewEvents(game.events, game.localSlot) : [];
+        this.eventsTick = plain.tick;
+        const view = hits.length > 0 || events.length > 0 ? { ...plain, ...(hits.length > 0 ? { hits } : {}), ...(events.length > 0 ? { events } : {}) } : plain;
         options.emit({ kind: 'world', view, notices });
         for (const t of this.tickers) t({ view, notices, events: game.events, input: this.fed });
       },

@@ -9,6 +9,7 @@ import { TICK_HZ } from '../sim/types';
 import { MATCH_PLAYING, type Quat, type Score, type Vec3 } from './types';
 import type { PlayerPing } from '../net/gameLink';
 import type { HitVerdict } from './hitLedger';
+import type { WorldEvent } from './events';
 
 export interface ShipView {
   slot: number;
@@ -70,6 +71,26 @@ export interface WorldView {
    * or withdrawn), given this tick; set by the host, absent when there are none.
    */
   hits?: HitVerdict[];
+  /**
+   * What the tick did that the view shows as it happens (viewEvents): every
+   * extra taken, and the blows our ship took; set by the host once per tick
+   * the world moved on (a lockstep frame that waited repeats none), absent
+   * when there are none.
+   */
+  events?: ViewEvent[];
+}
+
+/** A world event the view draws: an extra taken (a sparkle where it lay), a blow on our ship (the damage-direction marker). */
+export type ViewEvent = Extract<WorldEvent, { type: 'pickup' }> | Extract<WorldEvent, { type: 'hit' }>;
+
+/** Of one tick's `events`, the ones the view draws: every pickup, and the hits on `localSlot` that took shield or hull. */
+export function viewEvents(events: readonly WorldEvent[], localSlot: number): ViewEvent[] {
+  const out: ViewEvent[] = [];
+  for (const e of events) {
+    if (e.type === 'pickup') out.push({ ...e });
+    else if (e.type === 'hit' && e.slot === localSlot && (e.shield > 0 || e.hull > 0)) out.push({ ...e });
+  }
+  return out;
 }
 
 export type { ObjectView } from './registry';

@@ -28,8 +28,9 @@ import type { SoundBatch } from '../game/soundCues';
  * v5: the menu (`menu` in the snapshot and as events) and the server browser (`servers` events).
  * v6: `sound` events (the sound kind's cues, one batch per host tick while `webaudio` is bound).
  * v7: `world` views carry the hit markers' verdicts (`WorldView.hits`: confirmed or withdrawn by the deciding game).
+ * v8: `world` views carry the tick's pickups and the blows on our ship (`WorldView.events`: the pickup sparkle, the damage-direction marker).
  */
-export const HOST_CONTRACT_VERSION = 7;
+export const HOST_CONTRACT_VERSION = 8;
 
 /** Electron IPC channel names, one per message. */
 export const HOST_CHANNELS = {

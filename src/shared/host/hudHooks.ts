@@ -25,6 +25,13 @@ export interface HudHookState {
   hitMarkersWithdrawn: number;
   /** The incoming-missile warning shows (a missile homes on us). */
   missileWarning: boolean;
+  /**
+   * The damage-direction marker round the crosshair (a blow took our shield or
+   * hull in the last 1.5 s): the way it points on the window in degrees (0
+   * right, 90 down, 180 left, -90 up), the quarter that is, and the firer's
+   * slot (-1: it points at a place, a mine or an asteroid); null while hidden.
+   */
+  damageDir: { angle: number; side: 'right' | 'down' | 'left' | 'up'; from: number } | null;
   /** Our rank under the radar ("rank 1 of 3"), null while it is not shown. */
   rank: string | null;
 }

@@ -2,8 +2,9 @@
  * The combat HUD over the view: the crosshair where our bolts go, the marks
  * on the target (targetMarks.ts: brackets with name, distance, shield and
  * hull; the lead indicator; the edge arrow), the incoming-missile warning
- * (incoming.ts), hit markers (hitMarkers.ts, fed by shotWatch.ts from every
- * world view), and the radar with our rank in the match under it
+ * (incoming.ts), the damage-direction marker when a blow takes our shield
+ * or hull (damageDir.ts, fed by the world views' events), hit markers
+ * (hitMarkers.ts, fed by shotWatch.ts from every world view), and the radar with our rank in the match under it
  * (radar.ts). The marks move every frame with the frame just drawn (the
  * view's camera); words change a few times a second at most.
  *
@@ -25,6 +26,7 @@ import { setText } from '../dom';
 import { Projector } from './projector';
 import { TargetMarks, place } from './targetMarks';
 import { IncomingWarning } from './incoming';
+import { blowSource, DamageMarker } from './damageDir';
 import { HitMarkers, type HitState } from './hitMarkers';
 import { ShotWatch } from '../../../../shared/game/shotWatch';
 import { Radar, type Contact } from './radar';
@@ -68,6 +70,9 @@ export class CombatHud {
   private readonly rank: HTMLElement;
   private readonly marks: TargetMarks;
   private readonly incoming: IncomingWarning;
+  private readonly damage: DamageMarker;
+  /** The world view before the newest (the object that struck us is gone from the newest). */
+  private lastView: WorldView | null = null;
   private readonly hits: HitMarkers;
   private readonly radar: Radar;
   private readonly shots = new ShotWatch();
@@ -88,6 +93,7 @@ export class CombatHud {
     this.layer.append(this.crosshair);
     this.marks = new TargetMarks(this.layer);
     this.incoming = new IncomingWarning(this.layer);
+    this.damage = new DamageMarker(this.layer);
     this.hits = new HitMarkers(this.layer);
     parent.append(this.layer);
     this.radar = new Radar(parent);
@@ -130,6 +136,13 @@ export class CombatHud {
     this.lastWorldMs = nowMs;
     for (const hit of this.shots.next(view)) this.hits.add(hit, nowMs);
     for (const v of view.hits ?? []) this.resolveHit(v.key, v.state);
+    // The blows on our ship: the marker points the way the last one came from.
+    for (const e of view.events ?? []) {
+      if (e.type !== 'hit' || e.slot !== view.localSlot) continue;
+      const source = blowSource(e, view, this.lastView);
+      if (source) this.damage.hit(source, nowMs);
+    }
+    this.lastView = view;
   }
 
   /**
@@ -163,6 +176,7 @@ export class CombatHud {
     const local = f.curr.localSlot;
     const incoming = f.curr.objects.filter((o) => o.kind === 'missile' && o.type === local && o.owner !== local).map((o) => o.pos);
     this.incoming.update(this.proj, us?.pos ?? null, incoming, cx, cy, k);
+    this.damage.update(us, (slot) => f.remotes.find((r) => r.slot === slot)?.pos ?? f.curr.ships.find((s) => s.slot === slot)?.pos, cx, cy, f.nowMs);
     this.hits.update(this.proj, f.nowMs);
     this.radar.draw(us ? this.contacts(f, us) : [], us !== null, f.nowMs);
   }
@@ -188,6 +202,7 @@ export class CombatHud {
       hitMarkersConfirmed: this.hits.resolvedTotal.confirmed,
       hitMarkersWithdrawn: this.hits.resolvedTotal.withdrawn,
       missileWarning: this.incoming.count > 0,
+      damageDir: this.damage.state,
       rank: this.rank.hidden ? null : this.rank.textContent,
     };
   }
