@@ -5,6 +5,8 @@
  * through the `scene()` page hook (what the 3-D view drew in its last frame)
  * and the HUD, never pixels:
  * - three ships drawn, each a design of its own, in colours of their own;
+ * - the sky's backdrop, stars and near dust drawn at every r_quality level,
+ *   and the energy fields shedding glints;
  * - the targeted ship: its brackets show its name and bars, and the tag above
  *   it in the scene is gone (no doubled name); targeting the other bot brings
  *   the tag back;
@@ -24,6 +26,7 @@ import { startHudPilot, stopHudPilot } from './hudPilot';
 import type { GameTarget } from '../support/gameTarget';
 import { repoRoot } from '../support/webShellProcess';
 import type { SceneHookState } from '../../src/shared/host/sceneHooks';
+import { QUALITY } from '../../src/renderer/src/view/quality';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -113,6 +116,32 @@ describe('a fight with effects against two bots (the game page)', () => {
     expect(ships.find((s) => s.own)!.tag).toBe(false);
   });
 
+  it('the sky at every r_quality level: the backdrop, stars and near dust drawn, fewer specks at low; the energy fields shimmer with glints', async () => {
+    const levels: Record<string, SceneHookState['sky']> = {};
+    await setConsole(page, true);
+    // Ending at high, the default.
+    for (const level of ['low', 'medium', 'high'] as const) {
+      await type(page, `r_quality ${level}`);
+      const sky = await page.waitForFunction((want) => {
+        const s = window.__starlane!.scene().sky;
+        return s.dust === want.dust && s.stars === want.stars ? s : false;
+      }, { dust: QUALITY[level].dust, stars: QUALITY[level].stars }, { timeout: 10_000, polling: 'raf' });
+      levels[level] = (await sky.jsonValue()) as SceneHookState['sky'];
+    }
+    await setConsole(page, false);
+    console.log(`sky by quality: ${JSON.stringify(levels)}`);
+    for (const sky of Object.values(levels)) {
+      expect(sky.backdrop).toBe(true);
+      expect(sky.stars).toBeGreaterThan(0);
+      expect(sky.dust).toBeGreaterThan(0);
+    }
+    expect(levels['low']!.dust).toBeLessThan(levels['high']!.dust);
+    // The arena's energy fields are drawn, and glints keep drifting off them.
+    const before = await scene(page);
+    expect(before.fields).toBeGreaterThan(0);
+    await page.waitForFunction((n) => window.__starlane!.scene().fieldGlints >= n + 3, before.fieldGlints, { timeout: 10_000, polling: 'raf' });
+  });
+
   it('`ship manta pink` in the console: our ship is drawn a pink manta at once, and `ship auto auto` gives it back its slot\'s look', async () => {
     const own = () => page.evaluate(() => window.__starlane!.scene().ships.find((s) => s.own) ?? null);
     const before = await own();
@@ -194,6 +223,8 @@ describe('a fight with effects against two bots (the game page)', () => {
     expect(kill.line).toMatch(/^bot \d+ was shot down by .+ \(you\) with a (laser|missile)$/);
     expect(kill.explosions).toBeGreaterThan(0);
     expect(kill.particles).toBeGreaterThan(0);
+    const fx = await scene(page);
+    console.log(`effects so far: ${fx.sparkles} pickup sparkles, ${fx.empRings} EMP rings, ${fx.fieldGlints} field glints`);
     expect(problems).toEqual([]);
   }, 75_000);
 });

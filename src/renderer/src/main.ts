@@ -243,6 +243,7 @@ async function boot(): Promise<void> {
           prevView = currView === empty ? ev.view : currView;
           currView = ev.view;
           viewAt = now;
+          view.onWorld(currView, prevView);
           combat.onWorld(ev.view, now);
           for (const n of ev.notices) onNotice(n);
           break;

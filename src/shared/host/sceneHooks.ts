@@ -20,6 +20,17 @@ export interface SceneHookState {
   trails: number;
   /** Explosions still burning (flash, fire, sparks and ring; each counts for about a second). */
   explosions: number;
-  /** Effect particles alive (explosions, sparks, smoke, trails). */
+  /** Effect particles alive (explosions, sparks, smoke, trails, sparkles, glints). */
   particles: number;
+  /** Pickup sparkles started since the view was made (an extra taken, by any ship; none with `r_effects 0`). */
+  sparkles: number;
+  /** EMP shock rings started since the view was made (none with `r_effects 0`). */
+  empRings: number;
+  /** Shock rings growing now (explosions' and EMPs'). */
+  rings: number;
+  /** Energy fields drawn in the last frame, and the glints emitted round them since the view was made. */
+  fields: number;
+  fieldGlints: number;
+  /** The sky drawn: stars, specks of near dust (both by `r_quality`), and whether the nebula backdrop shows. */
+  sky: { stars: number; dust: number; backdrop: boolean };
 }

@@ -2,8 +2,10 @@
  * The scene's effects, drawn from one particle pool (particlePool.ts) in a
  * single Points draw, and a few pooled shock rings: explosions (a flash,
  * fire, sparks, slow grey debris and a ring), shield hits (blue sparks), hull hits (orange
- * sparks), smoke from badly damaged ships, missile exhaust trails, and the
- * camera shake when our own ship is hit. Visual only: the simulation never
+ * sparks), smoke from badly damaged ships, missile exhaust trails, the
+ * sparkle of an extra taken (in its colour), the glints drifting round an
+ * energy field, an EMP's blue shock ring, and the camera shake when our own
+ * ship is hit. Visual only: the simulation never
  * sees any of it, so Math.random is fine here.
  */
 import * as THREE from 'three';
@@ -41,11 +43,20 @@ const FRAGMENT = `
     gl_FragColor = vec4(vTint * a, a);
   }`;
 
+/** Colour of an explosion's shock ring. */
+const FIRE_RING = 0xffd8a0;
+
+/** Glints round an energy field per second (each field; fewer when the field is far). */
+const GLINT_RATE = 5;
+
+/** One of the pooled shock rings (made once; `live` while it grows). */
 interface Ring {
   mesh: THREE.Mesh;
   material: THREE.MeshBasicMaterial;
   startMs: number;
   size: number;
+  ms: number;
+  live: boolean;
 }
 
 export class Effects {
@@ -64,9 +75,17 @@ export class Effects {
   });
   private readonly points: THREE.Points;
   private readonly ringGeometry = new THREE.RingGeometry(0.8, 1, 48);
+  /** Every ring, made once; the live ones are drawn, the oldest is reused when all are. */
   private readonly rings: Ring[] = [];
   /** When each explosion still burning started (ms, the clock `update` is given). */
   private readonly explosionsAt: number[] = [];
+  /** Pickup sparkles and EMP rings started since the view was made (for tests: the `scene()` page hook). */
+  sparkles = 0;
+  empRings = 0;
+  /** Glints emitted round energy fields since the view was made. */
+  glints = 0;
+  /** Glints owed to the fields (fractions carried between frames). */
+  private glintDebt = 0;
 
   private lastMs: number | null = null;
   /** Trail particles owed to each missile (fractions carried between frames). */
@@ -83,7 +102,7 @@ export class Effects {
     this.points.visible = on;
     if (!on) {
       this.pool.clear();
-      while (this.rings.length > 0) this.endRing(0);
+      for (const r of this.rings) this.endRing(r);
       this.explosionsAt.length = 0;
       this.shake = 0;
     }
@@ -101,6 +120,14 @@ export class Effects {
     this.points.frustumCulled = false;
     this.points.renderOrder = 5;
     scene.add(this.points);
+    for (let i = 0; i < RINGS; i++) {
+      const material = new THREE.MeshBasicMaterial({ color: FIRE_RING, transparent: true, opacity: 0.8, blending: THREE.AdditiveBlending, depthWrite: false, side: THREE.DoubleSide });
+      const mesh = new THREE.Mesh(this.ringGeometry, material);
+      mesh.visible = false;
+      mesh.renderOrder = 5;
+      scene.add(mesh);
+      this.rings.push({ mesh, material, startMs: 0, size: 0, ms: RING_MS, live: false });
+    }
   }
 
   /** A ship (or anything big) blowing up at `pos`. */
@@ -112,8 +139,43 @@ export class Effects {
     this.pool.emit({ ...at, count: 24, speed: [5, 15], life: [1.5, 3], colour: 0x606468, size: [1.2, 2.2], drag: 0.3 });
     // The flash: a few large, short-lived, almost white particles.
     this.pool.emit({ ...at, count: 5, speed: [0, 3], life: [0.12, 0.25], colour: 0xfff0d0, size: [12, 18] });
-    this.ring(pos, nowMs, 26);
+    this.ring(pos, nowMs, 26, RING_MS, FIRE_RING);
     this.explosionsAt.push(nowMs);
+  }
+
+  /** An extra taken at `pos`: a short sparkle of bright points in its `colour` (0xRRGGBB), with a white glitter. */
+  sparkle(pos: Vec3, colour: number): void {
+    if (!this.on) return;
+    this.pool.emit({ x: pos.x, y: pos.y, z: pos.z, count: 26, speed: [6, 18], life: [0.3, 0.8], colour, size: [0.8, 1.8], drag: 2.5 });
+    this.pool.emit({ x: pos.x, y: pos.y, z: pos.z, count: 8, speed: [2, 8], life: [0.2, 0.5], colour: 0xffffff, size: [0.5, 1], drag: 2 });
+    this.sparkles++;
+  }
+
+  /** An EMP set off at `pos`: a flat blue shock ring growing to `radius` (the pulse's reach) over `ms`. */
+  empRing(pos: Vec3, nowMs: number, radius: number, ms: number): void {
+    if (!this.on) return;
+    this.ring(pos, nowMs, radius, ms, 0x80a0ff);
+    this.empRings++;
+  }
+
+  /**
+   * An energy field of `radius` at `pos` shimmers: now and then a slow glint
+   * on its surface drifts and fades. Called every frame for every field drawn;
+   * `share` (0..1) thins them out (a far field needs few).
+   */
+  fieldGlints(pos: Vec3, radius: number, dtS: number, share = 1): void {
+    if (!this.on) return;
+    this.glintDebt += GLINT_RATE * share * Math.min(0.1, dtS);
+    while (this.glintDebt >= 1) {
+      this.glintDebt -= 1;
+      // A point on (or just inside) the field's surface, in a random direction.
+      const u = Math.random() * 2 - 1;
+      const t = Math.random() * Math.PI * 2;
+      const s = Math.sqrt(1 - u * u);
+      const r = radius * (0.85 + 0.15 * Math.random());
+      this.pool.emit({ x: pos.x + r * s * Math.cos(t), y: pos.y + r * u, z: pos.z + r * s * Math.sin(t), count: 1, speed: [0.5, 2], life: [1.2, 2.4], colour: 0xa0ffc8, size: [2.2, 4], drag: 0.2 });
+      this.glints++;
+    }
   }
 
   /** Explosions still burning (for tests: the `scene()` page hook). */
@@ -181,22 +243,35 @@ export class Effects {
     for (const name of ['position', 'tint', 'size']) (this.geometry.getAttribute(name) as THREE.BufferAttribute).needsUpdate = true;
     this.material.uniforms['scale']!.value = viewHeightPx;
     while (this.explosionsAt.length > 0 && nowMs - this.explosionsAt[0]! >= EXPLOSION_MS) this.explosionsAt.shift();
-    for (let i = this.rings.length - 1; i >= 0; i--) {
-      const r = this.rings[i]!;
-      const t = (nowMs - r.startMs) / RING_MS;
+    for (const r of this.rings) {
+      if (!r.live) continue;
+      const t = (nowMs - r.startMs) / r.ms;
       if (t >= 1 || t < 0) {
-        this.endRing(i);
+        this.endRing(r);
         continue;
       }
       r.mesh.quaternion.copy(camera.quaternion);
-      r.mesh.scale.setScalar(1 + r.size * t);
+      // Quick at first, slowing as it spreads (an ease-out), so a big EMP ring reads as a blast.
+      const grow = 1 - (1 - t) * (1 - t);
+      r.mesh.scale.setScalar(1 + r.size * grow);
       r.material.opacity = 0.8 * (1 - t);
     }
     return dt;
   }
 
+  /** Rings growing now. */
+  get ringsLive(): number {
+    let n = 0;
+    for (const r of this.rings) if (r.live) n++;
+    return n;
+  }
+
   dispose(): void {
-    while (this.rings.length > 0) this.endRing(0);
+    for (const r of this.rings) {
+      this.scene.remove(r.mesh);
+      r.material.dispose();
+    }
+    this.rings.length = 0;
 
     this.scene.remove(this.points);
     this.geometry.dispose();
@@ -204,19 +279,23 @@ export class Effects {
     this.ringGeometry.dispose();
   }
 
-  private ring(pos: Vec3, nowMs: number, size: number): void {
-    if (this.rings.length >= RINGS) this.endRing(0);
-    const material = new THREE.MeshBasicMaterial({ color: 0xffd8a0, transparent: true, opacity: 0.8, blending: THREE.AdditiveBlending, depthWrite: false, side: THREE.DoubleSide });
-    const mesh = new THREE.Mesh(this.ringGeometry, material);
-    mesh.position.set(pos.x, pos.y, pos.z);
-    this.scene.add(mesh);
-    this.rings.push({ mesh, material, startMs: nowMs, size });
+  /** Starts a ring from the pool: a free one, else the one started longest ago. */
+  private ring(pos: Vec3, nowMs: number, size: number, ms: number, colour: number): void {
+    let r = this.rings.find((x) => !x.live);
+    if (!r) r = this.rings.reduce((a, b) => (b.startMs < a.startMs ? b : a));
+    r.live = true;
+    r.startMs = nowMs;
+    r.size = size;
+    r.ms = ms;
+    r.material.color.setHex(colour);
+    r.material.opacity = 0.8;
+    r.mesh.scale.setScalar(1);
+    r.mesh.position.set(pos.x, pos.y, pos.z);
+    r.mesh.visible = true;
   }
 
-  private endRing(i: number): void {
-    const [r] = this.rings.splice(i, 1);
-    if (!r) return;
-    this.scene.remove(r.mesh);
-    r.material.dispose();
+  private endRing(r: Ring): void {
+    r.live = false;
+    r.mesh.visible = false;
   }
 }

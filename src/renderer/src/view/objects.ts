@@ -3,7 +3,8 @@
  * registry's ObjectView): laser bolts, missiles (body and exhaust, along
  * their flight; homing ones in another tint), mines, EMP pulses (a growing
  * wire sphere), extras (turning, one colour per type) and energy fields (a
- * large soft sphere); and the halo of an invulnerable ship. Geometries and
+ * large soft sphere that breathes and pulses); and the halo of an
+ * invulnerable ship. Geometries and
  * materials are made once and shared by every mesh; the scene pools the
  * meshes by object id.
  */
@@ -106,10 +107,17 @@ export class ObjectShapes {
         mesh.rotation.set(0, nowMs * 0.001 + o.id, 0);
         break;
       case 'emp':
-      case 'field':
         mesh.scale.setScalar(Math.max(0.01, radius));
-        if (o.kind === 'emp') mesh.rotation.y = nowMs * 0.0005;
+        mesh.rotation.y = nowMs * 0.0005;
         break;
+      case 'field': {
+        // The field shimmers: it breathes a little (each at its own phase) and its glow pulses (the scene adds drifting glints).
+        const phase = nowMs * 0.0021 + o.id * 1.7;
+        mesh.scale.setScalar(Math.max(0.01, radius * (1 + 0.025 * Math.sin(phase))));
+        mesh.rotation.set(nowMs * 0.00013, nowMs * 0.0002 + o.id, 0);
+        this.fieldMaterial.opacity = 0.1 + 0.04 * Math.sin(nowMs * 0.0017);
+        break;
+      }
       case 'extra':
         mesh.material = this.extraMaterials[o.type ?? 0] ?? this.extraMaterials[0]!;
         mesh.rotation.set(nowMs * 0.0013 + o.id, nowMs * 0.002, 0);

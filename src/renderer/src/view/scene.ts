@@ -1,20 +1,24 @@
 /**
  * The game's 3-D view (three.js): the host's world views drawn smoothly
- * between ticks, the camera chasing our ship, the stars, the asteroids, every
- * object's shape, the halos and the effects; the other players' ships are
- * remoteShips.ts's.
+ * between ticks, the camera chasing our ship, the sky (starfield.ts: backdrop,
+ * stars, near dust), the asteroids, every object's shape, the halos and the
+ * effects; the other players' ships are remoteShips.ts's.
  */
 import * as THREE from 'three';
 import type { Quat, Vec3 } from '../../../shared/sim/types';
 import type { AsteroidView, ObjectView, ShipView, WorldView } from '../../../shared/game/view';
-import { ObjectShapes } from './objects';
+import { EXTRA_COLOURS, ObjectShapes } from './objects';
+import { EXTRA_KINDS } from '../../../shared/game/combat';
+import { RULES } from '../../../shared/game/rules';
+import { STEP_MS } from '../../../shared/sim/types';
+import { Starfield } from './starfield';
 import { ShipModels, type ShipModel } from './shipModels';
 import { engineLevel, lookOfSlot, type ShipLook } from './shipLooks';
 import { AUTO_LOOK, type ShipLook as ChosenLook } from '../../../shared/wire/shipLook';
 import { RemoteShips, type RemoteView } from './remoteShips';
 import { Effects } from './effects';
 import { DESTROYED_DAMAGE } from '../../../shared/game/kinds/ship';
-import { MAX_STARS, QUALITY } from './quality';
+import { QUALITY } from './quality';
 import type { SceneHookState } from '../../../shared/host/sceneHooks';
 import { DEFAULT_QUALITY, type QualityLevel } from '../../../shared/settings/display';
 
@@ -28,13 +32,14 @@ const CHASE_OFFSET = new THREE.Vector3(0, 3.2, 13);
  * players' ships have their names above them (but the targeted one, whose
  * brackets carry its name); each kind of object has its
  * shape (objects.ts), other players' lasers their own colour; invulnerable
- * ships shimmer in a halo.
+ * ships shimmer in a halo, energy fields with drifting glints, an EMP sets
+ * off a blue shock ring and an extra taken sparkles in its colour.
  */
 export class SceneView {
   readonly renderer: THREE.WebGLRenderer;
   private readonly scene = new THREE.Scene();
   private readonly camera = new THREE.PerspectiveCamera(70, 1, 0.5, 5000);
-  private readonly stars: THREE.Points;
+  private readonly sky: Starfield;
   private readonly asteroidGeometry = new THREE.IcosahedronGeometry(1, 1);
   private readonly asteroidMaterial = new THREE.MeshStandardMaterial({ color: 0x8a8278, flatShading: true, roughness: 0.9 });
   private readonly models = new ShipModels();
@@ -45,8 +50,11 @@ export class SceneView {
   /** The tick whose hits were last turned into sparks, and each ship's shield and damage then. */
   private hitsTick = -1;
   private readonly lastHull = new Map<number, { shield: number; damage: number }>();
-  /** The missiles drawn this frame (their trails). */
+  /** The missiles drawn this frame (their trails), and the energy fields (their glints). */
   private readonly missiles: THREE.Object3D[] = [];
+  private readonly fields: THREE.Object3D[] = [];
+  /** Energy fields drawn in the last frame (the `scene()` hook). */
+  private fieldsDrawn = 0;
   /** Missiles the last frame drew a trail behind (the `scene()` hook). */
   private trailsDrawn = 0;
   private readonly drawSize = new THREE.Vector2();
@@ -78,9 +86,7 @@ export class SceneView {
     const rim = new THREE.DirectionalLight(0x6080ff, 0.9);
     rim.position.set(-0.5, -0.3, -0.8);
     this.scene.add(rim);
-    this.stars = makeStars(MAX_STARS, 2500);
-    this.stars.geometry.setDrawRange(0, QUALITY[this.qualityLevel].stars);
-    this.scene.add(this.stars);
+    this.sky = new Starfield(this.scene, QUALITY[this.qualityLevel]);
     this.scene.add(this.camera);
     this.effects = new Effects(this.scene);
     this.remoteShips = new RemoteShips(this.scene, this.camera, this.models, (slot, model) => this.lookChange(slot, model));
@@ -104,13 +110,13 @@ export class SceneView {
     return this.qualityLevel;
   }
 
-  /** Draws at `level` from the next frame on: the resolution and the stars change at once. */
+  /** Draws at `level` from the next frame on: the resolution, the stars and the dust change at once. */
   setQuality(level: QualityLevel): void {
     if (level === this.qualityLevel) return;
     this.qualityLevel = level;
     const q = QUALITY[level];
     this.renderer.setPixelRatio(q.pixelRatio(window.devicePixelRatio));
-    this.stars.geometry.setDrawRange(0, q.stars);
+    this.sky.setQuality(q);
   }
 
   private resize(): void {
@@ -166,12 +172,15 @@ export class SceneView {
         mesh = this.shapes.make(o);
         this.meshes.set(key, mesh);
         this.scene.add(mesh);
+        // An EMP set off: its shock ring runs ahead of the wire sphere to the pulse's reach.
+        if (o.kind === 'emp') this.effects.empRing(o.pos, nowMs, RULES.emp.maxRadius, Math.max(200, ((RULES.emp.maxRadius - (o.radius ?? 0)) / RULES.emp.growPerTick) * STEP_MS));
       }
       const from = prevObjects.get(objectKey(o)) ?? o;
       lerpInto(mesh.position, from.pos, o.pos, alpha);
       const radius = (from.radius ?? 0) + ((o.radius ?? 0) - (from.radius ?? 0)) * alpha;
       this.shapes.update(mesh, o, o.owner === curr.localSlot, radius, nowMs);
       if (o.kind === 'missile') this.missiles.push(mesh);
+      else if (o.kind === 'field') this.fields.push(mesh);
       seen.add(key);
     }
     // Invulnerable ships shimmer: a halo where the ship is drawn this frame.
@@ -202,10 +211,22 @@ export class SceneView {
     this.effects.trails(this.missiles, dt);
     this.trailsDrawn = this.effects.enabled ? this.missiles.length : 0;
     this.missiles.length = 0;
+    for (const f of this.fields) this.effects.fieldGlints(f.position, f.scale.x, dt, f.position.distanceTo(this.camera.position) < 800 ? 1 : 0.25);
+    this.fieldsDrawn = this.fields.length;
+    this.fields.length = 0;
     this.camera.position.add(this.effects.shakeFor(dt));
-    this.stars.position.copy(this.camera.position);
+    this.sky.update(this.camera.position, heightPx / 1.4);
     this.renderer.render(this.scene, this.camera);
     return remotes;
+  }
+
+  /**
+   * Each world view as it arrives, after `prev` (the one before it): an extra
+   * taken sparkles in its colour where it lay (in `prev`; where the ship that
+   * took it is, if it was not there).
+   */
+  onWorld(view: WorldView, prev: WorldView): void {
+    for (const p of pickupSparkles(view, prev)) this.effects.sparkle(p.at, p.colour);
   }
 
   /** An explosion at `pos` at `nowMs` (the clock `render` is given): flash, fire, sparks, debris and a ring. */
@@ -231,7 +252,19 @@ export class SceneView {
     if (own?.model.group.visible) ships.push({ slot: own.slot, design: own.model.look.design, colour: own.model.look.colour, own: true, tag: false });
     ships.push(...this.remoteShips.drawn());
     ships.sort((a, b) => a.slot - b.slot);
-    return { ships, trails: this.trailsDrawn, explosions: this.effects.explosions, particles: this.particles };
+    const fx = this.effects;
+    return {
+      ships,
+      trails: this.trailsDrawn,
+      explosions: fx.explosions,
+      particles: this.particles,
+      sparkles: fx.sparkles,
+      empRings: fx.empRings,
+      rings: fx.ringsLive,
+      fields: this.fieldsDrawn,
+      fieldGlints: fx.glints,
+      sky: this.sky.drawn,
+    };
   }
 
   /**
@@ -311,8 +344,7 @@ export class SceneView {
     this.meshes.clear();
     this.remoteShips.draw([], 0);
     if (this.own) this.scene.remove(this.own.model.group);
-    this.stars.geometry.dispose();
-    (this.stars.material as THREE.Material).dispose();
+    this.sky.dispose();
     for (const d of [this.asteroidGeometry, this.asteroidMaterial]) d.dispose();
     this.models.dispose();
     this.effects.dispose();
@@ -320,6 +352,23 @@ export class SceneView {
     this.renderer.dispose();
     this.renderer.domElement.remove();
   }
+}
+
+/**
+ * The sparkles of the extras taken in `view` (its pickup events), `prev`
+ * being the view before: each where its extra lay in `prev` (else where the
+ * ship that took it is), in the extra's colour.
+ */
+export function pickupSparkles(view: WorldView, prev: WorldView): { at: Vec3; colour: number }[] {
+  const out: { at: Vec3; colour: number }[] = [];
+  for (const e of view.events ?? []) {
+    if (e.type !== 'pickup') continue;
+    const extra = prev.objects.find((o) => o.kind === 'extra' && o.owner === e.owner && o.id === e.id);
+    const at = extra?.pos ?? view.ships.find((s) => s.slot === e.slot)?.pos;
+    const kind = EXTRA_KINDS[e.extra];
+    if (at) out.push({ at, colour: kind ? EXTRA_COLOURS[kind] : 0xffffff });
+  }
+  return out;
 }
 
 /** Refills `map` with `items` by `key` and returns it. */
@@ -332,18 +381,3 @@ function reindex<T>(map: Map<number, T>, items: readonly T[], key: (item: T) => 
 function lerpInto(out: THREE.Vector3, a: Vec3, b: Vec3, t: number): void {
   out.set(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t);
 }
-
-/** Stars on a far sphere that follows the camera (so they never get closer). Visual only: Math.random is fine here. */
-function makeStars(count: number, radius: number): THREE.Points {
-  const pos = new Float32Array(count * 3);
-  for (let i = 0; i < count; i++) {
-    const u = Math.random() * 2 - 1;
-    const t = Math.random() * Math.PI * 2;
-    const s = Math.sqrt(1 - u * u);
-    pos.set([radius * s * Math.cos(t), radius * u, radius * s * Math.sin(t)], i * 3);
-  }
-  const g = new THREE.BufferGeometry();
-  g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
-  return new THREE.Points(g, new THREE.PointsMaterial({ color: 0xffffff, size: 2, sizeAttenuation: false }));
-}
-
