@@ -27,6 +27,7 @@ import { GameCodeInterface } from '../src/shared/net/gameCode';
 import { NO_INPUT, STEP_MS, TICK_HZ } from '../src/shared/sim/types';
 import { NO_SLOT } from '../src/shared/wire/types';
 import { lockstepBytes } from './lockstepDatagrams';
+import { shipStateBytes } from './shipStateBytes';
 
 const RUN_MS = 1_000;
 const WARMUP_MS = 200;
@@ -65,9 +66,11 @@ const reliableState: Packet = { header, events: [laser(1)], link: { acks: [41, 4
 const ackOnly: Packet = { header: { type: PacketType.Reliable, senderSlot: 1, messageId: 123_457, joined: true, token: 0x5eed_c0de }, events: [], link: { acks: [41] } };
 const typical: Packet = { header, events: [laser(1), laser(2), { type: 'sendText', text: 'nice shot! meet at the gate' }] };
 // 55 + 12 × 33 = 451 bytes, then one text event of 3 + 1 + 57 fills the datagram exactly.
+const twelveLasers: Packet = { header, events: Array.from({ length: 12 }, (_, i) => laser(i)) };
+/** Twelve lasers and a chat line (3 + 1 + n bytes) that fills the datagram to 512 bytes exactly. */
 const full: Packet = {
   header,
-  events: [...Array.from({ length: 12 }, (_, i) => laser(i)), { type: 'sendText', text: 'z'.repeat(57) }],
+  events: [...twelveLasers.events, { type: 'sendText', text: 'z'.repeat(MAX_DATAGRAM_BYTES - packetSize(twelveLasers) - 4) }],
 };
 
 function fmt(n: number, digits = 0): string {
@@ -140,6 +143,7 @@ bench('(c) full datagram', full);
 bandwidth('bare state packets', bare);
 bandwidth('state + 1 laser event per packet', { header, events: [laser(1)] });
 fightingShip();
+stateSections();
 sharedWorlds();
 bench('(g) game state with a laser, 2 acknowledgements and a reliable chat line', reliableState);
 console.log(`[bench:codec] (h) Reliable datagram of 1 acknowledgement (client → gameserver, with token): ${packetSize(ackOnly)} B (v10: ${v10Size(ackOnly)} B)`);
@@ -176,6 +180,16 @@ function fightingShip(): void {
     `[bench:codec] upstream, fighting ship (laser level 3 and missiles held down 10 s) at ${SEND_HZ} Hz: average ${fmt(avg)} B/s, worst second ${fmt(worst)} B/s; ` +
       `budget ${fmt(BUDGET_BYTES_PER_S)} B/s; worst ratio ${fmt(worst / BUDGET_BYTES_PER_S, 3)}; within budget: ${worst <= BUDGET_BYTES_PER_S ? 'yes' : 'NO'}`,
   );
+}
+
+/** Bytes of one ship state in the header, for a fighting ship and an idle one (shipStateBytes.ts). */
+function stateSections(): void {
+  for (const r of shipStateBytes(10)) {
+    console.log(
+      `[bench:codec] (i) ship state of ${r.ship}, ${r.states} states at ${SEND_HZ} Hz: v12 ${r.v12} B each; v13 full ${r.full} B; v13 partial against the state acknowledged ${r.ackLag} sends back: mean ${fmt(r.partialMean, 1)} B, p99 ${r.partialP99} B ` +
+        `(${fmt(r.partialMean / r.v12, 2)} of v12); portions sent: ${r.portions}`,
+    );
+  }
 }
 
 /**

@@ -92,7 +92,8 @@ class Inbox {
     }
     const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
     // A server's Relay header: its game time and the token (wire v10), no ship.
-    let at0 = fixedHeaderSize(b[5] as number);
+    let at0 = fixedHeaderSize(b);
+    if (at0 < 0) return;
     while (at0 + 3 <= b.length && b[at0] !== 0) {
       const length = v.getUint16(at0 + 1);
       if (b[at0] === RELAYED_EVENT_CODE) {

@@ -78,6 +78,20 @@ export class DatagramFactory {
     return encodePacket(packet);
   }
 
+  /**
+   * A forged GameState whose ship state is partial (wire v13): portions that
+   * may include bits no state has, a base never sent (or 0 ids back), and
+   * portion bytes of any length.
+   */
+  private partial(): Uint8Array {
+    const full = this.forged();
+    // A forged GameState's state section starts after the 10-byte base and the game time, and a full one is 30 bytes.
+    const at = 14;
+    if (full[3] !== PacketType.GameState) return full;
+    const portions = this.n(4) === 0 ? this.n(256) : 0x20 | this.n(32);
+    return Uint8Array.from([...full.subarray(0, at), portions, this.n(256), ...this.randomBytes(this.n(31)), ...full.subarray(at + 30)]);
+  }
+
   /** The next hostile datagram and its kind. */
   next(): { bytes: Uint8Array; kind: string } {
     const r = this.n(100);
@@ -117,9 +131,12 @@ export class DatagramFactory {
       } else if (bytes.length > 5) {
         bytes[2 + this.n(4)] = this.n(256);
       }
-    } else if (r < 95) {
+    } else if (r < 88) {
       kind = 'forged';
       bytes = this.forged();
+    } else if (r < 95) {
+      kind = 'partial';
+      bytes = this.partial();
     } else {
       kind = 'discovery';
       bytes = encodeDiscoveryRequest(this.next32());

@@ -97,5 +97,6 @@ export function carriesLinkEvents(b: Uint8Array): boolean {
   if (b.length < BASE_HEADER_SIZE) return false;
   const flags = b[5] as number;
   if ((flags & (FLAG_LINK | FLAG_INPUTS)) !== 0) return true;
-  return listCarries(b, fixedHeaderSize(flags), b.length);
+  const at = fixedHeaderSize(b);
+  return at < 0 || listCarries(b, at, b.length);
 }

@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, headerSize, linkSize, MAX_ANGULAR_RATE, MAX_COORD, TERMINATOR_SIZE } from '../../src/shared/wire/codec';
 import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, MATCH_PAGES, MATCH_SCORES_PER_PAGE, NO_SLOT, PacketType, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
+import { MAX_WIRE_SPEED, POSITION_STEPS, VELOCITY_STEPS } from '../../src/shared/wire/shipStateCodec';
 import type { LinkedMessage, LinkSection, Packet, PacketHeader, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
 /** An f32 within ±limit (fc.float yields only f32-representable values). */
@@ -40,10 +41,13 @@ export const arbSlot = fc.integer({ min: 0, max: MAX_SLOTS - 1 });
 export const arbSlotOrNone = fc.oneof(arbSlot, fc.constant(NO_SLOT));
 export const arbPercent = fc.integer({ min: 0, max: 100 });
 
+/** A ship's velocity inside the compact state's range (±MAX_WIRE_SPEED units/s). */
+export const arbShipVel: fc.Arbitrary<Vec3> = fc.record({ x: arbF32(MAX_WIRE_SPEED), y: arbF32(MAX_WIRE_SPEED), z: arbF32(MAX_WIRE_SPEED) });
+
 export const arbShipState: fc.Arbitrary<ShipState> = fc.record({
   pos: arbCoordVec,
   rot: arbQuat,
-  vel: arbCoordVec,
+  vel: arbShipVel,
   angVel: arbAngVel,
   energy: arbPercent,
   damage: arbPercent,
@@ -193,11 +197,13 @@ export const arbPacket: fc.Arbitrary<Packet> = fc
     return { ...fillPacket(header, queue, MAX_DATAGRAM_BYTES - linkSize(link)).packet, link };
   });
 
-/** Tolerances of the lossy fields (see codec.ts): quaternion components and angular rates. */
+/** Tolerances of the lossy fields (see codec.ts and shipStateCodec.ts): quaternion components (q or −q: the same rotation), angular rates, a ship state's position and velocity (half a step). */
 export const QUAT_TOLERANCE = 1e-4;
 export const ANGVEL_TOLERANCE = 0.0005 + 1e-9;
+export const POSITION_TOLERANCE = 0.5 / POSITION_STEPS + 1e-9;
+export const VELOCITY_TOLERANCE = 0.5 / VELOCITY_STEPS + 1e-9;
 
-type Lossy = { quats: [Quat, string][]; rates: [Vec3, string][] };
+type Lossy = { quats: [Quat, string][]; rates: [Vec3, string][]; grid: [Vec3, string, number][] };
 
 /**
  * Copy of a packet for exact comparison: f32 fields rounded through
@@ -212,14 +218,17 @@ function comparable(value: unknown, path: string, lossy: Lossy): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const at = `${path}.${k}`;
+      // A ship state's position and velocity are on the compact state's grid (shipStateCodec.ts); an event's are f32.
+      const gridded = path.endsWith('.state') && (k === 'pos' || k === 'vel');
       if (k === 'rot') lossy.quats.push([v as Quat, at]);
       else if (k === 'angVel') lossy.rates.push([v as Vec3, at]);
+      else if (gridded) lossy.grid.push([v as Vec3, at, k === 'pos' ? POSITION_TOLERANCE : VELOCITY_TOLERANCE]);
       else if (k === 'energy' || k === 'damage') out[k] = Math.round(v as number);
       // Integers compare as they are: fround would blur u32 ids above 2^24 (float fields within ±1e6 that
       // happen to be integers are exact in f32 anyway).
       else if (typeof v === 'number' && Number.isInteger(v)) out[k] = v;
       else out[k] = comparable(v, at, lossy);
-      if (k === 'rot' || k === 'angVel') out[k] = 'lossy';
+      if (k === 'rot' || k === 'angVel' || gridded) out[k] = 'lossy';
     }
     return out;
   }
@@ -233,13 +242,21 @@ function comparable(value: unknown, path: string, lossy: Lossy): unknown {
  * (after clamping the expected rate to ±MAX_ANGULAR_RATE).
  */
 export function expectWireEqual(actual: Packet | RemoteEvent, expected: Packet | RemoteEvent): void {
-  const a: Lossy = { quats: [], rates: [] };
-  const e: Lossy = { quats: [], rates: [] };
+  const a: Lossy = { quats: [], rates: [], grid: [] };
+  const e: Lossy = { quats: [], rates: [], grid: [] };
   expect(comparable(actual, '', a)).toEqual(comparable(expected, '', e));
   e.quats.forEach(([q, at], i) => {
     const got = a.quats[i]![0];
+    // q and −q are the same rotation (a compact state sends the one whose largest component is positive).
+    const sign = got.x * q.x + got.y * q.y + got.z * q.z + got.w * q.w < 0 ? -1 : 1;
     for (const c of ['x', 'y', 'z', 'w'] as const) {
-      expect(Math.abs(got[c] - q[c]), `${at}.${c}: ${got[c]} vs ${q[c]}`).toBeLessThanOrEqual(QUAT_TOLERANCE);
+      expect(Math.abs(sign * got[c] - q[c]), `${at}.${c}: ${got[c]} vs ${q[c]}`).toBeLessThanOrEqual(QUAT_TOLERANCE);
+    }
+  });
+  e.grid.forEach(([v, at, tolerance], i) => {
+    const got = a.grid[i]![0];
+    for (const c of ['x', 'y', 'z'] as const) {
+      expect(Math.abs(got[c] - v[c]), `${at}.${c}: ${got[c]} vs ${v[c]}`).toBeLessThanOrEqual(tolerance);
     }
   });
   e.rates.forEach(([v, at], i) => {
@@ -260,9 +277,16 @@ export const arbLinkedMessage: fc.Arbitrary<LinkedMessage> = fc.record({
 /** An acknowledgement of 1..MAX_ACK_IDS message ids. */
 export const arbAcks: fc.Arbitrary<number[]> = fc.array(arbU16, { minLength: 1, maxLength: MAX_ACK_IDS });
 
-/** A link section (wire v11): acknowledgements, reliable messages (1..3) or both, never empty. */
-export const arbLinkSection: fc.Arbitrary<LinkSection> = fc.oneof(
-  arbAcks.map((acks) => ({ acks })),
-  fc.array(arbLinkedMessage, { minLength: 1, maxLength: 3 }).map((messages) => ({ messages })),
-  fc.tuple(arbAcks, fc.array(arbLinkedMessage, { minLength: 1, maxLength: 3 })).map(([acks, messages]) => ({ acks, messages })),
-);
+/** A link section (wire v11): acknowledgements, reliable messages (1..3) or both, never empty; some with a state acknowledgement (v13), some only that. */
+export const arbLinkSection: fc.Arbitrary<LinkSection> = fc
+  .tuple(
+    fc.oneof(
+      arbAcks.map((acks): LinkSection => ({ acks })),
+      fc.array(arbLinkedMessage, { minLength: 1, maxLength: 3 }).map((messages): LinkSection => ({ messages })),
+      fc.tuple(arbAcks, fc.array(arbLinkedMessage, { minLength: 1, maxLength: 3 })).map(([acks, messages]): LinkSection => ({ acks, messages })),
+      fc.constant<LinkSection>({}),
+    ),
+    fc.option(arbU16, { nil: undefined }),
+  )
+  .map(([link, stateAck]) => (stateAck === undefined ? link : { stateAck, ...link }))
+  .filter((link) => link.acks !== undefined || link.messages !== undefined || link.stateAck !== undefined);

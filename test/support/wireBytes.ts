@@ -35,21 +35,22 @@ export const HEADER: PacketHeader = {
 /** HEADER as the byte table in docs/PROTOCOL.md says it goes on the wire. */
 export const HEADER_BYTES = [
   0x53, 0x4c, // magic 'SL'
-  0x0c, // version 12
+  0x0d, // version 13
   0x01, // type GameState
   0x02, // sender slot
   0x19, // flags: joined (bit 0), game time (bit 3), ship state (bit 4)
   0x01, 0x02, 0x03, 0x04, // message id
   0x0a, 0x0b, 0x0c, 0x0d, // game time
-  0x3f, 0x80, 0x00, 0x00, 0xc0, 0x00, 0x00, 0x00, 0x3f, 0x00, 0x00, 0x00, // pos 1, -2, 0.5
-  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x7f, 0xff, // rot (0, 0, 0, 1) × 32767
-  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xc2, 0xc8, 0x00, 0x00, // vel 0, 0, -100
+  0x1f, // portions: position, orientation, velocity, spin, status (a full state, no base)
+  0x00, 0x00, 0x08, 0xff, 0xff, 0xf0, 0x00, 0x00, 0x04, // pos 1, -2, 0.5 as i24 eighths: 8, -16, 4
+  0xdf, 0xff, 0xbf, 0xff, 0x7f, 0xfe, // rot (0, 0, 0, 1): largest w (index 3), x y z at step 16383 (0), the 0 bit
+  0x00, 0x00, 0x00, 0x00, 0xf9, 0xc0, // vel 0, 0, -100 as i16 sixteenths: 0, 0, -1600
   0x01, 0xf4, 0xfc, 0x18, 0x00, 0x00, // angVel 500, -1000, 0 milli-rad/s
   0x64, // energy 100
   0x07, // damage 7
 ];
 /** Field offsets in the header, from the same table. */
-export const AT = { magic: 0, version: 2, type: 3, slot: 4, flags: 5, pos: 14, rot: 26, vel: 34, energy: 52, damage: 53, events: 54 };
+export const AT = { magic: 0, version: 2, type: 3, slot: 4, flags: 5, portions: 14, pos: 15, rot: 24, vel: 30, spin: 36, energy: 42, damage: 43, events: 44 };
 
 /** A datagram: the known header, the given events, the terminator. */
 export const datagram = (...events: number[][]): Uint8Array => Uint8Array.from([...HEADER_BYTES, ...events.flat(), 0]);

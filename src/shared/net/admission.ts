@@ -6,7 +6,8 @@
  * also serves (time sync, LAN discovery, proof-of-address challenges) is
  * taken off before; a game datagram then climbs, in this order:
  *
- *   decode    the codec's reason (counted in the side's DropCounters)
+ *   decode    the codec's reason (counted in the side's DropCounters); a
+ *             partial ship state is completed from the source's states
  *   sender    the side's word on who sent it and how that is proven: a
  *             server's token, seat, address, port and slot; a client's game
  *             kind and proof of address (its cookie)
@@ -21,6 +22,7 @@
  * holds: the codec reports, the rungs return.
  */
 import { decodePacket, type DropCounters } from '../wire/codec';
+import type { StateBases } from '../wire/shipStateCodec';
 import type { DropReason } from '../wire/stream';
 import type { Packet } from '../wire/types';
 
@@ -50,6 +52,8 @@ export interface AdmissionRules<S, Q> {
   readonly codecDrops: DropCounters;
   /** Told of each undecodable datagram after it is counted (a client tells its player of another wire version). */
   undecodable?(reason: DropReason): void;
+  /** The ship states held from the datagram's source, which its partial states build on (none: a partial state is `unknown-base`). */
+  bases?(): StateBases | undefined;
   /** Who sent the decoded packet, and is it proven so. */
   sender(packet: Packet): Rung<S>;
   /** The packet types taken from a sender (none given: every type), and the reason for the others. */
@@ -74,7 +78,7 @@ export type Admission<S, Q> = Admitted<S, Q> | Refusal;
 
 /** Runs `bytes` up the ladder `rules` configure; a refusal is counted where it falls. */
 export function admitDatagram<S, Q>(bytes: Uint8Array, rules: AdmissionRules<S, Q>): Admission<S, Q> {
-  const decoded = decodePacket(bytes);
+  const decoded = decodePacket(bytes, rules.bases?.());
   if (!decoded.ok) {
     rules.codecDrops.count(decoded.reason);
     rules.undecodable?.(decoded.reason);

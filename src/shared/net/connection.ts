@@ -17,6 +17,7 @@ import type { LinkSection, Packet, PacketHeader, RemoteEvent } from '../wire/typ
 import { LossSpan } from './lossMeter';
 import { RoundTrip } from './roundTrip';
 import { ReplayWindow, sequenceStart, type SequenceVerdict } from './replayWindow';
+import { StateDeltas } from './stateDeltas';
 
 /** A header as a membership or the session builds it: everything but the `messageId`, which only a Connection writes. */
 export type UnnumberedHeader = Omit<PacketHeader, 'messageId'>;
@@ -57,6 +58,8 @@ export class Connection {
   readonly roundTrip = new RoundTrip();
   /** The node's message ids heard over the last seconds: their gaps are its datagrams lost on the way (the net graph). */
   readonly loss = new LossSpan();
+  /** Ship states each way, for partial states (stateDeltas.ts): the bases the node's states name, ours it acknowledged. */
+  readonly states = new StateDeltas();
 
   /** `firstId`: the number of the first datagram sent on it (from the wall-clock second: {@link sequenceStart}). */
   constructor(firstId: number) {
@@ -86,9 +89,10 @@ export class Connection {
     return this.window.ahead(seq);
   }
 
-  /** Takes `seq` as the newest whatever came before (the node started a new session below its old numbers). */
+  /** Takes `seq` as the newest whatever came before (the node started a new session below its old numbers): its old states are no base. */
   restart(seq: number): void {
     this.window.restart(seq);
+    this.states.forget();
   }
 
   /** The newest number taken, or null before the first. */
@@ -96,9 +100,10 @@ export class Connection {
     return this.window.newestTaken;
   }
 
-  /** Forgets what was received (the node left the session); the outgoing numbers go on, never back. */
+  /** Forgets what was received (the node left the session) and the ship states each way; the outgoing numbers go on, never back. */
   forgetReceived(): void {
     this.window.reset();
+    this.states.forget();
   }
 
   /** A datagram of `bytes` taken from the node. */

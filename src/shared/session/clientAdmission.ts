@@ -15,12 +15,16 @@
  *             the rest goes up with its place (newest, late, too old)
  *
  * and reaches the pipeline with the sender's packet API key and its Arrival.
+ * The connection then keeps the packet's ship state as a base for the
+ * node's partial states and takes its acknowledgement of ours
+ * (net/stateDeltas.ts); a partial state was completed from the source's
+ * kept states as it was decoded.
  */
 import { admitDatagram, pass, refuse, type Admission, type AdmissionRules, type Rung } from '../net/admission';
 import type { Arrival } from '../net/connection';
 import type { NodeAddress } from '../net/packetApi';
 import type { DropCounters } from '../wire/codec';
-import type { Packet } from '../wire/types';
+import { PacketType, type Packet } from '../wire/types';
 import type { AddressProof } from './addressProof';
 import type { SessionConnections } from './connections';
 import type { SessionNotice } from './notices';
@@ -63,6 +67,7 @@ export class ClientAdmission {
       undecodable: (reason) => {
         if (reason === 'bad-version') parts.notify({ kind: 'other-version', from: this.climbing.from, data: this.climbing.data });
       },
+      bases: () => parts.connections.get(this.climbing.fromKey)?.states,
       sender: (packet) => this.senderOf(packet),
       sequence: (key, { header }) => {
         const arrival = parts.connections.admit(key, header.type, header.messageId, parts.now(), parts.connected());
@@ -78,7 +83,14 @@ export class ClientAdmission {
   /** Runs a datagram from `from` (packet API key `fromKey`) up the ladder. */
   admit(from: NodeAddress, fromKey: string, data: Uint8Array, inactive: boolean): Admission<string, Arrival> {
     this.climbing = { from, fromKey, data, inactive };
-    return admitDatagram(data, this.ladder);
+    const admitted = admitDatagram(data, this.ladder);
+    if (admitted.ok) {
+      const { header, link } = admitted.packet;
+      const deltas = this.parts.connections.get(admitted.sender)?.states;
+      if (deltas && header.state && header.type === PacketType.GameState) deltas.took(header.messageId, header.state);
+      if (deltas && link?.stateAck !== undefined) deltas.onStateAck(link.stateAck);
+    }
+    return admitted;
   }
 
   /** The sender rung: our kind of game, and our cookie for its source where the session proves addresses. */

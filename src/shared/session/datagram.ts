@@ -13,6 +13,7 @@ import { MAX_DATAGRAM_BYTES } from '../net/packetApi';
 import { LINK_RESERVE_BYTES } from '../net/linkLayer';
 import { encodeMeasured, eventSize, HEADER_SIZE, headerSize, TERMINATOR_SIZE, TOKEN_SIZE } from '../wire/codec';
 import type { UnnumberedHeader } from '../net/connection';
+import type { StateBase } from '../wire/shipStateCodec';
 import type { Packet, PacketHeader, RemoteEvent } from '../wire/types';
 
 /** The three codec operations an outgoing datagram needs. */
@@ -21,8 +22,8 @@ export interface DatagramCodec {
   baseSize(header: UnnumberedHeader): number;
   /** Bytes one event adds. */
   eventSize(event: RemoteEvent): number;
-  /** The bytes of `packet`, whose size the caller measured as `size`. */
-  encode(packet: Packet, size: number): Uint8Array;
+  /** The bytes of `packet`, whose size the caller measured as `size`; its ship state partial against `base` when given. */
+  encode(packet: Packet, size: number, base?: StateBase): Uint8Array;
 }
 
 /** The real wire codec. */
@@ -35,7 +36,7 @@ export const wireDatagramCodec: DatagramCodec = {
 
 /** `codec` with every datagram marked as a lockstep game's (header flag bit 2; the flag adds no byte). */
 export function lockstepDatagramCodec(codec: DatagramCodec): DatagramCodec {
-  return { ...codec, encode: (packet, size) => codec.encode({ ...packet, header: { ...packet.header, lockstep: true } }, size) };
+  return { ...codec, encode: (packet, size, base) => codec.encode({ ...packet, header: { ...packet.header, lockstep: true } }, size, base) };
 }
 
 /**

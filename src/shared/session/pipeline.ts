@@ -72,6 +72,16 @@ export class SessionPipeline<M extends Membership> {
   private readonly admission: ClientAdmission;
   /** Datagrams of the session refused by their connection: numbers already taken, and numbers older than the window. */
   readonly replays: { readonly replayed: number; readonly tooOld: number };
+
+  /** Ship states we sent, partial (against a state the receiver acknowledged) and full, over every connection. */
+  shipStatesSent(): { partial: number; full: number } {
+    const out = { partial: 0, full: 0 };
+    for (const [, c] of this.connections.entries()) {
+      out.partial += c.states.counts.partial;
+      out.full += c.states.counts.full;
+    }
+    return out;
+  }
   readonly addresses: AddressBook;
   /** Proof of address, when the protocol asks for it (null: a gameserver client). */
   readonly proof: AddressProof | null;

@@ -4,8 +4,11 @@
  * packets, pings and pongs — goes through `send`:
  *
  *   target's cached node → header measured → game events (sizes known) →
- *   the link layer's section for that target fills the room left →
+ *   the link layer's section for that target fills the room left, with the
+ *   acknowledgement of the target's newest ship state →
  *   numbered by the target's connection (connections.ts) →
+ *   a ship state goes partial against the state of ours the target
+ *   acknowledged (net/stateDeltas.ts) →
  *   encoded once at the summed size → packet API.
  *
  * What comes in is unnumbered (UnnumberedPacket: the type has no
@@ -22,8 +25,10 @@
  */
 import type { LinkLayer } from '../net/linkLayer';
 import { MAX_DATAGRAM_BYTES, type NodeAddress, type PacketApi } from '../net/packetApi';
-import type { UnnumberedPacket } from '../net/connection';
+import type { Connection, UnnumberedPacket } from '../net/connection';
 import type { WireAddr } from '../wire/types';
+import { LINK_BYTE_SIZE, STATE_ACK_SIZE } from '../wire/codec';
+import { FULL_STATE_SIZE, measureState, quantiseState, type StateBase } from '../wire/shipStateCodec';
 import type { AddressBook } from './addressBook';
 import { EventSizes, type DatagramCodec } from './datagram';
 import { HOLD_MS, type AddressProof } from './addressProof';
@@ -166,16 +171,35 @@ export class SessionSender {
     let size = this.codec.baseSize(packet.header) + this.sizes.sum(packet.events);
     let out: UnnumberedPacket = { header: packet.header, events: packet.events };
     if (linkTo) {
-      const env = this.links.envelopes(linkTo, packet.header.type, MAX_DATAGRAM_BYTES - size, this.now());
+      // The acknowledgement of the node's newest ship state rides in the link section: its bytes are kept out of the envelopes' room.
+      const stateAck = this.connections.get(key)?.states.stateAck();
+      const ackBytes = stateAck === undefined ? 0 : STATE_ACK_SIZE;
+      const env = this.links.envelopes(linkTo, packet.header.type, MAX_DATAGRAM_BYTES - size - LINK_BYTE_SIZE - ackBytes, this.now());
       if (env.link) {
-        out = { header: packet.header, events: packet.events, link: env.link };
-        size += env.size;
+        out = { header: packet.header, events: packet.events, link: stateAck === undefined ? env.link : { ...env.link, stateAck } };
+        size += env.size + ackBytes;
       } else if (onlyWithEnvelopes) return;
+      else if (stateAck !== undefined) {
+        out = { header: packet.header, events: packet.events, link: { stateAck } };
+        size += LINK_BYTE_SIZE + ackBytes;
+      }
     }
     // Numbered last, so only datagrams that really leave use up numbers (a gap is a lost datagram).
     const numbered = this.connections.number(key, out);
+    // A ship state goes partial against the newest of ours the node acknowledged (full without one).
+    const state = numbered.header.state;
+    let base: StateBase | undefined;
+    if (state) {
+      const deltas = (this.connections.get(key) as Connection).states;
+      base = deltas.baseFor(numbered.header.messageId);
+      // A partial state that saves nothing (a fighting ship changes nearly every portion) goes full: the same bytes, no base to need.
+      const partialSize = base ? measureState(state, base) : FULL_STATE_SIZE;
+      if (partialSize >= FULL_STATE_SIZE) base = undefined;
+      else size -= FULL_STATE_SIZE - partialSize;
+      deltas.didSend(numbered.header.messageId, quantiseState(state), base !== undefined);
+    }
     try {
-      this.api.send(node, this.codec.encode(numbered, size));
+      this.api.send(node, this.codec.encode(numbered, size, base));
     } catch (err) {
       if (!quiet) this.failed({ to: node, message: (err as Error).message });
     }

@@ -10,24 +10,28 @@
  * - `decodePacket` takes untrusted bytes, never throws, and returns either a
  *   fully validated packet or the reason it was dropped.
  *
- * Lossy fields: rotations (4×i16, each component within ~3e-5 after the
- * decoder renormalises), angular rates (i16 milli-rad/s, ±0.0005 rad/s,
- * clamped to ±32.767), energy/damage (rounded to whole percent) and every
- * float (sent as f32). Everything else round-trips exactly.
+ * Lossy fields: the header's ship state (quantised: shipStateCodec.ts),
+ * events' rotations (4×i16, each component within ~3e-5 after the decoder
+ * renormalises), angular rates (i16 milli-rad/s, ±0.0005 rad/s, clamped to
+ * ±32.767), energy/damage (rounded to whole percent) and every float (sent
+ * as f32). Everything else round-trips exactly. A ship state may be written
+ * partial against a base (`encodeMeasured`'s `base`) and is completed from
+ * the receiver's bases when read (`decodePacket`'s `bases`).
  */
 import { MAX_DATAGRAM_BYTES, MAX_RELAY_BYTES, maxDatagramBytes, PacketType } from './types';
 import { eventListFor, linkSection, packetHead, remoteEvent, TERMINATOR_SIZE } from './events';
 import { measure } from './fields';
 import type { Codec } from './fields';
-import { headerSize } from './header';
+import { headerSize, type StateBase, type StateBases } from './header';
 import { ByteWriter, DecodeFailure, DROP_REASONS, Reader, WireEncodeError } from './stream';
-import type { DropReason } from './stream';
+import type { DropReason, Sink } from './stream';
 import type { LinkSection, Packet, PacketHeader, RemoteEvent } from './types';
 
 export { DROP_REASONS, WireEncodeError } from './stream';
 export type { DropReason } from './stream';
 export { EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, RELAYED_EVENT_CODE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from './events';
-export { ACK_ID_SIZE, LINK_BYTE_SIZE, linkSectionBytes, MESSAGE_COUNT_SIZE, MESSAGE_ID_SIZE } from './linkSection';
+export { ACK_ID_SIZE, LINK_BYTE_SIZE, linkSectionBytes, MESSAGE_COUNT_SIZE, MESSAGE_ID_SIZE, STATE_ACK_SIZE } from './linkSection';
+export type { StateBase, StateBases } from './header';
 export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_JOINED, FLAG_LINK, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf } from './header';
 export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
 
@@ -37,23 +41,29 @@ export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
  * `trailing-bytes` (checked in decodePacket).
  */
 const packetCodec: Codec<Packet> = {
-  write(s, p) {
-    if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
-    for (const key of ['header', 'events'] as const) {
-      try {
-        if (key === 'header') packetHead.write(s, p.link === undefined ? { header: p.header } : { header: p.header, link: p.link });
-        else eventListFor(p.header.type).write(s, p.events);
-      } catch (e) {
-        throw e instanceof WireEncodeError ? e.within(key) : e;
-      }
-    }
-  },
-  read(r) {
-    const head = packetHead.read(r);
-    const events = eventListFor(head.header.type).read(r);
-    return head.link === undefined ? { header: head.header, events } : { header: head.header, events, link: head.link };
-  },
+  write: (s, p) => writePacket(s, p),
+  read: (r) => readPacket(r),
 };
+
+/** Writes `p`; its ship state partial against `base` when given. */
+function writePacket(s: Sink, p: Packet, base?: StateBase): void {
+  if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
+  for (const key of ['header', 'events'] as const) {
+    try {
+      if (key === 'header') packetHead.write(s, { header: p.header, ...(p.link === undefined ? {} : { link: p.link }), ...(base === undefined ? {} : { base }) });
+      else eventListFor(p.header.type).write(s, p.events);
+    } catch (e) {
+      throw e instanceof WireEncodeError ? e.within(key) : e;
+    }
+  }
+}
+
+/** Reads a packet, completing a partial ship state from `bases`. */
+function readPacket(r: Reader, bases?: StateBases): Packet {
+  const head = packetHead.read(r, bases);
+  const events = eventListFor(head.header.type).read(r);
+  return head.link === undefined ? { header: head.header, events } : { header: head.header, events, link: head.link };
+}
 
 /**
  * Bytes `packet` encodes to (header, events, terminator). Validates like
@@ -95,10 +105,11 @@ export function encodePacket(packet: Packet): Uint8Array {
  * the datagram is measured once and written once. Throws like encodePacket;
  * a `size` that disagrees with what the codec writes is a caller bug.
  */
-export function encodeMeasured(packet: Packet, size: number): Uint8Array {
+export function encodeMeasured(packet: Packet, size: number, base?: StateBase): Uint8Array {
   checkSize(packet, size, '');
   const w = new ByteWriter(size);
-  packetCodec.write(w, packet);
+  if (base === undefined) packetCodec.write(w, packet);
+  else writePacket(w, packet, base);
   if (w.pos !== size) throw new Error(`wire codec bug: wrote ${w.pos} bytes, measured ${size}`);
   return w.buf;
 }
@@ -118,12 +129,12 @@ export type DecodeResult = { ok: true; packet: Packet } | { ok: false; reason: D
  * packets satisfy every limit encodePacket checks (so they re-encode), share
  * no memory with `bytes`, and have unit-length rotations.
  */
-export function decodePacket(bytes: Uint8Array): DecodeResult {
+export function decodePacket(bytes: Uint8Array, bases?: StateBases): DecodeResult {
   // Only a Relay (packet type at offset 3) may be longer than 512 bytes, up to MAX_RELAY_BYTES.
   if (bytes.length > MAX_DATAGRAM_BYTES && (bytes.length > MAX_RELAY_BYTES || bytes[3] !== PacketType.Relay)) return { ok: false, reason: 'too-large' };
   const r = new Reader(bytes);
   try {
-    const packet = packetCodec.read(r);
+    const packet = readPacket(r, bases);
     if (r.remaining() > 0) return { ok: false, reason: 'trailing-bytes' };
     return { ok: true, packet };
   } catch (e) {

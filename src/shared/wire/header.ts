@@ -1,28 +1,32 @@
 /**
- * The packet header (wire v11): magic, version, packet type, sender slot,
+ * The packet header (wire v13): magic, version, packet type, sender slot,
  * flags and message id (BASE_HEADER_SIZE bytes); then, as the flags say, the
- * game time (bit 3), the sender's ship state (bit 4), a u32 session token
+ * game time (bit 3), the sender's ship state (bit 4: the compact state of
+ * shipStateCodec.ts, full or partial), a u32 session token
  * or address cookie (bit 1), a lockstep peer's frame inputs (bit 5) and the
  * link section (bit 6: acknowledgements and reliable messages,
  * linkSection.ts), in that order. A game state of a ship carries the time
  * and the state; a lockstep frame the inputs alone (frameInputs.ts).
  */
-import { angularRate, measure, oneOf, percent, position, slotOrNone, struct, u32, unitQuat, velocity } from './fields';
+import { measure, oneOf, slotOrNone, u32 } from './fields';
 import { frameInputsSection } from './frameInputs';
+import { ALL_PORTIONS, FULL_STATE_SIZE, PORTION_BASE, readState, stateSectionSize, writeState, type StateBase, type StateBases } from './shipStateCodec';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader, Sink } from './stream';
 import { PacketType, WIRE_MAGIC, WIRE_VERSION } from './types';
 import type { FrameInputs, PacketHeader, ShipState } from './types';
 
+export type { StateBase, StateBases } from './shipStateCodec';
+
 /** Bytes every header takes: magic u16, version u8, type u8, sender slot u8, flags u8, message id u32. */
 export const BASE_HEADER_SIZE = 10;
 /** Bytes the game time adds (flags bit 3). */
 export const TIME_SIZE = 4;
-/** Bytes the ship state adds (flags bit 4): pos 12, rot 8, vel 12, angVel 6, energy 1, damage 1. */
-export const STATE_SIZE = 40;
+/** Bytes a full ship state adds (flags bit 4; shipStateCodec.ts): portions 1, position 9, orientation 6, velocity 6, spin 6, energy 1, damage 1. A partial one is smaller. */
+export const STATE_SIZE = FULL_STATE_SIZE;
 /**
- * Bytes of the largest header but for a token: base, game time and ship
- * state (a game state of a ship), not counting the event-list terminator.
+ * Bytes of the largest header but for a token: base, game time and a full
+ * ship state (a game state of a ship), not counting the event-list terminator.
  */
 export const HEADER_SIZE = BASE_HEADER_SIZE + TIME_SIZE + STATE_SIZE;
 /** Bytes a session token adds after the fixed header (flags bit 1). */
@@ -46,32 +50,38 @@ const KNOWN_FLAGS = FLAG_JOINED | FLAG_TOKEN | FLAG_LOCKSTEP | FLAG_TIME | FLAG_
 /** Where the flags byte sits: after magic u16, version u8, type u8 and sender slot u8. */
 const FLAGS_OFFSET = 5;
 
-/** Ship state: pos 3×f32, rot 4×i16, vel 3×f32, angVel 3×i16, energy u8, damage u8 (STATE_SIZE bytes). */
-export const shipState = struct<ShipState>({
-  pos: position,
-  rot: unitQuat,
-  vel: velocity,
-  angVel: angularRate,
-  energy: percent,
-  damage: percent,
-});
-
 const packetType = oneOf(Object.values(PacketType), 'unknown-type', 'a PacketType');
 
-/** Bytes `header` takes on the wire: the base, plus the game time, the ship state, the token and the frame inputs it carries (the link section is the packet's: linkSection.ts). */
+/** Bytes `header` takes on the wire with a full ship state: the base, plus the game time, the ship state, the token and the frame inputs it carries (the link section is the packet's: linkSection.ts). */
 export function headerSize(header: PacketHeader): number {
   const fixed = BASE_HEADER_SIZE + (header.gameTime === undefined ? 0 : TIME_SIZE) + (header.state === undefined ? 0 : STATE_SIZE) + (header.token === undefined ? 0 : TOKEN_SIZE);
   return header.inputs === undefined ? fixed : fixed + measure(frameInputsSection, header.inputs);
 }
 
-/** Bytes of the header before the token in a datagram whose flags byte is `flags`. */
-function tokenOffset(flags: number): number {
-  return BASE_HEADER_SIZE + ((flags & FLAG_TIME) !== 0 ? TIME_SIZE : 0) + ((flags & FLAG_STATE) !== 0 ? STATE_SIZE : 0);
+/**
+ * Bytes of datagram `data`'s header before its token: the base, the game
+ * time and the ship state section (whose size its portions byte says); -1
+ * when `data` is too short to say or the portions byte is not one a
+ * decoder takes.
+ */
+function tokenOffset(data: Uint8Array): number {
+  const flags = data[FLAGS_OFFSET] as number;
+  const at = BASE_HEADER_SIZE + ((flags & FLAG_TIME) !== 0 ? TIME_SIZE : 0);
+  if ((flags & FLAG_STATE) === 0) return at;
+  if (data.length <= at) return -1;
+  const portions = data[at] as number;
+  const readable = portions === ALL_PORTIONS || ((portions & ~(ALL_PORTIONS | PORTION_BASE)) === 0 && (portions & PORTION_BASE) !== 0);
+  return readable ? at + stateSectionSize(portions) : -1;
 }
 
-/** Bytes of the fixed-size part of a header whose flags byte is `flags`: base, game time, ship state and token (the frame and link sections, of their own lengths, follow). */
-export function fixedHeaderSize(flags: number): number {
-  return tokenOffset(flags) + ((flags & FLAG_TOKEN) !== 0 ? TOKEN_SIZE : 0);
+/**
+ * Bytes of the fixed part of datagram `data`'s header: base, game time, ship
+ * state and token (the frame and link sections, of their own lengths,
+ * follow); -1 when its state section cannot be read (see tokenOffset).
+ */
+export function fixedHeaderSize(data: Uint8Array): number {
+  const at = tokenOffset(data);
+  return at < 0 ? -1 : at + (((data[FLAGS_OFFSET] as number) & FLAG_TOKEN) !== 0 ? TOKEN_SIZE : 0);
 }
 
 /**
@@ -83,7 +93,7 @@ export function fixedHeaderSize(flags: number): number {
  * a link section follows (linkSection.ts writes it).
  */
 export const packetHeader = {
-  write(s: Sink, h: PacketHeader, link = false): void {
+  write(s: Sink, h: PacketHeader, link = false, base?: StateBase): void {
     if (typeof h !== 'object' || h === null) refuse(`${String(h)} is not a header`);
     if (typeof h.joined !== 'boolean') refuse(`joined: ${String(h.joined)} is not a boolean`);
     const hasToken = h.token !== undefined;
@@ -98,14 +108,14 @@ export const packetHeader = {
     s.u8((h.joined ? FLAG_JOINED : 0) | (hasToken ? FLAG_TOKEN : 0) | (h.lockstep === true ? FLAG_LOCKSTEP : 0) | (hasTime ? FLAG_TIME : 0) | (hasState ? FLAG_STATE : 0) | (hasInputs ? FLAG_INPUTS : 0) | (link ? FLAG_LINK : 0));
     writeField('messageId', () => u32.write(s, h.messageId));
     if (hasTime) writeField('gameTime', () => u32.write(s, h.gameTime as number));
-    if (hasState) writeField('state', () => shipState.write(s, h.state as ShipState));
+    if (hasState) writeField('state', () => writeState(s, h.state as ShipState, base));
     if (hasToken) writeField('token', () => u32.write(s, h.token as number));
     if (h.inputs !== undefined) writeField('inputs', () => frameInputsSection.write(s, h.inputs as FrameInputs));
   },
 };
 
-/** Reads a header (see packetHeader); `link`: flags bit 6 says a link section follows it. */
-export function readHeader(r: Reader): { header: PacketHeader; link: boolean } {
+/** Reads a header (see packetHeader), completing a partial ship state from `bases`; `link`: flags bit 6 says a link section follows it. */
+export function readHeader(r: Reader, bases?: StateBases): { header: PacketHeader; link: boolean } {
   if (r.u16() !== WIRE_MAGIC) fail('bad-magic');
   if (r.u8() !== WIRE_VERSION) fail('bad-version');
   const type = packetType.read(r);
@@ -114,7 +124,7 @@ export function readHeader(r: Reader): { header: PacketHeader; link: boolean } {
   if ((flags & ~KNOWN_FLAGS) !== 0) fail('bad-flags');
   const header: PacketHeader = { type, senderSlot, messageId: r.u32(), joined: (flags & FLAG_JOINED) !== 0 };
   if ((flags & FLAG_TIME) !== 0) header.gameTime = r.u32();
-  if ((flags & FLAG_STATE) !== 0) header.state = shipState.read(r);
+  if ((flags & FLAG_STATE) !== 0) header.state = readState(r, header.messageId, bases);
   if ((flags & FLAG_TOKEN) !== 0) header.token = r.u32();
   // A ship state is as of a game time; a ping or pong is its stamp; frame inputs are a lockstep peer's, instead of a ship.
   if ((flags & FLAG_TIME) === 0 && ((flags & FLAG_STATE) !== 0 || type === PacketType.Ping || type === PacketType.Pong)) fail('bad-flags');
@@ -149,8 +159,8 @@ export function peekToken(data: Uint8Array): number | undefined {
   if (data.length < BASE_HEADER_SIZE + TOKEN_SIZE || wireVersionOf(data) !== WIRE_VERSION) return undefined;
   const flags = data[FLAGS_OFFSET] as number;
   if ((flags & FLAG_TOKEN) === 0) return undefined;
-  const at = tokenOffset(flags);
-  if (data.length < at + TOKEN_SIZE) return undefined;
+  const at = tokenOffset(data);
+  if (at < 0 || data.length < at + TOKEN_SIZE) return undefined;
   return (((data[at] as number) << 24) | ((data[at + 1] as number) << 16) | ((data[at + 2] as number) << 8) | (data[at + 3] as number)) >>> 0;
 }
 

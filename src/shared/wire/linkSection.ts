@@ -4,7 +4,9 @@
  * header (flags bit 6, after the frame inputs), before the event list:
  *
  *   [link byte u8]  bits 0..5: acknowledged ids (0..MAX_ACK_IDS),
- *                   bit 6: reliable messages follow, bit 7: 0
+ *                   bit 6: reliable messages follow,
+ *                   bit 7: a state acknowledgement follows (wire v13)
+ *   [state ack u16]                                   (only with bit 7)
  *   [id u16] × acknowledged ids                       (only when some)
  *   [count u8 1..MAX_LINK_MESSAGES]                   (only with bit 6)
  *   [id u16][world event: type u8, length u16, body] × count
@@ -17,7 +19,7 @@
 import type { Codec } from './fields';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader, Sink } from './stream';
-import { packetHeader, readHeader } from './header';
+import { packetHeader, readHeader, type StateBase, type StateBases } from './header';
 import { MAX_ACK_IDS, MAX_LINK_MESSAGES, RELIABLE_EVENT_TYPES } from './types';
 import type { LinkSection, LinkedMessage, PacketHeader, ReliableGameEvent, RemoteEvent } from './types';
 
@@ -25,6 +27,10 @@ import type { LinkSection, LinkedMessage, PacketHeader, ReliableGameEvent, Remot
 const ACK_COUNT_MASK = 0x3f;
 /** Link byte: bit 6 = reliable messages follow the ids. */
 const MESSAGES_BIT = 0x40;
+/** Link byte: bit 7 = a state acknowledgement (u16) follows the link byte (wire v13). */
+const STATE_ACK_BIT = 0x80;
+/** Bytes a state acknowledgement adds. */
+export const STATE_ACK_SIZE = 2;
 /** Bytes of the link byte. */
 export const LINK_BYTE_SIZE = 1;
 /** Bytes one acknowledged id adds. */
@@ -34,10 +40,10 @@ export const MESSAGE_COUNT_SIZE = 1;
 /** Bytes a message adds besides its world event (type, length and body: eventSize): the id u16. */
 export const MESSAGE_ID_SIZE = 2;
 
-/** Bytes a link section takes, from what it holds: `acks` ids and `messages` messages of `messageBytes` bytes (each MESSAGE_ID_SIZE + eventSize). 0 when empty. */
-export function linkSectionBytes(acks: number, messages: number, messageBytes: number): number {
-  if (acks === 0 && messages === 0) return 0;
-  return LINK_BYTE_SIZE + ACK_ID_SIZE * acks + (messages > 0 ? MESSAGE_COUNT_SIZE + messageBytes : 0);
+/** Bytes a link section takes, from what it holds: `acks` ids, `messages` messages of `messageBytes` bytes (each MESSAGE_ID_SIZE + eventSize) and a state acknowledgement or not. 0 when empty. */
+export function linkSectionBytes(acks: number, messages: number, messageBytes: number, stateAck = false): number {
+  if (acks === 0 && messages === 0 && !stateAck) return 0;
+  return LINK_BYTE_SIZE + (stateAck ? STATE_ACK_SIZE : 0) + ACK_ID_SIZE * acks + (messages > 0 ? MESSAGE_COUNT_SIZE + messageBytes : 0);
 }
 
 /** How the section writes and reads one world event (the event-list codec's, which events.ts hands in: no import cycle). */
@@ -65,12 +71,14 @@ export function linkSectionCodec(inner: InnerEventCodec): Codec<LinkSection> {
   return {
     write(s, link) {
       if (typeof link !== 'object' || link === null) refuse(`${String(link)} is not a link section`);
-      const { acks, messages } = link;
+      const { acks, messages, stateAck } = link;
       if (acks !== undefined && (!Array.isArray(acks) || acks.length === 0 || acks.length > MAX_ACK_IDS)) refuse(`acks: an acknowledgement lists 1..${MAX_ACK_IDS} ids, not ${String(acks?.length ?? acks)}`);
       if (messages !== undefined && (!Array.isArray(messages) || messages.length === 0 || messages.length > MAX_LINK_MESSAGES)) refuse(`messages: a section carries 1..${MAX_LINK_MESSAGES} messages, not ${String(messages?.length ?? messages)}`);
-      if (acks === undefined && messages === undefined) refuse('an empty link section is left out, not sent');
+      if (stateAck !== undefined && (!Number.isInteger(stateAck) || stateAck < 0 || stateAck > 0xffff)) refuse(`stateAck: ${String(stateAck)} is not a u16`);
+      if (acks === undefined && messages === undefined && stateAck === undefined) refuse('an empty link section is left out, not sent');
       const n = acks?.length ?? 0;
-      s.u8(n | (messages !== undefined ? MESSAGES_BIT : 0));
+      s.u8(n | (messages !== undefined ? MESSAGES_BIT : 0) | (stateAck !== undefined ? STATE_ACK_BIT : 0));
+      if (stateAck !== undefined) s.u16(stateAck);
       acks?.forEach((id, i) => {
         if (!Number.isInteger(id) || id < 0 || id > 0xffff) refuse(`acks[${i}]: ${String(id)} is not a u16`);
         s.u16(id);
@@ -89,9 +97,11 @@ export function linkSectionCodec(inner: InnerEventCodec): Codec<LinkSection> {
       const lead = r.u8();
       const n = lead & ACK_COUNT_MASK;
       const hasMessages = (lead & MESSAGES_BIT) !== 0;
-      // Bit 7 set, more ids than an acknowledgement lists, or nothing at all: not the one encoding.
-      if (lead > (MESSAGES_BIT | ACK_COUNT_MASK) || n > MAX_ACK_IDS || (n === 0 && !hasMessages)) fail('bad-link');
+      const hasStateAck = (lead & STATE_ACK_BIT) !== 0;
+      // More ids than an acknowledgement lists, or nothing at all: not the one encoding.
+      if (n > MAX_ACK_IDS || (n === 0 && !hasMessages && !hasStateAck)) fail('bad-link');
       const link: LinkSection = {};
+      if (hasStateAck) link.stateAck = r.u16();
       if (n > 0) {
         const acks: number[] = [];
         for (let i = 0; i < n; i++) acks.push(r.u16());
@@ -115,17 +125,23 @@ export function linkSectionCodec(inner: InnerEventCodec): Codec<LinkSection> {
   };
 }
 
-/** A header and the link section it may end with. */
+/** A header and the link section it may end with; `base`: the ship state is written partial against it (only when encoding). */
 export interface PacketHead {
   header: PacketHeader;
   link?: LinkSection;
+  base?: StateBase;
+}
+
+/** The header codec with its link section; `read` completes a partial ship state from `bases`. */
+export interface PacketHeadCodec extends Codec<PacketHead> {
+  read(r: Reader, bases?: StateBases): PacketHead;
 }
 
 /** The header with its link section (flags bit 6): what a datagram, and a relayed one inside it, starts with. */
-export function packetHeadCodec(section: Codec<LinkSection>): Codec<PacketHead> {
+export function packetHeadCodec(section: Codec<LinkSection>): PacketHeadCodec {
   return {
     write(s, head) {
-      packetHeader.write(s, head.header, head.link !== undefined);
+      packetHeader.write(s, head.header, head.link !== undefined, head.base);
       if (head.link === undefined) return;
       try {
         section.write(s, head.link);
@@ -133,8 +149,8 @@ export function packetHeadCodec(section: Codec<LinkSection>): Codec<PacketHead> 
         throw e instanceof WireEncodeError ? e.within('link') : e;
       }
     },
-    read(r) {
-      const { header, link } = readHeader(r);
+    read(r, bases?: StateBases) {
+      const { header, link } = readHeader(r, bases);
       return link ? { header, link: section.read(r) } : { header };
     },
   };

@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 12;
+export const WIRE_VERSION = 13;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -163,6 +163,12 @@ export interface LinkedMessage {
 export interface LinkSection {
   acks?: number[];
   messages?: LinkedMessage[];
+  /**
+   * The low 16 bits of the message id of the newest ship state this section's
+   * sender took from its receiver (wire v13): a base the receiver may build
+   * partial states on (shipStateCodec.ts).
+   */
+  stateAck?: number;
 }
 
 /** Most ids one link section acknowledges. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { NodeAddress, PacketApi, PacketApiOptions, ReceivedPacket } from '../../../src/shared/net/packetApi';
 import { wireDatagramCodec, type DatagramCodec } from '../../../src/shared/session/datagram';
 import { isTimeDatagram } from '../../../src/shared/time';
-import { decodePacket } from '../../../src/shared/wire/codec';
+import { WireTap } from '../../support/wireTap';
 import { PacketType, type RemoteEvent } from '../../../src/shared/wire/types';
 import { MemoryNet } from '../../support/memoryNet';
 import { flyingShip, p2pNode, runUntil } from '../../support/sessionRig';
@@ -21,7 +21,7 @@ function countingCodec() {
   const codec: DatagramCodec = {
     baseSize: (h) => (counts.baseSize++, wireDatagramCodec.baseSize(h)),
     eventSize: (e) => (measured.set(e, (measured.get(e) ?? 0) + 1), wireDatagramCodec.eventSize(e)),
-    encode: (p, size) => (counts.encode++, wireDatagramCodec.encode(p, size)),
+    encode: (p, size, base) => (counts.encode++, wireDatagramCodec.encode(p, size, base)),
   };
   return { codec, counts, measured };
 }
@@ -29,6 +29,8 @@ function countingCodec() {
 /** A packet API that records every game datagram handed to it (time-sync datagrams are not game datagrams). */
 class Recording implements PacketApi {
   readonly sent: Uint8Array[] = [];
+  /** Each datagram's destination (its node key), for reading partial ship states per flow. */
+  readonly to: string[] = [];
   constructor(private readonly inner: PacketApi) {}
   get name() {
     return this.inner.name;
@@ -41,7 +43,10 @@ class Recording implements PacketApi {
   localNode = () => this.inner.localNode();
   localPort = () => this.inner.localPort();
   send(to: NodeAddress, data: Uint8Array): void {
-    if (!isTimeDatagram(data)) this.sent.push(data);
+    if (!isTimeDatagram(data)) {
+      this.sent.push(data);
+      this.to.push(this.inner.nodeKey(to));
+    }
     this.inner.send(to, data);
   }
   broadcast = (port: number, data: Uint8Array) => this.inner.broadcast(port, data);
@@ -71,6 +76,7 @@ describe('the outgoing path', () => {
 
     // From here on: lasers (game events), chat (reliable messages and acknowledgements) and states.
     rec.sent.length = 0;
+    rec.to.length = 0;
     counting.counts.baseSize = 0;
     counting.counts.encode = 0;
     counting.measured.clear();
@@ -96,9 +102,10 @@ describe('the outgoing path', () => {
 
     // The bytes are the datagrams the codec would make, and envelopes rode in game states within 512 bytes.
     let piggybacked = 0;
-    for (const bytes of rec.sent) {
+    const tap = new WireTap();
+    for (const [i, bytes] of rec.sent.entries()) {
       expect(bytes.length).toBeLessThanOrEqual(512);
-      const d = decodePacket(bytes);
+      const d = tap.decode(rec.to[i] as string, bytes);
       expect(d.ok).toBe(true);
       if (d.ok && d.packet.header.type === PacketType.GameState && d.packet.link !== undefined) piggybacked += 1;
     }

@@ -23,6 +23,7 @@ import { NO_INPUT, type ShipInput } from '../../../src/shared/sim/types';
 import { spawnPoints } from '../../../src/shared/sim/spawn';
 import { answerTimeRequest, isTimeDatagram } from '../../../src/shared/time';
 import { decodePacket } from '../../../src/shared/wire/codec';
+import { WireTap } from '../../support/wireTap';
 import { PacketType, type RemoteEvent } from '../../../src/shared/wire/types';
 import { MemoryNet } from '../../support/memoryNet';
 import { managedNodeWith, p2pNode, p2pNodeWith, runUntil, seatAll, managedNode, type TestNode } from '../../support/sessionRig';
@@ -75,11 +76,12 @@ function practised(clock: VirtualClock) {
 /** Every game event in the datagrams an end sends, reliable messages unwrapped. */
 class Outgoing {
   readonly events: { at: number; event: RemoteEvent }[] = [];
+  private readonly tap = new WireTap();
   constructor(private readonly clock: VirtualClock) {}
 
   readonly wrap = (api: PacketApi): PacketApi => {
     const send = (to: NodeAddress, data: Uint8Array) => {
-      this.read(data);
+      this.read(api.nodeKey(to), data);
       return api.send(to, data);
     };
     return new Proxy(api, {
@@ -91,9 +93,9 @@ class Outgoing {
     });
   };
 
-  private read(data: Uint8Array): void {
+  private read(to: string, data: Uint8Array): void {
     if (isTimeDatagram(data)) return;
-    const decoded = decodePacket(data);
+    const decoded = this.tap.decode(to, data);
     if (!decoded.ok) return;
     for (const event of [...(decoded.packet.link?.messages ?? []).map((m) => m.event), ...decoded.packet.events]) {
       if (!PLUMBING.has(event.type)) this.events.push({ at: this.clock.now(), event });

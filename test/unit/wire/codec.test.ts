@@ -25,8 +25,8 @@ import { be16, be32, f32, ascii, STATE, HEADER, HEADER_BYTES, v4, v6, addr } fro
 
 
 describe('wire layout (golden bytes)', () => {
-  it('a game state\'s header is 54 bytes laid out field by field as in the protocol table', () => {
-    expect(HEADER_SIZE).toBe(54);
+  it('a game state\'s header is 44 bytes laid out field by field as in the protocol table (a full compact state, wire v13)', () => {
+    expect(HEADER_SIZE).toBe(44);
     expect(HEADER_BYTES).toHaveLength(HEADER_SIZE);
     const bytes = encodePacket({ header: HEADER, events: [] });
     expect([...bytes]).toEqual([...HEADER_BYTES, 0x00]);
@@ -35,11 +35,11 @@ describe('wire layout (golden bytes)', () => {
 
   it('a header without a game time or ship state is the 10-byte base; each adds its bytes and its flag (wire v10)', () => {
     const base: PacketHeader = { type: PacketType.NodeAlive, senderSlot: 2, messageId: 0x01020304, joined: false };
-    expect([...encodePacket({ header: base, events: [] })]).toEqual([0x53, 0x4c, 0x0c, PacketType.NodeAlive, 0x02, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00]);
+    expect([...encodePacket({ header: base, events: [] })]).toEqual([0x53, 0x4c, 0x0d, PacketType.NodeAlive, 0x02, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00]);
     const timed = encodePacket({ header: { ...base, type: PacketType.Ping, gameTime: 0x0a0b0c0d }, events: [] });
-    expect([...timed]).toEqual([0x53, 0x4c, 0x0c, PacketType.Ping, 0x02, 0x08, 0x01, 0x02, 0x03, 0x04, 0x0a, 0x0b, 0x0c, 0x0d, 0x00]);
+    expect([...timed]).toEqual([0x53, 0x4c, 0x0d, PacketType.Ping, 0x02, 0x08, 0x01, 0x02, 0x03, 0x04, 0x0a, 0x0b, 0x0c, 0x0d, 0x00]);
     const tokened = encodePacket({ header: { ...base, token: 0xdeadbeef }, events: [] });
-    expect([...tokened]).toEqual([0x53, 0x4c, 0x0c, PacketType.NodeAlive, 0x02, 0x02, 0x01, 0x02, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef, 0x00]);
+    expect([...tokened]).toEqual([0x53, 0x4c, 0x0d, PacketType.NodeAlive, 0x02, 0x02, 0x01, 0x02, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef, 0x00]);
     const back = decodePacket(tokened);
     expect(back.ok && back.packet.header).toEqual({ ...base, token: 0xdeadbeef });
   });
@@ -158,7 +158,7 @@ describe('round trip', () => {
     );
   });
 
-  it('rotations come back unit length with the sign kept; rates clamp to ±32.767; energy rounds to whole percent', () => {
+  it('rotations come back unit length as the same rotation (q or −q); rates clamp to ±32.767; energy rounds to whole percent', () => {
     const s = 1 / Math.sqrt(2);
     const header: PacketHeader = {
       ...HEADER,
@@ -168,11 +168,12 @@ describe('round trip', () => {
     if (!r.ok) throw new Error(r.reason);
     const { rot, angVel, energy, damage } = r.packet.header.state!;
     expect(Math.hypot(rot.x, rot.y, rot.z, rot.w)).toBeCloseTo(1, 12);
-    expect(rot.y).toBeCloseTo(-s, 4);
-    expect(rot.w).toBeCloseTo(-s, 4);
+    // The largest component is sent positive: this rotation comes back as −q.
+    expect(rot.y).toBeCloseTo(s, 4);
+    expect(rot.w).toBeCloseTo(s, 4);
     expect(angVel).toEqual({ x: 32.767, y: -32.767, z: 0 });
     expect([energy, damage]).toEqual([43, 0]);
-    // A non-unit local quaternion is normalised before it is quantised.
+    // A non-unit local quaternion is normalised before it is quantised; zero components are exact.
     const scaled = decodePacket(encodePacket({ header: { ...HEADER, state: { ...STATE, rot: { x: 0, y: 0, z: 3, w: 0 } } }, events: [] }));
     expect(scaled.ok && scaled.packet.header.state?.rot).toEqual({ x: 0, y: 0, z: 1, w: 0 });
   });
@@ -232,9 +233,9 @@ describe('fillPacket', () => {
     const big: RemoteEvent = { type: 'sendText', text: 'x'.repeat(MAX_TEXT_BYTES) };
     const queue = [...Array.from({ length: 10 }, (_, i) => laser(i)), big, laser(99)];
     const { packet, taken } = fillPacket(HEADER, queue);
-    // 55 + 10 × 33 = 385; the 164-byte text would make 549.
+    // 45 + 10 × 33 = 375; the 164-byte text would make 539.
     expect(taken).toBe(10);
-    expect(packetSize(packet)).toBe(385);
+    expect(packetSize(packet)).toBe(375);
     const second = fillPacket(HEADER, queue.slice(taken));
     expect(second.taken).toBe(2);
   });
@@ -245,7 +246,7 @@ describe('fillPacket', () => {
     expect(fillPacket(HEADER, queue, HEADER_SIZE + 1 + 33 * 2 - 1).taken).toBe(1);
     expect(fillPacket(HEADER, queue, 10_000).taken).toBe(Math.floor((MAX_DATAGRAM_BYTES - HEADER_SIZE - 1) / 33));
     expect(fillPacket(HEADER, []).taken).toBe(0);
-    expect(() => fillPacket(HEADER, queue, HEADER_SIZE)).toThrow(/no room for the 55-byte header/);
+    expect(() => fillPacket(HEADER, queue, HEADER_SIZE)).toThrow(/no room for the 45-byte header/);
   });
 });
 
@@ -257,11 +258,11 @@ describe('encode refuses invalid local data with a message naming the field', ()
   const player = (slot: number, name = 'Bo'): PlayerEntry => ({ slot, joined: true, addr: a4, name });
 
   const cases: [string, Packet, RegExp][] = [
-    ['NaN position', withState({ pos: { x: NaN, y: 0, z: 0 } }), /header\.state\.pos\.x: NaN is not a finite f32/],
-    ['position beyond 1e6', withState({ pos: { x: 0, y: 0, z: 1.5e6 } }), /header\.state\.pos\.z: 1500000 is outside -1000000\.\.1000000/],
-    ['velocity overflowing f32', withState({ vel: { x: 1e39, y: 0, z: 0 } }), /header\.state\.vel\.x: 1e\+39 is not a finite f32/],
+    ['NaN position', withState({ pos: { x: NaN, y: 0, z: 0 } }), /header\.state\.pos\.x: NaN is not a finite number/],
+    ['position beyond 1e6', withState({ pos: { x: 0, y: 0, z: 1.5e6 } }), /header\.state\.pos\.z: 1500000 is outside ±1000000/],
+    ['velocity beyond the compact state\'s ±2,047 units/s', withState({ vel: { x: 2048, y: 0, z: 0 } }), /header\.state\.vel\.x: 2048 is outside ±2047/],
     ['zero quaternion', withState({ rot: { x: 0, y: 0, z: 0, w: 0 } }), /header\.state\.rot: quaternion has zero length/],
-    ['infinite angular rate', withState({ angVel: { x: Infinity, y: 0, z: 0 } }), /header\.state\.angVel\.x: Infinity is not a finite angular rate/],
+    ['infinite angular rate', withState({ angVel: { x: Infinity, y: 0, z: 0 } }), /header\.state\.angVel\.x: Infinity is not a finite number/],
     ['energy 101', withState({ energy: 101 }), /header\.state\.energy: 101 is not a percentage/],
     ['negative damage', withState({ damage: -1 }), /header\.state\.damage: -1 is not a percentage/],
     ['sender slot 256', withHeader({ senderSlot: 256 }), /header\.senderSlot: 256 is not a slot \(0\.\.254\) or NO_SLOT \(255\)/],
@@ -288,7 +289,7 @@ describe('encode refuses invalid local data with a message naming the field', ()
     [
       'packet over 512 bytes',
       { header: HEADER, events: Array.from({ length: 4 }, () => ({ type: 'sendText', text: 'x'.repeat(MAX_TEXT_BYTES) }) as RemoteEvent) },
-      /packet is 711 bytes, more than MAX_DATAGRAM_BYTES \(512\); build it with fillPacket/,
+      /packet is 701 bytes, more than MAX_DATAGRAM_BYTES \(512\); build it with fillPacket/,
     ],
   ];
 
@@ -301,6 +302,6 @@ describe('encode refuses invalid local data with a message naming the field', ()
 
   it('packetSize validates the same way but reports sizes above 512 instead of refusing them', () => {
     expect(() => packetSize(withState({ energy: NaN }))).toThrow(/energy/);
-    expect(packetSize(cases[cases.length - 1]![1])).toBe(711);
+    expect(packetSize(cases[cases.length - 1]![1])).toBe(701);
   });
 });

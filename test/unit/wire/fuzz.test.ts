@@ -135,8 +135,9 @@ const corpus: Uint8Array[] = fc.sample(arbPacket, { seed: SEED, numRuns: 400 }).
   const header = fc.sample(arbPacket, { seed: SEED + 1, numRuns: 1 })[0]!.header;
   const text = (n: number): RemoteEvent => ({ type: 'sendText', text: 'x'.repeat(n) });
   corpus.push(encodePacket({ header, events: [] }));
-  // Exactly 512 bytes: 55 + 2 × 164 + 129.
-  corpus.push(encodePacket({ header, events: [text(160), text(160), text(125)] }));
+  // Exactly 512 bytes: the bare packet, two 164-byte texts and one text (3 + 1 + n bytes) filling the rest.
+  const bare = encodePacket({ header, events: [] }).length;
+  corpus.push(encodePacket({ header, events: [text(160), text(160), text(MAX_DATAGRAM_BYTES - bare - 2 * 164 - 4)] }));
 }
 
 describe('decodePacket under fuzzing (fixed seed)', () => {

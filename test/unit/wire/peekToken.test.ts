@@ -26,8 +26,8 @@ describe('peekToken', () => {
       events: [],
     });
     expect(peekToken(withToken)).toBe(0xdeadbeef);
-    expect(peekToken(withToken.slice(0, 58))).toBe(0xdeadbeef);
-    expect(peekToken(withToken.slice(0, 57))).toBeUndefined();
+    expect(peekToken(withToken.slice(0, 48))).toBe(0xdeadbeef);
+    expect(peekToken(withToken.slice(0, 47))).toBeUndefined();
     const foreign = withToken.slice();
     foreign[0] = 0;
     expect(peekToken(foreign)).toBeUndefined();
@@ -37,6 +37,19 @@ describe('peekToken', () => {
     const noFlag = withToken.slice();
     noFlag[5] = (noFlag[5] as number) & ~0x02;
     expect(peekToken(noFlag)).toBeUndefined();
+  });
+
+  it('finds the token behind a partial ship state, whose portions byte gives the section\'s length (wire v13)', () => {
+    const full = encodePacket({
+      header: { type: PacketType.GameState, senderSlot: 0, messageId: 9, gameTime: 0, joined: true, token: 0xcafe0001, state: { pos: { x: 1, y: 2, z: 3 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 100, damage: 0 } },
+      events: [],
+    });
+    // Base 10 + time 4, then [portions 0x21: position and a base][base 1][the position's change, 3 × i16], then the token and the terminator.
+    const partial = Uint8Array.from([...full.slice(0, 14), 0x21, 1, 0, 8, 0, 0, 0xff, 0xf8, ...full.slice(44)]);
+    expect(peekToken(partial)).toBe(0xcafe0001);
+    const unreadable = partial.slice();
+    unreadable[14] = 0x0f;
+    expect(peekToken(unreadable)).toBeUndefined();
   });
 
   it('never throws on arbitrary bytes', () => {

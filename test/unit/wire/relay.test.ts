@@ -242,10 +242,10 @@ describe('planRelays: packing states and events into Relay datagrams', () => {
     );
   });
 
-  it('40 players’ states fill 3 datagrams (18 + 18 + 4), the fewest possible', () => {
+  it('40 players’ states fill 2 datagrams (22 + 18), the fewest possible', () => {
     const items: RelayItem[] = Array.from({ length: 40 }, (_, from) => ({ from, event: null, size: 0, stream: 3 }));
     const { packets } = build(items, 32);
-    expect(packets.map((p) => p.events.length)).toEqual([18, 18, 4]);
+    expect(packets.map((p) => p.events.length)).toEqual([22, 18]);
     for (const p of packets) expect(encodePacket(p).length).toBeLessThanOrEqual(MAX_RELAY_BYTES);
   });
 

@@ -43,11 +43,16 @@ describe('the link section on the wire', () => {
     );
   });
 
-  it('a section of two ids and a chat line is [0x42][ids u16 × 2][1][id u16][6][len][text]; ids alone are [count][ids]; none sets no flag', () => {
+  it('a section of two ids and a chat line is [0x42][ids u16 × 2][1][id u16][6][len][text]; ids alone are [count][ids]; a state acknowledgement sets bit 7; none sets no flag', () => {
     const both = encodePacket({ header, events: [], link: { acks: [7, 0xffff], messages: [{ id: 0x1234, event: { type: 'sendText', text: 'hi' } }] } });
     expect([...both.subarray(headerSize(header))]).toEqual([0x42, 0, 7, 0xff, 0xff, 1, 0x12, 0x34, 6, 0, 3, 2, 0x68, 0x69, 0]);
     const acks = encodePacket({ header, events: [], link: { acks: [7] } });
     expect([...acks.subarray(headerSize(header))]).toEqual([0x01, 0, 7, 0]);
+    // Wire v13: bit 7 and the acknowledged state's id (low 16 bits) right after the link byte, before the ids.
+    const stateAck = encodePacket({ header, events: [], link: { stateAck: 0xbeef, acks: [7] } });
+    expect([...stateAck.subarray(headerSize(header))]).toEqual([0x81, 0xbe, 0xef, 0, 7, 0]);
+    const onlyStateAck = decodePacket(encodePacket({ header, events: [], link: { stateAck: 3 } }));
+    expect(onlyStateAck.ok && onlyStateAck.packet.link).toEqual({ stateAck: 3 });
     const none = encodePacket({ header, events: [] });
     expect((none[FLAGS_AT] as number) & FLAG_LINK).toBe(0);
     expect(none.length).toBe(headerSize(header) + 1);
@@ -70,7 +75,7 @@ describe('the link section on the wire', () => {
       ['bad-link-message', [0x40, 1, 0, 1, 12, 0, 0]], // the old reliable event's code inside a message
       ['bad-link', [0x00]], // a section with nothing in it
       ['bad-link', [0x21, ...Array.from({ length: 66 }, () => 0)]], // 33 ids
-      ['bad-link', [0x81, 0, 7]], // bit 7 set
+      ['truncated', [0x81, 0, 7, 0]], // bit 7: a state acknowledgement (v13), then the one id it promises is cut off
       ['bad-link', [0x40, 0]], // messages follow, but none
       ['bad-length', [0x40, 1, 0, 1, 6, 0, 4, 2, 0x68, 0x69, 0]], // declared 4 bytes, the chat line needs 3
       ['truncated', [0x40, 1, 0, 1, 6, 0, 40, 2, 0x68]],

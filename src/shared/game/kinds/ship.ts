@@ -11,6 +11,7 @@ import { addScaled, forwardOf, identityQuat, integrateRotation, lengthSq } from 
 import { spawnPoint } from '../../sim/spawn';
 import type { ShipState } from '../../wire/types';
 import { MAX_COORD } from '../../wire/fields';
+import { MAX_WIRE_SPEED } from '../../wire/shipStateCodec';
 import type { Hasher } from '../hasher';
 import { NO_ATTACKER, type Ship, type Vec3 } from '../types';
 import { RULES } from '../rules';
@@ -232,9 +233,15 @@ export function wireVec(v: Vec3): Vec3 {
   return { x: c(v.x), y: c(v.y), z: c(v.z) };
 }
 
-/** The ship as a game packet's header carries it (position in the wire's range, damage capped at DESTROYED_DAMAGE). */
+/** `v` inside the compact state's velocity range (far above any ship's top speed; a ship flung faster is clamped rather than unsendable). */
+function wireVel(v: Vec3): Vec3 {
+  const c = (x: number): number => (x > MAX_WIRE_SPEED ? MAX_WIRE_SPEED : x < -MAX_WIRE_SPEED ? -MAX_WIRE_SPEED : x);
+  return { x: c(v.x), y: c(v.y), z: c(v.z) };
+}
+
+/** The ship as a game packet's header carries it (position and velocity in the wire's ranges, damage capped at DESTROYED_DAMAGE). */
 export function shipToState(s: Ship): ShipState {
-  return { pos: wireVec(s.pos), rot: s.rot, vel: s.vel, angVel: s.angVel, energy: s.energy, damage: Math.min(DESTROYED_DAMAGE, s.damage) };
+  return { pos: wireVec(s.pos), rot: s.rot, vel: wireVel(s.vel), angVel: s.angVel, energy: s.energy, damage: Math.min(DESTROYED_DAMAGE, s.damage) };
 }
 
 /** A remote player's ship as its latest state puts it, placed at `pos`/`rot` (where smoothing shows it). */
