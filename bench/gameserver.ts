@@ -1,7 +1,7 @@
 /**
  * Gameserver load benchmark (`npm run bench:gameserver -- [--bots N]
  * [--filtered] [--seconds S] [--warmup S] [--sweep] [--baseline]
- * [--flush arrival|tick] [--tick-hz N]`): starts one gameserver PROCESS
+ * [--flush arrival|tick] [--tick-hz N] [--level-of-detail on|off]`): starts one gameserver PROCESS
  * (out/main/server.js gameserver on free ports, every limit at its default
  * but --max-players N when N > 64, and the filter radius of the layout) and
  * one load PROCESS (gameserverLoad.ts, driven over its IPC channel) that
@@ -155,7 +155,7 @@ function startLoad() {
 /** One run of `layout` for `seconds` (after `warmup`) against a fresh server process; null when the server refused (printed). */
 async function run(layout: Layout, o: Options): Promise<Result | null> {
   const n = layout.bots;
-  const args = ['--flush', o.flush, '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), ...(n > DEFAULT_MAX_PLAYERS ? ['--max-players', String(n)] : [])];
+  const args = ['--flush', o.flush, '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), '--level-of-detail', o.levelOfDetail, ...(n > DEFAULT_MAX_PLAYERS ? ['--max-players', String(n)] : [])];
   const server = await startServer(args);
   if (typeof server === 'string') {
     console.log(`gameserver bench, ${pointName(layout)}: the gameserver refused to start (with ${args.join(' ')}): "${server}"; N=${n} not measured`);
@@ -222,15 +222,20 @@ const program = new Command('bench:gameserver')
   .option('--baseline', "also measure a bare forwarder process for each N (this machine's floor)")
   .addOption(new Option('--flush <when>', 'server relay mode').choices(['arrival', 'tick']).default('arrival'))
   .option('--tick-hz <n>', 'server ticks per second (its --tick-hz)', intFrom(1, 1000), 20)
+  .addOption(
+    new Option('--level-of-detail <on|off>', "the server's --level-of-detail: off (default) sends every state of every client in sight, the load the targets name; on sends far ones at 10 and 5 Hz (every client then sees some at their tier's rate)")
+      .choices(['on', 'off'])
+      .default('off'),
+  )
   .parse();
-const opts = program.opts<{ bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; flush: string; tickHz: number }>();
+const opts = program.opts<{ bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; flush: string; tickHz: number; levelOfDetail: string }>();
 const o = { ...opts, seconds: opts.seconds ?? (opts.sweep ? 5 : 10) };
 type Options = typeof o;
 
 if (TASKSET) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)]);
 const pinning = TASKSET ? 'server pinned to core 0, load process and this bench to core 1 (taskset)' : 'taskset not found: server and load process NOT pinned (they share the cores)';
 const started = performance.now();
-console.log(`gameserver bench: flush ${o.flush}, server tick ${o.tickHz} Hz, clients send at ${SEND_HZ} Hz; ${pinning}`);
+console.log(`gameserver bench: flush ${o.flush}, server tick ${o.tickHz} Hz, level of detail ${o.levelOfDetail}, clients send at ${SEND_HZ} Hz; ${pinning}`);
 const points = o.sweep ? SWEEP : [o.filtered ? filteredLayout(o.bots) : allVisibleLayout(o.bots)];
 const results: Result[] = [];
 for (const layout of points) {

@@ -83,7 +83,7 @@ export class MemoryGameserver {
       },
     } as unknown as ServerUdp;
     const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
-    const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap });
+    const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
     this.fwd = fwd;
     const time = new ServerTimeService(udp, now);
     const discovery = new DiscoveryResponder({ udp, log, info: () => null });
@@ -150,6 +150,7 @@ export class MemoryGameserver {
       sayArena(arena.advance(referee.currentRound, referee.playedMs(at)), at);
       const said = referee.due(at);
       if (said) for (const s of fwd.clients.values()) for (const page of matchPages(said, MAX_WIRE_SLOTS)) fwd.sayToSeat(s, { type: 'matchState', ...page }, at);
+      fwd.releaseHeld(at);
       datagrams.flushAll();
     }, 1000 / config.tickHz);
     this.now = now;

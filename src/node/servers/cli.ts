@@ -103,6 +103,7 @@ withPlayerOptions(
 interface GameOpts extends SlotOpts {
   udpPort: number;
   filterRadius: number;
+  levelOfDetail: 'on' | 'off';
   tickHz: number;
   flush: 'arrival' | 'tick';
   timeoutSeconds: number;
@@ -127,6 +128,7 @@ withPlayerOptions(
 )
   .option('--udp-port <port>', 'UDP port for game packets, time sync and LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)', int(0, 65535), GAMESERVER_UDP_PORT)
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
+  .addOption(new Option('--level-of-detail <on|off>', 'far players\' states at lower rates: every state within half the filter radius, 10 a second within three quarters, 5 beyond (off: every state within the radius)').choices(['on', 'off']).default('on'))
   .option('--tick-hz <n>', 'server ticks per second (relays at the latest, pings, timeouts)', number(1, 1000, 'ticks per second'), 20)
   .addOption(new Option('--flush <when>', 'relay right after each burst of game packets (arrival) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))
   .option('--timeout-seconds <s>', 'free the seat of a player that sent no game datagram for this long (TCP lines do not count)', seconds(0.1, 3600), 10)
@@ -144,6 +146,7 @@ withPlayerOptions(
         ...seatOptions(o, log, link),
         udpPort: o.udpPort,
         filterRadius: o.filterRadius,
+        levelOfDetail: o.levelOfDetail === 'on',
         tickHz: o.tickHz,
         flush: o.flush,
         timeoutMs: Math.round(o.timeoutSeconds * 1000),

@@ -87,7 +87,7 @@ describe('Forwarder', () => {
     events,
   });
   const setup = () => {
-    const f = new Forwarder({ radius: 100, outdatedMs: 500, budget: 4, queueCap: 2 });
+    const f = new Forwarder({ radius: 100, outdatedMs: 500, budget: 4, queueCap: 2, levelOfDetail: false });
     let t = 1;
     const [a, b, c] = [0, 1, 2].map((slot) => f.add(slot, '10.0.0.1', () => t++, 0));
     // A bound endpoint; the forwarder only asks whether there is one.

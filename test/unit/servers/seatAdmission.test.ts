@@ -120,7 +120,7 @@ function gameserverSide(): Side {
   const udp = fakeUdp(sent);
   const log = pino({ level: 'silent' });
   const config = resolveGameserverOptions({ name: 'ladder', log });
-  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap });
+  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
   const now = () => clock.now;
   const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, kick: () => undefined });
@@ -183,7 +183,7 @@ describe('both servers run the one ladder', () => {
     const log = pino({ level: 'silent' });
     const udp = fakeUdp([]);
     const config = resolveGameserverOptions({ name: 'ladder', log });
-    const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap });
+    const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
     const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
     const now = () => clock.now;
     const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, kick: () => undefined });

@@ -25,6 +25,7 @@ import { RULES } from '../../../shared/game/rules';
 import type { Vec3 } from '../../../shared/sim/types';
 import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
 import { LiveShots } from './liveShots';
+import { DetailEdges, OUT } from './levelOfDetail';
 
 /** Tunables of a {@link Forwarder} (validated by the gameserver). */
 export interface ForwarderConfig {
@@ -36,6 +37,8 @@ export interface ForwarderConfig {
   budget: number;
   /** Events queued per client and tier. */
   queueCap: number;
+  /** States of far players at lower rates (levelOfDetail.ts); off: every state of every player within the radius. */
+  levelOfDetail: boolean;
 }
 
 /** Dropped events by reason. */
@@ -115,7 +118,12 @@ export class Forwarder {
    */
   readonly dirty = new Set<ClientSeat>();
 
-  constructor(private readonly cfg: ForwarderConfig) {}
+  /** The tiers' squared edges for the filter radius (null: level of detail off). */
+  private readonly edges: DetailEdges | null;
+
+  constructor(private readonly cfg: ForwarderConfig) {
+    this.edges = cfg.levelOfDetail ? new DetailEdges(cfg.radius) : null;
+  }
 
   /** A new seat for a player seated in `slot` at `address`, with a token no other seat has. */
   add(slot: number, address: string, newToken: () => number, now: number): ClientSeat {
@@ -142,6 +150,7 @@ export class Forwarder {
       c.outbox.remove((p) => p.from === s.slot);
       c.sent.delete(s.id);
       c.due.delete(s);
+      c.detail.forget(s);
     }
     this.dirty.delete(s);
   }
@@ -154,15 +163,22 @@ export class Forwarder {
     if (newest) {
       s.setState(packet.header);
       // Due to the seats in range (judged now: a flush comes within the event loop's turn or the tick); skipped and counted for the rest.
+      const edges = this.edges;
       for (const c of this.clients.values()) {
         if (c === s) continue;
-        if (withinRadius(s.pos, c.pos, this.cfg.radius)) {
-          c.due.add(s);
-          this.dirty.add(c);
-        } else {
+        const inRange = edges ? c.detail.judge(edges, s, s.pos, c.pos, now) >= 0 : withinRadius(s.pos, c.pos, this.cfg.radius);
+        if (!inRange) {
           // Out of range: counted, and not looked at again (a flush sees only what is due).
           c.due.delete(s);
+          c.detail.held.delete(s);
           c.counters.statesFiltered += 1;
+        } else if (edges && !c.detail.ready(s, now)) {
+          // Its tier's interval has not passed: held back (the tick sends it when it has, unless a newer one comes first).
+          c.counters.statesThinned += 1;
+          c.detail.held.add(s);
+        } else {
+          c.due.add(s);
+          this.dirty.add(c);
         }
       }
     }
@@ -175,6 +191,7 @@ export class Forwarder {
         foreign += 1;
         continue;
       }
+      if (event.type === 'createMissile') this.engage(s, event.targetSlot, now);
       if (event.type === 'createObject' && event.kind === MINE_CODE) this.claimableAt(event.id, event.pos, MINE_REACH);
       else if (event.type === 'createLaser') this.onLaser?.(s.slot, event);
       this.shots.relayed(event, now);
@@ -291,6 +308,28 @@ export class Forwarder {
     if (this.claimable.size > MAX_CLAIMABLE) this.claimable.delete(this.claimable.keys().next().value as number);
   }
 
+  /** `s` fired a missile locked on the player in `target`: the two are near each other's detail for a while (levelOfDetail.ts). */
+  private engage(s: ClientSeat, target: number, now: number): void {
+    const t = this.clients.get(target);
+    if (!t || t === s) return;
+    s.detail.engage(t, now);
+    t.detail.engage(s, now);
+  }
+
+  /** The tick: states held back whose tier's interval has passed become due (level of detail). */
+  releaseHeld(now: number): void {
+    if (!this.edges) return;
+    for (const c of this.clients.values()) {
+      for (const p of c.detail.held) {
+        if (!c.detail.ready(p, now)) continue;
+        c.detail.held.delete(p);
+        if (!c.stateDue(p)) continue;
+        c.due.add(p);
+        this.dirty.add(c);
+      }
+    }
+  }
+
   /**
    * Everything due for client `c` (bound, with budget left) as Relay packets
    * under `header()`: time-critical events, then the new states of players in
@@ -308,7 +347,7 @@ export class Forwarder {
     events(0);
     for (const p of c.due) {
       if (!c.stateDue(p)) c.due.delete(p);
-      else if (withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
+      else if (this.edges ? c.detail.judge(this.edges, p, p.pos, c.pos, now) !== OUT : withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
       else {
         c.sent.set(p.id, p.seq);
         c.counters.statesFiltered += 1;
@@ -341,6 +380,7 @@ export class Forwarder {
       else if (item.of) {
         c.sent.set(item.of.id, item.of.seq);
         c.due.delete(item.of);
+        c.detail.sent(item.of, now);
         c.counters.statesSent += 1;
       }
     });

@@ -58,7 +58,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const timers = options.clock ?? systemClock;
   const t0 = timers.now();
   const clock = () => timers.now() - t0;
-  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap });
+  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const clients = fwd.clients;
   let closing = false;
   let kicked = 0;
@@ -203,10 +203,11 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         log.info({ round: said.round, ranking: referee.lastRanking }, 'match over');
       }
     }
+    fwd.releaseHeld(now);
     datagrams.flushAll();
   }, 1000 / config.tickHz);
 
-  log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick' }, 'gameserver listening');
+  log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick' }, 'gameserver listening');
 
   return {
     kind: 'gameserver',

@@ -28,6 +28,8 @@ export interface GameserverOptions extends CommonServerOptions {
   banFile?: string;
   /** Players farther apart than this (units) get no state or local events of each other (default 2000). */
   filterRadius?: number;
+  /** Far players' states at lower rates (levelOfDetail.ts: every state within half the radius, 10 Hz within three quarters, 5 Hz beyond; default true). */
+  levelOfDetail?: boolean;
   /** Server ticks per second (default 20): relays at the latest, budgets, pings, timeouts. */
   tickHz?: number;
   /** `arrival` (default): relay right after each burst read (within the budget); `tick`: only on the tick. */
@@ -138,6 +140,7 @@ export interface Gameserver extends RunningServer {
 export interface GameserverConfig {
   maxPlayers: number;
   radius: number;
+  levelOfDetail: boolean;
   tickHz: number;
   flushOnArrival: boolean;
   timeoutMs: number;
@@ -178,5 +181,5 @@ export function resolveGameserverOptions(options: GameserverOptions): Gameserver
   const strangerRate = options.strangerRate ?? 2000;
   if (!positive(strangerRate)) throw new Error('gameserver: strangerRate must be a positive number of datagrams per second');
   const proveUdpMs = proveUdpMsOf('gameserver', options.proveUdpMs);
-  return { maxPlayers, radius, tickHz, flushOnArrival, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
+  return { maxPlayers, radius, levelOfDetail: options.levelOfDetail ?? true, tickHz, flushOnArrival, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
 }

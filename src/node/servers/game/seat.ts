@@ -5,6 +5,7 @@
  * server's datagrams, the traffic counters), what it still has to receive (the
  * Outbox) and the counters the status page shows.
  */
+import { SeatDetail } from './levelOfDetail';
 import { Connection } from '../../../shared/net/connection';
 import { sequenceStart } from '../../../shared/net/replayWindow';
 import { ReliableLink } from '../../../shared/net/reliable';
@@ -23,6 +24,8 @@ export interface ClientCounters {
   statesSent: number;
   /** New states of others not sent because they were beyond the filter radius (once per state). */
   statesFiltered: number;
+  /** New states of others held back by their tier of detail (levelOfDetail.ts); a newer one of the same player went instead, or it went later. */
+  statesThinned: number;
   /** Events of others sent to this client. */
   eventsSent: number;
   /** Events of others not queued for this client because of the distance filter. */
@@ -44,6 +47,7 @@ function seatCounters(connection: Connection): ClientCounters {
     },
     statesSent: 0,
     statesFiltered: 0,
+    statesThinned: 0,
     eventsSent: 0,
     eventsFiltered: 0,
     get datagramsSent() {
@@ -85,6 +89,8 @@ export class ClientSeat {
    * at every seat, so it costs what is new, not the number of players.
    */
   readonly due = new Set<ClientSeat>();
+  /** Each other player's tier of detail, when its last state went to this client, and which are held back (levelOfDetail.ts). */
+  readonly detail = new SeatDetail<ClientSeat>();
   /** Datagrams this client may still be sent in the current tick. */
   budget: number;
   /**

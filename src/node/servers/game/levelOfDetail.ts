@@ -1,0 +1,109 @@
+/**
+ * Level of detail by distance and engagement (Unity's and Photon's priority
+ * schemes, as rates): how often a gameserver sends one player the states of
+ * another within the filter radius.
+ *
+ *   near  within 50 % of the radius   every state (20 Hz from a 20 Hz sender)
+ *   mid   within 75 %                 at most one state per 100 ms (10 Hz)
+ *   far   within the radius           at most one state per 200 ms (5 Hz)
+ *
+ * With the default radius of 2,000 units: 1,000, 1,500 and 2,000. A pair
+ * changes tier only HYSTERESIS (5 % of the radius, 100 units) past a tier's
+ * edge, either way, and leaves the radius only that far beyond it, so a ship
+ * on an edge does not flicker between rates. Two players engaged in a fight
+ * (a missile of one locked on the other, within ENGAGED_MS) are near
+ * whatever the distance inside the radius. A state held back goes out once
+ * its tier's interval has passed (the tick looks), unless a newer one of the
+ * same player came first.
+ */
+import type { Vec3 } from '../../../shared/sim/types';
+import { distanceSquared } from './interest';
+
+/** The tiers: the edge as a share of the filter radius, and the least time between two states sent (ms). */
+export const DETAIL_TIERS: readonly { readonly upTo: number; readonly everyMs: number }[] = [
+  { upTo: 0.5, everyMs: 0 },
+  { upTo: 0.75, everyMs: 100 },
+  { upTo: 1, everyMs: 200 },
+];
+/** How far past an edge (a share of the radius) a pair must go to change tier or leave the radius. */
+export const HYSTERESIS = 0.05;
+/** How long a missile lock makes two players near (ms). */
+export const ENGAGED_MS = 3000;
+
+/** A pair's tier: an index of DETAIL_TIERS, or OUT (beyond the radius). */
+export const OUT = -1;
+
+/** The squared edges of a radius's tiers, widened and narrowed by the hysteresis. */
+export class DetailEdges {
+  /** Squared distance past which a pair in tier i moves out to i + 1 (the last: leaves the radius). */
+  private readonly outward: number[];
+  /** Squared distance under which a pair in tier i moves in to i − 1. */
+  private readonly inward: number[];
+  /** Squared edges without hysteresis (where a pair coming into range starts). */
+  private readonly plain: number[];
+
+  constructor(radius: number) {
+    const h = HYSTERESIS * radius;
+    this.plain = DETAIL_TIERS.map((t) => (t.upTo * radius) ** 2);
+    this.outward = DETAIL_TIERS.map((t) => (t.upTo * radius + h) ** 2);
+    this.inward = DETAIL_TIERS.map((_, i) => (i === 0 ? 0 : Math.max(0, (DETAIL_TIERS[i - 1] as { upTo: number }).upTo * radius - h) ** 2));
+  }
+
+  /** The tier of a pair `d2` apart (squared units) that was in `prev` (OUT: not in range before). */
+  tier(prev: number, d2: number): number {
+    if (prev === OUT) {
+      for (let i = 0; i < this.plain.length; i++) if (d2 <= (this.plain[i] as number)) return i;
+      return OUT;
+    }
+    let t = prev;
+    while (t < this.outward.length && d2 > (this.outward[t] as number)) t += 1;
+    if (t === this.outward.length) return OUT;
+    while (t > 0 && d2 < (this.inward[t] as number)) t -= 1;
+    return t;
+  }
+}
+
+/** What one recipient's seat knows of each other player's detail: its tier, when its last state went, whether one is held back. */
+export class SeatDetail<S extends { readonly id: number }> {
+  private readonly tiers = new Map<number, number>();
+  private readonly sentAt = new Map<number, number>();
+  private readonly engagedUntil = new Map<number, number>();
+  /** Players whose newest state is held back for its tier's interval. */
+  readonly held = new Set<S>();
+
+  /** The tier of `other`, at `from` and us at `to`, now (unknown positions: near). Remembered for the next state. */
+  judge(edges: DetailEdges, other: S, from: Vec3 | undefined, to: Vec3 | undefined, now: number): number {
+    const prev = this.tiers.get(other.id) ?? OUT;
+    let t = from === undefined || to === undefined ? 0 : edges.tier(prev, distanceSquared(from, to));
+    if (t !== OUT && (this.engagedUntil.get(other.id) ?? -Infinity) > now) t = 0;
+    this.tiers.set(other.id, t);
+    return t;
+  }
+
+  /** Whether `other`'s state may go now: its tier's interval since the last one sent has passed. */
+  ready(other: S, now: number): boolean {
+    const t = this.tiers.get(other.id) ?? 0;
+    if (t === OUT) return false;
+    const every = (DETAIL_TIERS[t] as { everyMs: number }).everyMs;
+    return every === 0 || now - (this.sentAt.get(other.id) ?? -Infinity) >= every;
+  }
+
+  /** A state of `other` went to this player at `now`. */
+  sent(other: S, now: number): void {
+    this.sentAt.set(other.id, now);
+    this.held.delete(other);
+  }
+
+  /** `other` and this player fight (a missile lock either way): near until ENGAGED_MS from now. */
+  engage(other: S, now: number): void {
+    this.engagedUntil.set(other.id, now + ENGAGED_MS);
+  }
+
+  /** `other` left: everything about it is forgotten. */
+  forget(other: S): void {
+    this.tiers.delete(other.id);
+    this.sentAt.delete(other.id);
+    this.engagedUntil.delete(other.id);
+    this.held.delete(other);
+  }
+}
