@@ -30,6 +30,7 @@ beforeAll(() => {
 interface StatusJson {
   match: Record<string, unknown>;
   players: { name: string; kills?: number; deaths?: number }[];
+  load?: { overloaded: boolean; stateRates: Record<string, unknown>; tickLateMs: { p50: number; p99: number } };
 }
 
 async function status(http: number | undefined): Promise<{ json: StatusJson; html: string }> {
@@ -53,6 +54,9 @@ describe('the match on the status pages', () => {
     expect(before.json.match).toMatchObject({ decidedBy: 'server', round: 0, phase: 'playing', killLimit: 1, timeLimitSeconds: 120 });
     expect(before.json.players.map((p) => [p.name, p.kills, p.deaths])).toEqual([['ace', 0, 0], ['bob', 0, 0]]);
     expect(before.html).toMatch(/<p>Match \(round 0\) playing: 1m 5\ds left; kill limit 1, time limit 2m 00s\.<\/p>/);
+    // Its load: keeping up, and the state rates it holds (level of detail on by default).
+    expect(before.json.load).toMatchObject({ overloaded: false, stateRates: { near: 'every', mid: 10, far: 5 } });
+    expect(before.html).toMatch(/<p>Load: keeping up \(near players: every state; mid: 10 states a second; far: 5 states a second\); tick late p50 [\d.]+ ms, p99 [\d.]+ ms over the last minute\.<\/p>/);
 
     // Ace fires at bob, parked in the bolt's path; once bob's game sees it, bob's game says ace destroyed its ship.
     ace.sendState({ x: 0, y: 0, z: 0 });

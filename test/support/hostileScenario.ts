@@ -293,6 +293,7 @@ export function describeScenario(r: ScenarioResult): string {
     `  honest updates: ${r.rateBefore.toFixed(0)}/s before, ${r.rateDuring.toFixed(0)}/s during (${(100 * share).toFixed(1)} %, over ${r.measuredSeconds.toFixed(1)} s; target ≥ ${100 * t.honestShare} %: ${mark(share >= t.honestShare)})`,
     `  gameserver: ${r.packetsIn.toLocaleString('en-US')} datagrams read, ${r.dropped.toLocaleString('en-US')} dropped, ${r.kernel} lost in the kernel; honest bots sent ${r.honestSent}, garbage ${r.garbage}, cheater ${r.report.cheaters.datagrams}`,
     `  drops: ${JSON.stringify(r.gameAfter.drops)}; strikes ${JSON.stringify(r.gameAfter.strikes)}; kicked ${String(r.gameAfter.kicked)}; tcp ${JSON.stringify(r.gameAfter.tcp)}`,
+    loadLine(r.gameBefore.load as GameLoad | undefined, r.gameAfter.load as GameLoad | undefined),
     ...SERVER_NAMES.map((name, i) => {
       const [c, b, a] = [r.memCold[i] as Memory, r.memBefore[i] as Memory, r.memAfter[i] as Memory];
       const ok = a.live <= b.live * (1 + t.memoryGrowth) && a.liveRss <= b.liveRss * (1 + t.memoryGrowth);
@@ -303,4 +304,21 @@ export function describeScenario(r: ScenarioResult): string {
     }),
     `  half-open connections closed after (ms): ${r.idleClosed.map((c) => `${c.port}: ${Math.round(c.ms)}`).join(', ')}`,
   ].join('\n');
+}
+
+/** The gameserver's `load` in its status JSON (overload.ts). */
+interface GameLoad {
+  overloaded: boolean;
+  stateRates: { mid: number | 'every'; far: number | 'every' };
+  tickLateMs: { p50: number; p99: number };
+  lateTicks: number;
+}
+
+/** The gameserver's tick under the flood: its lateness over the last minute, the ticks a whole interval late during it, and whether it slowed far players' states. */
+function loadLine(before: GameLoad | undefined, after: GameLoad | undefined): string {
+  if (!after) return '  gameserver tick: no load in its status JSON';
+  return (
+    `  gameserver tick: late p50 ${after.tickLateMs.p50} ms, p99 ${after.tickLateMs.p99} ms over the last minute (the flood in it); ` +
+    `${after.lateTicks - (before?.lateTicks ?? 0)} ticks a whole interval late during the flood; at its end ${after.overloaded ? `overloaded (far players at ${String(after.stateRates.far)}/s)` : 'keeping up'}`
+  );
 }

@@ -35,8 +35,9 @@ describe('the forwarder sends far players less often', () => {
   });
 
   /** An observer at the origin and one player at each distance, every one sending 20 states a second for `ms` of virtual time; what the observer was sent of each. */
-  function play(distances: number[], ms: number, eventsOf: (slot: number, step: number) => RemoteEvent[] = () => []) {
+  function play(distances: number[], ms: number, eventsOf: (slot: number, step: number) => RemoteEvent[] = () => [], slowdown = 1) {
     const f = new Forwarder({ radius: 1000, outdatedMs: 500, budget: 32, queueCap: 64, levelOfDetail: true });
+    f.slowdown = slowdown;
     let t = 1;
     const seats = [0, ...distances].map((_, slot) => f.add(slot, '10.0.0.1', () => t++, 0));
     for (const s of seats) s.udp = { address: '10.0.0.1', port: 1000 + s.slot } as UdpEndpoint;
@@ -61,6 +62,11 @@ describe('the forwarder sends far players less often', () => {
     expect(got).toEqual([40, 20, 10, 0]);
     // Held back: 20 of the mid player's 40 and 30 of the far one's; the one beyond the radius filtered.
     expect(counters).toMatchObject({ statesThinned: 50, statesFiltered: 40, statesSent: 70 });
+  });
+
+  it('an overloaded server (slowdown 2) halves the mid and far rates and keeps every near state', () => {
+    const { got } = play([200, 600, 900], 2000, undefined, 2);
+    expect(got).toEqual([40, 10, 5]);
   });
 
   it('two players fighting (a missile locked on the observer) get every state whatever the tier, for 3 s after the lock', () => {

@@ -120,6 +120,8 @@ export class Forwarder {
 
   /** The tiers' squared edges for the filter radius (null: level of detail off). */
   private readonly edges: DetailEdges | null;
+  /** How much the mid and far tiers' intervals are stretched: 1, or more while the server is overloaded (overload.ts). */
+  slowdown = 1;
 
   constructor(private readonly cfg: ForwarderConfig) {
     this.edges = cfg.levelOfDetail ? new DetailEdges(cfg.radius) : null;
@@ -172,7 +174,7 @@ export class Forwarder {
           c.due.delete(s);
           c.detail.held.delete(s);
           c.counters.statesFiltered += 1;
-        } else if (edges && !c.detail.ready(s, now)) {
+        } else if (edges && !c.detail.ready(s, now, this.slowdown)) {
           // Its tier's interval has not passed: held back (the tick sends it when it has, unless a newer one comes first).
           c.counters.statesThinned += 1;
           c.detail.held.add(s);
@@ -321,7 +323,7 @@ export class Forwarder {
     if (!this.edges) return;
     for (const c of this.clients.values()) {
       for (const p of c.detail.held) {
-        if (!c.detail.ready(p, now)) continue;
+        if (!c.detail.ready(p, now, this.slowdown)) continue;
         c.detail.held.delete(p);
         if (!c.stateDue(p)) continue;
         c.due.add(p);

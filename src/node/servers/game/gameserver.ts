@@ -23,9 +23,11 @@ import { systemClock } from '../../../shared/time/clock';
 import { PacketType, type ReliableGameEvent } from '../../../shared/wire/types';
 import { APP_VERSION } from '../../version';
 import { DiscoveryResponder } from '../common/discoveryResponder';
+import { OverloadWatch } from './overload';
+import { DETAIL_TIERS } from './levelOfDetail';
 import { Forwarder } from './forwarder';
 import { GameDatagrams } from './gameDatagrams';
-import { resolveGameserverOptions, type Gameserver, type GameserverOptions } from './gameserverOptions';
+import { resolveGameserverOptions, type Gameserver, type GameserverOptions, type GameserverStats } from './gameserverOptions';
 import { startJoinServer } from '../join/joinServer';
 import { unwrapAddress } from '../common/lineServer';
 import { hostPort } from '../common/playerAddress';
@@ -173,8 +175,16 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       }
     }
   };
+  // The tick's lateness says when the process cannot keep up: far players' rates go down first (overload.ts).
+  const tickMs = 1000 / config.tickHz;
+  const overload = new OverloadWatch(tickMs);
+  let tickDue = clock() + tickMs;
   const tick = timers.setInterval(() => {
     const now = clock();
+    overload.tick(now, now - tickDue);
+    // The interval timer's next run comes a tick after this one ran, however late this one was.
+    tickDue = Math.max(tickDue, now) + tickMs;
+    fwd.slowdown = overload.slowdown;
     dropSilent?.(now);
     for (const s of [...clients.values()]) {
       const unacked = s.link.check(now);
@@ -236,7 +246,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);
       const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
-      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats };
+      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, load: loadOf(overload, config.levelOfDetail) };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
@@ -248,5 +258,16 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       for (const slot of [...clients.keys()]) fwd.remove(slot);
       await udp.close();
     },
+  };
+}
+
+/** The status JSON's `load`: overloaded or not, the state rates held, the tick's lateness. */
+function loadOf(o: OverloadWatch, levelOfDetail: boolean): GameserverStats['load'] {
+  const rate = (everyMs: number): number | 'every' => (levelOfDetail ? Math.round(10_000 / (everyMs * o.slowdown)) / 10 : 'every');
+  return {
+    overloaded: o.overloaded,
+    stateRates: { near: 'every', mid: rate(DETAIL_TIERS[1]?.everyMs ?? 100), far: rate(DETAIL_TIERS[2]?.everyMs ?? 200) },
+    tickLateMs: o.lateness(),
+    lateTicks: o.lateTicks,
   };
 }

@@ -9,6 +9,7 @@ import { statusPage } from '../../../shared/servers/html';
 import { formatEndpoint } from '../../../shared/servers/joinFields';
 import type { EventDrops } from './forwarder';
 import type { Gameserver } from './gameserver';
+import type { GameserverStats } from './gameserverOptions';
 import { duration } from '../common/playerAddress';
 import { gameserverPlaysFrom } from '../common/playerAddress';
 import { processStatus } from '../common/statusHttp';
@@ -21,7 +22,8 @@ import { serverMatch } from '../common/matchStatus';
  * joinedForSeconds, kills, deaths, pingMs, packetsIn, bytesIn, statesSent, statesFiltered, statesThinned,
  * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued, strikes }],
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
- * strikes, kicked, blocks, blockedNow, tcp, memory: { rss, heapUsed },
+ * strikes, kicked, blocks, blockedNow, tcp, load: { overloaded, stateRates: { near, mid, far },
+ * tickLateMs: { p50, p99 }, lateTicks } (overload.ts), memory: { rss, heapUsed },
  * cpu: { userMs, systemMs }, uptimeSeconds }`.
  */
 export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
@@ -67,6 +69,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     [
       `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}.`,
       match.line,
+      loadLine(stats.load),
       `In: ${stats.packetsIn} datagrams (${stats.nodeAlive} node-alive, not forwarded). Out: ${stats.packetsOut} datagrams. ` +
         `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
         `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
@@ -106,7 +109,16 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     blocks: stats.blocks,
     blockedNow: stats.blockedNow,
     tcp: stats.tcp,
+    load: stats.load,
     ...processStatus(),
   });
   return { html, json };
+}
+
+/** The page's line on load: overloaded or not, the state rates held, the tick's lateness. */
+function loadLine(load: GameserverStats['load']): string {
+  const rate = (r: number | 'every') => (r === 'every' ? 'every state' : `${r} states a second`);
+  const rates = `near players: every state; mid: ${rate(load.stateRates.mid)}; far: ${rate(load.stateRates.far)}`;
+  const tick = `tick late p50 ${load.tickLateMs.p50} ms, p99 ${load.tickLateMs.p99} ms over the last minute`;
+  return load.overloaded ? `Overloaded: far players' states slowed (${rates}); ${tick}.` : `Load: keeping up (${rates}); ${tick}.`;
 }

@@ -14,7 +14,8 @@
  * (a missile of one locked on the other, within ENGAGED_MS) are near
  * whatever the distance inside the radius. A state held back goes out once
  * its tier's interval has passed (the tick looks), unless a newer one of the
- * same player came first.
+ * same player came first. An overloaded server stretches the mid and far
+ * intervals (overload.ts); near players keep every state.
  */
 import type { Vec3 } from '../../../shared/sim/types';
 import { distanceSquared } from './interest';
@@ -80,11 +81,11 @@ export class SeatDetail<S extends { readonly id: number }> {
     return t;
   }
 
-  /** Whether `other`'s state may go now: its tier's interval since the last one sent has passed. */
-  ready(other: S, now: number): boolean {
+  /** Whether `other`'s state may go now: its tier's interval (stretched by `slowdown` when the server is overloaded, overload.ts) since the last one sent has passed. */
+  ready(other: S, now: number, slowdown = 1): boolean {
     const t = this.tiers.get(other.id) ?? 0;
     if (t === OUT) return false;
-    const every = (DETAIL_TIERS[t] as { everyMs: number }).everyMs;
+    const every = (DETAIL_TIERS[t] as { everyMs: number }).everyMs * slowdown;
     return every === 0 || now - (this.sentAt.get(other.id) ?? -Infinity) >= every;
   }
 

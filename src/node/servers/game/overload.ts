@@ -1,0 +1,75 @@
+/**
+ * Graceful overload at the gameserver: its tick's lateness says when the
+ * process cannot keep up (a core saturated by players or a flood), and the
+ * server then lowers far players' state rates first (levelOfDetail.ts's mid
+ * and far tiers, by a slowdown of 2, then 4) instead of queueing without
+ * bound or dropping anyone for being busy. Near players keep every state.
+ *
+ * Overloaded: in the last second (LATE_WINDOW ticks) at least LATE_TICKS
+ * ticks came more than a whole tick interval late; each such second doubles
+ * the slowdown (at most MAX_SLOWDOWN). Calm again: CALM_MS without a tick
+ * more than half an interval late halves it. The status JSON says whether
+ * the server is overloaded, the rates it holds and the tick's lateness
+ * (p50, p99 over the last minute).
+ */
+
+/** Ticks looked at to judge overload (a second at 20 Hz). */
+export const LATE_WINDOW = 20;
+/** Ticks of the window that must be a whole interval late for the server to count as overloaded. */
+export const LATE_TICKS = 3;
+/** The most the mid and far tiers' intervals are stretched. */
+export const MAX_SLOWDOWN = 4;
+/** Time without a tick half an interval late before the slowdown halves (ms). */
+export const CALM_MS = 3000;
+/** Lateness samples kept for the percentiles (a minute at 20 Hz). */
+const KEPT = 1200;
+
+export class OverloadWatch {
+  /** Stretch of the mid and far tiers' intervals: 1 (none), 2 or 4. */
+  slowdown = 1;
+  private readonly recent: boolean[] = [];
+  private readonly samples: number[] = [];
+  private at = 0;
+  private lastChange = -Infinity;
+  private lastUneasy = -Infinity;
+  /** Ticks since the start, and how many were a whole interval late. */
+  ticks = 0;
+  lateTicks = 0;
+
+  constructor(private readonly intervalMs: number) {}
+
+  /** A tick ran at `now`, `lateMs` after it was due. */
+  tick(now: number, lateMs: number): void {
+    const late = Math.max(0, lateMs);
+    this.ticks += 1;
+    if (this.samples.length < KEPT) this.samples.push(late);
+    else this.samples[this.at] = late;
+    this.at = (this.at + 1) % KEPT;
+    const wholeTick = late > this.intervalMs;
+    if (wholeTick) this.lateTicks += 1;
+    this.recent.push(wholeTick);
+    if (this.recent.length > LATE_WINDOW) this.recent.shift();
+    if (late > this.intervalMs / 2) this.lastUneasy = now;
+    const lateInWindow = this.recent.filter(Boolean).length;
+    if (lateInWindow >= LATE_TICKS && now - this.lastChange >= 1000 && this.slowdown < MAX_SLOWDOWN) {
+      this.slowdown *= 2;
+      this.lastChange = now;
+      this.recent.length = 0;
+    } else if (this.slowdown > 1 && now - this.lastUneasy >= CALM_MS && now - this.lastChange >= CALM_MS) {
+      this.slowdown /= 2;
+      this.lastChange = now;
+    }
+  }
+
+  get overloaded(): boolean {
+    return this.slowdown > 1;
+  }
+
+  /** The tick's lateness over the last minute (ms): median and 99th percentile. */
+  lateness(): { p50: number; p99: number } {
+    if (this.samples.length === 0) return { p50: 0, p99: 0 };
+    const sorted = [...this.samples].sort((a, b) => a - b);
+    const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) * 10) / 10;
+    return { p50: at(0.5), p99: at(0.99) };
+  }
+}
