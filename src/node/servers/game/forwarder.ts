@@ -25,7 +25,7 @@ import { RULES } from '../../../shared/game/rules';
 import type { Vec3 } from '../../../shared/sim/types';
 import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
 import { LiveShots } from './liveShots';
-import { DetailEdges, OUT } from './levelOfDetail';
+import { StateInterest } from './stateInterest';
 
 /** Tunables of a {@link Forwarder} (validated by the gameserver). */
 export interface ForwarderConfig {
@@ -118,13 +118,19 @@ export class Forwarder {
    */
   readonly dirty = new Set<ClientSeat>();
 
-  /** The tiers' squared edges for the filter radius (null: level of detail off). */
-  private readonly edges: DetailEdges | null;
-  /** How much the mid and far tiers' intervals are stretched: 1, or more while the server is overloaded (overload.ts). */
-  slowdown = 1;
+  /** Whose state goes to whom, and when: the spatial grid, the filter radius, level of detail (stateInterest.ts). */
+  private readonly interest: StateInterest;
 
   constructor(private readonly cfg: ForwarderConfig) {
-    this.edges = cfg.levelOfDetail ? new DetailEdges(cfg.radius) : null;
+    this.interest = new StateInterest(cfg.radius, cfg.levelOfDetail);
+  }
+
+  /** How much the mid and far tiers' intervals are stretched: 1, or more while the server is overloaded (overload.ts). */
+  get slowdown(): number {
+    return this.interest.slowdown;
+  }
+  set slowdown(v: number) {
+    this.interest.slowdown = v;
   }
 
   /** A new seat for a player seated in `slot` at `address`, with a token no other seat has. */
@@ -133,6 +139,7 @@ export class Forwarder {
     do token = newToken();
     while (this.byToken.has(token));
     const s = new ClientSeat(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
+    this.interest.seated(s);
     // The newcomer gets every player's newest state at its first flush.
     for (const other of this.clients.values()) if (other.header !== null) s.due.add(other);
     this.clients.set(slot, s);
@@ -152,8 +159,8 @@ export class Forwarder {
       c.outbox.remove((p) => p.from === s.slot);
       c.sent.delete(s.id);
       c.due.delete(s);
-      c.detail.forget(s);
     }
+    this.interest.left(s, this.clients.values());
     this.dirty.delete(s);
   }
 
@@ -164,25 +171,7 @@ export class Forwarder {
   onGameState(s: ClientSeat, packet: Packet, newest: boolean, now: number): number {
     if (newest) {
       s.setState(packet.header);
-      // Due to the seats in range (judged now: a flush comes within the event loop's turn or the tick); skipped and counted for the rest.
-      const edges = this.edges;
-      for (const c of this.clients.values()) {
-        if (c === s) continue;
-        const inRange = edges ? c.detail.judge(edges, s, s.pos, c.pos, now) >= 0 : withinRadius(s.pos, c.pos, this.cfg.radius);
-        if (!inRange) {
-          // Out of range: counted, and not looked at again (a flush sees only what is due).
-          c.due.delete(s);
-          c.detail.held.delete(s);
-          c.counters.statesFiltered += 1;
-        } else if (edges && !c.detail.ready(s, now, this.slowdown)) {
-          // Its tier's interval has not passed: held back (the tick sends it when it has, unless a newer one comes first).
-          c.counters.statesThinned += 1;
-          c.detail.held.add(s);
-        } else {
-          c.due.add(s);
-          this.dirty.add(c);
-        }
-      }
+      this.interest.newState(s, this.clients.values(), now, this.dirty);
     }
     let foreign = 0;
     for (const event of packet.events) {
@@ -313,23 +302,12 @@ export class Forwarder {
   /** `s` fired a missile locked on the player in `target`: the two are near each other's detail for a while (levelOfDetail.ts). */
   private engage(s: ClientSeat, target: number, now: number): void {
     const t = this.clients.get(target);
-    if (!t || t === s) return;
-    s.detail.engage(t, now);
-    t.detail.engage(s, now);
+    if (t && t !== s) this.interest.engage(s, t, now);
   }
 
   /** The tick: states held back whose tier's interval has passed become due (level of detail). */
   releaseHeld(now: number): void {
-    if (!this.edges) return;
-    for (const c of this.clients.values()) {
-      for (const p of c.detail.held) {
-        if (!c.detail.ready(p, now, this.slowdown)) continue;
-        c.detail.held.delete(p);
-        if (!c.stateDue(p)) continue;
-        c.due.add(p);
-        this.dirty.add(c);
-      }
-    }
+    this.interest.releaseHeld(this.clients.values(), now, this.dirty);
   }
 
   /**
@@ -349,10 +327,10 @@ export class Forwarder {
     events(0);
     for (const p of c.due) {
       if (!c.stateDue(p)) c.due.delete(p);
-      else if (this.edges ? c.detail.judge(this.edges, p, p.pos, c.pos, now) !== OUT : withinRadius(p.pos, c.pos, this.cfg.radius)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
+      else if (this.interest.inRange(c, p, now)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
       else {
         c.sent.set(p.id, p.seq);
-        c.counters.statesFiltered += 1;
+        c.filteredJudged += 1;
         c.due.delete(p);
       }
     }

@@ -22,8 +22,11 @@ export interface ClientCounters {
   readonly bytesIn: number;
   /** New states of others sent to this client. */
   statesSent: number;
-  /** New states of others not sent because they were beyond the filter radius (once per state). */
-  statesFiltered: number;
+  /**
+   * New states of others not sent because they were beyond the filter radius (once per state): those
+   * judged so, and those of players too far to be looked at (not in the spatial grid's neighbouring cells).
+   */
+  readonly statesFiltered: number;
   /** New states of others held back by their tier of detail (levelOfDetail.ts); a newer one of the same player went instead, or it went later. */
   statesThinned: number;
   /** Events of others sent to this client. */
@@ -36,8 +39,8 @@ export interface ClientCounters {
 }
 
 /** A seat's counters: its own, and the datagrams and bytes of its connection under the names the status page has always used. */
-function seatCounters(connection: Connection): ClientCounters {
-  const traffic = connection.counters;
+function seatCounters(seat: ClientSeat): ClientCounters {
+  const traffic = seat.connection.counters;
   return {
     get packetsIn() {
       return traffic.datagramsIn;
@@ -46,7 +49,9 @@ function seatCounters(connection: Connection): ClientCounters {
       return traffic.bytesIn;
     },
     statesSent: 0,
-    statesFiltered: 0,
+    get statesFiltered() {
+      return seat.filteredJudged + seat.unlooked();
+    },
     statesThinned: 0,
     eventsSent: 0,
     eventsFiltered: 0,
@@ -100,7 +105,19 @@ export class ClientSeat {
   readonly connection = new Connection(sequenceStart(Math.floor(Date.now() / 1000)));
   /** Server clock (ms) of the last datagram taken from the bound UDP endpoint. */
   udpHeardAt = -Infinity;
-  readonly counters: ClientCounters = seatCounters(this.connection);
+  readonly counters: ClientCounters = seatCounters(this);
+  /** New states of others judged beyond the filter radius (when they came, or when their turn came). */
+  filteredJudged = 0;
+  /**
+   * What the forwarder's count of newest states stood at when this seat was made, this player's own
+   * since, and how many of the others' this seat was looked at for: the rest came from players too far
+   * for the spatial grid to look at this seat, and count as filtered without a visit each.
+   */
+  arrivalsAtJoin = 0;
+  ownArrivals = 0;
+  looked = 0;
+  /** The forwarder's count of newest states so far (set by the forwarder). */
+  arrivals: () => number = () => 0;
 
   constructor(
     /** Unique per session (a slot is reused; this is not). */
@@ -134,6 +151,11 @@ export class ClientSeat {
     if (st) for (const part of [st.pos, st.rot, st.vel, st.angVel, st]) Object.freeze(part);
     this.header = Object.freeze(rest);
     this.seq += 1;
+  }
+
+  /** New states of others that came while this seat was seated and were never looked at for it (too far away). */
+  unlooked(): number {
+    return Math.max(0, this.arrivals() - this.arrivalsAtJoin - this.ownArrivals - this.looked);
   }
 
   /** True when the newest state of `other` has not been sent to (or skipped for) this client yet. */
