@@ -7,7 +7,7 @@
  * passed when no newer one came.
  */
 import { describe, expect, it } from 'vitest';
-import { DetailEdges, OUT } from '../../../src/node/servers/game/levelOfDetail';
+import { DetailEdges, OUT, SeatDetail } from '../../../src/node/servers/game/levelOfDetail';
 import { Forwarder } from '../../../src/node/servers/game/forwarder';
 import type { UdpEndpoint } from '../../../src/node/servers/common/serverUdp';
 import { serverHeader } from '../../../src/node/servers/game/relay';
@@ -24,6 +24,18 @@ describe('detail tiers by distance (radius 1000: edges 500, 750, 1000, hysteresi
   it('moves out a tier only 50 units past its edge, in only 50 units inside, and leaves the radius at 1,050', () => {
     expect([at(0, 540), at(0, 551), at(1, 460), at(1, 449), at(1, 790), at(1, 801)]).toEqual([0, 1, 1, 0, 1, 2]);
     expect([at(2, 1040), at(2, 1050), at(2, 1051), at(2, 699), at(0, 5000)]).toEqual([2, 2, OUT, 1, OUT]);
+  });
+});
+
+describe('a pair whose position was not known', () => {
+  it('is near until both are known, and then enters at the plain edges (a ship at 1,040 of a radius of 1,000 stays out)', () => {
+    const d = new SeatDetail<{ id: number }>();
+    const edges = new DetailEdges(1000);
+    const other = { id: 7 };
+    expect(d.judge(edges, other, { x: 1040, y: 0, z: 0 }, undefined, 0)).toBe(0);
+    expect(d.judge(edges, other, { x: 1040, y: 0, z: 0 }, { x: 0, y: 0, z: 0 }, 0)).toBe(OUT);
+    expect(d.judge(edges, other, { x: 520, y: 0, z: 0 }, undefined, 0)).toBe(0);
+    expect(d.judge(edges, other, { x: 520, y: 0, z: 0 }, { x: 0, y: 0, z: 0 }, 0)).toBe(1);
   });
 });
 

@@ -72,10 +72,19 @@ export class SeatDetail<S extends { readonly id: number }> {
   /** Players whose newest state is held back for its tier's interval. */
   readonly held = new Set<S>();
 
-  /** The tier of `other`, at `from` and us at `to`, now (unknown positions: near). Remembered for the next state. */
+  /**
+   * The tier of `other`, at `from` and us at `to`, now. Remembered for the
+   * next state, so the hysteresis applies; while either position is not
+   * known the pair is near and nothing is remembered (the first judgement
+   * with both known starts from the plain edges, whoever sent first).
+   */
   judge(edges: DetailEdges, other: S, from: Vec3 | undefined, to: Vec3 | undefined, now: number): number {
+    if (from === undefined || to === undefined) {
+      this.tiers.delete(other.id);
+      return 0;
+    }
     const prev = this.tiers.get(other.id) ?? OUT;
-    let t = from === undefined || to === undefined ? 0 : edges.tier(prev, distanceSquared(from, to));
+    let t = edges.tier(prev, distanceSquared(from, to));
     if (t !== OUT && (this.engagedUntil.get(other.id) ?? -Infinity) > now) t = 0;
     this.tiers.set(other.id, t);
     return t;
