@@ -184,7 +184,17 @@ describe('the combat HUD in a fight against bots (the game page)', () => {
     const before = (await hud(page)).hitMarkers;
     // A gamepad pilot that puts the crosshair on the lead indicator and fires there (hudPilot.ts).
     await startHudPilot(page);
-    await page.waitForFunction((n) => window.__starlane!.hud().hitMarkers > n, before, { timeout: 90_000, polling: 'raf' });
+    // A marker shows, and in the same frame the bot is seen hurt: offline our game decides its hits (its shield is down, or it was
+    // shot down). Read in that frame: a shield of 40 takes a 12-point bolt back in 1.2 s, sooner than a screenshot may take.
+    await page.waitForFunction(
+      (n) => {
+        const w = window.__starlane!.world();
+        const hurt = w.scores.some((s) => s.slot === w.localSlot && s.kills > 0) || w.ships.some((s) => s.slot !== w.localSlot && (s.shield < 40 || s.damage > 0));
+        return window.__starlane!.hud().hitMarkers > n && hurt;
+      },
+      before,
+      { timeout: 90_000, polling: 'raf' },
+    );
     await page.screenshot({ path: join(artifacts, 'hud-hit-marker.png') });
     await stopHudPilot(page);
     const h = await hud(page);
@@ -192,12 +202,6 @@ describe('the combat HUD in a fight against bots (the game page)', () => {
     // …and offline our game decides: the host's verdict (WorldView.hits, hitLedger.ts) confirmed it in the same tick, nothing withdrawn.
     expect(h.hitMarkersConfirmed).toBeGreaterThan(0);
     expect(h.hitMarkersWithdrawn).toBe(0);
-    // Offline our game decides the bot's hits: it took one (its shield is down, or it was shot down).
-    const hurt = await page.evaluate(() => {
-      const w = window.__starlane!.world();
-      return w.scores.some((s) => s.slot === w.localSlot && s.kills > 0) || w.ships.some((s) => s.slot !== w.localSlot && (s.shield < 40 || s.damage > 0));
-    });
-    expect(hurt).toBe(true);
     await setConsole(page, true);
     await type(page, 'joy_deadzone 0.15');
     await setConsole(page, false);
