@@ -15,6 +15,7 @@ import { repoRoot, startWebShell } from '../test/support/webShellProcess';
 import { waitMenu } from '../test/support/frontDoor';
 import { queryMaster } from '../src/node/net/masterQuery';
 import { waitFor } from '../test/support/waitFor';
+import { startHudPilot } from '../test/e2e/hudPilot';
 import { cleanUpFile } from '../test/support/testRun';
 
 const out = (name: string) => join(repoRoot, 'docs', 'images', name);
@@ -22,7 +23,7 @@ const out = (name: string) => join(repoRoot, 'docs', 'images', name);
 /** The page's hooks as far as this script reads them (it is typed without the DOM). */
 type Vec = { x: number; y: number; z: number };
 interface Hooks {
-  __starlane: { world(): { localSlot: number; ships: { slot: number; pos: Vec; rot: Vec & { w: number } }[]; objects: { kind: string }[] }; remotes(): { pos: Vec }[] };
+  __starlane: { world(): { localSlot: number; ships: { slot: number; pos: Vec; rot: Vec & { w: number } }[]; objects: { kind: string }[] }; remotes(): { pos: Vec }[]; overlays(): { target: number } };
   document: { getElementById(id: string): { textContent: string | null } | null };
 }
 
@@ -56,8 +57,21 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => (globalThis as unknown as Hooks).document.getElementById('servers-status')?.textContent === '3 servers found', undefined, { timeout: 20_000 });
     await page.screenshot({ path: out('servers.png') });
 
-    await consoleLines(page, 'practice 2 5');
+    // Two bots, and the e2e tests' gamepad pilot flying us at the one targeted (a bot may gather extras a long while before it comes to fight).
+    await consoleLines(page, 'joy_deadzone 0', 'practice 2 5');
     await waitMenu(page, 'off');
+    await waitFor(
+      'a bot to target',
+      async () => {
+        await page.keyboard.press('KeyT');
+        return (await page.evaluate(() => (globalThis as unknown as Hooks).__starlane.overlays().target)) >= 0;
+      },
+      10_000,
+      300,
+    );
+    // tsx names the functions it compiles with a helper (__name) the page does not have: the pilot's frame function is one.
+    await page.evaluate('globalThis.__name = (f) => f');
+    await startHudPilot(page);
     // A bot close by in front of us, and shots in the air.
     await page.waitForFunction(
       () => {
