@@ -186,19 +186,19 @@ export class SessionSender {
     }
     // Numbered last, so only datagrams that really leave use up numbers (a gap is a lost datagram).
     const numbered = this.connections.number(key, out);
-    // A ship state goes partial against the newest of ours the node acknowledged (full without one).
-    const state = numbered.header.state;
-    let base: StateBase | undefined;
-    if (state) {
-      const deltas = (this.connections.get(key) as Connection).states;
-      base = deltas.baseFor(numbered.header.messageId);
-      // A partial state that saves nothing (a fighting ship changes nearly every portion) goes full: the same bytes, no base to need.
-      const partialSize = base ? measureState(state, base) : FULL_STATE_SIZE;
-      if (partialSize >= FULL_STATE_SIZE) base = undefined;
-      else size -= FULL_STATE_SIZE - partialSize;
-      deltas.didSend(numbered.header.messageId, quantiseState(state), base !== undefined);
-    }
     try {
+      // A ship state goes partial against the newest of ours the node acknowledged (full without one).
+      const state = numbered.header.state;
+      let base: StateBase | undefined;
+      if (state) {
+        const deltas = (this.connections.get(key) as Connection).states;
+        base = deltas.baseFor(numbered.header.messageId);
+        // A partial state that saves nothing (a fighting ship changes nearly every portion) goes full: the same bytes, no base to need.
+        const partialSize = base ? measureState(state, base) : FULL_STATE_SIZE;
+        if (partialSize >= FULL_STATE_SIZE) base = undefined;
+        else size -= FULL_STATE_SIZE - partialSize;
+        deltas.didSend(numbered.header.messageId, quantiseState(state), base !== undefined);
+      }
       this.api.send(node, this.codec.encode(numbered, size, base));
     } catch (err) {
       if (!quiet) this.failed({ to: node, message: (err as Error).message });
