@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWatchedGame, type, waitConsole, waitTicks } from './gamePage';
-import { aimStep, turnAway } from './hudAim';
+import { aimStep, bearing, turnAway, type Pose } from './hudAim';
 import { startHudPilot, stopHudPilot } from './hudPilot';
 import { hudLayout } from './hudLayout';
 import type { GameTarget } from '../support/gameTarget';
@@ -141,24 +141,16 @@ describe('the combat HUD in a fight against bots (the game page)', () => {
         const us = w.ships.find((s) => s.slot === w.localSlot);
         const bot = w.ships.find((s) => s.slot === d.from);
         if (!us || !bot) return false;
-        // The bot in our ship's axes (how far ahead, right and up), as hudAim.ts's targetBearing reads it.
-        const q = us.rot;
-        const rot = (x: number, y: number, z: number) => {
-          const tx = 2 * (q.y * z - q.z * y);
-          const ty = 2 * (q.z * x - q.x * z);
-          const tz = 2 * (q.x * y - q.y * x);
-          return { x: x + q.w * tx + (q.y * tz - q.z * ty), y: y + q.w * ty + (q.z * tx - q.x * tz), z: z + q.w * tz + (q.x * ty - q.y * tx) };
-        };
-        const v = { x: bot.pos.x - us.pos.x, y: bot.pos.y - us.pos.y, z: bot.pos.z - us.pos.z };
-        const dot = (a: { x: number; y: number; z: number }) => a.x * v.x + a.y * v.y + a.z * v.z;
         const box = el.getBoundingClientRect();
-        return { ...d, dataAngle: el.dataset['angle'], dataSide: el.dataset['side'], dataFrom: el.dataset['from'], ahead: dot(rot(0, 0, -1)), right: dot(rot(1, 0, 0)), up: dot(rot(0, 1, 0)), dist: Math.hypot(v.x, v.y, v.z), size: box.width };
+        // Both poses of this frame; where the bot lies in our axes is worked out below (hudAim.ts bearing).
+        return { ...d, dataAngle: el.dataset['angle'], dataSide: el.dataset['side'], dataFrom: el.dataset['from'], us: { pos: us.pos, rot: us.rot }, bot: { pos: bot.pos, rot: bot.rot }, size: box.width };
       },
       undefined,
       { timeout: 120_000, polling: 'raf' },
     );
     await page.screenshot({ path: join(artifacts, 'hud-damage-dir.png') });
-    const m = (await seen.jsonValue()) as { angle: number; side: string; from: number; dataAngle: string; dataSide: string; dataFrom: string; ahead: number; right: number; up: number; dist: number; size: number };
+    const v = (await seen.jsonValue()) as { angle: number; side: string; from: number; dataAngle: string; dataSide: string; dataFrom: string; us: Pose; bot: Pose; size: number };
+    const m = { ...v, ...bearing(v.us, v.bot) };
     // Where a player would look for the bot: beside, above or below us that way round the nose; straight behind, down; straight ahead, up.
     const lateral = Math.hypot(m.right, m.up);
     const expected = lateral > 0.5 * m.dist ? (Math.atan2(-m.up, m.right) * 180) / Math.PI : m.ahead < 0 ? 90 : -90;

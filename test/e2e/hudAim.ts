@@ -60,24 +60,36 @@ export async function aimStep(page: Page): Promise<HudAim | null> {
   return aim;
 }
 
-/** The targeted ship's place in our ship's axes: how far ahead, right and up (units), and its distance; null without both ships. */
-export function targetBearing(page: Page): Promise<{ ahead: number; right: number; up: number; dist: number } | null> {
-  return page.evaluate(() => {
+/** A ship's pose as the world view gives it. */
+export interface Pose {
+  pos: { x: number; y: number; z: number };
+  rot: { x: number; y: number; z: number; w: number };
+}
+
+/** Where `other` lies in the axes of our ship `us`: how far ahead, right and up (units), and its distance. */
+export function bearing(us: Pose, other: Pose): { ahead: number; right: number; up: number; dist: number } {
+  const q = us.rot;
+  // Our body axis (x, y, z) turned into the world by q.
+  const rot = (x: number, y: number, z: number) => {
+    const tx = 2 * (q.y * z - q.z * y);
+    const ty = 2 * (q.z * x - q.x * z);
+    const tz = 2 * (q.x * y - q.y * x);
+    return { x: x + q.w * tx + (q.y * tz - q.z * ty), y: y + q.w * ty + (q.z * tx - q.x * tz), z: z + q.w * tz + (q.x * ty - q.y * tx) };
+  };
+  const d = { x: other.pos.x - us.pos.x, y: other.pos.y - us.pos.y, z: other.pos.z - us.pos.z };
+  const dot = (a: { x: number; y: number; z: number }) => a.x * d.x + a.y * d.y + a.z * d.z;
+  return { ahead: dot(rot(0, 0, -1)), right: dot(rot(1, 0, 0)), up: dot(rot(0, 1, 0)), dist: Math.hypot(d.x, d.y, d.z) };
+}
+
+/** The targeted ship's place in our ship's axes (bearing); null without both ships. */
+export async function targetBearing(page: Page): Promise<{ ahead: number; right: number; up: number; dist: number } | null> {
+  const poses = await page.evaluate(() => {
     const w = window.__starlane!.world();
     const target = w.ships.find((s) => s.slot === window.__starlane!.overlays().target);
     const us = w.ships.find((s) => s.slot === w.localSlot);
-    if (!target || !us) return null;
-    const q = us.rot;
-    const rot = (x: number, y: number, z: number) => {
-      const tx = 2 * (q.y * z - q.z * y);
-      const ty = 2 * (q.z * x - q.x * z);
-      const tz = 2 * (q.x * y - q.y * x);
-      return { x: x + q.w * tx + (q.y * tz - q.z * ty), y: y + q.w * ty + (q.z * tx - q.x * tz), z: z + q.w * tz + (q.x * ty - q.y * tx) };
-    };
-    const d = { x: target.pos.x - us.pos.x, y: target.pos.y - us.pos.y, z: target.pos.z - us.pos.z };
-    const dot = (a: { x: number; y: number; z: number }) => a.x * d.x + a.y * d.y + a.z * d.z;
-    return { ahead: dot(rot(0, 0, -1)), right: dot(rot(1, 0, 0)), up: dot(rot(0, 1, 0)), dist: Math.hypot(d.x, d.y, d.z) };
+    return target && us ? { us: { pos: us.pos, rot: us.rot }, target: { pos: target.pos, rot: target.rot } } : null;
   });
+  return poses && bearing(poses.us, poses.target);
 }
 
 /** Yaws until the target lies behind our ship (more than 120° off the nose). */
