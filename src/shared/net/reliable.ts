@@ -164,7 +164,13 @@ export class ReliableLink<M> {
     return id;
   }
 
+  /** Whether `take` at `now` would give nothing: no acknowledgement owed, no resend due, no new message the window lets go. */
+  quiet(now: number): boolean {
+    return this.failure !== null || (this.toAck.size === 0 && !this.wantsSend(now));
+  }
+
   /** True when a datagram to this node should go out now (acknowledgements owed or messages due). */
+
   wantsSend(now: number): boolean {
     if (this.failure !== null) return false;
     for (const a of this.toAck.values()) if (a.left === this.cfg.ackRepeats && now - a.since >= this.cfg.ackDelayMs) return true;

@@ -13,7 +13,7 @@ import { frameInputsSection } from './frameInputs';
 import { ALL_PORTIONS, FULL_STATE_SIZE, PORTION_BASE, readState, stateSectionSize, writeState, type StateBase, type StateBases } from './shipStateCodec';
 import { fail, refuse, WireEncodeError } from './stream';
 import type { Reader, Sink } from './stream';
-import { PacketType, WIRE_MAGIC, WIRE_VERSION } from './types';
+import { NO_SLOT, PacketType, WIRE_MAGIC, WIRE_VERSION } from './types';
 import type { FrameInputs, PacketHeader, ShipState } from './types';
 
 export type { StateBase, StateBases } from './shipStateCodec';
@@ -113,6 +113,37 @@ export const packetHeader = {
     if (h.inputs !== undefined) writeField('inputs', () => frameInputsSection.write(s, h.inputs as FrameInputs));
   },
 };
+
+/** Bytes of a server's own header on a datagram to one client: the base, the game time and the client's token. */
+export const SERVER_HEADER_SIZE = BASE_HEADER_SIZE + TIME_SIZE + TOKEN_SIZE;
+
+/**
+ * Writes the header of a server's own datagram to one client (no sender
+ * slot, not joined, a game time and the client's token, no ship state, no
+ * link section) at the start of `buf`, field by field: the bytes
+ * packetHeader writes for the same header, without a closure per field (a
+ * gameserver writes one per Relay datagram). Returns SERVER_HEADER_SIZE.
+ */
+export function writeServerHeader(buf: Uint8Array, type: PacketType, messageId: number, gameTime: number, token: number): number {
+  if (!Number.isInteger(messageId) || !Number.isInteger(gameTime) || !Number.isInteger(token)) refuse('a server header needs whole numbers');
+  buf[0] = WIRE_MAGIC >>> 8;
+  buf[1] = WIRE_MAGIC & 0xff;
+  buf[2] = WIRE_VERSION;
+  buf[3] = type;
+  buf[4] = NO_SLOT;
+  buf[5] = FLAG_TIME | FLAG_TOKEN;
+  putU32(buf, 6, messageId);
+  putU32(buf, 10, gameTime);
+  putU32(buf, 14, token);
+  return SERVER_HEADER_SIZE;
+}
+
+function putU32(buf: Uint8Array, at: number, v: number): void {
+  buf[at] = v >>> 24;
+  buf[at + 1] = (v >>> 16) & 0xff;
+  buf[at + 2] = (v >>> 8) & 0xff;
+  buf[at + 3] = v & 0xff;
+}
 
 /** Reads a header (see packetHeader), completing a partial ship state from `bases`; `link`: flags bit 6 says a link section follows it. */
 export function readHeader(r: Reader, bases?: StateBases): { header: PacketHeader; link: boolean } {

@@ -5,6 +5,7 @@
  */
 import { ReplayWindow } from '../../../src/shared/net/replayWindow';
 import fc from 'fast-check';
+import { decodedRelays } from '../../support/relayDatagrams';
 import { describe, expect, it } from 'vitest';
 import { formatJoinAccepted, parseJoinAccepted, parseServerLine } from '../../../src/shared/servers/joinProtocol';
 import { objectId, PacketType, type Packet, type RemoteEvent } from '../../../src/shared/wire/types';
@@ -92,7 +93,7 @@ describe('Forwarder', () => {
     const [a, b, c] = [0, 1, 2].map((slot) => f.add(slot, '10.0.0.1', () => t++, 0));
     // A bound endpoint; the forwarder only asks whether there is one.
     for (const s of [a, b, c]) s!.udp = { address: '10.0.0.1', port: 1000 + s!.slot } as UdpEndpoint;
-    const flush = (s: typeof a, now = 0) => f.flush(s!, now, () => serverHeader(PacketType.Relay, 1, 0, s!.token));
+    const flush = (s: typeof a, now = 0) => decodedRelays(f.flush(s!, now, () => serverHeader(PacketType.Relay, 1, 0, s!.token)));
     return { f, a: a!, b: b!, c: c!, flush };
   };
 

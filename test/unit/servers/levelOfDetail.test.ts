@@ -6,6 +6,7 @@
  * fight (a missile lock), and a held-back state sent once its interval has
  * passed when no newer one came.
  */
+import { decodedRelays } from '../../support/relayDatagrams';
 import { describe, expect, it } from 'vitest';
 import { DetailEdges, OUT, SeatDetail } from '../../../src/node/servers/game/levelOfDetail';
 import { Forwarder } from '../../../src/node/servers/game/forwarder';
@@ -61,7 +62,7 @@ describe('the forwarder sends far players less often', () => {
       distances.forEach((d, i) => f.onGameState(seats[i + 1]!, state(i + 1, id++, d, eventsOf(i + 1, step)), true, now));
       // The tick: held-back states whose interval passed, then the flush.
       f.releaseHeld(now);
-      for (const p of f.flush(observer, now, () => serverHeader(PacketType.Relay, 1, 0, observer.token))) {
+      for (const p of decodedRelays(f.flush(observer, now, () => serverHeader(PacketType.Relay, 1, 0, observer.token)))) {
         for (const e of p.events) if (e.type === 'relayed' && e.packet.header.state) got.set(e.slot, (got.get(e.slot) ?? 0) + 1);
       }
       observer.budget = 32;
@@ -95,7 +96,7 @@ describe('the forwarder sends far players less often', () => {
     let t = 1;
     const [o, far] = [0, 1].map((slot) => f.add(slot, '10.0.0.1', () => t++, 0)) as [ReturnType<Forwarder['add']>, ReturnType<Forwarder['add']>];
     for (const s of [o, far]) s.udp = { address: '10.0.0.1', port: 1000 + s.slot } as UdpEndpoint;
-    const sentTo = (now: number) => f.flush(o, now, () => serverHeader(PacketType.Relay, 1, 0, o.token)).flatMap((p) => p.events.filter((e) => e.type === 'relayed').map((e) => (e.type === 'relayed' ? e.packet.header.state?.pos.x : NO_SLOT)));
+    const sentTo = (now: number) => decodedRelays(f.flush(o, now, () => serverHeader(PacketType.Relay, 1, 0, o.token))).flatMap((p) => p.events.filter((e) => e.type === 'relayed').map((e) => (e.type === 'relayed' ? e.packet.header.state?.pos.x : NO_SLOT)));
     f.onGameState(o, state(0, 1, 0), true, 0);
     f.onGameState(far, state(1, 2, 900), true, 0);
     expect(sentTo(0)).toEqual([900]);

@@ -2,8 +2,8 @@
  * The gameserver's forwarding core, without sockets: the joined players'
  * seats, what each one's GameState packets mean for the others (state
  * kept, events queued by priority and distance), and, per client, packing
- * what is due into Relay packets within its datagram budget. The caller
- * encodes and sends them (gameserver.ts).
+ * what is due into encoded Relay datagrams within its budget (seatFlush.ts).
+ * The caller sends them (gameDatagrams.ts).
  *
  * It handles two channels on purpose (wire/channels.ts) and the link
  * sections: it takes a client's link section (`takeLinkEvents`) and relays
@@ -12,18 +12,18 @@
  * players' reliable messages in those carriers' link sections and its own
  * acknowledgements and messages in the Relay's.
  */
-import { eventSize, HEADER_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
-import { ackSize, LINK_SECTION_OVERHEAD, sectionOf } from '../../../shared/net/linkLayer';
-import { NO_SLOT, objectId, objectOwner, PacketType, type LinkSection, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../../shared/wire/types';
+import { eventSize } from '../../../shared/wire/codec';
+import { NO_SLOT, objectId, objectOwner, PacketType, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent } from '../../../shared/wire/types';
 import { isWorldMessage, type WorldMessage } from '../../../shared/wire/channels';
 import { ClientSeat } from './seat';
-import { distanceSquared, ownedBy, reachesEveryone, tierOf, TIERS, withinRadius } from './interest';
+import { distanceSquared, ownedBy, reachesEveryone, tierOf, withinRadius } from './interest';
 import { CLAIM_SLACK } from '../../../shared/game/extraClaims';
 import { MINE_CODE, MINE_DRIFT } from '../../../shared/game/kinds/mine';
 import { SHIP_RADIUS } from '../../../shared/game/kinds/ship';
 import { RULES } from '../../../shared/game/rules';
 import type { Vec3 } from '../../../shared/sim/types';
-import { planRelays, relayPacket, type PendingEvent, type RelayItem } from './relay';
+import type { PendingEvent } from './relay';
+import { SeatFlush } from './seatFlush';
 import { LiveShots } from './liveShots';
 import { StateInterest } from './stateInterest';
 
@@ -53,8 +53,6 @@ export interface EventDrops {
   farPickup: number;
 }
 
-/** Bytes of the server's own header on a Relay: the fixed header and the client's token. */
-const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
 /** Most claimable objects the server remembers the place of (extras: at most RULES.extras.max plus drops; mines: 8 a player of 255). */
 const MAX_CLAIMABLE = 2304;
 /** A claimed extra must be this close to the claimer's last reported position (pickup reach plus the claim slack). */
@@ -78,12 +76,6 @@ const DROP_WINDOW_MS = 2000;
 /** Most extras one death may drop (a ship drops at most missiles, mines and its laser upgrade: combat.ts dropsOf). */
 const DROPS_PER_DEATH = 3;
 
-/** Bytes of reliable messages one flush takes from a client's link (what is not placed is resent later). */
-const RELIABLE_CHUNK = 360;
-/** Stream of reliable items in the relay plan (after the event tiers and states). */
-const RELIABLE_STREAM = TIERS + 1;
-
-type Item = RelayItem & { pending?: PendingEvent; of?: ClientSeat };
 
 /** Seats and forwarding for one gameserver. */
 export class Forwarder {
@@ -120,9 +112,12 @@ export class Forwarder {
 
   /** Whose state goes to whom, and when: the spatial grid, the filter radius, level of detail (stateInterest.ts). */
   private readonly interest: StateInterest;
+  /** Packs what is due for one client into its datagrams. */
+  private readonly flusher: SeatFlush;
 
   constructor(private readonly cfg: ForwarderConfig) {
     this.interest = new StateInterest(cfg.radius, cfg.levelOfDetail);
+    this.flusher = new SeatFlush(this.interest, this.clients, this.eventDrops, cfg.outdatedMs);
   }
 
   /** How much the mid and far tiers' intervals are stretched: 1, or more while the server is overloaded (overload.ts). */
@@ -311,66 +306,11 @@ export class Forwarder {
   }
 
   /**
-   * Everything due for client `c` (bound, with budget left) as Relay packets
-   * under `header()`: time-critical events, then the new states of players in
-   * range (once each; those out of range are counted and skipped), then world
-   * changes, then chat and names. What does not fit the budget waits.
+   * Everything due for client `c` (bound, with budget left) as encoded Relay
+   * datagrams under `header()` (seatFlush.ts). Throws WireEncodeError only on
+   * a server bug (an invalid packet).
    */
-  flush(c: ClientSeat, now: number, header: () => PacketHeader): Packet[] {
-    if (!c.udp || c.budget <= 0) return [];
-    this.eventDrops.outdated += c.outbox.dropOutdated(now, this.cfg.outdatedMs);
-    const items: Item[] = [];
-    const linkDue = c.link.wantsSend(now);
-    const events = (tier: number) => {
-      for (const p of c.outbox.queues[tier] ?? []) items.push({ from: p.from, event: p.event, size: p.size, stream: tier, pending: p });
-    };
-    events(0);
-    for (const p of c.due) {
-      if (!c.stateDue(p)) c.due.delete(p);
-      else if (this.interest.inRange(c, p, now)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
-      else {
-        c.sent.set(p.id, p.seq);
-        c.filteredJudged += 1;
-        c.due.delete(p);
-      }
-    }
-    for (let tier = 1; tier < TIERS; tier++) events(tier);
-    if (items.length === 0 && !linkDue) return [];
-    // Reliable messages go first (resends and new ones, about a datagram's worth); acknowledgements ride in the first outer header.
-    const reliable = c.link.take(now, RELIABLE_CHUNK - LINK_SECTION_OVERHEAD, ackSize);
-    // The server's own messages ride in the Relay's link section (they come from no player); the players' in their relayed packets' sections.
-    const own: { id: number; event: ReliableGameEvent; size: number }[] = [];
-    for (const m of reliable.messages) {
-      const message = { id: m.id, event: m.message.event };
-      if (m.message.from === NO_SLOT) own.push({ ...message, size: m.size });
-      else items.push({ from: m.message.from, event: null, message, size: m.size, stream: RELIABLE_STREAM });
-    }
-    // (Reliable items go first.)
-    items.unshift(...items.splice(items.length - (reliable.messages.length - own.length)));
-    const outer = sectionOf(reliable.acks, own);
-    const acks: LinkSection | null = outer?.link ?? null;
-    // A packet of acknowledgements alone is a Reliable one; with the server's own messages it is a Relay (their only home on the client).
-    const bare = own.length > 0 ? PacketType.Relay : PacketType.Reliable;
-    if (items.length === 0) return acks ? [{ header: { ...header(), type: bare }, events: [], link: acks }] : [];
-    const plan = planRelays(items, OUTER_HEADER + (outer?.size ?? 0), c.budget);
-    const sent = new Set<PendingEvent>();
-    items.forEach((item, i) => {
-      if (!plan.placed[i]) return;
-      if (item.pending) sent.add(item.pending);
-      else if (item.of) {
-        c.sent.set(item.of.id, item.of.seq);
-        c.due.delete(item.of);
-        c.detail.sent(item.of, now);
-        c.counters.statesSent += 1;
-      }
-    });
-    if (sent.size > 0) c.outbox.remove((p) => sent.has(p));
-    c.counters.eventsSent += sent.size;
-    c.budget -= plan.datagrams.length;
-    const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.clients.get(slot)?.header ?? null));
-    const first = packets[0];
-    if (first && acks) first.link = acks;
-    else if (acks) packets.push({ header: { ...header(), type: bare }, events: [], link: acks });
-    return packets;
+  flush(c: ClientSeat, now: number, header: () => PacketHeader): Uint8Array[] {
+    return this.flusher.flush(c, now, header);
   }
 }

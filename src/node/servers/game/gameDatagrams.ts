@@ -150,6 +150,12 @@ export class GameDatagrams {
     } catch (err) {
       return this.parts.log.error({ err, slot: seat.slot }, 'could not encode a datagram (server bug)');
     }
+    this.sendBytes(seat, bytes);
+  }
+
+  /** Sends an encoded datagram to `seat`'s bound endpoint (nothing before it is bound). */
+  private sendBytes(seat: ClientSeat, bytes: Uint8Array): void {
+    if (!seat.udp) return;
     seat.connection.sent(bytes.length);
     this.totals.packetsOut += 1;
     this.totals.bytesOut += bytes.length;
@@ -177,7 +183,14 @@ export class GameDatagrams {
     const fwd = this.parts.fwd;
     for (const c of seats) {
       fwd.dirty.delete(c);
-      for (const packet of fwd.flush(c, now, () => this.header(c, PacketType.Relay, now))) this.send(c, packet);
+      let datagrams: Uint8Array[];
+      try {
+        datagrams = fwd.flush(c, now, () => this.header(c, PacketType.Relay, now));
+      } catch (err) {
+        this.parts.log.error({ err, slot: c.slot }, 'could not encode a relay datagram (server bug)');
+        continue;
+      }
+      for (const bytes of datagrams) this.sendBytes(c, bytes);
     }
   }
 

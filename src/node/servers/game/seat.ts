@@ -12,7 +12,9 @@ import { ReliableLink } from '../../../shared/net/reliable';
 import type { Vec3 } from '../../../shared/sim/types';
 import { messageSize } from '../../../shared/net/linkLayer';
 import type { PacketHeader, ReliableGameEvent } from '../../../shared/wire/types';
+import { relayedStateBytes } from '../../../shared/wire/relayBundle';
 import { Outbox } from './relay';
+import { DueStates } from './dueStates';
 import type { UdpEndpoint } from '../common/serverUdp';
 
 /** Per-client counters (status page, JSON, tests). */
@@ -83,6 +85,8 @@ export class ClientSeat {
   /** Newest GameState header (without its token), and a counter bumped with each. */
   header: PacketHeader | null = null;
   seq = 0;
+  /** The newest state as the `relayed` event that carries it alone, encoded at its first relay (null: not yet). */
+  private relayed: Uint8Array | null = null;
   /** Server clock (ms) of the join, then of the last accepted game datagram (with its token): TCP lines do not count. */
   lastHeard: number;
   readonly outbox: Outbox;
@@ -93,7 +97,7 @@ export class ClientSeat {
    * skipped) yet, in the order their states came: a flush looks at these, not
    * at every seat, so it costs what is new, not the number of players.
    */
-  readonly due = new Set<ClientSeat>();
+  readonly due = new DueStates<ClientSeat>();
   /** Each other player's tier of detail, when its last state went to this client, and which are held back (levelOfDetail.ts). */
   readonly detail = new SeatDetail<ClientSeat>();
   /** Datagrams this client may still be sent in the current tick. */
@@ -150,7 +154,14 @@ export class ClientSeat {
     const st = rest.state;
     if (st) for (const part of [st.pos, st.rot, st.vel, st.angVel, st]) Object.freeze(part);
     this.header = Object.freeze(rest);
+    this.relayed = null;
     this.seq += 1;
+  }
+
+  /** The newest state's `relayed` event bytes (wire/relayBundle.ts), encoded once for every client it goes to; null before the first state. */
+  relayedState(): Uint8Array | null {
+    if (this.relayed === null && this.header !== null) this.relayed = relayedStateBytes(this.header);
+    return this.relayed;
   }
 
   /** New states of others that came while this seat was seated and were never looked at for it (too far away). */

@@ -26,8 +26,6 @@ export class SpatialGrid<T extends Placed> {
   private readonly cellOf = new Map<number, number>();
   /** Players whose position is not known yet: near everyone. */
   private readonly unplaced = new Set<T>();
-  /** Reused by `near` (no allocation per arrival). */
-  private readonly found: T[] = [];
 
   constructor(
     /** Width of a cell: the farthest two players can be and still be in range. */
@@ -80,36 +78,42 @@ export class SpatialGrid<T extends Placed> {
   /**
    * The players that may be in range of one at `pos`: those in its cell and
    * the 26 around it, and those whose position is not known (everyone, when
-   * `pos` is not known). Each once. The array is reused: read it before the
-   * next call.
+   * `pos` is not known). Each once, in a new array (`visitNear` makes none).
    */
-  near(pos: Vec3 | undefined, everyone: Iterable<T>): readonly T[] {
-    const out = this.found;
-    out.length = 0;
+  near(pos: Vec3 | undefined, everyone: Iterable<T>): T[] {
+    const out: T[] = [];
+    this.visitNear(pos, everyone, (t) => out.push(t));
+    return out;
+  }
+
+  /** Calls `visit` with each player `near` would return (the grid must not change meanwhile). */
+  visitNear(pos: Vec3 | undefined, everyone: Iterable<T>, visit: (t: T) => void): void {
     if (pos === undefined) {
-      for (const t of everyone) out.push(t);
-      return out;
+      for (const t of everyone) visit(t);
+      return;
     }
     const cx = Math.floor(pos.x / this.cell);
     const cy = Math.floor(pos.y / this.cell);
     const cz = Math.floor(pos.z / this.cell);
     // Hash collisions may make two neighbours one cell: each cell's players are taken once.
     const seen = this.seenKeys;
-    seen.clear();
+    let n = 0;
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) {
         for (let dz = -1; dz <= 1; dz++) {
           const key = this.keyOf(cx + dx, cy + dy, cz + dz);
-          if (seen.has(key)) continue;
-          seen.add(key);
+          let taken = false;
+          for (let i = 0; i < n && !taken; i++) taken = seen[i] === key;
+          if (taken) continue;
+          seen[n++] = key;
           const set = this.cells.get(key);
-          if (set) for (const t of set) out.push(t);
+          if (set) for (const t of set) visit(t);
         }
       }
     }
-    for (const t of this.unplaced) out.push(t);
-    return out;
+    for (const t of this.unplaced) visit(t);
   }
 
-  private readonly seenKeys = new Set<number>();
+  /** The neighbourhood's cell keys taken so far by `visitNear` (27 at most; no set to clear per arrival). */
+  private readonly seenKeys = new Uint32Array(27);
 }

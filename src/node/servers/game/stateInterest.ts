@@ -57,8 +57,8 @@ export class StateInterest {
     this.arrivals += 1;
     s.ownArrivals += 1;
     const edges = this.edges;
-    for (const c of this.grid.near(s.pos, everyone)) {
-      if (c === s) continue;
+    this.grid.visitNear(s.pos, everyone, (c) => {
+      if (c === s) return;
       c.looked += 1;
       const inRange = edges ? c.detail.judge(edges, s, s.pos, c.pos, now) >= 0 : withinRadius(s.pos, c.pos, this.radius);
       if (!inRange) {
@@ -74,7 +74,7 @@ export class StateInterest {
         c.due.add(s);
         dirty.add(c);
       }
-    }
+    });
   }
 
   /** Whether `p`'s state, due to `c`, is still in range when its turn comes (either may have moved). */
