@@ -244,27 +244,27 @@ function within<T>(segment: string, body: () => T): T {
 }
 
 /**
- * Inner datagrams of a state alone (a frozen header, no events, no link
- * section), encoded once: a gameserver puts each player's newest state into
- * every other player's Relay, so the same header would be written N − 1
- * times. Only a frozen header is kept (the gameserver's seat freezes each
- * newest header with its ship state and vectors, seat.ts), so the bytes kept
- * are the bytes it would write; a new state is a new header, and the old
- * one's bytes go with it.
+ * Inner headers encoded once: a gameserver puts each player's newest header
+ * (with its ship state) into the Relays of every other player its events or
+ * state go to, so the same header would be written N − 1 times. Only a
+ * frozen header is kept (the gameserver's seat freezes each newest header
+ * with its ship state and vectors, seat.ts), so the bytes kept are the bytes
+ * it would write; a new state is a new header, and the old one's bytes go
+ * with it.
  */
-const encodedStates = new WeakMap<PacketHeader, Uint8Array>();
+const encodedHeaders = new WeakMap<PacketHeader, Uint8Array>();
 
-/** `p`'s bytes from {@link encodedStates}, or null when it is not a frozen state alone. */
-function stateBytes(p: Packet): Uint8Array | null {
-  if (p.events.length > 0 || p.link !== undefined || !Object.isFrozen(p.header)) return null;
-  let bytes = encodedStates.get(p.header);
+/** `header`'s bytes without a link section, from {@link encodedHeaders} (encoded the first time). */
+function frozenHeaderBytes(header: PacketHeader): Uint8Array {
+  let bytes = encodedHeaders.get(header);
   if (!bytes) {
+    const head = { header };
     const m = new Measurer();
-    writeInner(m, p);
+    packetHead.write(m, head);
     const w = new ByteWriter(m.size);
-    writeInner(w, p);
+    packetHead.write(w, head);
     bytes = w.buf;
-    encodedStates.set(p.header, bytes);
+    encodedHeaders.set(header, bytes);
   }
   return bytes;
 }
@@ -273,7 +273,8 @@ function writeInner(s: Sink, p: Packet): void {
   const header = (p.header ?? {}) as Partial<Packet['header']>;
   if (header.type !== PacketType.GameState) throw new WireEncodeError(`a relayed packet must be a GameState, not type ${String(header.type)}`);
   if (header.token !== undefined) throw new WireEncodeError('a relayed packet carries no session token');
-  within('header', () => packetHead.write(s, p.link === undefined ? { header: p.header } : { header: p.header, link: p.link }));
+  if (p.link === undefined && Object.isFrozen(p.header)) s.bytes(frozenHeaderBytes(p.header));
+  else within('header', () => packetHead.write(s, p.link === undefined ? { header: p.header } : { header: p.header, link: p.link }));
   within('events', () => gameEventList.write(s, p.events));
 }
 
@@ -284,8 +285,6 @@ function writeInner(s: Sink, p: Packet): void {
 const innerPacket: Codec<Packet> = {
   write(s, p) {
     if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
-    const kept = stateBytes(p);
-    if (kept) return s.bytes(kept);
     writeInner(s, p);
   },
   read(r) {

@@ -9,7 +9,7 @@
  * codec writes the headers and the events; the bundle only places them).
  */
 import { EVENT_LIST_END, remoteEvent, TERMINATOR_SIZE } from './events';
-import { writeServerHeader } from './header';
+import { SERVER_HEADER_SIZE, writeServerHeader } from './header';
 import { measure } from './fields';
 import { ByteWriter } from './stream';
 import { MAX_RELAY_BYTES, PacketType, type PacketHeader, type RelayedEvent } from './types';
@@ -32,7 +32,7 @@ export class RelayBundle {
   private readonly scratch = new Uint8Array(MAX_RELAY_BYTES);
   /** Bytes written of the datagram begun; 0: none begun. */
   private at = 0;
-  /** Events in the datagram begun. */
+  /** Events added to the datagram begun (a resumed one's own not counted). */
   private count = 0;
 
   /** Whether a datagram is begun and not finished. */
@@ -48,6 +48,21 @@ export class RelayBundle {
   /** Begins a Relay datagram under the server's header to one client (writeServerHeader), dropping one begun and not finished. */
   begin(messageId: number, gameTime: number, token: number): void {
     this.at = writeServerHeader(this.scratch, PacketType.Relay, messageId, gameTime, token);
+    this.count = 0;
+  }
+
+  /**
+   * Continues `datagram`, an encoded Relay (the codec's, ending with the
+   * event list's terminator): its bytes are taken up to the terminator, and
+   * events added go after its own. Its header says its link section, if any.
+   */
+  resume(datagram: Uint8Array): void {
+    const end = datagram.length - TERMINATOR_SIZE;
+    if (end < SERVER_HEADER_SIZE || datagram.length > MAX_RELAY_BYTES || datagram[end] !== EVENT_LIST_END || datagram[3] !== PacketType.Relay) {
+      throw new Error('relay bundle bug: only an encoded Relay datagram can be continued');
+    }
+    this.scratch.set(datagram.subarray(0, end));
+    this.at = end;
     this.count = 0;
   }
 

@@ -119,6 +119,21 @@ describe('Forwarder', () => {
     expect(f.eventDrops).toEqual({ outdated: 1, overflow: 2, foreign: 1, farPickup: 0 });
   });
 
+  it('sends a player’s laser and its new state in one inner packet, and the other states after them in the same datagram', () => {
+    const { f, a, b, c, flush } = setup();
+    const shot: RemoteEvent = { type: 'createLaser', id: objectId(1, 1), pos: { x: 50, y: 0, z: 0 }, vel: { x: 0, y: 0, z: 0 }, ttl: 1 };
+    f.onGameState(b, state(1, 1, 50, [shot]), true, 0);
+    f.onGameState(c, state(2, 1, 60), true, 0);
+    const toA = flush(a);
+    expect(toA).toHaveLength(1);
+    const inners = toA[0]!.events.map((e) => (e.type === 'relayed' ? { slot: e.slot, x: e.packet.header.state?.pos.x, events: e.packet.events.map((v) => v.type) } : null));
+    expect(inners).toEqual([
+      { slot: 1, x: 50, events: ['createLaser'] },
+      { slot: 2, x: 60, events: [] },
+    ]);
+    expect(a.counters).toMatchObject({ statesSent: 2, eventsSent: 1 });
+  });
+
   it('forgets a player who leaves: its token, and what the others still had of it', () => {
     const { f, a, b, flush } = setup();
     f.onGameState(a, state(0, 1, 0, [{ type: 'sendText', text: 'bye' }]), true, 0);

@@ -126,16 +126,29 @@ export function pathBound(p: Omit<Projectile, 'mid' | 'half'>): { mid: Vec3; hal
   return { mid: lerp(p.pos, last, 0.5), half: len(sub(last, p.pos)) / 2 };
 }
 
-/** Where `p` is at time `t` (ms): the server's model of its flight. */
-export function positionAt(p: Omit<Projectile, 'mid' | 'half'>, t: number): Vec3 {
+/** Where `p` is at time `t` (ms): the server's model of its flight. Written into `out` (a new vector by default), which is returned. */
+export function positionAt(p: Omit<Projectile, 'mid' | 'half'>, t: number, out: Vec3 = { x: 0, y: 0, z: 0 }): Vec3 {
+  return along(p, flown(p, t), out);
+}
+
+/** `out` set to `p`'s start plus `k` times its velocity (every model of flight keeps to that ray). */
+function along(p: Omit<Projectile, 'mid' | 'half'>, k: number, out: Vec3): Vec3 {
+  out.x = p.pos.x + p.vel.x * k;
+  out.y = p.pos.y + p.vel.y * k;
+  out.z = p.pos.z + p.vel.z * k;
+  return out;
+}
+
+/** How far along its velocity `p` is at time `t` (ms), in seconds of its starting velocity: positionAt is pos + vel × this. */
+function flown(p: Omit<Projectile, 'mid' | 'half'>, t: number): number {
   const s = Math.max(0, t - p.t0) / 1000;
   switch (p.kind) {
     case 'laser':
-      return { x: p.pos.x + p.vel.x * s, y: p.pos.y + p.vel.y * s, z: p.pos.z + p.vel.z * s };
+      return s;
     case 'missile': {
       const M = RULES.missile;
       const v0 = len(p.vel);
-      if (!(v0 > 0)) return p.pos;
+      if (!(v0 > 0)) return 0;
       // Speeding up along its heading to the top speed (from above it, it drops to the top speed at once).
       let d: number;
       if (v0 >= M.maxSpeed) d = v0 * Math.min(s, STEP_S) + M.maxSpeed * Math.max(0, s - STEP_S);
@@ -143,43 +156,69 @@ export function positionAt(p: Omit<Projectile, 'mid' | 'half'>, t: number): Vec3
         const tUp = (M.maxSpeed - v0) / M.accel;
         d = s <= tUp ? v0 * s + 0.5 * M.accel * s * s : v0 * tUp + 0.5 * M.accel * tUp * tUp + M.maxSpeed * (s - tUp);
       }
-      const k = d / v0;
-      return { x: p.pos.x + p.vel.x * k, y: p.pos.y + p.vel.y * k, z: p.pos.z + p.vel.z * k };
+      return d / v0;
     }
     case 'mine': {
       const n = s * TICK_HZ;
-      const k = (STEP_S * (1 - MINE_DRAG ** n)) / (1 - MINE_DRAG);
-      return { x: p.pos.x + p.vel.x * k, y: p.pos.y + p.vel.y * k, z: p.pos.z + p.vel.z * k };
+      return (STEP_S * (1 - MINE_DRAG ** n)) / (1 - MINE_DRAG);
     }
     case 'emp':
-      return p.pos;
+      return 0;
   }
 }
+
+/** Scratch vectors of the geometry below (one server thread; none kept past a call). */
+const PA = { x: 0, y: 0, z: 0 };
+const PB = { x: 0, y: 0, z: 0 };
 
 /** Closest approach over [a, b] of `p` to a ship moving linearly from `s0` (at t0) to `s1` (at t1): piecewise linear, exact per piece. */
 function closest(p: Projectile, s0: Vec3, t0: number, s1: Vec3, t1: number, a: number, b: number): number {
   const pieces = p.kind === 'laser' || p.kind === 'emp' ? 1 : Math.max(1, Math.ceil((b - a) / (STEP_MS / 2)));
-  const ship = (t: number) => (t1 > t0 ? lerp(s0, s1, (t - t0) / (t1 - t0)) : s1);
+  const span = t1 - t0;
   let best = Infinity;
   for (let i = 0; i < pieces; i++) {
     const ta = a + ((b - a) * i) / pieces;
     const tb = a + ((b - a) * (i + 1)) / pieces;
-    const r0 = sub(positionAt(p, ta), ship(ta));
-    const r1 = sub(positionAt(p, tb), ship(tb));
-    const w = sub(r1, r0);
-    const ww = dot(w, w);
-    const k = ww > 0 ? Math.min(1, Math.max(0, -dot(r0, w) / ww)) : 0;
-    best = Math.min(best, len({ x: r0.x + w.x * k, y: r0.y + w.y * k, z: r0.z + w.z * k }));
+    // The projectile's offset from the ship at either end of the piece (the ship between its two states, linearly).
+    const ka = span > 0 ? (ta - t0) / span : 1;
+    const kb = span > 0 ? (tb - t0) / span : 1;
+    const pa = positionAt(p, ta, PA);
+    const pb = positionAt(p, tb, PB);
+    const r0x = pa.x - (s0.x + (s1.x - s0.x) * ka);
+    const r0y = pa.y - (s0.y + (s1.y - s0.y) * ka);
+    const r0z = pa.z - (s0.z + (s1.z - s0.z) * ka);
+    const wx = pb.x - (s0.x + (s1.x - s0.x) * kb) - r0x;
+    const wy = pb.y - (s0.y + (s1.y - s0.y) * kb) - r0y;
+    const wz = pb.z - (s0.z + (s1.z - s0.z) * kb) - r0z;
+    const ww = wx * wx + wy * wy + wz * wz;
+    const k = ww > 0 ? Math.min(1, Math.max(0, -(r0x * wx + r0y * wy + r0z * wz) / ww)) : 0;
+    const cx = r0x + wx * k;
+    const cy = r0y + wy * k;
+    const cz = r0z + wz * k;
+    best = Math.min(best, Math.sqrt(cx * cx + cy * cy + cz * cz));
   }
   return best;
 }
 
 /** Distance from `q` to the straight segment a–b. */
 function toSegment(q: Vec3, a: Vec3, b: Vec3): number {
-  const ab = sub(b, a);
-  const l2 = dot(ab, ab);
-  const k = l2 > 0 ? Math.min(1, Math.max(0, dot(sub(q, a), ab) / l2)) : 0;
-  return len(sub(q, { x: a.x + ab.x * k, y: a.y + ab.y * k, z: a.z + ab.z * k }));
+  const abx = b.x - a.x;
+  const aby = b.y - a.y;
+  const abz = b.z - a.z;
+  const l2 = abx * abx + aby * aby + abz * abz;
+  const k = l2 > 0 ? Math.min(1, Math.max(0, ((q.x - a.x) * abx + (q.y - a.y) * aby + (q.z - a.z) * abz) / l2)) : 0;
+  const dx = q.x - (a.x + abx * k);
+  const dy = q.y - (a.y + aby * k);
+  const dz = q.z - (a.z + abz * k);
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** Distance between two points. */
+function apart(a: Vec3, b: Vec3): number {
+  const dx = a.x - b.x;
+  const dy = a.y - b.y;
+  const dz = a.z - b.z;
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
 /** The heaviest sum of hit damage within any window of `ms` (hits in time order). */
@@ -278,7 +317,7 @@ export class HitConfirm {
     const sx = (p0.x + state.pos.x) / 2;
     const sy = (p0.y + state.pos.y) / 2;
     const sz = (p0.z + state.pos.z) / 2;
-    const sHalf = len(sub(state.pos, p0)) / 2;
+    const sHalf = apart(state.pos, p0) / 2;
     for (const p of this.projectiles) {
       if (p.owner === slot || p.spent || p.t0 > at || p.end < t0) continue;
       // Far from the whole flight (a lower bound of the distance between the two paths): neither near nor a hit. A missile locked on us is near wherever it is.
@@ -322,13 +361,13 @@ export class HitConfirm {
     const late = at - p.end;
     switch (p.kind) {
       case 'laser':
-        return late <= 1000 && toSegment(pos, p.pos, positionAt(p, p.end)) <= NEAR_LASER;
+        return late <= 1000 && toSegment(pos, p.pos, positionAt(p, p.end, PA)) <= NEAR_LASER;
       case 'missile':
-        return late <= 2000 && (p.target === victim || toSegment(pos, p.pos, positionAt(p, p.end)) <= NEAR_MISSILE);
+        return late <= 2000 && (p.target === victim || toSegment(pos, p.pos, positionAt(p, p.end, PA)) <= NEAR_MISSILE);
       case 'mine':
-        return late <= 1000 && len(sub(pos, positionAt(p, at))) <= RULES.mine.triggerRadius + SHIP_RADIUS + NEAR_MARGIN;
+        return late <= 1000 && apart(pos, positionAt(p, at, PA)) <= RULES.mine.triggerRadius + SHIP_RADIUS + NEAR_MARGIN;
       case 'emp':
-        return late <= 2000 && len(sub(pos, p.pos)) <= RULES.emp.maxRadius + SHIP_RADIUS + NEAR_MARGIN;
+        return late <= 2000 && apart(pos, p.pos) <= RULES.emp.maxRadius + SHIP_RADIUS + NEAR_MARGIN;
     }
   }
 

@@ -2,13 +2,14 @@
  * What one gameserver client gets at a flush: everything due for it, packed
  * into Relay datagrams within its per-tick budget and encoded.
  *
- * The usual flush of a busy server carries states alone (no event queued
- * for the client, nothing on its reliable link): then each in-range
- * player's newest state, encoded once as the `relayed` event that carries it
+ * States never become objects on the way: each in-range player's newest
+ * state, encoded once as the `relayed` event that carries it
  * (ClientSeat.relayedState), is copied into the datagram being filled
- * (wire/relayBundle.ts): no object per state. Anything else (events by
- * priority, reliable messages, acknowledgements) goes through the general
- * packer (relay.ts planRelays) and the codec.
+ * (wire/relayBundle.ts). Queued events and reliable messages (the usual
+ * flush of a busy server has none) are planned first by the general packer
+ * (relay.ts planRelays) and encoded; a player whose events go carries its
+ * new state in the same inner packet, and the other states continue the
+ * last datagram.
  */
 import { encodePacket, HEADER_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
 import { RelayBundle } from '../../../shared/wire/relayBundle';
@@ -26,7 +27,10 @@ const RELIABLE_CHUNK = 360;
 /** Stream of reliable items in the relay plan (after the event tiers and states). */
 const RELIABLE_STREAM = TIERS + 1;
 
-type Item = RelayItem & { pending?: PendingEvent; of?: ClientSeat };
+type Item = RelayItem & { pending?: PendingEvent };
+
+/** Where a datagram's packet type sits (after the magic and version). */
+const PACKET_TYPE_OFFSET = 3;
 
 export class SeatFlush {
   /** The buffer a flush of states alone writes its datagrams in. */
@@ -44,28 +48,33 @@ export class SeatFlush {
 
   /**
    * Everything due for client `c` (bound, with budget left) as encoded Relay
-   * datagrams under `header()`: time-critical events, then the new states of
-   * players in range (once each; those out of range are counted and skipped),
-   * then world changes, then chat and names. What does not fit the budget
-   * waits. Throws WireEncodeError only on a server bug (an invalid packet).
+   * datagrams under `header()`: queued events by priority (time-critical
+   * first, then world changes, then chat and names) and reliable messages,
+   * then the new states of players in range (once each; those out of range
+   * are counted and skipped), continuing the last datagram. What does not
+   * fit the budget waits. Throws WireEncodeError only on a server bug.
    */
   flush(c: ClientSeat, now: number, header: () => PacketHeader): Uint8Array[] {
     if (!c.udp || c.budget <= 0) return [];
     this.drops.outdated += c.outbox.dropOutdated(now, this.outdatedMs);
-    // The usual flush of a busy server: states alone (no event queued, nothing on the link), copied as encoded.
-    if (c.outbox.size === 0 && c.link.quiet(now)) return this.states(c, now, header);
-    return this.packets(c, now, header).map(encodePacket);
+    // The usual flush of a busy server has no event queued and nothing on the link: states alone.
+    const out = c.outbox.size === 0 && c.link.quiet(now) ? [] : this.packets(c, now, header).map(encodePacket);
+    if (c.due.size > 0) this.states(c, now, header, out);
+    return out;
   }
 
   /**
-   * A flush of new states alone: each in-range state's `relayed` event,
-   * encoded once when it first went anywhere (ClientSeat.relayedState), is
-   * copied into the Relay datagram being filled. No object per state; the
-   * same datagrams the general packer makes of states alone.
+   * The new states due to `c`, after what `out` holds: each in-range state's
+   * `relayed` event, encoded once when it first went anywhere
+   * (ClientSeat.relayedState), is copied into the Relay datagram being
+   * filled (the last one of `out` first, when it is a Relay). No object per
+   * state.
    */
-  private states(c: ClientSeat, now: number, header: () => PacketHeader): Uint8Array[] {
-    const out: Uint8Array[] = [];
+  private states(c: ClientSeat, now: number, header: () => PacketHeader, out: Uint8Array[]): void {
     const bundle = this.bundle;
+    const last = out[out.length - 1];
+    if (last !== undefined && last[PACKET_TYPE_OFFSET] === PacketType.Relay) bundle.resume(out.pop() as Uint8Array);
+    let fresh = 0;
     c.due.visit((p) => {
       const bytes = c.stateDue(p) ? p.relayedState() : null;
       if (bytes === null) {
@@ -81,73 +90,72 @@ export class SeatFlush {
       if (!bundle.fits(bytes.length)) {
         if (bundle.open) out.push(bundle.finish());
         // Out of budget: the rest stays due for the next flush.
-        if (out.length >= c.budget) return false;
+        if (fresh >= c.budget) return false;
         const h = header();
         bundle.begin(h.messageId, h.gameTime ?? 0, h.token ?? 0);
+        fresh += 1;
       }
       bundle.add(bytes);
-      c.sent.set(p.id, p.seq);
-      c.due.delete(p);
-      c.detail.sent(p, now);
-      c.counters.statesSent += 1;
+      this.stateSent(c, p, now);
       return true;
     });
     if (bundle.open) out.push(bundle.finish());
-    c.budget -= out.length;
-    return out;
+    c.budget -= fresh;
   }
 
-  /** The general flush: events, states and reliable messages planned into Relay packets (planRelays), then encoded by the caller. */
+  /** `p`'s newest state went to `c`. */
+  private stateSent(c: ClientSeat, p: ClientSeat, now: number): void {
+    c.sent.set(p.id, p.seq);
+    c.due.delete(p);
+    c.detail.sent(p, now);
+    c.counters.statesSent += 1;
+  }
+
+  /**
+   * Queued events and reliable messages planned into Relay packets
+   * (planRelays); a player whose events go carries its new state with them
+   * when that is due and in range. The caller encodes them.
+   */
   private packets(c: ClientSeat, now: number, header: () => PacketHeader): Packet[] {
     const items: Item[] = [];
     const linkDue = c.link.wantsSend(now);
-    const events = (tier: number) => {
+    for (let tier = 0; tier < TIERS; tier++) {
       for (const p of c.outbox.queues[tier] ?? []) items.push({ from: p.from, event: p.event, size: p.size, stream: tier, pending: p });
-    };
-    events(0);
-    c.due.visit((p) => {
-      if (!c.stateDue(p)) c.due.delete(p);
-      else if (this.interest.inRange(c, p, now)) items.push({ from: p.slot, event: null, size: 0, stream: TIERS, of: p });
-      else {
-        c.sent.set(p.id, p.seq);
-        c.filteredJudged += 1;
-        c.due.delete(p);
-      }
-      return true;
-    });
-    for (let tier = 1; tier < TIERS; tier++) events(tier);
+    }
     if (items.length === 0 && !linkDue) return [];
     // Reliable messages go first (resends and new ones, about a datagram's worth); acknowledgements ride in the first outer header.
     const reliable = c.link.take(now, RELIABLE_CHUNK - LINK_SECTION_OVERHEAD, ackSize);
     // The server's own messages ride in the Relay's link section (they come from no player); the players' in their relayed packets' sections.
     const own: { id: number; event: ReliableGameEvent; size: number }[] = [];
+    const theirs: Item[] = [];
     for (const m of reliable.messages) {
       const message = { id: m.id, event: m.message.event };
       if (m.message.from === NO_SLOT) own.push({ ...message, size: m.size });
-      else items.push({ from: m.message.from, event: null, message, size: m.size, stream: RELIABLE_STREAM });
+      else theirs.push({ from: m.message.from, event: null, message, size: m.size, stream: RELIABLE_STREAM });
     }
-    // (Reliable items go first.)
-    items.unshift(...items.splice(items.length - (reliable.messages.length - own.length)));
+    items.unshift(...theirs);
     const outer = sectionOf(reliable.acks, own);
     const acks: LinkSection | null = outer?.link ?? null;
-    // A packet of acknowledgements alone is a Reliable one; with the server's own messages it is a Relay (their only home on the client).
-    const bare = own.length > 0 ? PacketType.Relay : PacketType.Reliable;
+    // A packet of acknowledgements alone is a Reliable one; with the server's own messages, or states to follow, a Relay (their only home on the client).
+    const bare = own.length > 0 || c.due.size > 0 ? PacketType.Relay : PacketType.Reliable;
     if (items.length === 0) return acks ? [{ header: { ...header(), type: bare }, events: [], link: acks }] : [];
     const plan = planRelays(items, OUTER_HEADER + (outer?.size ?? 0), c.budget);
     const sent = new Set<PendingEvent>();
     items.forEach((item, i) => {
-      if (!plan.placed[i]) return;
-      if (item.pending) sent.add(item.pending);
-      else if (item.of) {
-        c.sent.set(item.of.id, item.of.seq);
-        c.due.delete(item.of);
-        c.detail.sent(item.of, now);
-        c.counters.statesSent += 1;
-      }
+      if (plan.placed[i] && item.pending) sent.add(item.pending);
     });
     if (sent.size > 0) c.outbox.remove((p) => sent.has(p));
     c.counters.eventsSent += sent.size;
     c.budget -= plan.datagrams.length;
+    // A player's new state rides with its events (their inner header has room for it: INNER_BASE counts a full state).
+    for (const inners of plan.datagrams) {
+      for (const inner of inners) {
+        const p = this.clients.get(inner.from);
+        if (p === undefined || !c.due.has(p) || !c.stateDue(p) || !this.interest.inRange(c, p, now)) continue;
+        inner.state = true;
+        this.stateSent(c, p, now);
+      }
+    }
     const packets = plan.datagrams.map((inners) => relayPacket(header(), inners, (slot) => this.clients.get(slot)?.header ?? null));
     const first = packets[0];
     if (first && acks) first.link = acks;
