@@ -1,7 +1,7 @@
 /**
  * Gameserver load benchmark (`npm run bench:gameserver -- [--bots N]
  * [--filtered] [--seconds S] [--warmup S] [--sweep] [--baseline]
- * [--flush arrival|tick] [--tick-hz N] [--level-of-detail on|off]`): starts one gameserver PROCESS
+ * [--flush arrival|tick] [--gather-ms N] [--tick-hz N] [--level-of-detail on|off]`): starts one gameserver PROCESS
  * (out/main/server.js gameserver on free ports, every limit at its default
  * but --max-players N when N > 64, and the filter radius of the layout) and
  * one load PROCESS (gameserverLoad.ts, driven over its IPC channel) that
@@ -47,6 +47,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
+import { DEFAULT_GATHER_MS, MAX_GATHER_MS } from '../src/node/servers/game/gameserverOptions';
 import type { ServerTally } from './gameserverLoss';
 import { allVisibleLayout, filteredLayout, mostVisible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
 import { MAX_LOOPBACK_CLIENTS } from './loopbackHosts';
@@ -155,7 +156,7 @@ function startLoad() {
 /** One run of `layout` for `seconds` (after `warmup`) against a fresh server process; null when the server refused (printed). */
 async function run(layout: Layout, o: Options): Promise<Result | null> {
   const n = layout.bots;
-  const args = ['--flush', o.flush, '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), '--level-of-detail', o.levelOfDetail, ...(n > DEFAULT_MAX_PLAYERS ? ['--max-players', String(n)] : [])];
+  const args = ['--flush', o.flush, '--gather-ms', String(o.gatherMs), '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), '--level-of-detail', o.levelOfDetail, ...(n > DEFAULT_MAX_PLAYERS ? ['--max-players', String(n)] : [])];
   const server = await startServer(args);
   if (typeof server === 'string') {
     console.log(`gameserver bench, ${pointName(layout)}: the gameserver refused to start (with ${args.join(' ')}): "${server}"; N=${n} not measured`);
@@ -221,6 +222,7 @@ const program = new Command('bench:gameserver')
   .option('--sweep', 'run N = 16, 64, 128, 255 all visible and N = 255 and 1,000 filtered, and print a summary line per N and issue 27 targets')
   .option('--baseline', "also measure a bare forwarder process for each N (this machine's floor)")
   .addOption(new Option('--flush <when>', 'server relay mode').choices(['arrival', 'tick']).default('arrival'))
+  .option('--gather-ms <ms>', "how long the server's flush on arrival gathers (its --gather-ms; 0: after each burst read)", intFrom(0, MAX_GATHER_MS), DEFAULT_GATHER_MS)
   .option('--tick-hz <n>', 'server ticks per second (its --tick-hz)', intFrom(1, 1000), 20)
   .addOption(
     new Option('--level-of-detail <on|off>', "the server's --level-of-detail: off (default) sends every state of every client in sight, the load the targets name; on sends far ones at 10 and 5 Hz (every client then sees some at their tier's rate)")
@@ -228,14 +230,15 @@ const program = new Command('bench:gameserver')
       .default('off'),
   )
   .parse();
-const opts = program.opts<{ bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; flush: string; tickHz: number; levelOfDetail: string }>();
+const opts = program.opts<{ bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; flush: string; gatherMs: number; tickHz: number; levelOfDetail: string }>();
 const o = { ...opts, seconds: opts.seconds ?? (opts.sweep ? 5 : 10) };
 type Options = typeof o;
 
 if (TASKSET) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)]);
 const pinning = TASKSET ? 'server pinned to core 0, load process and this bench to core 1 (taskset)' : 'taskset not found: server and load process NOT pinned (they share the cores)';
 const started = performance.now();
-console.log(`gameserver bench: flush ${o.flush}, server tick ${o.tickHz} Hz, level of detail ${o.levelOfDetail}, clients send at ${SEND_HZ} Hz; ${pinning}`);
+const flushMode = o.flush === 'arrival' ? `arrival (gathering ${o.gatherMs} ms)` : o.flush;
+console.log(`gameserver bench: flush ${flushMode}, server tick ${o.tickHz} Hz, level of detail ${o.levelOfDetail}, clients send at ${SEND_HZ} Hz; ${pinning}`);
 const points = o.sweep ? SWEEP : [o.filtered ? filteredLayout(o.bots) : allVisibleLayout(o.bots)];
 const results: Result[] = [];
 for (const layout of points) {
@@ -253,5 +256,5 @@ for (const layout of points) {
   results.push(r);
 }
 const totalSeconds = (performance.now() - started) / 1000;
-if (o.sweep) for (const line of summaryLines(points, results, { ...o, pinning, totalSeconds })) console.log(line);
+if (o.sweep) for (const line of summaryLines(points, results, { ...o, flush: flushMode, pinning, totalSeconds })) console.log(line);
 else console.log(`total time ${fmt(totalSeconds)} s`);

@@ -83,7 +83,7 @@ describe('gameserver join (same TCP protocol as the slotserver, plus udp and tok
 describe('gameserver relaying', () => {
   it('three clients each receive the two others’ states in Relay datagrams, never their own', async () => {
     const clock = new VirtualClock();
-    const s = await server({ clock });
+    const s = await server({ clock, gatherMs: 0 });
     const cs = await players(s, ['ace', 'bob', 'cid']);
     cs.forEach((c, i) => c.sendState({ x: i * 10, y: 0, z: 0 }));
     for (const c of cs) await c.until(() => cs.every((o) => o === c || statesFrom(c, o.slot).length > 0), 10_000, `${c.accepted.name} to get both states`);
@@ -246,7 +246,7 @@ describe('gameserver sessions', () => {
   it('removes a player that sent no game datagram for the timeout, telling it why and a 1.1 player that it timed out; node-alive keeps another one', async () => {
     // Virtual time: the default 10 s timeout passes in 100 ms steps, each after alive's node-alive has arrived.
     const clock = new VirtualClock();
-    const s = await server({ clock });
+    const s = await server({ clock, gatherMs: 0 });
     // Quiet sends nothing at all, not even the acknowledgements of the server's reliable messages (the match, the extras).
     const quiet = await join(s, 'quiet', { answerReliable: false });
     const alive = await join(s, 'alive', { version: '1.1' });

@@ -19,7 +19,7 @@ const statesFrom = (c: { relayed(): { slot: number; packet: { header: { joined: 
 describe('gameserver seats and the datagrams that keep them', () => {
   it('a replayed keep-alive does not keep a silent player\'s seat: it is dropped, counted, and the seat expires', async () => {
     const clock = new VirtualClock();
-    const s = await server({ clock });
+    const s = await server({ clock, gatherMs: 0 });
     // Clients that send nothing but what the test says (not even acknowledgements of the server's match state).
     const [a, b] = await players(s, ['ace', 'bob'], { answerReliable: false });
     const alive = a!.packet({ type: PacketType.NodeAlive, joined: false });
@@ -41,7 +41,7 @@ describe('gameserver seats and the datagrams that keep them', () => {
 
   it('a player whose NAT moves it to another UDP port keeps its seat once the old port is quiet; the old port is forgotten', async () => {
     const clock = new VirtualClock();
-    const s = await server({ clock });
+    const s = await server({ clock, gatherMs: 0 });
     const [a, b] = await players(s, ['ace', 'bob']);
     a!.sendState({ x: 1, y: 0, z: 0 });
     await b!.until(() => statesFrom(b!, a!.slot).length === 1, 10_000, 'bob to get ace');

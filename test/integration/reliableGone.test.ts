@@ -30,7 +30,7 @@ describe('a node that stops acknowledging', () => {
     const logged: string[] = [];
     const log = pino({ level: 'warn' }, new Writable({ write: (chunk, _e, done) => (logged.push(String(chunk)), done()) }));
     const clock = new VirtualClock();
-    const server = await startGameserver({ name: 'Acks', log, clock, port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
+    const server = await startGameserver({ name: 'Acks', log, clock, gatherMs: 0, port: 0, udpPort: 0, host: '127.0.0.1', maxPlayers: 4, welcome: [] });
     servers.push(server);
     const join = async (name: string, answerReliable = true) => {
       const c = await GameClient.join({ tcpPort: server.ports.tcp ?? 0, name, answerReliable });

@@ -17,10 +17,11 @@
  *   server listens on a real TCP port.
  *
  * The tick (silence timeouts, reliable links, pings, the referee, the arena,
- * the flush) runs as in gameserver.ts on the virtual clock. GameDatagrams
- * relays "on arrival" with `setImmediate`, which the virtual clock does not
- * drive: whoever advances the clock must let the event loop turn between
- * steps (`await new Promise(setImmediate)`), or pass `flush: 'tick'`.
+ * the flush) runs as in gameserver.ts on the virtual clock, and so does the
+ * flush on arrival's gathering (gatherMs, 4 ms by default). With
+ * `gatherMs: 0` GameDatagrams relays "on arrival" with `setImmediate`, which
+ * the virtual clock does not drive: whoever advances the clock must then let
+ * the event loop turn between steps (`await new Promise(setImmediate)`).
  */
 import pino from 'pino';
 import { Forwarder } from '../../src/node/servers/game/forwarder';
@@ -43,7 +44,7 @@ import type { MemoryNet } from './memoryNet';
 import type { VirtualClock } from './virtualClock';
 
 /** What a memory gameserver's options may set (the socket and TCP ones have no meaning here). */
-export type MemoryGameserverOptions = Pick<GameserverOptions, 'killLimit' | 'timeLimitS' | 'filterRadius' | 'tickHz' | 'flush' | 'timeoutMs' | 'strikeLimit'>;
+export type MemoryGameserverOptions = Pick<GameserverOptions, 'killLimit' | 'timeLimitS' | 'filterRadius' | 'tickHz' | 'flush' | 'gatherMs' | 'timeoutMs' | 'strikeLimit'>;
 
 /** Datagrams sent to one of these is "from" the memory end's dotted address: the seat's TCP address. */
 const addressOf = (api: PacketApi, node: UdpEndpoint['node']): string => api.nodeToString(node).replace(/:\d+$/, '');
@@ -96,6 +97,7 @@ export class MemoryGameserver {
       config,
       log,
       clock: now,
+      timers: clock,
       kick: (s, reason) => {
         this.kicked.push({ slot: s.slot, reason });
         fwd.remove(s.slot);

@@ -20,7 +20,7 @@ import { renderNetgameStatus } from './netgame/netgameStatus';
 import { MAX_CONTROL_LEAD } from '../../shared/netgame/config';
 import { DEFAULT_MAX_BEHIND_FRAMES, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../shared/netgame/syncGate';
 import { renderGameserverStatus } from './game/gameserverStatus';
-import { DEFAULT_GAMESERVER_PLAYERS } from './game/gameserverOptions';
+import { DEFAULT_GAMESERVER_PLAYERS, DEFAULT_GATHER_MS, MAX_GATHER_MS } from './game/gameserverOptions';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, NETGAME_PORT, NETGAME_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 import { withProcessStatus } from './common/statusHttp';
@@ -106,6 +106,7 @@ interface GameOpts extends SlotOpts {
   levelOfDetail: 'on' | 'off';
   tickHz: number;
   flush: 'arrival' | 'tick';
+  gatherMs: number;
   timeoutSeconds: number;
   udpRate: number;
   strangerRate: number;
@@ -130,7 +131,8 @@ withPlayerOptions(
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
   .addOption(new Option('--level-of-detail <on|off>', 'far players\' states at lower rates: every state within half the filter radius, 10 a second within three quarters, 5 beyond (off: every state within the radius)').choices(['on', 'off']).default('on'))
   .option('--tick-hz <n>', 'server ticks per second (relays at the latest, pings, timeouts)', number(1, 1000, 'ticks per second'), 20)
-  .addOption(new Option('--flush <when>', 'relay right after each burst of game packets (arrival) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))
+  .addOption(new Option('--flush <when>', 'relay soon after game packets arrive (arrival, see --gather-ms) or only on the tick (fewest datagrams)').choices(['arrival', 'tick']).default('arrival'))
+  .option('--gather-ms <ms>', `with --flush arrival: how long to gather arriving states before relaying, so each datagram carries several players' (0 = after each burst read; more players per core, at most this much more latency)`, int(0, MAX_GATHER_MS), DEFAULT_GATHER_MS)
   .option('--timeout-seconds <s>', 'free the seat of a player that sent no game datagram for this long (TCP lines do not count)', seconds(0.1, 3600), 10)
   .option('--udp-rate <n>', 'datagrams per second one source (address and port) may send; more are dropped unread (bursts of twice this pass)', number(10, 100_000, 'datagrams per second'), 200)
   .option('--stranger-rate <n>', 'datagrams per second all sources without a seat may send together (discovery, time sync, joins, floods); more are dropped unread, joined players are served first', number(100, 1_000_000, 'datagrams per second'), 2000)
@@ -149,6 +151,7 @@ withPlayerOptions(
         levelOfDetail: o.levelOfDetail === 'on',
         tickHz: o.tickHz,
         flush: o.flush,
+        gatherMs: o.gatherMs,
         timeoutMs: Math.round(o.timeoutSeconds * 1000),
         udpRate: o.udpRate,
         strangerRate: o.strangerRate,

@@ -5,6 +5,7 @@
  * the same reasons (a replay, a move to another port too early or with an
  * old number, a wrong address, slot or token), the type each in its own words.
  */
+import { systemClock } from '../../../src/shared/time/clock';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { Connection } from '../../../src/shared/net/connection';
@@ -123,7 +124,7 @@ function gameserverSide(): Side {
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
   const now = () => clock.now;
-  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, kick: () => undefined });
+  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, timers: systemClock, kick: () => undefined });
   const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
   return { receive: (m, f) => d.onDatagram(m, f), drops: () => ({ ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) }), seat, clock, sent };
 }
@@ -186,7 +187,7 @@ describe('both servers run the one ladder', () => {
     const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
     const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
     const now = () => clock.now;
-    const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, kick: () => undefined });
+    const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, timers: systemClock, kick: () => undefined });
     const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
     d.onDatagram(datagram(1), at(5000));
     clock.now = MIGRATE_AFTER_QUIET_MS;

@@ -42,6 +42,7 @@ import { ClientGuard, type SourceGuard } from '../common/strikes';
 import { RuleGuard, type RuleViolation } from './ruleGuard';
 import { stateTime } from '../../../shared/game/shipValidation';
 import type { ServerTimeService } from '../common/timeService';
+import type { Clock } from '../../../shared/time/clock';
 
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
 const SPAWN_POINTS = spawnPoints();
@@ -79,6 +80,8 @@ export interface GameDatagramsParts {
   log: Logger;
   /** Server clock (ms since start): the common game time. */
   clock: () => number;
+  /** The server's timers (the flush on arrival's gathering). */
+  timers: Clock;
   /** Drops a player (through the join server) for bad data. */
   kick(seat: ClientSeat, reason: string): void;
 }
@@ -98,7 +101,8 @@ export class GameDatagrams {
   private readonly endedTokens = new Map<number, number>();
   /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
   private dropped: string | null = null;
-  private flushPending: NodeJS.Immediate | undefined;
+  /** The flush on arrival waiting to run: after this turn of the event loop, or after the gathering time on the server's clock. */
+  private flushPending: { immediate: NodeJS.Immediate } | { timer: unknown } | undefined;
   private readonly admission: SeatAdmission<ClientSeat>;
 
   constructor(private readonly parts: GameDatagramsParts) {
@@ -209,7 +213,9 @@ export class GameDatagrams {
 
   /** Stops: no flush pending, no endpoints. */
   close(): void {
-    if (this.flushPending) clearImmediate(this.flushPending);
+    const pending = this.flushPending;
+    if (pending && 'immediate' in pending) clearImmediate(pending.immediate);
+    else if (pending) this.parts.timers.clearTimeout(pending.timer);
     this.flushPending = undefined;
     this.endpoints.clear();
     this.endedTokens.clear();
@@ -279,8 +285,8 @@ export class GameDatagrams {
         const why = guard.strike('foreign-event', `${foreign} event(s) it may not send`, now, foreign);
         if (why) return this.parts.kick(s, why);
       }
-      // After the datagrams read in this turn of the event loop: a burst is relayed together, with no tick to wait for.
-      if (config.flushOnArrival) this.flushPending ??= setImmediate(() => this.flushDirty());
+      // After the datagrams read in this turn of the event loop (or gathered for gatherMs): relayed together, with no tick to wait for.
+      if (config.flushOnArrival) this.flushPending ??= config.gatherMs > 0 ? { timer: this.parts.timers.setTimeout(() => this.flushDirty(), config.gatherMs) } : { immediate: setImmediate(() => this.flushDirty()) };
     } else if (h.type === PacketType.NodeAlive) {
       this.totals.nodeAlive += 1;
     } else if (h.type === PacketType.Ping) {

@@ -82,6 +82,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     config,
     log,
     clock,
+    timers,
     kick(s, reason) {
       kicked += 1;
       const player = seats.players().find((p) => p.slot === s.slot);
@@ -217,7 +218,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     datagrams.flushAll();
   }, 1000 / config.tickHz);
 
-  log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick' }, 'gameserver listening');
+  log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick', gatherMs: config.flushOnArrival ? config.gatherMs : null }, 'gameserver listening');
 
   return {
     kind: 'gameserver',

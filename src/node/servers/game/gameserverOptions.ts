@@ -32,8 +32,14 @@ export interface GameserverOptions extends CommonServerOptions {
   levelOfDetail?: boolean;
   /** Server ticks per second (default 20): relays at the latest, budgets, pings, timeouts. */
   tickHz?: number;
-  /** `arrival` (default): relay right after each burst read (within the budget); `tick`: only on the tick. */
+  /** `arrival` (default): relay soon after states arrive (within the budget; see gatherMs); `tick`: only on the tick. */
   flush?: 'arrival' | 'tick';
+  /**
+   * With `flush: 'arrival'`: how long (ms) the server gathers what arrives
+   * before relaying it, so each client's datagram carries several players'
+   * states (default 4; 0 relays after each burst of datagrams read).
+   */
+  gatherMs?: number;
   /**
    * A seat whose token arrived in no accepted game datagram (state, node-alive, ping, pong, reliable) for this long
    * is freed, its player told why (default 10,000 ms); TCP lines do not keep a seat.
@@ -141,6 +147,11 @@ export interface Gameserver extends RunningServer {
   reloadBans(why?: string): Promise<void>;
 }
 
+/** How long a flush on arrival gathers by default (ms): a few players' states share a datagram, for at most this much more latency. */
+export const DEFAULT_GATHER_MS = 4;
+/** The longest gathering allowed (ms): half a 20 Hz state interval. */
+export const MAX_GATHER_MS = 25;
+
 /** The options with every default filled in and checked. */
 export interface GameserverConfig {
   maxPlayers: number;
@@ -148,6 +159,8 @@ export interface GameserverConfig {
   levelOfDetail: boolean;
   tickHz: number;
   flushOnArrival: boolean;
+  /** How long a flush on arrival gathers (0: after each burst read). */
+  gatherMs: number;
   timeoutMs: number;
   /** Time a new seat has for its first accepted datagram (0 = no such rule). */
   proveUdpMs: number;
@@ -169,6 +182,8 @@ export function resolveGameserverOptions(options: GameserverOptions): Gameserver
   const radius = options.filterRadius ?? 2000;
   const tickHz = options.tickHz ?? 20;
   const flushOnArrival = (options.flush ?? 'arrival') === 'arrival';
+  const gatherMs = options.gatherMs ?? DEFAULT_GATHER_MS;
+  if (!Number.isInteger(gatherMs) || gatherMs < 0 || gatherMs > MAX_GATHER_MS) throw new Error(`gameserver: gatherMs must be a whole number of milliseconds from 0 to ${MAX_GATHER_MS}`);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const outdatedMs = options.outdatedMs ?? 500;
   const budget = options.maxDatagramsPerTick ?? 32;
@@ -186,5 +201,5 @@ export function resolveGameserverOptions(options: GameserverOptions): Gameserver
   const strangerRate = options.strangerRate ?? 2000;
   if (!positive(strangerRate)) throw new Error('gameserver: strangerRate must be a positive number of datagrams per second');
   const proveUdpMs = proveUdpMsOf('gameserver', options.proveUdpMs);
-  return { maxPlayers, radius, levelOfDetail: options.levelOfDetail ?? true, tickHz, flushOnArrival, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
+  return { maxPlayers, radius, levelOfDetail: options.levelOfDetail ?? true, tickHz, flushOnArrival, gatherMs, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
 }

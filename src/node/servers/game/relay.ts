@@ -133,13 +133,10 @@ interface Draft {
  * that already carries its player), else into the first with room, else into
  * a new datagram while the budget allows; what does not fit stays unplaced
  * (with the rest of its stream). Pure; sizes are exact for valid events.
+ * (A gameserver's flush gives it events and reliable messages; states are
+ * copied in as bytes after them, seatFlush.ts.)
  */
 export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number, maxDatagrams: number): RelayPlan {
-  return items.every((it) => it.event === null && it.message === undefined) ? planStates(items, outerHeaderBytes, maxDatagrams) : packRelays(items, outerHeaderBytes, maxDatagrams);
-}
-
-/** The general packer of {@link planRelays} (which takes a shorter way when every item is a state: the same plan). */
-export function packRelays(items: readonly RelayItem[], outerHeaderBytes: number, maxDatagrams: number): RelayPlan {
   const drafts: Draft[] = [];
   const placed = items.map(() => false);
   // Keyed by player and stream: from × STREAM_KEYS + stream (no string per item).
@@ -198,45 +195,6 @@ export function packRelays(items: readonly RelayItem[], outerHeaderBytes: number
 
 /** Streams per player in planRelays' keys (the forwarder's: the tiers, states, reliable messages; more than enough). */
 const STREAM_KEYS = 16;
-
-/**
- * planRelays for states alone (the usual flush of a busy server: every item
- * a player's newest state, each INNER_BASE bytes): every place costs the
- * same, so first fit is filling each datagram in turn; the same plan,
- * without the general packer's tables.
- */
-function planStates(items: readonly RelayItem[], outerHeaderBytes: number, maxDatagrams: number): RelayPlan {
-  const datagrams: InnerPlan[][] = [];
-  const placed = items.map(() => false);
-  const empty = outerHeaderBytes + TERMINATOR_SIZE;
-  let size = MAX_RELAY_BYTES;
-  let current: InnerPlan[] = [];
-  const seen = new Set<number>();
-  let full = false;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i] as RelayItem;
-    // A second state of one player (the forwarder never makes one) rides in its first one's place.
-    if (seen.has(item.from)) {
-      placed[i] = true;
-      continue;
-    }
-    if (full) continue;
-    if (size + INNER_BASE > MAX_RELAY_BYTES) {
-      if (datagrams.length >= maxDatagrams || empty + INNER_BASE > MAX_RELAY_BYTES) {
-        full = true;
-        continue;
-      }
-      current = [];
-      datagrams.push(current);
-      size = empty;
-    }
-    current.push({ from: item.from, state: true, events: [], messages: [] });
-    seen.add(item.from);
-    size += INNER_BASE;
-    placed[i] = true;
-  }
-  return { datagrams, placed };
-}
 
 /** The header of a carrier for `newest`: same slot, id and time, `joined` cleared, no ship state, no token. */
 export function carrierHeader(newest: PacketHeader): PacketHeader {
