@@ -120,21 +120,21 @@ export const SERVER_HEADER_SIZE = BASE_HEADER_SIZE + TIME_SIZE + TOKEN_SIZE;
 /**
  * Writes the header of a server's own datagram to one client (no sender
  * slot, not joined, a game time and the client's token, no ship state, no
- * link section) at the start of `buf`, field by field: the bytes
- * packetHeader writes for the same header, without a closure per field (a
- * gameserver writes one per Relay datagram). Returns SERVER_HEADER_SIZE.
+ * link section) into `buf` at `at`, field by field: the bytes packetHeader
+ * writes for the same header, without a closure per field (a gameserver
+ * writes one per Relay datagram). Returns SERVER_HEADER_SIZE.
  */
-export function writeServerHeader(buf: Uint8Array, type: PacketType, messageId: number, gameTime: number, token: number): number {
+export function writeServerHeader(buf: Uint8Array, type: PacketType, messageId: number, gameTime: number, token: number, at = 0): number {
   if (!Number.isInteger(messageId) || !Number.isInteger(gameTime) || !Number.isInteger(token)) refuse('a server header needs whole numbers');
-  buf[0] = WIRE_MAGIC >>> 8;
-  buf[1] = WIRE_MAGIC & 0xff;
-  buf[2] = WIRE_VERSION;
-  buf[3] = type;
-  buf[4] = NO_SLOT;
-  buf[5] = FLAG_TIME | FLAG_TOKEN;
-  putU32(buf, 6, messageId);
-  putU32(buf, 10, gameTime);
-  putU32(buf, 14, token);
+  buf[at] = WIRE_MAGIC >>> 8;
+  buf[at + 1] = WIRE_MAGIC & 0xff;
+  buf[at + 2] = WIRE_VERSION;
+  buf[at + 3] = type;
+  buf[at + 4] = NO_SLOT;
+  buf[at + 5] = FLAG_TIME | FLAG_TOKEN;
+  putU32(buf, at + 6, messageId);
+  putU32(buf, at + 10, gameTime);
+  putU32(buf, at + 14, token);
   return SERVER_HEADER_SIZE;
 }
 

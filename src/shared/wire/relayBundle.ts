@@ -3,8 +3,8 @@
  * states without an object per state. Each player's newest state is encoded
  * once as the `relayed` event that carries it alone (`relayedStateBytes`);
  * a {@link RelayBundle} writes the server's Relay header and then copies those events
- * in, one after another, into one reused buffer of MAX_RELAY_BYTES, and
- * hands each finished datagram out as a copy of exactly its length. The
+ * in, one after another, in place in a shared buffer, and hands each
+ * finished datagram out as a view of exactly its bytes. The
  * bytes are the ones encodePacket writes for the same Relay packet (the
  * codec writes the headers and the events; the bundle only places them).
  */
@@ -27,9 +27,20 @@ export function relayedStateBytes(header: PacketHeader): Uint8Array {
   return w.buf;
 }
 
-/** Builds Relay datagrams of pre-encoded events, one at a time, in one reused buffer. */
+/** Bytes of each buffer datagrams are written in: many datagrams a buffer, a new one when the rest could not hold a whole datagram. */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Builds Relay datagrams of pre-encoded events, one at a time, each written
+ * in place in a shared buffer and handed out as a view of exactly its bytes
+ * (no copy, no buffer per datagram). Bytes handed out are never written
+ * again: the next datagram starts after them, and a full buffer is left to
+ * the views still holding it.
+ */
 export class RelayBundle {
-  private readonly scratch = new Uint8Array(MAX_RELAY_BYTES);
+  private chunk = new Uint8Array(CHUNK_BYTES);
+  /** Where the datagram begun starts in `chunk`. */
+  private start = 0;
   /** Bytes written of the datagram begun; 0: none begun. */
   private at = 0;
   /** Events added to the datagram begun (a resumed one's own not counted). */
@@ -45,9 +56,17 @@ export class RelayBundle {
     return this.count;
   }
 
+  /** Makes sure a whole datagram fits after `start` (a fresh buffer if not). */
+  private room(): void {
+    if (this.start + MAX_RELAY_BYTES <= CHUNK_BYTES) return;
+    this.chunk = new Uint8Array(CHUNK_BYTES);
+    this.start = 0;
+  }
+
   /** Begins a Relay datagram under the server's header to one client (writeServerHeader), dropping one begun and not finished. */
   begin(messageId: number, gameTime: number, token: number): void {
-    this.at = writeServerHeader(this.scratch, PacketType.Relay, messageId, gameTime, token);
+    this.room();
+    this.at = writeServerHeader(this.chunk, PacketType.Relay, messageId, gameTime, token, this.start);
     this.count = 0;
   }
 
@@ -61,7 +80,8 @@ export class RelayBundle {
     if (end < SERVER_HEADER_SIZE || datagram.length > MAX_RELAY_BYTES || datagram[end] !== EVENT_LIST_END || datagram[3] !== PacketType.Relay) {
       throw new Error('relay bundle bug: only an encoded Relay datagram can be continued');
     }
-    this.scratch.set(datagram.subarray(0, end));
+    this.room();
+    this.chunk.set(datagram.subarray(0, end), this.start);
     this.at = end;
     this.count = 0;
   }
@@ -74,16 +94,18 @@ export class RelayBundle {
   /** Adds one encoded event (a caller checks `fits` first; one that does not fit is a bug). */
   add(event: Uint8Array): void {
     if (!this.fits(event.length)) throw new Error(`relay bundle bug: a ${event.length}-byte event does not fit`);
-    this.scratch.set(event, this.at);
+    this.chunk.set(event, this.start + this.at);
     this.at += event.length;
     this.count += 1;
   }
 
-  /** Ends the datagram begun: its terminator, and a copy of exactly its bytes to send. */
+  /** Ends the datagram begun: its terminator, and a view of exactly its bytes to send (never written again). */
   finish(): Uint8Array {
     if (this.at === 0) throw new Error('relay bundle bug: no datagram begun');
-    this.scratch[this.at] = EVENT_LIST_END;
-    const out = this.scratch.slice(0, this.at + TERMINATOR_SIZE);
+    const end = this.start + this.at;
+    this.chunk[end] = EVENT_LIST_END;
+    const out = this.chunk.subarray(this.start, end + TERMINATOR_SIZE);
+    this.start = end + TERMINATOR_SIZE;
     this.at = 0;
     this.count = 0;
     return out;

@@ -30,9 +30,9 @@ describe('detail tiers by distance (radius 1000: edges 500, 750, 1000, hysteresi
 
 describe('a pair whose position was not known', () => {
   it('is near until both are known, and then enters at the plain edges (a ship at 1,040 of a radius of 1,000 stays out)', () => {
-    const d = new SeatDetail<{ id: number }>();
+    const d = new SeatDetail<{ slot: number }>();
     const edges = new DetailEdges(1000);
-    const other = { id: 7 };
+    const other = { slot: 7 };
     expect(d.judge(edges, other, { x: 1040, y: 0, z: 0 }, undefined, 0)).toBe(0);
     expect(d.judge(edges, other, { x: 1040, y: 0, z: 0 }, { x: 0, y: 0, z: 0 }, 0)).toBe(OUT);
     expect(d.judge(edges, other, { x: 520, y: 0, z: 0 }, undefined, 0)).toBe(0);

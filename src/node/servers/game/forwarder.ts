@@ -24,6 +24,7 @@ import { RULES } from '../../../shared/game/rules';
 import type { Vec3 } from '../../../shared/sim/types';
 import type { PendingEvent } from './relay';
 import { SeatFlush } from './seatFlush';
+import { SlotSet } from './slotSet';
 import { LiveShots } from './liveShots';
 import { StateInterest } from './stateInterest';
 
@@ -108,7 +109,7 @@ export class Forwarder {
    * costs what arrived, not the number of players. The tick flushes every
    * seat (resends, acknowledgements, what a budget held back).
    */
-  readonly dirty = new Set<ClientSeat>();
+  readonly dirty = new SlotSet<ClientSeat>();
 
   /** Whose state goes to whom, and when: the spatial grid, the filter radius, level of detail (stateInterest.ts). */
   private readonly interest: StateInterest;
@@ -152,7 +153,7 @@ export class Forwarder {
     this.drops.delete(slot);
     for (const c of this.clients.values()) {
       c.outbox.remove((p) => p.from === s.slot);
-      c.sent.delete(s.id);
+      c.forgetStates(s);
       c.due.delete(s);
     }
     this.interest.left(s, this.clients.values());
@@ -298,6 +299,15 @@ export class Forwarder {
   private engage(s: ClientSeat, target: number, now: number): void {
     const t = this.clients.get(target);
     if (t && t !== s) this.interest.engage(s, t, now);
+  }
+
+  /** Hands `flush` each seat with something new since its last flush, in the order they became so, taking it off the dirty set first. */
+  takeDirty(flush: (c: ClientSeat) => void): void {
+    this.dirty.visit((c) => {
+      this.dirty.delete(c);
+      flush(c);
+      return true;
+    });
   }
 
   /** The tick: states held back whose tier's interval has passed become due (level of detail). */

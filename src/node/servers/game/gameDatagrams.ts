@@ -173,29 +173,29 @@ export class GameDatagrams {
 
   /** Relays what waits for every seat (within its per-tick budget): the tick's flush. */
   flushAll(): void {
-    this.flushSeats(this.parts.fwd.clients.values());
+    this.flushPending = undefined;
+    const now = this.parts.clock();
+    for (const c of this.parts.fwd.clients.values()) {
+      this.parts.fwd.dirty.delete(c);
+      this.flushSeat(c, now);
+    }
   }
 
   /** Relays what waits for the seats that got something new since their last flush: the flush on arrival. */
   flushDirty(): void {
-    this.flushSeats(this.parts.fwd.dirty);
-  }
-
-  private flushSeats(seats: Iterable<ClientSeat>): void {
     this.flushPending = undefined;
     const now = this.parts.clock();
-    const fwd = this.parts.fwd;
-    for (const c of seats) {
-      fwd.dirty.delete(c);
-      let datagrams: Uint8Array[];
-      try {
-        datagrams = fwd.flush(c, now, () => this.header(c, PacketType.Relay, now));
-      } catch (err) {
-        this.parts.log.error({ err, slot: c.slot }, 'could not encode a relay datagram (server bug)');
-        continue;
-      }
-      for (const bytes of datagrams) this.sendBytes(c, bytes);
+    this.parts.fwd.takeDirty((c) => this.flushSeat(c, now));
+  }
+
+  private flushSeat(c: ClientSeat, now: number): void {
+    let datagrams: Uint8Array[];
+    try {
+      datagrams = this.parts.fwd.flush(c, now, () => this.header(c, PacketType.Relay, now));
+    } catch (err) {
+      return this.parts.log.error({ err, slot: c.slot }, 'could not encode a relay datagram (server bug)');
     }
+    for (const bytes of datagrams) this.sendBytes(c, bytes);
   }
 
   /** Forgets endpoints of seats that are gone (their tokens are excused for a while). */

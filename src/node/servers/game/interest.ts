@@ -71,7 +71,11 @@ export function distanceSquared(a: Vec3, b: Vec3): number {
  */
 export function withinRadius(from: Vec3 | undefined, to: Vec3 | undefined, radius: number): boolean {
   if (from === undefined || to === undefined) return true;
-  return distanceSquared(from, to) <= radius * radius;
+  // (distanceSquared written out: this runs for every pair of players, and a number returned from a call that is not inlined is boxed.)
+  const dx = from.x - to.x;
+  const dy = from.y - to.y;
+  const dz = from.z - to.z;
+  return dx * dx + dy * dy + dz * dz <= radius * radius;
 }
 
 /**

@@ -18,6 +18,7 @@
  * intervals (overload.ts); near players keep every state.
  */
 import type { Vec3 } from '../../../shared/sim/types';
+import { NO_SLOT } from '../../../shared/wire/types';
 import { distanceSquared } from './interest';
 
 /** The tiers: the edge as a share of the filter radius, and the least time between two states sent (ms). */
@@ -64,11 +65,20 @@ export class DetailEdges {
   }
 }
 
-/** What one recipient's seat knows of each other player's detail: its tier, when its last state went, whether one is held back. */
-export class SeatDetail<S extends { readonly id: number }> {
-  private readonly tiers = new Map<number, number>();
-  private readonly sentAt = new Map<number, number>();
-  private readonly engagedUntil = new Map<number, number>();
+/** No tier remembered for a pair (its positions were not both known, or it never was judged). */
+const UNJUDGED = -2;
+
+/**
+ * What one recipient's seat knows of each other player's detail: its tier,
+ * when its last state went, whether one is held back. Kept by slot in typed
+ * arrays (the forwarding of every state to every other player reads and
+ * writes them once a state: no map, no number boxed); a player that leaves
+ * is forgotten, so its slot starts afresh for the next.
+ */
+export class SeatDetail<S extends { readonly slot: number }> {
+  private readonly tiers = new Int8Array(NO_SLOT + 1).fill(UNJUDGED);
+  private readonly sentAt = new Float64Array(NO_SLOT + 1).fill(-Infinity);
+  private readonly engagedUntil = new Float64Array(NO_SLOT + 1).fill(-Infinity);
   /** Players whose newest state is held back for its tier's interval. */
   readonly held = new Set<S>();
 
@@ -80,40 +90,41 @@ export class SeatDetail<S extends { readonly id: number }> {
    */
   judge(edges: DetailEdges, other: S, from: Vec3 | undefined, to: Vec3 | undefined, now: number): number {
     if (from === undefined || to === undefined) {
-      this.tiers.delete(other.id);
+      this.tiers[other.slot] = UNJUDGED;
       return 0;
     }
-    const prev = this.tiers.get(other.id) ?? OUT;
-    let t = edges.tier(prev, distanceSquared(from, to));
-    if (t !== OUT && (this.engagedUntil.get(other.id) ?? -Infinity) > now) t = 0;
-    this.tiers.set(other.id, t);
+    const was = this.tiers[other.slot] as number;
+    let t = edges.tier(was === UNJUDGED ? OUT : was, distanceSquared(from, to));
+    if (t !== OUT && (this.engagedUntil[other.slot] as number) > now) t = 0;
+    this.tiers[other.slot] = t;
     return t;
   }
 
   /** Whether `other`'s state may go now: its tier's interval (stretched by `slowdown` when the server is overloaded, overload.ts) since the last one sent has passed. */
   ready(other: S, now: number, slowdown = 1): boolean {
-    const t = this.tiers.get(other.id) ?? 0;
+    const was = this.tiers[other.slot] as number;
+    const t = was === UNJUDGED ? 0 : was;
     if (t === OUT) return false;
     const every = (DETAIL_TIERS[t] as { everyMs: number }).everyMs * slowdown;
-    return every === 0 || now - (this.sentAt.get(other.id) ?? -Infinity) >= every;
+    return every === 0 || now - (this.sentAt[other.slot] as number) >= every;
   }
 
   /** A state of `other` went to this player at `now`. */
   sent(other: S, now: number): void {
-    this.sentAt.set(other.id, now);
-    this.held.delete(other);
+    this.sentAt[other.slot] = now;
+    if (this.held.size > 0) this.held.delete(other);
   }
 
   /** `other` and this player fight (a missile lock either way): near until ENGAGED_MS from now. */
   engage(other: S, now: number): void {
-    this.engagedUntil.set(other.id, now + ENGAGED_MS);
+    this.engagedUntil[other.slot] = now + ENGAGED_MS;
   }
 
   /** `other` left: everything about it is forgotten. */
   forget(other: S): void {
-    this.tiers.delete(other.id);
-    this.sentAt.delete(other.id);
-    this.engagedUntil.delete(other.id);
+    this.tiers[other.slot] = UNJUDGED;
+    this.sentAt[other.slot] = -Infinity;
+    this.engagedUntil[other.slot] = -Infinity;
     this.held.delete(other);
   }
 }

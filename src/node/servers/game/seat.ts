@@ -11,10 +11,10 @@ import { sequenceStart } from '../../../shared/net/replayWindow';
 import { ReliableLink } from '../../../shared/net/reliable';
 import type { Vec3 } from '../../../shared/sim/types';
 import { messageSize } from '../../../shared/net/linkLayer';
-import type { PacketHeader, ReliableGameEvent } from '../../../shared/wire/types';
+import { NO_SLOT, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
 import { relayedStateBytes } from '../../../shared/wire/relayBundle';
 import { Outbox } from './relay';
-import { DueStates } from './dueStates';
+import { SlotSet } from './slotSet';
 import type { UdpEndpoint } from '../common/serverUdp';
 
 /** Per-client counters (status page, JSON, tests). */
@@ -90,14 +90,14 @@ export class ClientSeat {
   /** Server clock (ms) of the join, then of the last accepted game datagram (with its token): TCP lines do not count. */
   lastHeard: number;
   readonly outbox: Outbox;
-  /** Per other session id: the `seq` of its newest state this client has been sent (or skipped by distance). */
-  readonly sent = new Map<number, number>();
+  /** Per other player's slot: the `seq` of its newest state this client has been sent (or skipped by distance); 0 for a player who left. */
+  private readonly sentSeq = new Float64Array(NO_SLOT + 1);
   /**
    * The other seats whose newest state this client has not been sent (or
    * skipped) yet, in the order their states came: a flush looks at these, not
    * at every seat, so it costs what is new, not the number of players.
    */
-  readonly due = new DueStates<ClientSeat>();
+  readonly due = new SlotSet<ClientSeat>();
   /** Each other player's tier of detail, when its last state went to this client, and which are held back (levelOfDetail.ts). */
   readonly detail = new SeatDetail<ClientSeat>();
   /** Datagrams this client may still be sent in the current tick. */
@@ -171,6 +171,16 @@ export class ClientSeat {
 
   /** True when the newest state of `other` has not been sent to (or skipped for) this client yet. */
   stateDue(other: ClientSeat): boolean {
-    return other.header !== null && other.seq > (this.sent.get(other.id) ?? 0);
+    return other.header !== null && other.seq > (this.sentSeq[other.slot] as number);
+  }
+
+  /** The newest state of `other` went to this client (or was skipped for it). */
+  stateTaken(other: ClientSeat): void {
+    this.sentSeq[other.slot] = other.seq;
+  }
+
+  /** `other` left: the next player in its slot starts from its first state. */
+  forgetStates(other: ClientSeat): void {
+    this.sentSeq[other.slot] = 0;
   }
 }

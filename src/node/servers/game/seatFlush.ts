@@ -82,7 +82,7 @@ export class SeatFlush {
         return true;
       }
       if (!this.interest.inRange(c, p, now)) {
-        c.sent.set(p.id, p.seq);
+        c.stateTaken(p);
         c.filteredJudged += 1;
         c.due.delete(p);
         return true;
@@ -105,7 +105,7 @@ export class SeatFlush {
 
   /** `p`'s newest state went to `c`. */
   private stateSent(c: ClientSeat, p: ClientSeat, now: number): void {
-    c.sent.set(p.id, p.seq);
+    c.stateTaken(p);
     c.due.delete(p);
     c.detail.sent(p, now);
     c.counters.statesSent += 1;

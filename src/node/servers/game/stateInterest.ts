@@ -11,6 +11,7 @@ import { DetailEdges, HYSTERESIS, OUT } from './levelOfDetail';
 import { withinRadius } from './interest';
 import type { ClientSeat } from './seat';
 import { SpatialGrid } from './spatialGrid';
+import type { SlotSet } from './slotSet';
 
 export class StateInterest {
   /** The tiers' squared edges for the filter radius (null: level of detail off). */
@@ -52,7 +53,7 @@ export class StateInterest {
    * neighbouring cells are looked at; the others are beyond range and count
    * as filtered without a visit (ClientSeat.unlooked).
    */
-  newState(s: ClientSeat, everyone: Iterable<ClientSeat>, now: number, dirty: Set<ClientSeat>): void {
+  newState(s: ClientSeat, everyone: Iterable<ClientSeat>, now: number, dirty: SlotSet<ClientSeat>): void {
     this.grid.place(s, s.pos);
     this.arrivals += 1;
     s.ownArrivals += 1;
@@ -89,7 +90,7 @@ export class StateInterest {
   }
 
   /** The tick: states held back whose tier's interval has passed become due (added to `dirty`). */
-  releaseHeld(everyone: Iterable<ClientSeat>, now: number, dirty: Set<ClientSeat>): void {
+  releaseHeld(everyone: Iterable<ClientSeat>, now: number, dirty: SlotSet<ClientSeat>): void {
     if (!this.edges) return;
     for (const c of everyone) {
       for (const p of c.detail.held) {

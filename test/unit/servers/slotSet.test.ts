@@ -1,15 +1,15 @@
 /**
  * The players whose newest state a gameserver client is still to be sent
- * (game/dueStates.ts): in the order their states came, each once, what a
+ * (game/slotSet.ts): in the order their states came, each once, what a
  * flush leaves (out of budget) kept in order for the next one, and any
  * sequence of adds and deletes agreeing with an insertion-ordered Set.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DueStates } from '../../../src/node/servers/game/dueStates';
+import { SlotSet } from '../../../src/node/servers/game/slotSet';
 
 const seats = Array.from({ length: 255 }, (_, slot) => ({ slot }));
-const order = (d: DueStates<{ slot: number }>) => {
+const order = (d: SlotSet<{ slot: number }>) => {
   const out: number[] = [];
   d.visit((s) => {
     out.push(s.slot);
@@ -18,9 +18,9 @@ const order = (d: DueStates<{ slot: number }>) => {
   return out;
 };
 
-describe('due states', () => {
+describe('a set of seats by slot', () => {
   it('keeps arrival order, each player once; a flush stopped by its budget leaves the rest in order', () => {
-    const d = new DueStates<{ slot: number }>();
+    const d = new SlotSet<{ slot: number }>();
     for (const s of [5, 2, 9, 2, 7]) d.add(seats[s]!);
     expect(order(d)).toEqual([5, 2, 9, 7]);
     let sent = 0;
@@ -39,7 +39,7 @@ describe('due states', () => {
   it('agrees with an insertion-ordered Set over any adds and deletes', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 254 })), { maxLength: 2000 }), (ops) => {
-        const d = new DueStates<{ slot: number }>();
+        const d = new SlotSet<{ slot: number }>();
         const model = new Set<number>();
         for (const [add, slot] of ops) {
           if (add) {
@@ -57,7 +57,7 @@ describe('due states', () => {
   });
 
   it('forgets a player that left even when another seat takes its slot', () => {
-    const d = new DueStates<{ slot: number }>();
+    const d = new SlotSet<{ slot: number }>();
     const gone = { slot: 4 };
     const next = { slot: 4 };
     d.add(gone);
