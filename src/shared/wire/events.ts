@@ -254,6 +254,9 @@ function within<T>(segment: string, body: () => T): T {
  */
 const encodedHeaders = new WeakMap<PacketHeader, Uint8Array>();
 
+/** Game events encoded once, the same way: only a frozen event is kept (the gameserver freezes each event it relays, forwarder.ts). */
+const encodedEvents = new WeakMap<RemoteEvent, Uint8Array>();
+
 /** `header`'s bytes without a link section, from {@link encodedHeaders} (encoded the first time). */
 function frozenHeaderBytes(header: PacketHeader): Uint8Array {
   let bytes = encodedHeaders.get(header);
@@ -319,6 +322,19 @@ type EventCodec = Codec<RemoteEvent> & { readCode(r: Reader, code: number): Remo
 function eventCodec(relayOk: boolean): EventCodec {
   const codec: EventCodec = {
     write(s, ev) {
+      // A frozen game event is written once and its bytes kept (a gameserver relays a player's laser to every other player).
+      if (Object.isFrozen(ev) && ev.type !== 'relayed') {
+        let kept = encodedEvents.get(ev);
+        if (!kept) {
+          const m = new Measurer();
+          codec.write(m, { ...ev });
+          const w = new ByteWriter(m.size);
+          codec.write(w, { ...ev });
+          kept = w.buf;
+          encodedEvents.set(ev, kept);
+        }
+        return s.bytes(kept);
+      }
       const type = (ev as { type?: unknown } | null)?.type;
       const code = type === 'relayed' ? RELAYED_EVENT_CODE : typeof type === 'string' ? (EVENT_CODES as Record<string, number | undefined>)[type] : undefined;
       if (code === undefined) throw new WireEncodeError(`${String(type)} is not a remote event type`);

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbShipState, arbSlot, arbU32 } from '../../support/wireArbitraries';
+import { arbPacket, arbShipState, arbSlot, arbU32 } from '../../support/wireArbitraries';
 import { decodePacket, encodePacket, MAX_RELAY_BYTES, PacketType, SERVER_HEADER_SIZE, writeServerHeader } from '../../../src/shared/wire';
 import { RelayBundle, relayedStateBytes } from '../../../src/shared/wire/relayBundle';
 import { serverHeader } from '../../../src/node/servers/game/relay';
@@ -32,6 +32,20 @@ describe('the server header written field by field', () => {
         // The codec's datagram is the header and the event list's terminator.
         expect([...buf, 0]).toEqual([...encodePacket({ header: serverHeader(type, id, time, token), events: [] })]);
       }),
+    );
+  });
+});
+
+describe('what a gameserver encodes once and keeps (frozen headers and events)', () => {
+  it('is written as the same packet unfrozen would be, however often', () => {
+    fc.assert(
+      fc.property(arbPacket.filter((p) => p.header.type !== PacketType.Relay), (packet) => {
+        const plain = encodePacket(packet);
+        const frozen: Packet = { ...packet, events: packet.events.map((e) => Object.freeze({ ...e })) };
+        expect([...encodePacket(frozen)]).toEqual([...plain]);
+        expect([...encodePacket(frozen)]).toEqual([...plain]);
+      }),
+      { numRuns: 200 },
     );
   });
 });

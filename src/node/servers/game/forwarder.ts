@@ -182,6 +182,9 @@ export class Forwarder {
       if (event.type === 'createObject' && event.kind === MINE_CODE) this.claimableAt(event.id, event.pos, MINE_REACH);
       else if (event.type === 'createLaser') this.onLaser?.(s.slot, event);
       this.shots.relayed(event, now);
+      // Frozen with its vectors: the codec encodes it once for every client it goes to (events.ts).
+      for (const part of Object.values(event)) if (typeof part === 'object' && part !== null) Object.freeze(part);
+      Object.freeze(event);
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
