@@ -48,8 +48,8 @@ describe('the forwarder sends far players less often', () => {
   });
 
   /** An observer at the origin and one player at each distance, every one sending 20 states a second for `ms` of virtual time; what the observer was sent of each. */
-  function play(distances: number[], ms: number, eventsOf: (slot: number, step: number) => RemoteEvent[] = () => [], slowdown = 1) {
-    const f = new Forwarder({ radius: 1000, outdatedMs: 500, budget: 32, queueCap: 64, levelOfDetail: true });
+  function play(distances: number[], ms: number, eventsOf: (slot: number, step: number) => RemoteEvent[] = () => [], slowdown = 1, levelOfDetail = true) {
+    const f = new Forwarder({ radius: 1000, outdatedMs: 500, budget: 32, queueCap: 64, levelOfDetail });
     f.slowdown = slowdown;
     let t = 1;
     const seats = [0, ...distances].map((_, slot) => f.add(slot, '10.0.0.1', () => t++, 0));
@@ -80,6 +80,13 @@ describe('the forwarder sends far players less often', () => {
   it('an overloaded server (slowdown 2) halves the mid and far rates and keeps every near state', () => {
     const { got } = play([200, 600, 900], 2000, undefined, 2);
     expect(got).toEqual([40, 10, 5]);
+  });
+
+  it('at its last step (slowdown 8) an overloaded server sends near players 10 states a second too, mid and far stay at a quarter; with level of detail off, everyone 10 a second', () => {
+    expect(play([200, 600, 900], 2000, undefined, 8).got).toEqual([20, 5, 3]);
+    expect(play([200, 600, 900], 2000, undefined, 4).got).toEqual([40, 5, 3]);
+    expect(play([200, 600, 900], 2000, undefined, 8, false).got).toEqual([20, 20, 20]);
+    expect(play([200, 600, 900], 2000, undefined, 4, false).got).toEqual([40, 40, 40]);
   });
 
   it('two players fighting (a missile locked on the observer) get every state whatever the tier, for 3 s after the lock', () => {

@@ -1,7 +1,7 @@
 /**
  * Graceful overload at the gameserver (src/node/servers/game/overload.ts):
  * ticks running late stretch the far players' state intervals, by 2 then 4,
- * never further; calm ticks bring the rates back; the lateness percentiles
+ * then thin near players too (8), never further; calm ticks bring the rates back; the lateness percentiles
  * the status page prints.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,17 +26,19 @@ describe('the gameserver under overload', () => {
     expect(w.lateness()).toEqual({ p50: 3, p99: 400 });
   });
 
-  it('ticks a whole interval late stretch far rates by 2, then 4 and no more; calm brings them back one step each 3 s', () => {
+  it('ticks a whole interval late slow far rates by 2, then 4, then near ones too (8) and no more; calm brings them back one step each 3 s', () => {
     const w = new OverloadWatch(50);
     // Five seconds with every fourth tick 80 ms late.
-    expect(run(w, 0, 5000, (t) => (t % 200 === 0 ? 80 : 5))).toEqual([2, 4, MAX_SLOWDOWN, MAX_SLOWDOWN, MAX_SLOWDOWN]);
+    expect(run(w, 0, 5000, (t) => (t % 200 === 0 ? 80 : 5))).toEqual([2, 4, 8, MAX_SLOWDOWN, MAX_SLOWDOWN]);
+    expect(MAX_SLOWDOWN).toBe(8);
     expect(w.overloaded).toBe(true);
     expect(w.lateness().p99).toBe(80);
-    // Then calm: back to 2 after CALM_MS, to 1 after as long again.
-    const calm = run(w, 5000, 2 * CALM_MS + 1000, () => 2);
-    expect(calm.slice(0, 2)).toEqual([4, 4]);
-    expect(calm.at(-1)).toBe(1);
+    // Then calm: back to 4 after CALM_MS, to 2 and to 1 after as long again each.
+    const calm = run(w, 5000, 3 * CALM_MS + 1000, () => 2);
+    expect(calm.slice(0, 2)).toEqual([8, 8]);
+    expect(calm).toContain(4);
     expect(calm).toContain(2);
+    expect(calm.at(-1)).toBe(1);
     expect(w.overloaded).toBe(false);
   });
 });

@@ -24,7 +24,7 @@ import { PacketType, type ReliableGameEvent } from '../../../shared/wire/types';
 import { APP_VERSION } from '../../version';
 import { DiscoveryResponder } from '../common/discoveryResponder';
 import { OverloadWatch } from './overload';
-import { DETAIL_TIERS } from './levelOfDetail';
+import { tierEveryMs } from './levelOfDetail';
 import { Forwarder } from './forwarder';
 import { GameDatagrams } from './gameDatagrams';
 import { resolveGameserverOptions, type Gameserver, type GameserverOptions, type GameserverStats } from './gameserverOptions';
@@ -262,12 +262,15 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   };
 }
 
-/** The status JSON's `load`: overloaded or not, the state rates held, the tick's lateness. */
+/** The status JSON's `load`: overloaded or not, the state rates held (per second, or every state), the tick's lateness. */
 function loadOf(o: OverloadWatch, levelOfDetail: boolean): GameserverStats['load'] {
-  const rate = (everyMs: number): number | 'every' => (levelOfDetail ? Math.round(10_000 / (everyMs * o.slowdown)) / 10 : 'every');
+  const rate = (tier: number): number | 'every' => {
+    const every = tierEveryMs(tier, o.slowdown);
+    return every === 0 || (!levelOfDetail && tier > 0) ? 'every' : Math.round(10_000 / every) / 10;
+  };
   return {
     overloaded: o.overloaded,
-    stateRates: { near: 'every', mid: rate(DETAIL_TIERS[1]?.everyMs ?? 100), far: rate(DETAIL_TIERS[2]?.everyMs ?? 200) },
+    stateRates: { near: rate(0), mid: rate(1), far: rate(2) },
     tickLateMs: o.lateness(),
     lateTicks: o.lateTicks,
   };

@@ -129,9 +129,9 @@ export interface GameserverStats {
   clients: ClientStats[];
   /**
    * Graceful overload (overload.ts): whether the server is stretching far players' state rates, the
-   * rates it holds (per second; near players get every state), and its tick's lateness (ms, last minute).
+   * rates it holds (per second, or every state: near players until the last step of the slowdown), and its tick's lateness (ms, last minute).
    */
-  load: { overloaded: boolean; stateRates: { near: 'every'; mid: number | 'every'; far: number | 'every' }; tickLateMs: { p50: number; p99: number }; lateTicks: number };
+  load: { overloaded: boolean; stateRates: { near: number | 'every'; mid: number | 'every'; far: number | 'every' }; tickLateMs: { p50: number; p99: number }; lateTicks: number };
 }
 
 /** A running gameserver: ports `{ tcp, udp }`, its players and counters; `close()` says goodbye and closes every socket and timer. */

@@ -118,7 +118,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
 /** The page's line on load: overloaded or not, the state rates held, the tick's lateness. */
 function loadLine(load: GameserverStats['load']): string {
   const rate = (r: number | 'every') => (r === 'every' ? 'every state' : `${r} states a second`);
-  const rates = `near players: every state; mid: ${rate(load.stateRates.mid)}; far: ${rate(load.stateRates.far)}`;
+  const rates = `near players: ${rate(load.stateRates.near)}; mid: ${rate(load.stateRates.mid)}; far: ${rate(load.stateRates.far)}`;
   const tick = `tick late p50 ${load.tickLateMs.p50} ms, p99 ${load.tickLateMs.p99} ms over the last minute`;
-  return load.overloaded ? `Overloaded: far players' states slowed (${rates}); ${tick}.` : `Load: keeping up (${rates}); ${tick}.`;
+  return load.overloaded ? `Overloaded: state rates lowered, far players' first (${rates}); ${tick}.` : `Load: keeping up (${rates}); ${tick}.`;
 }

@@ -15,7 +15,8 @@
  * whatever the distance inside the radius. A state held back goes out once
  * its tier's interval has passed (the tick looks), unless a newer one of the
  * same player came first. An overloaded server stretches the mid and far
- * intervals (overload.ts); near players keep every state.
+ * intervals (overload.ts), and only at its last step thins near players
+ * too (tierEveryMs).
  */
 import type { Vec3 } from '../../../shared/sim/types';
 import { NO_SLOT } from '../../../shared/wire/types';
@@ -31,6 +32,11 @@ export const DETAIL_TIERS: readonly { readonly upTo: number; readonly everyMs: n
 export const HYSTERESIS = 0.05;
 /** How long a missile lock makes two players near (ms). */
 export const ENGAGED_MS = 3000;
+
+/** The most an overloaded server stretches the mid and far tiers' intervals (overload.ts). */
+export const MAX_TIER_STRETCH = 4;
+/** Near players' least time between two states once an overloaded server's slowdown passes MAX_TIER_STRETCH (ms): 10 a second. */
+export const NEAR_OVERLOADED_MS = 100;
 
 /** A pair's tier: an index of DETAIL_TIERS, or OUT (beyond the radius). */
 export const OUT = -1;
@@ -63,6 +69,17 @@ export class DetailEdges {
     while (t > 0 && d2 < (this.inward[t] as number)) t -= 1;
     return t;
   }
+}
+
+/**
+ * The least time between two states of tier `t` (ms) under an overloaded
+ * server's `slowdown` (overload.ts): mid and far stretched by it, at most by
+ * MAX_TIER_STRETCH; near every state until the slowdown passes that, then
+ * NEAR_OVERLOADED_MS.
+ */
+export function tierEveryMs(t: number, slowdown: number): number {
+  if (t === 0) return slowdown > MAX_TIER_STRETCH ? NEAR_OVERLOADED_MS : 0;
+  return (DETAIL_TIERS[t] as { everyMs: number }).everyMs * Math.min(slowdown, MAX_TIER_STRETCH);
 }
 
 /** No tier remembered for a pair (its positions were not both known, or it never was judged). */
@@ -100,12 +117,12 @@ export class SeatDetail<S extends { readonly slot: number }> {
     return t;
   }
 
-  /** Whether `other`'s state may go now: its tier's interval (stretched by `slowdown` when the server is overloaded, overload.ts) since the last one sent has passed. */
+  /** Whether `other`'s state may go now: its tier's interval (stretched by `slowdown` when the server is overloaded, tierEveryMs) since the last one sent has passed. */
   ready(other: S, now: number, slowdown = 1): boolean {
     const was = this.tiers[other.slot] as number;
     const t = was === UNJUDGED ? 0 : was;
     if (t === OUT) return false;
-    const every = (DETAIL_TIERS[t] as { everyMs: number }).everyMs * slowdown;
+    const every = tierEveryMs(t, slowdown);
     return every === 0 || now - (this.sentAt[other.slot] as number) >= every;
   }
 

@@ -3,7 +3,9 @@
  * process cannot keep up (a core saturated by players or a flood), and the
  * server then lowers far players' state rates first (levelOfDetail.ts's mid
  * and far tiers, by a slowdown of 2, then 4) instead of queueing without
- * bound or dropping anyone for being busy. Near players keep every state.
+ * bound or dropping anyone for being busy; only when that is not enough
+ * (slowdown 8) do near players' states go at most 10 a second too (with
+ * level of detail off as well: every player is near then).
  *
  * Overloaded: in the last second (LATE_WINDOW ticks) at least LATE_TICKS
  * ticks came more than a whole tick interval late; each such second doubles
@@ -17,15 +19,15 @@
 export const LATE_WINDOW = 20;
 /** Ticks of the window that must be a whole interval late for the server to count as overloaded. */
 export const LATE_TICKS = 3;
-/** The most the mid and far tiers' intervals are stretched. */
-export const MAX_SLOWDOWN = 4;
+/** The last step of the slowdown: mid and far stay stretched by 4 (MAX_TIER_STRETCH, levelOfDetail.ts), near players are thinned too. */
+export const MAX_SLOWDOWN = 8;
 /** Time without a tick half an interval late before the slowdown halves (ms). */
 export const CALM_MS = 3000;
 /** Lateness samples kept for the percentiles (a minute at 20 Hz). */
 const KEPT = 1200;
 
 export class OverloadWatch {
-  /** Stretch of the mid and far tiers' intervals: 1 (none), 2 or 4. */
+  /** 1 (none), 2 or 4: the stretch of the mid and far tiers' intervals; 8: those by 4, and near players thinned (levelOfDetail.ts). */
   slowdown = 1;
   private readonly recent: boolean[] = [];
   private readonly samples: number[] = [];

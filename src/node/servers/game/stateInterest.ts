@@ -4,10 +4,11 @@
  * players in the spatial grid's neighbouring cells only (spatialGrid.ts),
  * each pair by the filter radius and, with level of detail on, by its tier's
  * rate (levelOfDetail.ts), stretched while the server is overloaded
- * (overload.ts). What is in range and ready becomes due to its recipient
+ * (overload.ts; at its last step near players are thinned too, level of
+ * detail on or off). What is in range and ready becomes due to its recipient
  * (the forwarder packs it); what is in range but early is held for the tick.
  */
-import { DetailEdges, HYSTERESIS, OUT } from './levelOfDetail';
+import { DetailEdges, HYSTERESIS, MAX_TIER_STRETCH, OUT } from './levelOfDetail';
 import { withinRadius } from './interest';
 import type { ClientSeat } from './seat';
 import { SpatialGrid } from './spatialGrid';
@@ -67,7 +68,7 @@ export class StateInterest {
         c.due.delete(s);
         c.detail.held.delete(s);
         c.filteredJudged += 1;
-      } else if (edges && !c.detail.ready(s, now, this.slowdown)) {
+      } else if ((edges || this.slowdown > MAX_TIER_STRETCH) && !c.detail.ready(s, now, this.slowdown)) {
         // Its tier's interval has not passed: held back (the tick sends it when it has, unless a newer one comes first).
         c.counters.statesThinned += 1;
         c.detail.held.add(s);
@@ -91,8 +92,8 @@ export class StateInterest {
 
   /** The tick: states held back whose tier's interval has passed become due (added to `dirty`). */
   releaseHeld(everyone: Iterable<ClientSeat>, now: number, dirty: SlotSet<ClientSeat>): void {
-    if (!this.edges) return;
     for (const c of everyone) {
+      if (c.detail.held.size === 0) continue;
       for (const p of c.detail.held) {
         if (!c.detail.ready(p, now, this.slowdown)) continue;
         c.detail.held.delete(p);
