@@ -7,39 +7,22 @@
  * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepStatus`
  * (wire v10; `lockstepFrame` from v7 to v9) and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8),
  * 25 `playerLook` (wire v9); 0 ends the list.
- * Each game event payload is one `struct` below, whose key order is the byte
- * order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
+ * Each game event payload is one `struct` (eventBodies.ts), whose key order
+ * is the byte order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState
  * without a token or `relayed` events of its own (else `bad-nesting`); it
  * may end its header with a link section (the relayed player's reliable
  * messages, with its relay's ids).
  */
-import {
-  flagBit,
-  list,
-  position,
-  radius,
-  refine,
-  slot,
-  slotOrNone,
-  smallGameSlot,
-  struct,
-  u16,
-  u32,
-  u8,
-  unitQuat,
-  velocity,
-} from './fields';
+import { slot } from './fields';
 import type { Codec } from './fields';
-import { chatText, playerName, wireAddr } from './strings';
-import { ByteWriter, fail, Measurer, refuse, WireEncodeError, type Sink } from './stream';
+import { BODIES, EVENT_CODES, TYPE_BY_CODE } from './eventBodies';
+import { ByteWriter, fail, Measurer, WireEncodeError, type Sink } from './stream';
 import type { Reader } from './stream';
 import { HEADER_SIZE } from './header';
 import { linkSectionCodec, packetHeadCodec } from './linkSection';
-import { frameInput } from './frameInputs';
-import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
-import { MATCH_PAGES, MATCH_SCORES_PER_PAGE, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, PacketType, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
-import type { BreakEntry, LockstepStateEvent, MoveEntry, Packet, PacketHeader, PlayerEntry, RelayedEvent, ScoreEntry, RemoteEvent, RemoteEventType } from './types';
+import { MAX_DATAGRAM_BYTES, MAX_WIRE_SLOTS, PacketType } from './types';
+import type { Packet, PacketHeader, RelayedEvent, RemoteEvent } from './types';
 
 /** Bytes in front of every event payload: type u8 + length u16. */
 export const EVENT_HEADER_SIZE = 3;
@@ -53,31 +36,7 @@ export const TERMINATOR_SIZE = 1;
  */
 export const MAX_EVENT_PAYLOAD = MAX_DATAGRAM_BYTES - HEADER_SIZE - EVENT_HEADER_SIZE - TERMINATOR_SIZE;
 
-/** Wire type code of each remote event (1..10, the order of the RemoteEvent union). */
-export const EVENT_CODES = {
-  createObject: 1,
-  createLaser: 2,
-  createMissile: 3,
-  createExtra: 4,
-  killObject: 5,
-  sendText: 6,
-  playerName: 7,
-  particleObject: 8,
-  playerList: 9,
-  connectQueue: 10,
-  matchState: 14,
-  asteroidBreaks: 15,
-  lockstepStatus: 16,
-  lockstepState: 17,
-  controlChange: 18,
-  gameMoves: 19,
-  movesAck: 20,
-  stateDiff: 21,
-  stateAck: 22,
-  lateControl: 23,
-  netgameWelcome: 24,
-  playerLook: 25,
-} as const satisfies Record<RemoteEventType, number>;
+export { EVENT_CODES };
 
 /** The event-list terminator in place of a type code. */
 export const EVENT_LIST_END = 0;
@@ -86,160 +45,21 @@ export const RELAYED_EVENT_CODE = 11;
 /** Bytes a `relayed` event adds around its inner datagram: event header 3 + slot 1 + inner length 2. */
 export const RELAYED_OVERHEAD = EVENT_HEADER_SIZE + 3;
 
-type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
-type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
-
-const playerEntry = struct<PlayerEntry>({ slot: smallGameSlot, joined: flagBit, addr: wireAddr, name: playerName });
-const scoreEntry = struct<ScoreEntry>({ slot, kills: u16, deaths: u16 });
-const breakEntry = struct<BreakEntry>({ id: u32, tick: u32 });
-
-function duplicateBreak(breaks: readonly BreakEntry[]): string | null {
-  const seen = new Set<number>();
-  for (const b of breaks) {
-    if (seen.has(b.id)) return `asteroid ${b.id} breaks twice`;
-    seen.add(b.id);
-  }
-  return null;
-}
-
-function duplicateScore(scores: readonly ScoreEntry[]): string | null {
-  const seen = new Set<number>();
-  for (const s of scores) {
-    if (seen.has(s.slot)) return `slot ${s.slot} appears twice in the scores`;
-    seen.add(s.slot);
-  }
-  return null;
-}
-
-const slotMask = refine(u16, (v) => (v >= 1 << SMALL_GAME_SLOTS ? `mask ${v} names slots above ${SMALL_GAME_SLOTS - 1}` : null), 'out-of-range');
-/** A 64-bit world hash as 16 lower-case hex digits, 8 bytes on the wire. */
-const hash64: Codec<string> = {
-  write(s, v) {
-    if (typeof v !== 'string' || !/^[0-9a-f]{16}$/.test(v)) refuse(`${String(v)} is not 16 lower-case hex digits`);
-    s.u32(parseInt(v.slice(0, 8), 16));
-    s.u32(parseInt(v.slice(8), 16));
-  },
-  read(r) {
-    return r.u32().toString(16).padStart(8, '0') + r.u32().toString(16).padStart(8, '0');
-  },
-};
-/** A state chunk's bytes: u16 length (1..STATE_CHUNK_BYTES), then the bytes. */
-const chunkBytes: Codec<Uint8Array> = {
-  write(s, v) {
-    if (!(v instanceof Uint8Array) || v.length === 0 || v.length > STATE_CHUNK_BYTES) refuse(`a state chunk must have 1..${STATE_CHUNK_BYTES} bytes`);
-    s.u16(v.length);
-    s.bytes(v);
-  },
-  read(r) {
-    const n = r.u16();
-    if (n === 0 || n > STATE_CHUNK_BYTES) fail('bad-length');
-    return r.bytes(n);
-  },
-};
-function badChunkIndex(c: Omit<LockstepStateEvent, 'type'>): string | null {
-  return c.count === 0 || c.count > MAX_STATE_CHUNKS || c.index >= c.count ? `chunk ${c.index} of ${c.count} (1..${MAX_STATE_CHUNKS} chunks)` : null;
-}
-
-const moveKind = refine(u8, (v) => (v > 2 ? `move kind ${v} is none of 0 (input), 1 (join), 2 (leave)` : null), 'out-of-range');
-const moveEntry = struct<MoveEntry>({ frame: u32, kind: moveKind, slot, input: frameInput });
-function badDiffChunk(c: { index: number; count: number }): string | null {
-  return c.count === 0 || c.count > MAX_STATE_CHUNKS || c.index >= c.count ? `chunk ${c.index} of ${c.count} (1..${MAX_STATE_CHUNKS} chunks)` : null;
-}
-
-/** killObject: id and killerSlot, then (wire v9) the weapon as one byte 1..WIRE_KILL_CAUSES.length when the event names one. */
-const killObjectBase = struct({ id: u32, killerSlot: slotOrNone });
-const killCause = refine(u8, (v) => (v < 1 || v > WIRE_KILL_CAUSES.length ? `cause ${v} is not 1..${WIRE_KILL_CAUSES.length}` : null), 'out-of-range');
-const killObjectBody: Codec<EventBody<'killObject'>> = {
-  write(s, v) {
-    killObjectBase.write(s, v);
-    if (v.cause !== undefined) struct({ cause: killCause }).write(s, { cause: v.cause });
-  },
-  read(r) {
-    const base = killObjectBase.read(r);
-    return r.remaining() === 0 ? base : { ...base, cause: killCause.read(r) };
-  },
-};
-
-/** One part of a ship look: an index of its list (`n` entries) or LOOK_AUTO. */
-function lookPart(n: number, what: string): Codec<number> {
-  return refine(u8, (v) => (v < n || v === LOOK_AUTO ? null : `${what} ${v} is neither 0..${n - 1} nor ${LOOK_AUTO} (auto)`), 'out-of-range');
-}
-
-const matchPhase = refine(u8, (v) => (v > 1 ? `phase ${v} is neither 0 (playing) nor 1 (over)` : null), 'out-of-range');
-const matchPage = refine(u8, (v) => (v >= MATCH_PAGES ? `score page ${v} is not 0..${MATCH_PAGES - 1}` : null), 'out-of-range');
-
-/** A matchState's scores must be slots of its page (MATCH_SCORES_PER_PAGE slots from page × that). */
-function scoresOutsidePage(m: { page: number; scores: readonly ScoreEntry[] }): string | null {
-  const first = m.page * MATCH_SCORES_PER_PAGE;
-  const stray = m.scores.find((e) => e.slot < first || e.slot >= first + MATCH_SCORES_PER_PAGE);
-  return stray ? `slot ${stray.slot} is not on score page ${m.page} (slots ${first}..${first + MATCH_SCORES_PER_PAGE - 1})` : null;
-}
-
-function duplicateSlot(players: readonly PlayerEntry[]): string | null {
-  const seen = new Set<number>();
-  for (const p of players) {
-    if (seen.has(p.slot)) return `slot ${p.slot} appears twice in the player list`;
-    seen.add(p.slot);
-  }
-  return null;
-}
-
-/** Payload layout of every event. */
-const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = {
-  createObject: struct({ id: u32, kind: u8, pos: position, rot: unitQuat, vel: velocity }),
-  createLaser: struct({ id: u32, pos: position, vel: velocity, ttl: u16 }),
-  createMissile: struct({ id: u32, pos: position, vel: velocity, targetSlot: slotOrNone, ttl: u16 }),
-  createExtra: struct({ id: u32, kind: u8, pos: position }),
-  killObject: killObjectBody,
-  sendText: struct({ text: chatText }),
-  playerName: struct({ name: playerName }),
-  playerLook: struct({ design: lookPart(SHIP_DESIGNS.length, 'design'), colour: lookPart(SHIP_COLOURS.length, 'colour') }),
-  particleObject: struct({ id: u32, kind: u8, pos: position, radius, ttl: u16 }),
-  playerList: struct({ players: refine(list(playerEntry, MAX_SLOTS), duplicateSlot, 'bad-list') }),
-  connectQueue: struct({ addrs: list(wireAddr, MAX_QUEUE) }),
-  matchState: refine(
-    struct({
-      round: u16,
-      phase: matchPhase,
-      killLimit: u16,
-      timeLimitS: u32,
-      msLeft: u32,
-      msPlayed: u32,
-      page: matchPage,
-      scores: refine(list(scoreEntry, MATCH_SCORES_PER_PAGE), duplicateScore, 'bad-list'),
-    }),
-    scoresOutsidePage,
-    'out-of-range',
-  ),
-  asteroidBreaks: struct({ round: u16, breaks: refine(list(breakEntry, MAX_BREAKS), duplicateBreak, 'bad-list') }),
-  lockstepStatus: struct({
-    frame: u32,
-    epoch: u16,
-    lead: u8,
-    waitingOn: slotMask,
-    needState: flagBit,
-    checkFrame: u32,
-    checkHash: hash64,
-  }),
-  lockstepState: refine(struct({ epoch: u16, frame: u32, index: u8, count: u8, data: chunkBytes }), badChunkIndex, 'out-of-range'),
-  controlChange: struct({ frame: u32, input: frameInput }),
-  gameMoves: struct({ serverFrame: u32, controlLead: u8, stamp: u32, end: u32, start: u32, moves: list(moveEntry, MAX_MOVES) }),
-  movesAck: struct({ clientFrame: u32, next: u32, stamp: u32 }),
-  stateDiff: refine(struct({ base: u32, frame: u32, index: u8, count: u8, data: chunkBytes }), badDiffChunk, 'out-of-range'),
-  stateAck: struct({ frame: u32, corrected: flagBit }),
-  lateControl: struct({ serverFrame: u32, late: u16, errors: u32 }),
-  netgameWelcome: struct({ slot, serverFrame: u32, start: u32, controlLead: u8, serverLead: u8 }),
-};
-
-const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];
-for (const [type, code] of Object.entries(EVENT_CODES)) TYPE_BY_CODE[code] = type as RemoteEventType;
-
 /** Rethrows an encode error with `segment` in front of its path. */
 function within<T>(segment: string, body: () => T): T {
   try {
     return body();
   } catch (e) {
     throw e instanceof WireEncodeError ? e.within(segment) : e;
+  }
+}
+
+/** {@link within} for a list's `[i]` or an event's `(type)`: the segment's text is made only when there is an error to name. */
+function withinPart<T>(open: '[' | '(', key: string | number, body: () => T): T {
+  try {
+    return body();
+  } catch (e) {
+    throw e instanceof WireEncodeError ? e.within(`${open}${String(key)}${open === '[' ? ']' : ')'}`) : e;
   }
 }
 
@@ -270,6 +90,48 @@ function frozenHeaderBytes(header: PacketHeader): Uint8Array {
     encodedHeaders.set(header, bytes);
   }
   return bytes;
+}
+
+/** `event`'s bytes from {@link encodedEvents} (a frozen game event; encoded the first time). */
+function frozenEventBytes(event: RemoteEvent): Uint8Array {
+  let bytes = encodedEvents.get(event);
+  if (!bytes) {
+    const m = new Measurer();
+    gameEvent.write(m, { ...event });
+    const w = new ByteWriter(m.size);
+    gameEvent.write(w, { ...event });
+    bytes = w.buf;
+    encodedEvents.set(event, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Writes a `relayed` event whose inner packet is a frozen header (a
+ * GameState without a token) and frozen events, with no link section, from
+ * their kept bytes: the bytes the codec writes for it, without a closure
+ * per field (a gameserver writes one per player per client it relays to).
+ * Returns false, writing nothing, for any other: the codec writes those.
+ */
+function writeKeptRelayed(s: Sink, ev: RelayedEvent): boolean {
+  const p = ev.packet;
+  const h = p?.header;
+  if (typeof p !== 'object' || p === null || p.link !== undefined || !Object.isFrozen(h) || h.type !== PacketType.GameState || h.token !== undefined || h.senderSlot !== ev.slot) return false;
+  if (!Number.isInteger(ev.slot) || ev.slot < 0 || ev.slot >= MAX_WIRE_SLOTS || !Array.isArray(p.events)) return false;
+  for (const e of p.events) if (!Object.isFrozen(e) || e.type === 'relayed') return false;
+  const head = frozenHeaderBytes(h);
+  let inner = head.length + TERMINATOR_SIZE;
+  for (const e of p.events) inner += frozenEventBytes(e).length;
+  const payload = 1 + 2 + inner;
+  if (payload > MAX_EVENT_PAYLOAD) return false;
+  s.u8(RELAYED_EVENT_CODE);
+  s.u16(payload);
+  s.u8(ev.slot);
+  s.u16(inner);
+  s.bytes(head);
+  for (const e of p.events) s.bytes(frozenEventBytes(e));
+  s.u8(EVENT_LIST_END);
+  return true;
 }
 
 function writeInner(s: Sink, p: Packet): void {
@@ -322,25 +184,16 @@ type EventCodec = Codec<RemoteEvent> & { readCode(r: Reader, code: number): Remo
 function eventCodec(relayOk: boolean): EventCodec {
   const codec: EventCodec = {
     write(s, ev) {
+      // A gameserver's relayed player: its frozen header and events are written from their kept bytes (writeKeptRelayed).
+      if (ev.type === 'relayed' && relayOk && writeKeptRelayed(s, ev)) return;
       // A frozen game event is written once and its bytes kept (a gameserver relays a player's laser to every other player).
-      if (Object.isFrozen(ev) && ev.type !== 'relayed') {
-        let kept = encodedEvents.get(ev);
-        if (!kept) {
-          const m = new Measurer();
-          codec.write(m, { ...ev });
-          const w = new ByteWriter(m.size);
-          codec.write(w, { ...ev });
-          kept = w.buf;
-          encodedEvents.set(ev, kept);
-        }
-        return s.bytes(kept);
-      }
+      if (Object.isFrozen(ev) && ev.type !== 'relayed') return s.bytes(frozenEventBytes(ev));
       const type = (ev as { type?: unknown } | null)?.type;
       const code = type === 'relayed' ? RELAYED_EVENT_CODE : typeof type === 'string' ? (EVENT_CODES as Record<string, number | undefined>)[type] : undefined;
       if (code === undefined) throw new WireEncodeError(`${String(type)} is not a remote event type`);
       if (code === RELAYED_EVENT_CODE && !relayOk) throw new WireEncodeError('a relayed event may only travel in a Relay packet, never nested');
       s.u8(code);
-      within(`(${ev.type})`, () => {
+      withinPart('(', ev.type, () => {
         const body = (ev.type === 'relayed' ? relayedBody : BODIES[ev.type]) as Codec<RemoteEvent>;
         const length = s.lengthPrefixed(() => body.write(s, ev as never));
         if (length > MAX_EVENT_PAYLOAD) throw new WireEncodeError(`payload is ${length} bytes, more than MAX_EVENT_PAYLOAD (${MAX_EVENT_PAYLOAD})`);
@@ -371,7 +224,7 @@ function eventListCodec(event: EventCodec): Codec<RemoteEvent[]> {
   return {
     write(s, events) {
       if (!Array.isArray(events)) throw new WireEncodeError(`${String(events)} is not an array of events`);
-      events.forEach((ev: RemoteEvent, i) => within(`[${i}]`, () => event.write(s, ev)));
+      for (let i = 0; i < events.length; i++) withinPart('[', i, () => event.write(s, events[i] as RemoteEvent));
       s.u8(EVENT_LIST_END);
     },
     read(r) {

@@ -50,6 +50,38 @@ describe('what a gameserver encodes once and keeps (frozen headers and events)',
   });
 });
 
+describe('a relayed player written from kept bytes (its frozen header and events)', () => {
+  it('is the Relay the codec writes unfrozen, or refused the same way', () => {
+    const arbRelayed = fc.tuple(arbInner, arbPacket.filter((p) => p.header.type !== PacketType.Relay));
+    let written = 0;
+    fc.assert(
+      fc.property(fc.array(arbRelayed, { minLength: 1, maxLength: 3 }), arbU32, (players, id) => {
+        const relay = (freeze: boolean): Packet => ({
+          header: serverHeader(PacketType.Relay, id, 0, 7),
+          events: players.map(([h, p]): RelayMessage => {
+            const header = freeze ? Object.freeze({ ...h }) : h;
+            const events = freeze ? p.events.map((e) => Object.freeze({ ...e })) : p.events;
+            return { type: 'relayed', slot: h.senderSlot, packet: { header, events } };
+          }),
+        });
+        const encode = (p: Packet) => {
+          try {
+            return [...encodePacket(p)];
+          } catch (e) {
+            return (e as Error).constructor.name;
+          }
+        };
+        const plain = encode(relay(false));
+        if (Array.isArray(plain)) written += 1;
+        expect(encode(relay(true))).toEqual(plain);
+      }),
+      { numRuns: 200 },
+    );
+    // Most Relays are valid ones (the rest are refused alike: a relayed player over an event's payload).
+    expect(written).toBeGreaterThan(100);
+  });
+});
+
 describe('a relay bundle', () => {
   it('writes the datagram encodePacket writes for the same states, and a client reads each state as sent', () => {
     fc.assert(

@@ -171,11 +171,16 @@ function flown(p: Omit<Projectile, 'mid' | 'half'>, t: number): number {
 const PA = { x: 0, y: 0, z: 0 };
 const PB = { x: 0, y: 0, z: 0 };
 
-/** Closest approach over [a, b] of `p` to a ship moving linearly from `s0` (at t0) to `s1` (at t1): piecewise linear, exact per piece. */
-function closest(p: Projectile, s0: Vec3, t0: number, s1: Vec3, t1: number, a: number, b: number): number {
+/**
+ * Whether `p` comes within `reach` over [a, b] of a ship moving linearly
+ * from `s0` (at t0) to `s1` (at t1): its closest approach, piecewise linear
+ * and exact per piece. (Every check here answers yes or no: a distance
+ * returned from a call would be a boxed number, once per projectile and
+ * state.)
+ */
+function approaches(p: Projectile, s0: Vec3, t0: number, s1: Vec3, t1: number, a: number, b: number, reach: number): boolean {
   const pieces = p.kind === 'laser' || p.kind === 'emp' ? 1 : Math.max(1, Math.ceil((b - a) / (STEP_MS / 2)));
   const span = t1 - t0;
-  let best = Infinity;
   for (let i = 0; i < pieces; i++) {
     const ta = a + ((b - a) * i) / pieces;
     const tb = a + ((b - a) * (i + 1)) / pieces;
@@ -195,13 +200,13 @@ function closest(p: Projectile, s0: Vec3, t0: number, s1: Vec3, t1: number, a: n
     const cx = r0x + wx * k;
     const cy = r0y + wy * k;
     const cz = r0z + wz * k;
-    best = Math.min(best, Math.sqrt(cx * cx + cy * cy + cz * cz));
+    if (cx * cx + cy * cy + cz * cz <= reach * reach) return true;
   }
-  return best;
+  return false;
 }
 
-/** Distance from `q` to the straight segment a–b. */
-function toSegment(q: Vec3, a: Vec3, b: Vec3): number {
+/** Whether `q` lies within `reach` of the straight segment a–b. */
+function nearSegment(q: Vec3, a: Vec3, b: Vec3, reach: number): boolean {
   const abx = b.x - a.x;
   const aby = b.y - a.y;
   const abz = b.z - a.z;
@@ -210,15 +215,15 @@ function toSegment(q: Vec3, a: Vec3, b: Vec3): number {
   const dx = q.x - (a.x + abx * k);
   const dy = q.y - (a.y + aby * k);
   const dz = q.z - (a.z + abz * k);
-  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+  return dx * dx + dy * dy + dz * dz <= reach * reach;
 }
 
-/** Distance between two points. */
-function apart(a: Vec3, b: Vec3): number {
+/** Whether two points are within `reach` of each other. */
+function within(a: Vec3, b: Vec3, reach: number): boolean {
   const dx = a.x - b.x;
   const dy = a.y - b.y;
   const dz = a.z - b.z;
-  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+  return dx * dx + dy * dy + dz * dz <= reach * reach;
 }
 
 /** The heaviest sum of hit damage within any window of `ms` (hits in time order). */
@@ -317,7 +322,7 @@ export class HitConfirm {
     const sx = (p0.x + state.pos.x) / 2;
     const sy = (p0.y + state.pos.y) / 2;
     const sz = (p0.z + state.pos.z) / 2;
-    const sHalf = apart(state.pos, p0) / 2;
+    const sHalf = len(sub(state.pos, p0)) / 2;
     for (const p of this.projectiles) {
       if (p.owner === slot || p.spent || p.t0 > at || p.end < t0) continue;
       // Far from the whole flight (a lower bound of the distance between the two paths): neither near nor a hit. A missile locked on us is near wherever it is.
@@ -333,7 +338,7 @@ export class HitConfirm {
       if (a > b) continue;
       if (p.kind === 'missile' && p.target !== NO_SLOT && p.target !== slot) continue;
       const reach = p.kind === 'laser' ? SHIP_RADIUS : p.kind === 'missile' ? RULES.missile.hitRadius + SHIP_RADIUS : RULES.mine.triggerRadius + SHIP_RADIUS;
-      if (closest(p, p0, t0, state.pos, at, a, b) > reach) continue;
+      if (!approaches(p, p0, t0, state.pos, at, a, b, reach)) continue;
       p.spent = true;
       s.near.set(p.owner, at);
       this.confirmed += 1;
@@ -361,13 +366,13 @@ export class HitConfirm {
     const late = at - p.end;
     switch (p.kind) {
       case 'laser':
-        return late <= 1000 && toSegment(pos, p.pos, positionAt(p, p.end, PA)) <= NEAR_LASER;
+        return late <= 1000 && nearSegment(pos, p.pos, positionAt(p, p.end, PA), NEAR_LASER);
       case 'missile':
-        return late <= 2000 && (p.target === victim || toSegment(pos, p.pos, positionAt(p, p.end, PA)) <= NEAR_MISSILE);
+        return late <= 2000 && (p.target === victim || nearSegment(pos, p.pos, positionAt(p, p.end, PA), NEAR_MISSILE));
       case 'mine':
-        return late <= 1000 && apart(pos, positionAt(p, at, PA)) <= RULES.mine.triggerRadius + SHIP_RADIUS + NEAR_MARGIN;
+        return late <= 1000 && within(pos, positionAt(p, at, PA), RULES.mine.triggerRadius + SHIP_RADIUS + NEAR_MARGIN);
       case 'emp':
-        return late <= 2000 && apart(pos, p.pos) <= RULES.emp.maxRadius + SHIP_RADIUS + NEAR_MARGIN;
+        return late <= 2000 && within(pos, p.pos, RULES.emp.maxRadius + SHIP_RADIUS + NEAR_MARGIN);
     }
   }
 

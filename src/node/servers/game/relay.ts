@@ -165,11 +165,14 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
         if (c === item.size) break;
       }
     }
-    const fresh: Draft = { size: empty, inners: new Map(), innerSizes: new Map(), order: [] };
-    if (best < 0 && drafts.length < maxDatagrams && empty + cost(fresh, item) <= MAX_RELAY_BYTES) {
-      drafts.push(fresh);
-      best = drafts.length - 1;
-      bestCost = cost(fresh, item);
+    if (best < 0 && drafts.length < maxDatagrams) {
+      // A new datagram, made only when the item goes into it.
+      const alone = freshCost(item);
+      if (empty + alone <= MAX_RELAY_BYTES) {
+        drafts.push({ size: empty, inners: new Map(), innerSizes: new Map(), order: [] });
+        best = drafts.length - 1;
+        bestCost = alone;
+      }
     }
     if (best < 0) {
       blocked.add(key);
@@ -191,6 +194,12 @@ export function planRelays(items: readonly RelayItem[], outerHeaderBytes: number
     placed[i] = true;
   });
   return { datagrams: drafts.map((d) => d.order), placed };
+}
+
+/** What `item` costs in a datagram of its own (planRelays' cost for a datagram carrying nothing of its player). */
+function freshCost(item: RelayItem): number {
+  const c = item.size + (item.message !== undefined ? INNER_LINK_BASE : 0) + INNER_BASE;
+  return c > MAX_RELAYED_EVENT ? Infinity : c;
 }
 
 /** Streams per player in planRelays' keys (the forwarder's: the tiers, states, reliable messages; more than enough). */
