@@ -14,7 +14,6 @@ import { Command, InvalidArgumentError } from 'commander';
 import { Forwarder } from '../src/node/servers/game/forwarder';
 import type { ClientSeat } from '../src/node/servers/game/seat';
 import { serverHeader } from '../src/node/servers/game/relay';
-import { encodePacket } from '../src/shared/wire/codec';
 import { PacketType, type Packet } from '../src/shared/wire/types';
 import type { UdpEndpoint } from '../src/node/servers/common/serverUdp';
 
@@ -50,11 +49,6 @@ function statePacket(slot: number, id: number): Packet {
   };
 }
 
-/** The datagrams of one flush, encoded as the server sends them (a forwarder may hand back packets or bytes). */
-function encoded(out: readonly (Packet | Uint8Array)[]): readonly Uint8Array[] {
-  return out.every((p) => p instanceof Uint8Array) ? (out as Uint8Array[]) : out.map((p) => (p instanceof Uint8Array ? p : encodePacket(p)));
-}
-
 interface Figures {
   states: number;
   ns: number;
@@ -81,7 +75,7 @@ function run(players: number, seconds: number, burst: number): Figures {
   // As the server's flush on arrival does it (gameDatagrams.ts flushDirty): each dirty seat taken off the set and flushed.
   const flushDirty = (now: number) => {
     fwd.takeDirty((c) => {
-      const out = encoded(fwd.flush(c, now, () => serverHeader(PacketType.Relay, 1, now, c.token)));
+      const out = fwd.flush(c, now, () => serverHeader(PacketType.Relay, 1, now, c.token));
       for (let i = 0; i < out.length; i++) {
         datagrams += 1;
         bytes += (out[i] as Uint8Array).length;
