@@ -67,7 +67,7 @@ export interface Pose {
 }
 
 /** Where `other` lies in the axes of our ship `us`: how far ahead, right and up (units), and its distance. */
-export function bearing(us: Pose, other: Pose): { ahead: number; right: number; up: number; dist: number } {
+export function bearing(us: Pose, other: Pick<Pose, 'pos'>): { ahead: number; right: number; up: number; dist: number } {
   const q = us.rot;
   // Our body axis (x, y, z) turned into the world by q.
   const rot = (x: number, y: number, z: number) => {

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { watchedGameForTheseTests, type, waitConsole, waitTicks } from './gamePage';
 import { repoRoot } from '../support/webShellProcess';
+import { bearing } from './hudAim';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
@@ -19,34 +20,19 @@ const artifacts = join(repoRoot, 'test-artifacts');
  */
 async function face(page: Page, kind: string): Promise<number | null> {
   for (let i = 0; i < 300; i++) {
-    const aim = await page.evaluate((k) => {
+    const seen = await page.evaluate((k) => {
       const w = window.__starlane!.world();
       const ship = w.ships.find((s) => s.slot === w.localSlot);
       if (!ship) return 'dead';
-      const q = ship.rot;
-      // The body axes of the ship's rotation (right +X, up +Y, nose -Z).
-      const rot = (x: number, y: number, z: number) => {
-        const tx = 2 * (q.y * z - q.z * y);
-        const ty = 2 * (q.z * x - q.x * z);
-        const tz = 2 * (q.x * y - q.y * x);
-        return { x: x + q.w * tx + (q.y * tz - q.z * ty), y: y + q.w * ty + (q.z * tx - q.x * tz), z: z + q.w * tz + (q.x * ty - q.y * tx) };
-      };
-      const [right, up, nose] = [rot(1, 0, 0), rot(0, 1, 0), rot(0, 0, -1)];
-      let best: { right: number; up: number; ahead: number; dist: number } | null = null;
-      for (const o of w.objects) {
-        if (o.kind !== k) continue;
-        const d = { x: o.pos.x - ship.pos.x, y: o.pos.y - ship.pos.y, z: o.pos.z - ship.pos.z };
-        const dist = Math.hypot(d.x, d.y, d.z);
-        const dot = (a: { x: number; y: number; z: number }) => a.x * d.x + a.y * d.y + a.z * d.z;
-        if (!best || dist < best.dist) best = { right: dot(right), up: dot(up), ahead: dot(nose), dist };
-      }
-      return best;
+      return { us: { pos: ship.pos, rot: ship.rot }, objects: w.objects.filter((o) => o.kind === k).map((o) => ({ pos: o.pos })) };
     }, kind);
-    if (aim === null) return null;
-    if (aim === 'dead') {
+    if (seen === 'dead') {
       await waitTicks(page, 10);
       continue;
     }
+    // The nearest one, in our ship's axes (hudAim.ts bearing).
+    const aim = seen.objects.map((o) => bearing(seen.us, o)).reduce<ReturnType<typeof bearing> | null>((best, b) => (!best || b.dist < best.dist ? b : best), null);
+    if (aim === null) return null;
     if (aim.ahead > 0.985 * aim.dist) return aim.dist;
     const keys = [aim.right >= 0 || aim.ahead < 0 ? 'KeyD' : 'KeyA', aim.up >= 0 ? 'ArrowDown' : 'ArrowUp'];
     for (const k of keys) await page.keyboard.down(k);

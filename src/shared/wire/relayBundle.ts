@@ -27,6 +27,9 @@ export function relayedStateBytes(header: PacketHeader): Uint8Array {
   return w.buf;
 }
 
+/** Where a datagram's packet type sits (after the magic and the version). */
+const PACKET_TYPE_AT = 3;
+
 /** Bytes of each buffer datagrams are written in: many datagrams a buffer, a new one when the rest could not hold a whole datagram. */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -71,19 +74,20 @@ export class RelayBundle {
   }
 
   /**
-   * Continues `datagram`, an encoded Relay (the codec's, ending with the
-   * event list's terminator): its bytes are taken up to the terminator, and
-   * events added go after its own. Its header says its link section, if any.
+   * Continues `datagram` when it is an encoded Relay (the codec's, ending
+   * with the event list's terminator): its bytes are taken up to the
+   * terminator, events added go after its own, and true is returned. Its
+   * header says its link section, if any. Any other datagram: false, and
+   * nothing is begun.
    */
-  resume(datagram: Uint8Array): void {
+  resume(datagram: Uint8Array): boolean {
     const end = datagram.length - TERMINATOR_SIZE;
-    if (end < SERVER_HEADER_SIZE || datagram.length > MAX_RELAY_BYTES || datagram[end] !== EVENT_LIST_END || datagram[3] !== PacketType.Relay) {
-      throw new Error('relay bundle bug: only an encoded Relay datagram can be continued');
-    }
+    if (end < SERVER_HEADER_SIZE || datagram.length > MAX_RELAY_BYTES || datagram[end] !== EVENT_LIST_END || datagram[PACKET_TYPE_AT] !== PacketType.Relay) return false;
     this.room();
     this.chunk.set(datagram.subarray(0, end), this.start);
     this.at = end;
     this.count = 0;
+    return true;
   }
 
   /** Whether an event of `n` bytes still fits the datagram begun (with the terminator after it). */

@@ -121,4 +121,17 @@ describe('a relay bundle', () => {
     expect(n).toBe(Math.floor((MAX_RELAY_BYTES - SERVER_HEADER_SIZE - 1) / state.length));
     expect(bundle.open).toBe(false);
   });
+
+  it('continues an encoded Relay after its own events, and nothing else (a Reliable of acknowledgements stays as it is)', () => {
+    const h: PacketHeader = { type: PacketType.GameState, senderSlot: 4, messageId: 2, gameTime: 50, joined: true, state: { pos: { x: 0, y: 0, z: 0 }, rot: { x: 0, y: 0, z: 0, w: 1 }, vel: { x: 0, y: 0, z: 0 }, angVel: { x: 0, y: 0, z: 0 }, energy: 90, damage: 0 } };
+    const bundle = new RelayBundle();
+    const reliable = encodePacket({ header: serverHeader(PacketType.Reliable, 5, 6, 7), events: [], link: { acks: [1, 2] } });
+    expect(bundle.resume(reliable)).toBe(false);
+    expect(bundle.open).toBe(false);
+    const relay = encodePacket({ header: serverHeader(PacketType.Relay, 5, 6, 7), events: [], link: { acks: [1, 2] } });
+    expect(bundle.resume(relay)).toBe(true);
+    bundle.add(relayedStateBytes(h));
+    const both = encodePacket({ header: serverHeader(PacketType.Relay, 5, 6, 7), events: [{ type: 'relayed', slot: 4, packet: { header: h, events: [] } }], link: { acks: [1, 2] } });
+    expect([...bundle.finish()]).toEqual([...both]);
+  });
 });

@@ -24,16 +24,13 @@ import type { StateInterest } from './stateInterest';
 const OUTER_HEADER = HEADER_SIZE + TOKEN_SIZE;
 /** Bytes of reliable messages one flush takes from a client's link (what is not placed is resent later). */
 const RELIABLE_CHUNK = 360;
-/** Stream of reliable items in the relay plan (after the event tiers and states). */
+/** Stream of reliable items in the relay plan (after the event tiers). */
 const RELIABLE_STREAM = TIERS + 1;
 
 type Item = RelayItem & { pending?: PendingEvent };
 
-/** Where a datagram's packet type sits (after the magic and version). */
-const PACKET_TYPE_OFFSET = 3;
-
 export class SeatFlush {
-  /** The buffer a flush of states alone writes its datagrams in. */
+  /** Where a flush writes the datagrams that carry states. */
   private readonly bundle = new RelayBundle();
 
   constructor(
@@ -73,7 +70,7 @@ export class SeatFlush {
   private states(c: ClientSeat, now: number, header: () => PacketHeader, out: Uint8Array[]): void {
     const bundle = this.bundle;
     const last = out[out.length - 1];
-    if (last !== undefined && last[PACKET_TYPE_OFFSET] === PacketType.Relay) bundle.resume(out.pop() as Uint8Array);
+    if (last !== undefined && bundle.resume(last)) out.pop();
     let fresh = 0;
     c.due.visit((p) => {
       const bytes = c.stateDue(p) ? p.relayedState() : null;
