@@ -24,8 +24,8 @@ const NODE = {} as NodeAddress;
 const address = (slot: number) => `10.0.0.${slot + 1}`;
 const from = (slot: number): UdpEndpoint => ({ node: NODE, address: address(slot), port: 5000 + slot });
 
-/** A gameserver's datagram handler with three seated players (slots 0, 1, 2), on a virtual clock; what it sent to whom. */
-function server(gatherMs: number) {
+/** A gameserver's datagram handler with `players` seated players (slots 0, 1, 2, ...), on a virtual clock; what it sent to whom. */
+function server(gatherMs: number, players = 3) {
   const clock = new VirtualClock();
   const sent: { port: number; bytes: Uint8Array }[] = [];
   const udp = { port: 6500, multicastListener: false, multicastJoins: () => [], send: (to: UdpEndpoint, bytes: Uint8Array) => sent.push({ port: to.port, bytes }) > 0 } as unknown as ServerUdp;
@@ -35,7 +35,7 @@ function server(gatherMs: number) {
   const now = () => clock.now();
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
   const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, timers: clock, kick: () => undefined });
-  const seats = [0, 1, 2].map((slot) => fwd.add(slot, address(slot), () => 0x1000 + slot, 0));
+  const seats = Array.from({ length: players }, (_, slot) => slot).map((slot) => fwd.add(slot, address(slot), () => 0x1000 + slot, 0));
   let id = 1;
   const state = (slot: number) => {
     const s = seats[slot]!;
@@ -47,7 +47,11 @@ function server(gatherMs: number) {
   };
   /** The slots whose states each datagram to `slot` carried, in order. */
   const relayedTo = (slot: number) => decodedRelays(sent.filter((s) => s.port === from(slot).port).map((s) => s.bytes)).map((p) => p.events.flatMap((e) => (e.type === 'relayed' && e.packet.header.state ? [e.slot] : [])));
-  return { clock, state, relayedTo, close: () => d.close() };
+  return { clock, state, relayedTo, tick: () => {
+      // What the gameserver's tick does for the flush: every seat's budget of datagrams renewed, then everything due relayed.
+      for (const seat of seats) seat.budget = config.budget;
+      d.flushAll();
+    }, close: () => d.close() };
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -66,6 +70,26 @@ describe('the flush on arrival', () => {
     expect(s.relayedTo(2)).toEqual([]);
     s.clock.advance(1);
     expect(s.relayedTo(2)).toEqual([[0, 1]]);
+    s.close();
+  });
+
+  it("a tick's flush cancels the gathering it overtook: with states arriving every millisecond a player still gets one datagram per gathering", () => {
+    const s = server(8, 6);
+    s.state(5);
+    // A second of play: players 0..4 each send a state every 5 ms, one a millisecond after another; the server ticks at 20 Hz.
+    for (let t = 0; t < 1000; t++) {
+      s.state(t % 5);
+      if (t % 50 === 25) s.tick();
+      s.clock.advance(1);
+    }
+    const datagrams = s.relayedTo(5);
+    const perPlayer = [0, 1, 2, 3, 4].map((slot) => datagrams.flat().filter((x) => x === slot).length);
+    console.log(`gathering 8 ms, 5 players sending 200 states a second each, ticks at 20 Hz: the sixth got ${datagrams.length} datagrams carrying ${perPlayer.join(', ')} of their states`);
+    // A gathering starts with an arrival and relays 8 ms later: at most one every 8 ms, and the ticks' own (a tick
+    // that left the gathering it overtook running started a second one beside it, and soon a flush ran every millisecond).
+    expect(datagrams.length).toBeLessThanOrEqual(1000 / 8 + 20);
+    // Each gathering (8 ms, longer than a player's 5) carries each player's newest state; a tick's flush only what came since.
+    for (const n of perPlayer) expect(n).toBeGreaterThanOrEqual(datagrams.length - 20);
     s.close();
   });
 

@@ -173,7 +173,8 @@ export class GameDatagrams {
 
   /** Relays what waits for every seat (within its per-tick budget): the tick's flush. */
   flushAll(): void {
-    this.flushPending = undefined;
+    // The gathering this flush overtakes has nothing left to relay: cancelled, or it would run beside the next one.
+    this.cancelPendingFlush();
     const now = this.parts.clock();
     for (const c of this.parts.fwd.clients.values()) {
       this.parts.fwd.dirty.delete(c);
@@ -213,12 +214,16 @@ export class GameDatagrams {
 
   /** Stops: no flush pending, no endpoints. */
   close(): void {
+    this.cancelPendingFlush();
+    this.endpoints.clear();
+    this.endedTokens.clear();
+  }
+
+  private cancelPendingFlush(): void {
     const pending = this.flushPending;
     if (pending && 'immediate' in pending) clearImmediate(pending.immediate);
     else if (pending) this.parts.timers.clearTimeout(pending.timer);
     this.flushPending = undefined;
-    this.endpoints.clear();
-    this.endedTokens.clear();
   }
 
   private drop(reason: ServerDrop): void {
