@@ -121,7 +121,7 @@ const ownCpuSeconds = () => {
   return (u.user + u.system) / 1e6;
 };
 
-type Status = ServerTally & { memory: { rss: number; heapUsed: number }; cpu: { userMs: number; systemMs: number } };
+type Status = ServerTally & { memory: { rss: number; heapUsed: number }; cpu: { userMs: number; systemMs: number }; load: { tickLateMs: { p50: number; p99: number } } };
 const serverStatus = async (server: Server) => (await (await fetch(`http://127.0.0.1:${server.http}/status.json`)).json()) as Status;
 
 /** The server's CPU seconds: /proc, or its status JSON. */
@@ -196,6 +196,7 @@ async function run(layout: Layout, o: Options): Promise<Result | null> {
       othersPercent: ((busy1 - busy0 - (cpu1 - cpu0) - (loadCpu1 - loadCpu0)) / elapsed) * 100,
       rss: status.memory.rss,
       heapUsed: status.memory.heapUsed,
+      tickLateMs: status.load.tickLateMs,
     };
     console.log(`gameserver bench, ${pointName(layout)}: ${n} clients × ${SEND_HZ} Hz for ${fmt(result.elapsed)} s after ${o.warmup} s of warm-up; clients join from ${joined.first}..${joined.last}`);
     for (const line of runLines(r, o.warmup)) console.log(line);

@@ -31,6 +31,8 @@ export interface Result {
   /** The server's memory at the end (status JSON), bytes. */
   rss: number;
   heapUsed: number;
+  /** How late the server's 20 Hz tick ran over its last minute (status JSON at the end): the server's own stalls, apart from the load's. */
+  tickLateMs: { p50: number; p99: number };
   /** The bare forwarder's latency for the same N (with --baseline). */
   floor?: { p50: number; p99: number; max: number };
 }
@@ -82,7 +84,7 @@ export function runLines(r: Result, warmup: number): string[] {
       ),
     );
   lines.push(
-    `  server: CPU ${fmt(r.cpuPercent)} % of one core; RSS ${mib(r.rss)}, heap used ${mib(r.heapUsed)} (status JSON at the end)`,
+    `  server: CPU ${fmt(r.cpuPercent)} % of one core; RSS ${mib(r.rss)}, heap used ${mib(r.heapUsed)}; its tick late p50 ${fmt(r.tickLateMs.p50, 1)} ms, p99 ${fmt(r.tickLateMs.p99, 1)} ms (status JSON at the end)`,
     `  forward latency (client send → other client receive): p50 ${fmt(l.latency.p50, 2)} ms, p99 ${fmt(l.latency.p99, 2)} ms, max ${fmt(l.latency.max, 2)} ms over ${l.latency.count} states` +
       `${l.duplicates > 0 ? ` (${l.duplicates} duplicates)` : ''}`,
     `  states: ${l.received} received, ${l.superseded} superseded (${fmt(f.superseded, 2)} %), delivered ${fmt(f.delivery, 2)} % (received or superseded) of ${l.expected} sent in the ${fmt(l.elapsed)} s window after ${warmup} s of warm-up`,
