@@ -5,6 +5,8 @@
  * handle is really gone.
  */
 import dgram from 'node:dgram';
+import dns from 'node:dns';
+import { isIP } from 'node:net';
 import type { PacketApiOptions } from '../../shared/net/packetApi';
 import type { DgramFamily } from './dgramNode';
 
@@ -37,9 +39,20 @@ export async function drainCloseCallbacks(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/**
+ * dgram's address lookup for every send: an address literal (all the packet APIs send to) is answered at once,
+ * so the send happens inside `send()`; dgram's default (dns.lookup) answers even a literal a tick later, an
+ * extra queued callback per datagram. Anything else still goes to dns.lookup.
+ */
+export const literalLookup: NonNullable<dgram.SocketOptions['lookup']> = (hostname, options, callback) => {
+  const family = isIP(hostname);
+  if (family !== 0) callback(null, hostname, family);
+  else dns.lookup(hostname, options, callback);
+};
+
 /** Binds a socket of `family` on `address:port`; the socket, or the error (its handle already closed). */
 export function bindDgramSocket(family: DgramFamily, port: number, address: string, dualStack: boolean): Promise<dgram.Socket | Error> {
-  const socket = dgram.createSocket({ type: family, ipv6Only: family === 'udp6' && !dualStack, reuseAddr: false });
+  const socket = dgram.createSocket({ type: family, ipv6Only: family === 'udp6' && !dualStack, reuseAddr: false, lookup: literalLookup });
   return new Promise((resolve) => {
     const onError = (err: Error): void => {
       socket.off('listening', onListening);

@@ -24,10 +24,12 @@ import { bindDgramSocket, drainCloseCallbacks, errorCode, type DgramInitOptions 
 export type { DgramInitOptions } from './dgramBind';
 export type { DgramFamily } from './dgramNode';
 
-/** Sends of one socket awaiting dgram's callback, and who waits for them to settle. */
+/** Sends of one socket awaiting dgram's callback, who waits for them to settle, and the one callback they share. */
 interface InFlight {
   count: number;
   settled: (() => void) | null;
+  /** dgram's callback for every send on the socket: counts it sent (with its bytes) or failed. */
+  done: (err: Error | null, bytes?: number) => void;
 }
 
 /** The longest a kill waits for datagrams already sent to leave before it closes the socket. */
@@ -54,7 +56,7 @@ export abstract class DgramPacketApi implements PacketApi {
   private handler: ((packet: ReceivedPacket) => void) | null = null;
   private counters: PacketApiStats = DgramPacketApi.freshStats();
   /** Sends of the current socket that dgram has not called back yet (address lookup, then the kernel). */
-  private inFlight: InFlight = { count: 0, settled: null };
+  private inFlight: InFlight = this.flightOf(this.counters);
   private lifecycle: Promise<unknown> = Promise.resolve();
   private warnings: string[] = [];
 
@@ -259,32 +261,40 @@ export abstract class DgramPacketApi implements PacketApi {
   private transmit(address: string, port: number, data: Uint8Array): void {
     const socket = this.requireSocket();
     this.checkSize(data);
-    // dgram may read the buffer after send() returns (address lookup is async),
+    // dgram may read the buffer after send() returns (the kernel's queue when it cannot take it at once),
     // so send a private copy the caller cannot change underneath us.
     const copy = Buffer.from(data);
-    // Counters of this init only: a late callback from a previous socket must not touch the new ones.
-    const stats = this.counters;
     const flight = this.inFlight;
     flight.count++;
     try {
-      socket.send(copy, port, address, (err) => {
-        if (err) this.drop(stats, 'send-failed');
-        else {
-          stats.packetsOut++;
-          stats.bytesOut += copy.byteLength;
-        }
-        if (--flight.count === 0) flight.settled?.();
-      });
+      socket.send(copy, port, address, flight.done);
     } catch (err) {
       flight.count--;
       throw new PacketApiError(`${this.name}: send to ${address}:${port} failed: ${(err as Error).message}`, 'send-failed');
     }
   }
 
+  /** The in-flight sends of a new socket, counted in `stats` (this init's only: a late callback from a previous socket must not touch the new ones). */
+  private flightOf(stats: PacketApiStats): InFlight {
+    const flight: InFlight = {
+      count: 0,
+      settled: null,
+      done: (err, bytes) => {
+        if (err) this.drop(stats, 'send-failed');
+        else {
+          stats.packetsOut++;
+          stats.bytesOut += bytes ?? 0;
+        }
+        if (--flight.count === 0) flight.settled?.();
+      },
+    };
+    return flight;
+  }
+
   private adopt(socket: dgram.Socket, address: string, options: DgramInitOptions): void {
     const stats = this.counters;
     this.socket = socket;
-    this.inFlight = { count: 0, settled: null };
+    this.inFlight = this.flightOf(stats);
     this.warnings = [];
     if (options.recvBufferBytes !== undefined) {
       try {
