@@ -82,6 +82,8 @@ export interface LoadResult {
   received: number;
   superseded: number;
   latency: { p50: number; p99: number; max: number; count: number };
+  /** Of that: how long relay datagrams took after the server sent them (ms; their header's server time against the load's clock). */
+  afterSend: { p50: number; p99: number };
   /** How late the load's send loop ran at worst in the window (ms after the earliest send it waited for was due). */
   latenessMs: number;
   /** States received late (after the first receipt of the same state): duplicates. */

@@ -19,7 +19,7 @@
  * (gameserverLoss.ts) once the bench hands it the status JSON.
  */
 import { GameClient } from '../test/support/gameClient';
-import { decodePacket, fixedHeaderSize, FLAG_JOINED, RELAYED_EVENT_CODE } from '../src/shared/wire/codec';
+import { decodePacket, fixedHeaderSize, FLAG_TIME, FLAG_JOINED, RELAYED_EVENT_CODE } from '../src/shared/wire/codec';
 import { objectId, PacketType } from '../src/shared/wire/types';
 import { reconcile, type ClientTally, type LostState, type ServerTally } from './gameserverLoss';
 import { gridPosition, visible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
@@ -70,7 +70,7 @@ class Inbox {
    * light): for each relayed GameState that carries a state (joined), calls
    * `state(slot, messageId, at)`.
    */
-  take(b: Uint8Array, at: number, state: (slot: number, id: number, at: number) => void): void {
+  take(b: Uint8Array, at: number, state: (slot: number, id: number, at: number) => void, sent: (serverMs: number, at: number) => void): void {
     this.bytes += b.length;
     this.ever.datagrams += 1;
     if (b.length >= 10) {
@@ -91,7 +91,8 @@ class Inbox {
       if (!decodePacket(b).ok) this.bad += 1;
     }
     const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    // A server's Relay header: its game time and the token (wire v10), no ship.
+    // A server's Relay header: its game time (when it was sent, on the server's clock) and the token (wire v10), no ship.
+    if (((b[5] as number) & FLAG_TIME) !== 0 && b.length >= 14) sent(v.getUint32(10), at);
     let at0 = fixedHeaderSize(b);
     if (at0 < 0) return;
     while (at0 + 3 <= b.length && b[at0] !== 0) {
@@ -137,6 +138,14 @@ class Load {
   private readonly got: Uint8Array;
   private readonly newest: Float64Array;
   private readonly latency = new Histogram();
+  /**
+   * Per relay datagram received in the window: its receipt on this clock minus the server's time in its header
+   * (the moment it was sent, on the server's clock), and the least of those over the whole run. The two clocks
+   * tick alike, so each minus the least is how long the datagram took after the server sent it (the least is
+   * taken as the quickest delivery, with the header's whole milliseconds: ±1 ms).
+   */
+  private readonly afterSend: number[] = [];
+  private afterSendLeast = Infinity;
   private duplicates = 0;
 
   constructor(
@@ -172,6 +181,12 @@ class Load {
     this.latency.add(at - (this.sentAt[s]?.[k] as number));
   }
 
+  private onSent(serverMs: number, at: number): void {
+    const d = at - serverMs;
+    if (d < this.afterSendLeast) this.afterSendLeast = d;
+    if (this.measuring) this.afterSend.push(d);
+  }
+
   /** Joins every client (8 at a time, one loopback address each batch); the server's refusal line if it refused one. */
   async join(tcp: number, http: number): Promise<string | null> {
     const n = this.layout.bots;
@@ -182,7 +197,8 @@ class Load {
           const inbox = new Inbox();
           this.inboxes[i] = inbox;
           const onState = (slot: number, id: number, at: number) => this.onState(i, slot, id, at);
-          return GameClient.join({ tcpPort: tcp, name: `bot${i}`, localAddress: loopbackHost(i), link: true, raw: (bytes, at) => inbox.take(bytes, at, onState) });
+          const onSent = (serverMs: number, at: number) => this.onSent(serverMs, at);
+          return GameClient.join({ tcpPort: tcp, name: `bot${i}`, localAddress: loopbackHost(i), link: true, raw: (bytes, at) => inbox.take(bytes, at, onState, onSent) });
         }),
       );
       let refused: string | null = null;
@@ -347,6 +363,7 @@ class Load {
       received,
       superseded,
       latency: { p50: this.latency.percentile(50), p99: this.latency.percentile(99), max: this.latency.max, count: this.latency.count },
+      afterSend: this.afterSendPercentiles(),
       duplicates: this.duplicates,
       latenessMs: this.lateness,
       checked: this.inboxes.reduce((k, x) => k + x.checked, 0),
@@ -356,6 +373,13 @@ class Load {
       loss: { lines: loss.lines, unexplained: loss.unexplained },
       heapUsed: process.memoryUsage().heapUsed,
     };
+  }
+
+  /** How long relay datagrams took after the server sent them (ms, p50 and p99): the loopback and this process's own delays. */
+  private afterSendPercentiles(): { p50: number; p99: number } {
+    const d = Float64Array.from(this.afterSend).sort();
+    const at = (p: number) => (d.length === 0 ? NaN : (d[Math.min(d.length - 1, Math.floor((p / 100) * d.length))] as number) - this.afterSendLeast);
+    return { p50: at(50), p99: at(99) };
   }
 
   close(): void {

@@ -87,6 +87,7 @@ export function runLines(r: Result, warmup: number): string[] {
     `  server: CPU ${fmt(r.cpuPercent)} % of one core; RSS ${mib(r.rss)}, heap used ${mib(r.heapUsed)}; its tick late p50 ${fmt(r.tickLateMs.p50, 1)} ms, p99 ${fmt(r.tickLateMs.p99, 1)} ms (status JSON at the end)`,
     `  forward latency (client send → other client receive): p50 ${fmt(l.latency.p50, 2)} ms, p99 ${fmt(l.latency.p99, 2)} ms, max ${fmt(l.latency.max, 2)} ms over ${l.latency.count} states` +
       `${l.duplicates > 0 ? ` (${l.duplicates} duplicates)` : ''}`,
+    `    of which after the server sent the datagram (loopback, and the load process's own delays): p50 ${fmt(l.afterSend.p50, 1)} ms, p99 ${fmt(l.afterSend.p99, 1)} ms (±1 ms)`,
     `  states: ${l.received} received, ${l.superseded} superseded (${fmt(f.superseded, 2)} %), delivered ${fmt(f.delivery, 2)} % (received or superseded) of ${l.expected} sent in the ${fmt(l.elapsed)} s window after ${warmup} s of warm-up`,
     ...l.loss.lines,
     `  other processes on this machine took ${fmt(Math.max(0, r.othersPercent))} % of a core in the window${r.othersPercent > OTHERS_LIMIT ? ': the figures above are disturbed, run again on a quiet machine' : ''}`,
