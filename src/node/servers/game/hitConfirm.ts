@@ -51,6 +51,7 @@ import { SHIP_RADIUS } from '../../../shared/game/kinds/ship';
 import { RULES } from '../../../shared/game/rules';
 import { STEP_MS, STEP_S, TICK_HZ, type Vec3 } from '../../../shared/sim/types';
 import { NO_SLOT, type RemoteEvent, type ShipState } from '../../../shared/wire/types';
+import { ProjectileGrid } from './projectileGrid';
 
 /** Extra damage a life may take beyond shield, hull and recharge before it is judged (repairs, misjudged paths). */
 export const IGNORE_MARGIN = 150;
@@ -83,9 +84,13 @@ export interface Projectile {
   vel: Vec3;
   target: number;
   spent: boolean;
-  /** Its whole flight lies within `half` of `mid` (a straight path, ended 2 s after its end: see {@link pathBound}). */
+  /** Every place it is judged at lies within `half` of `mid` (see {@link pathBound}). */
   mid: Vec3;
   half: number;
+  /** Farther than this from that bound a ship is neither near it nor hit by it (see {@link reachOf}). */
+  reach: number;
+  /** The last query of the laser grid that visited it (projectileGrid.ts). */
+  seen: number;
 }
 
 interface Ship {
@@ -114,25 +119,40 @@ const finite = (v: Vec3) => Number.isFinite(v.x) && Number.isFinite(v.y) && Numb
  * shipState): a state skips such projectiles with a few multiplications.
  */
 const CULL_REACH = Math.max(NEAR_LASER, NEAR_MISSILE, RULES.missile.hitRadius + SHIP_RADIUS, RULES.mine.triggerRadius + SHIP_RADIUS + NEAR_MARGIN, RULES.emp.maxRadius + SHIP_RADIUS + NEAR_MARGIN);
+/** A laser's reach: near within NEAR_LASER of its path, a hit within SHIP_RADIUS. */
+const LASER_REACH = Math.max(NEAR_LASER, SHIP_RADIUS);
+/**
+ * The laser grid (projectileGrid.ts) holds every laser that ended at most this long before its last rebuild (ms):
+ * a state whose ship's previous state is older than that looks at every projectile instead.
+ */
+const GRID_WINDOW_MS = 1000;
+
+type Flight = Omit<Projectile, 'mid' | 'half' | 'reach' | 'seen'>;
+
+/** The cull reach of a kind (see {@link Projectile.reach}). */
+export function reachOf(kind: Kind): number {
+  return kind === 'laser' ? LASER_REACH : CULL_REACH;
+}
 
 /**
  * Every model of flight in positionAt keeps to the ray along `vel` from
- * `pos`, so the segment from `pos` to where it is 2 s after its end (past
- * the latest time any check looks: 1 s for lasers and mines, 2 s for
- * missiles and EMP) holds every place it is ever judged at.
+ * `pos`, so a segment of it from `pos` holds every place the checks judge a
+ * projectile at: a laser up to its end (a hit while it flies, near along its
+ * whole path), anything else up to 2 s after its end (near 1 s after for
+ * mines, 2 s for missiles and EMP).
  */
-export function pathBound(p: Omit<Projectile, 'mid' | 'half'>): { mid: Vec3; half: number } {
-  const last = positionAt(p, p.end + 2000);
+export function pathBound(p: Flight): { mid: Vec3; half: number } {
+  const last = positionAt(p, p.kind === 'laser' ? p.end : p.end + 2000);
   return { mid: lerp(p.pos, last, 0.5), half: len(sub(last, p.pos)) / 2 };
 }
 
 /** Where `p` is at time `t` (ms): the server's model of its flight. Written into `out` (a new vector by default), which is returned. */
-export function positionAt(p: Omit<Projectile, 'mid' | 'half'>, t: number, out: Vec3 = { x: 0, y: 0, z: 0 }): Vec3 {
+export function positionAt(p: Flight, t: number, out: Vec3 = { x: 0, y: 0, z: 0 }): Vec3 {
   return along(p, flown(p, t), out);
 }
 
 /** `out` set to `p`'s start plus `k` times its velocity (every model of flight keeps to that ray). */
-function along(p: Omit<Projectile, 'mid' | 'half'>, k: number, out: Vec3): Vec3 {
+function along(p: Flight, k: number, out: Vec3): Vec3 {
   out.x = p.pos.x + p.vel.x * k;
   out.y = p.pos.y + p.vel.y * k;
   out.z = p.pos.z + p.vel.z * k;
@@ -140,7 +160,7 @@ function along(p: Omit<Projectile, 'mid' | 'half'>, k: number, out: Vec3): Vec3 
 }
 
 /** How far along its velocity `p` is at time `t` (ms), in seconds of its starting velocity: positionAt is pos + vel × this. */
-function flown(p: Omit<Projectile, 'mid' | 'half'>, t: number): number {
+function flown(p: Flight, t: number): number {
   const s = Math.max(0, t - p.t0) / 1000;
   switch (p.kind) {
     case 'laser':
@@ -170,6 +190,8 @@ function flown(p: Omit<Projectile, 'mid' | 'half'>, t: number): number {
 /** Scratch vectors of the geometry below (one server thread; none kept past a call). */
 const PA = { x: 0, y: 0, z: 0 };
 const PB = { x: 0, y: 0, z: 0 };
+/** Where shipState's scratch points when it judges nothing. */
+const ORIGIN: Vec3 = Object.freeze({ x: 0, y: 0, z: 0 });
 
 /**
  * Whether `p` comes within `reach` over [a, b] of a ship moving linearly
@@ -248,14 +270,24 @@ export interface HitVerdict {
 /** The server's view of projectiles and ships, for every seat. */
 export class HitConfirm {
   private projectiles: Projectile[] = [];
+  /** The lasers by place, holding every laser that ended at or after `gridFrom`; the other projectiles, every one. */
+  private readonly lasers = new ProjectileGrid<Projectile>();
+  private gridFrom = -Infinity;
+  private others: Projectile[] = [];
+  /** The state shipState judges (read by judge; one server thread, never kept past a call). */
+  private readonly q = { slot: 0, ship: null as Ship | null, t0: 0, at: 0, p0: ORIGIN, pos: ORIGIN, counting: false, sx: 0, sy: 0, sz: 0, sHalf: 0 };
+  private readonly judgeOne = (p: Projectile): void => this.judge(p);
   private prunedAt = -Infinity;
   private readonly ships = new Map<number, Ship>();
   /** Hits confirmed since start, for status and tests. */
   confirmed = 0;
 
+  /** `indexed: false` judges every projectile for every state (the reference the laser grid is tested against). */
+  constructor(private readonly options: { indexed?: boolean } = {}) {}
+
   /** A weapon event from `owner` forwarded, sent at `at` (its packet's stateTime). Other events are ignored. */
   projectile(owner: number, e: RemoteEvent, at: number): void {
-    let p: Omit<Projectile, 'mid' | 'half'> | null = null;
+    let p: Flight | null = null;
     if (e.type === 'createLaser' && finite(e.pos) && finite(e.vel)) p = { kind: 'laser', owner, t0: at, end: at + Math.max(0, e.ttl) * STEP_MS, pos: e.pos, vel: e.vel, target: NO_SLOT, spent: false };
     else if (e.type === 'createMissile' && finite(e.pos) && finite(e.vel)) p = { kind: 'missile', owner, t0: at, end: at + Math.max(0, e.ttl) * STEP_MS, pos: e.pos, vel: e.vel, target: e.targetSlot, spent: false };
     else if (e.type === 'createObject' && e.kind === MINE_CODE && finite(e.pos) && finite(e.vel)) p = { kind: 'mine', owner, t0: at, end: at + RULES.mine.ttlTicks * STEP_MS, pos: e.pos, vel: e.vel, target: NO_SLOT, spent: false };
@@ -264,8 +296,12 @@ export class HitConfirm {
       p = { kind: 'emp', owner, t0: at, end: at + Math.ceil(E.maxRadius / E.growPerTick) * STEP_MS, pos: e.pos, vel: { x: 0, y: 0, z: 0 }, target: NO_SLOT, spent: false };
     }
     if (!p || !(p.end > p.t0)) return;
-    if (this.projectiles.length >= MAX_PROJECTILES) this.projectiles.shift();
-    this.projectiles.push({ ...p, ...pathBound(p) });
+    // The oldest, forgotten, is spent: the grid and the other list may hold it until the next prune.
+    if (this.projectiles.length >= MAX_PROJECTILES) this.projectiles.shift()!.spent = true;
+    const kept: Projectile = { ...p, ...pathBound(p), reach: reachOf(p.kind), seen: 0 };
+    this.projectiles.push(kept);
+    if (kept.kind === 'laser') this.lasers.add(kept, kept.pos, positionAt(kept, kept.end));
+    else this.others.push(kept);
   }
 
   /** `slot` announced its own ship's destruction at `at`: its life is over (hits and "near" weapons start afresh). */
@@ -318,34 +354,27 @@ export class HitConfirm {
     }
     const counting = !s.dead && state.damage < RULES.hull.destroyedAt && at - s.lifeStart >= SPAWN_GRACE_MS && at - t0 <= MAX_GAP_MS;
     this.prune(at);
-    // The ship's own path since its previous state, as a centre and a half length (the cull below).
-    const sx = (p0.x + state.pos.x) / 2;
-    const sy = (p0.y + state.pos.y) / 2;
-    const sz = (p0.z + state.pos.z) / 2;
-    const sHalf = len(sub(state.pos, p0)) / 2;
-    for (const p of this.projectiles) {
-      if (p.owner === slot || p.spent || p.t0 > at || p.end < t0) continue;
-      // Far from the whole flight (a lower bound of the distance between the two paths): neither near nor a hit. A missile locked on us is near wherever it is.
-      const dx = p.mid.x - sx;
-      const dy = p.mid.y - sy;
-      const dz = p.mid.z - sz;
-      const apart = CULL_REACH + p.half + sHalf;
-      if (dx * dx + dy * dy + dz * dz > apart * apart && !(p.kind === 'missile' && p.target === slot)) continue;
-      if (this.isNear(p, slot, state.pos, at)) s.near.set(p.owner, at);
-      if (!counting || p.kind === 'emp') continue;
-      const a = Math.max(t0, p.kind === 'mine' ? p.t0 + RULES.mine.armTicks * STEP_MS : p.t0);
-      const b = Math.min(at, p.end);
-      if (a > b) continue;
-      if (p.kind === 'missile' && p.target !== NO_SLOT && p.target !== slot) continue;
-      const reach = p.kind === 'laser' ? SHIP_RADIUS : p.kind === 'missile' ? RULES.missile.hitRadius + SHIP_RADIUS : RULES.mine.triggerRadius + SHIP_RADIUS;
-      if (!approaches(p, p0, t0, state.pos, at, a, b, reach)) continue;
-      p.spent = true;
-      s.near.set(p.owner, at);
-      this.confirmed += 1;
-      const damage = p.kind === 'laser' ? RULES.laser.damage : p.kind === 'missile' ? RULES.missile.damage : RULES.mine.damage;
-      if (s.hits.length >= MAX_HITS) s.folded += s.hits.shift()!.damage;
-      s.hits.push({ at, damage });
+    // The ship's own path since its previous state, as a centre and a half length (the cull in judge).
+    const q = this.q;
+    q.slot = slot;
+    q.ship = s;
+    q.t0 = t0;
+    q.at = at;
+    q.p0 = p0;
+    q.pos = state.pos;
+    q.counting = counting;
+    q.sx = (p0.x + state.pos.x) / 2;
+    q.sy = (p0.y + state.pos.y) / 2;
+    q.sz = (p0.z + state.pos.z) / 2;
+    q.sHalf = len(sub(state.pos, p0)) / 2;
+    // The lasers near its path by place, and every other projectile; all of them when the grid cannot tell.
+    if (this.options.indexed !== false && t0 >= this.gridFrom && this.lasers.visit(q.sx, q.sy, q.sz, q.sHalf, this.judgeOne)) {
+      for (const p of this.others) this.judge(p);
+    } else {
+      for (const p of this.projectiles) this.judge(p);
     }
+    q.ship = null;
+    q.p0 = q.pos = ORIGIN;
     s.at = Math.max(s.at, at);
     s.pos = state.pos;
     if (!counting || s.hits.length === 0 || state.damage >= RULES.hull.destroyedAt) return none;
@@ -359,6 +388,34 @@ export class HitConfirm {
     const strikes = due - s.struck;
     s.struck = due;
     return { strikes, detail: `${Math.round(total)} damage confirmed this life (${Math.round(forgiven)} forgiven, ${Math.round(LETHAL + IGNORE_MARGIN + recharge)} survivable) while reporting damage ${state.damage}` };
+  }
+
+  /** One projectile against the state in `q`: near its ship, or a confirmed hit. */
+  private judge(p: Projectile): void {
+    const q = this.q;
+    const s = q.ship as Ship;
+    const { slot, t0, at } = q;
+    if (p.owner === slot || p.spent || p.t0 > at || p.end < t0) return;
+    // Far from the whole flight (a lower bound of the distance between the two paths): neither near nor a hit. A missile locked on us is near wherever it is.
+    const dx = p.mid.x - q.sx;
+    const dy = p.mid.y - q.sy;
+    const dz = p.mid.z - q.sz;
+    const apart = p.reach + p.half + q.sHalf;
+    if (dx * dx + dy * dy + dz * dz > apart * apart && !(p.kind === 'missile' && p.target === slot)) return;
+    if (this.isNear(p, slot, q.pos, at)) s.near.set(p.owner, at);
+    if (!q.counting || p.kind === 'emp') return;
+    const a = Math.max(t0, p.kind === 'mine' ? p.t0 + RULES.mine.armTicks * STEP_MS : p.t0);
+    const b = Math.min(at, p.end);
+    if (a > b) return;
+    if (p.kind === 'missile' && p.target !== NO_SLOT && p.target !== slot) return;
+    const reach = p.kind === 'laser' ? SHIP_RADIUS : p.kind === 'missile' ? RULES.missile.hitRadius + SHIP_RADIUS : RULES.mine.triggerRadius + SHIP_RADIUS;
+    if (!approaches(p, q.p0, t0, q.pos, at, a, b, reach)) return;
+    p.spent = true;
+    s.near.set(p.owner, at);
+    this.confirmed += 1;
+    const damage = p.kind === 'laser' ? RULES.laser.damage : p.kind === 'missile' ? RULES.missile.damage : RULES.mine.damage;
+    if (s.hits.length >= MAX_HITS) s.folded += s.hits.shift()!.damage;
+    s.hits.push({ at, damage });
   }
 
   /** Whether `p` is near enough to `victim` at `pos` (time `at`) to have hit it, generously. */
@@ -381,5 +438,9 @@ export class HitConfirm {
     if (at - this.prunedAt < 250 && this.projectiles.length < MAX_PROJECTILES / 2) return;
     this.prunedAt = at;
     this.projectiles = this.projectiles.filter((p) => !p.spent && p.end + 3000 >= at);
+    this.others = this.projectiles.filter((p) => p.kind !== 'laser');
+    this.lasers.clear();
+    this.gridFrom = at - GRID_WINDOW_MS;
+    for (const p of this.projectiles) if (p.kind === 'laser' && p.end >= this.gridFrom) this.lasers.add(p, p.pos, positionAt(p, p.end, PA));
   }
 }
