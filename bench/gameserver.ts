@@ -38,9 +38,10 @@
  * the all-visible top point is 255, and N = 1,000 is reported as refused: it
  * stays in the sweep so its line (and the target that needs it) prints
  * honestly.
- * `--baseline` also measures, for each N, a bare forwarder process
+ * `--baseline` also measures, for each N, a bare relay process
  * (gameserverFloor.ts, pinned as the server is, its senders in this bench
- * process): the floor this machine puts under any Node relay.
+ * process) that gathers and packs as the server does but decides nothing:
+ * its CPU and latency are the floor this machine puts under any Node relay.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -48,6 +49,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 import { DEFAULT_GATHER_MS, MAX_GATHER_MS } from '../src/node/servers/game/gameserverOptions';
+import { MAX_RELAY_BYTES } from '../src/shared/wire/types';
 import type { ServerTally } from './gameserverLoss';
 import { allVisibleLayout, filteredLayout, mostVisible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
 import { MAX_LOOPBACK_CLIENTS } from './loopbackHosts';
@@ -221,7 +223,7 @@ const program = new Command('bench:gameserver')
   .option('--seconds <s>', 'length of each measured run (default 10; 5 per N with --sweep)', (v) => Math.max(1, Number(v)))
   .option('--warmup <s>', 'traffic before measuring starts', (v) => Math.max(0, Number(v)), 2)
   .option('--sweep', 'run N = 16, 64, 128, 255 all visible and N = 255 and 1,000 filtered, and print a summary line per N and issue 27 targets')
-  .option('--baseline', "also measure a bare forwarder process for each N (this machine's floor)")
+  .option('--baseline', "also measure a bare relay process for each N, gathering and packing as the server does (this machine's floor: its CPU and latency)")
   .addOption(new Option('--flush <when>', 'server relay mode').choices(['arrival', 'tick']).default('arrival'))
   .option('--gather-ms <ms>', "how long the server's flush on arrival gathers (its --gather-ms; 0: after each burst read)", intFrom(0, MAX_GATHER_MS), DEFAULT_GATHER_MS)
   .option('--tick-hz <n>', 'server ticks per second (its --tick-hz)', intFrom(1, 1000), 20)
@@ -251,8 +253,8 @@ for (const layout of points) {
     continue;
   }
   if (o.baseline) {
-    r.floor = await baseline(layout.bots, o.seconds, o.warmup, (command, args) => pinned(0, command, args));
-    console.log(`  bare forwarder, same load: p50 ${fmt(r.floor.p50, 2)} ms, p99 ${fmt(r.floor.p99, 2)} ms, max ${fmt(r.floor.max, 2)} ms`);
+    r.floor = await baseline(layout.bots, o.seconds, o.warmup, o.flush === 'arrival' ? o.gatherMs : 1000 / o.tickHz, (command, args) => pinned(0, command, args));
+    console.log(`  bare relay, same load (gathering as the server, packing into ${MAX_RELAY_BYTES}-byte datagrams; no decoding or rules): CPU ${fmt(r.floor.cpuPercent)} % of one core, latency p50 ${fmt(r.floor.p50, 2)} ms, p99 ${fmt(r.floor.p99, 2)} ms, max ${fmt(r.floor.max, 2)} ms`);
   }
   results.push(r);
 }

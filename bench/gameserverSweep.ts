@@ -5,6 +5,7 @@
  * client sees at most 16 others), one line per N, the largest N that holds
  * 20 Hz, and issue 27's targets, each met or missed.
  */
+import type { Floor } from './gameserverFloor';
 import { allVisibleLayout, filteredLayout, type Layout, type LoadResult } from './gameserverLayout';
 
 export const SEND_HZ = 20;
@@ -33,8 +34,8 @@ export interface Result {
   heapUsed: number;
   /** How late the server's 20 Hz tick ran over its last minute (status JSON at the end): the server's own stalls, apart from the load's. */
   tickLateMs: { p50: number; p99: number };
-  /** The bare forwarder's latency for the same N (with --baseline). */
-  floor?: { p50: number; p99: number; max: number };
+  /** The bare relay's CPU and latency for the same N (with --baseline). */
+  floor?: Floor;
 }
 
 export const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -117,7 +118,7 @@ export function summaryLines(points: Layout[], results: Result[], o: { flush: st
         `latency p50 ${fmt(r.load.latency.p50, 2)} / p99 ${fmt(r.load.latency.p99, 2)} ms, server CPU ${fmt(r.cpuPercent)} %, ` +
         `up ${fmt(f.upBps / 1024, 2)} / down ${fmt(f.downBps / 1024, 2)} KiB/s per client, server RSS ${mib(r.rss)} heap ${mib(r.heapUsed)}, load CPU ${fmt(r.loadCpuPercent)} %` +
         `${r.othersPercent > OTHERS_LIMIT ? `, DISTURBED (others took ${fmt(r.othersPercent)} % of a core)` : ''}` +
-        `${r.floor ? ` (bare forwarder p50 ${fmt(r.floor.p50, 2)} / p99 ${fmt(r.floor.p99, 2)} ms)` : ''} → ${holds(r) ? 'holds' : 'no'}`,
+        `${r.floor ? ` (bare relay: CPU ${fmt(r.floor.cpuPercent)} %, p50 ${fmt(r.floor.p50, 2)} / p99 ${fmt(r.floor.p99, 2)} ms)` : ''} → ${holds(r) ? 'holds' : 'no'}`,
     );
   }
   const best = results.filter(holds).map((r) => r.layout.bots);
