@@ -27,6 +27,14 @@ describe('gameserver protocol', () => {
     for (const [i, p] of players.entries()) {
       for (const other of [0, 1, 2].filter((s) => s !== i)) await until(`states of ${other} at ${i}`, () => p.states(other) > 3);
     }
+    // Each game acknowledges the Relays it takes (wire v14), so the server sends it the others' states partial, and they keep coming.
+    await until('partial states to every player', () => server.stats().clients.every((c) => c.statesPartial > 0 && c.relaysAcknowledged > 0));
+    const taken = players.map((p, i) => [0, 1, 2].filter((s) => s !== i).map((o) => p.states(o)));
+    for (const [i, p] of players.entries()) {
+      for (const [k, other] of [0, 1, 2].filter((s) => s !== i).entries()) await until(`more states of ${other} at ${i}`, () => p.states(other) > (taken[i]?.[k] ?? 0) + 10);
+    }
+    const partial = server.stats().clients.map((c) => `${c.statesPartial}/${c.statesSent}`);
+    console.log(`gameserver play: states sent partial per player ${partial.join(', ')}`);
     await players[2]?.run('say relayed hello');
     await until('chat at alpha', () => /charlie: relayed hello/.test(players[0]?.text() ?? ''));
     await until('chat at bravo', () => /charlie: relayed hello/.test(players[1]?.text() ?? ''));

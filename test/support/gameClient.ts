@@ -16,6 +16,7 @@ import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shar
 import type { Vec3 } from '../../src/shared/sim/types';
 import { LineClient } from './lineClient';
 import { carriesLinkEvents, ServerLink } from './serverLink';
+import { RelayedStates } from '../../src/shared/net/relayedStates';
 
 export { LineClient };
 
@@ -24,6 +25,8 @@ export interface Received {
   packet: Packet;
   at: number;
   bytes: number;
+  /** The datagram as it came. */
+  raw: Uint8Array;
 }
 
 /** A plausible ship state at `pos` (identity rotation, flying along −Z). */
@@ -63,6 +66,14 @@ export interface JoinOptions {
    * events are decoded.
    */
   link?: boolean;
+  /**
+   * Acknowledge the server's Relays as a Starlane client does (wire v14):
+   * every GameState this client sends carries a relay acknowledgement, and
+   * relayed partial states are completed from the bases kept of each player
+   * (the client's own net/relayedStates.ts). Default false: the server then
+   * sends every state full.
+   */
+  relayAcks?: boolean;
 }
 
 /** How often a `link` client checks whether its link owes the server a Reliable packet (ms). */
@@ -79,6 +90,18 @@ export class GameClient {
   readonly link: ServerLink | null;
   private messageId = 0;
   private linkTimer: NodeJS.Timeout | undefined;
+  /** With `relayAcks`: the Relays taken and the relayed players' bases (null without). */
+  readonly relayStates: RelayedStates | null;
+  /** Datagrams this client could not decode, by reason. */
+  readonly drops: Record<string, number> = {};
+  /**
+   * Relays carrying states that this client is to lose while still
+   * acknowledging them (a lying or broken client: the server then builds on
+   * states it does not hold).
+   */
+  loseRelays = 0;
+  /** Relays lost so (acknowledged, not taken). */
+  relaysLost = 0;
 
   private constructor(
     readonly tcp: LineClient,
@@ -90,8 +113,10 @@ export class GameClient {
     raw?: (bytes: Uint8Array, at: number) => void,
     answerReliable = true,
     link = false,
+    relayAcks = false,
   ) {
     this.link = link ? new ServerLink() : null;
+    this.relayStates = relayAcks ? new RelayedStates() : null;
     if (this.link) {
       const l = this.link;
       this.linkTimer = setInterval(() => {
@@ -103,10 +128,25 @@ export class GameClient {
       const at = performance.now();
       if (raw) raw(msg, at);
       if (raw && msg[3] !== PacketType.Ping && !(this.link && carriesLinkEvents(msg))) return;
-      const r = decodePacket(msg);
-      if (!r.ok) return;
+      const states = this.relayStates;
+      const r = decodePacket(msg, states ? { at: () => undefined, relayed: (slot) => states.bases(slot) } : undefined);
+      if (!r.ok) {
+        this.drops[r.reason] = (this.drops[r.reason] ?? 0) + 1;
+        return;
+      }
       const h = r.packet.header;
-      if (!raw) this.received.push({ packet: r.packet, at, bytes: msg.length });
+      if (states && h.type === PacketType.Relay) {
+        const lost = this.loseRelays > 0 && r.packet.events.some((e) => e.type === 'relayed' && e.packet.header.state !== undefined);
+        if (lost) {
+          // Acknowledged, but none of its states kept, and not taken.
+          this.loseRelays -= 1;
+          this.relaysLost += 1;
+          states.took(h.messageId, []);
+          return;
+        }
+        states.took(h.messageId, r.packet.events);
+      }
+      if (!raw) this.received.push({ packet: r.packet, at, bytes: msg.length, raw: Uint8Array.from(msg) });
       if (answerPings && h.type === PacketType.Ping) this.sendRaw(this.packet({ type: PacketType.Pong, gameTime: h.gameTime }));
       if (this.link) this.link.incoming(r.packet, at);
       else if (answerReliable) {
@@ -133,7 +173,7 @@ export class GameClient {
       throw new Error(`join refused: ${line}`);
     }
     const welcome = [await tcp.next(), await tcp.next(), await tcp.next(), await tcp.next()];
-    return new GameClient(tcp, udp, accepted as JoinAccepted & { udp: number; token: number }, welcome, host, o.answerPings ?? true, o.raw, o.answerReliable ?? true, o.link ?? false);
+    return new GameClient(tcp, udp, accepted as JoinAccepted & { udp: number; token: number }, welcome, host, o.answerPings ?? true, o.raw, o.answerReliable ?? true, o.link ?? false, o.relayAcks ?? false);
   }
 
   get slot(): number {
@@ -148,7 +188,10 @@ export class GameClient {
 
   /** A packet from this client: GameState by default, its slot, token and next message id, at `pos`; with `link`, that link section. */
   packet(o: Partial<PacketHeader> & { pos?: Vec3; events?: RemoteEvent[]; link?: LinkSection } = {}): Packet {
-    const { pos, events, link, ...header } = o;
+    const { pos, events, link: given, ...header } = o;
+    // With `relayAcks`, a GameState acknowledges the Relays taken.
+    const relayAck = (header.type ?? PacketType.GameState) === PacketType.GameState ? this.relayStates?.ack() : undefined;
+    const link = relayAck === undefined ? given : { ...given, relayAck };
     return {
       header: {
         type: PacketType.GameState,

@@ -27,7 +27,7 @@ export function useGameservers() {
     servers.push(s);
     return s;
   }
-  async function join(s: Gameserver, name: string, options: { answerReliable?: boolean; version?: string } = {}): Promise<GameClient> {
+  async function join(s: Gameserver, name: string, options: { answerReliable?: boolean; version?: string; relayAcks?: boolean } = {}): Promise<GameClient> {
     const c = await GameClient.join({ tcpPort: s.ports.tcp ?? 0, name, ...options });
     clients.push(c);
     return c;

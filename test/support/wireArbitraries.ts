@@ -277,7 +277,7 @@ export const arbLinkedMessage: fc.Arbitrary<LinkedMessage> = fc.record({
 /** An acknowledgement of 1..MAX_ACK_IDS message ids. */
 export const arbAcks: fc.Arbitrary<number[]> = fc.array(arbU16, { minLength: 1, maxLength: MAX_ACK_IDS });
 
-/** A link section (wire v11): acknowledgements, reliable messages (1..3) or both, never empty; some with a state acknowledgement (v13), some only that. */
+/** A link section (wire v11): acknowledgements, reliable messages (1..3) or both, never empty; some with a state acknowledgement (v13) or a relay acknowledgement (v14), some only those. */
 export const arbLinkSection: fc.Arbitrary<LinkSection> = fc
   .tuple(
     fc.oneof(
@@ -287,6 +287,7 @@ export const arbLinkSection: fc.Arbitrary<LinkSection> = fc
       fc.constant<LinkSection>({}),
     ),
     fc.option(arbU16, { nil: undefined }),
+    fc.option(fc.record({ newest: arbU16, mask: arbU32 }), { nil: undefined }),
   )
-  .map(([link, stateAck]) => (stateAck === undefined ? link : { stateAck, ...link }))
-  .filter((link) => link.acks !== undefined || link.messages !== undefined || link.stateAck !== undefined);
+  .map(([link, stateAck, relayAck]) => ({ ...(stateAck === undefined ? {} : { stateAck }), ...(relayAck === undefined ? {} : { relayAck }), ...link }))
+  .filter((link) => link.acks !== undefined || link.messages !== undefined || link.stateAck !== undefined || link.relayAck !== undefined);

@@ -22,6 +22,7 @@
  *
  * Pure: time is passed in, sizes come from the caller's codec.
  */
+import { MAX_ACK_IDS } from '../wire/types';
 
 /** Tunables; the defaults are what every protocol uses (docs/PROTOCOL.md). */
 export interface ReliableConfig {
@@ -51,7 +52,7 @@ export const RELIABLE_DEFAULTS: Readonly<ReliableConfig> = Object.freeze({
   maxSends: 12,
   ackRepeats: 3,
   ackDelayMs: 40,
-  maxAcksPerDatagram: 32,
+  maxAcksPerDatagram: MAX_ACK_IDS,
   maxInFlight: 128,
   maxQueued: 1024,
   rememberMs: 30_000,

@@ -16,6 +16,7 @@
  * datagrams.
  */
 import type { QuantisedState, StateBase, StateBases } from '../wire/shipStateCodec';
+import { RelayedStates } from './relayedStates';
 import type { ShipState } from '../wire/types';
 
 /** States taken from the node kept as bases (by message id). */
@@ -69,6 +70,13 @@ export class StateDeltas implements StateBases {
   private acked: number | null = null;
   /** Partial states we sent, and full ones (figures for bench:codec and the tests). */
   readonly counts = { partial: 0, full: 0 };
+  /** When the node is a gameserver: its Relays taken and the relayed players' states kept as bases (relayedStates.ts). */
+  readonly relays = new RelayedStates();
+
+  /** The bases kept for the relayed player in `slot` (StateBases). */
+  relayed(slot: number): StateBases | undefined {
+    return this.relays.bases(slot);
+  }
 
   /** The state that came in message `id`, if kept: what a partial state from the node names (StateBases). */
   at(id: number): ShipState | undefined {
@@ -114,5 +122,6 @@ export class StateDeltas implements StateBases {
     this.newestReceived = null;
     this.sent.clear();
     this.acked = null;
+    this.relays.clear();
   }
 }

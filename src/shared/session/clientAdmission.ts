@@ -17,8 +17,9 @@
  * and reaches the pipeline with the sender's packet API key and its Arrival.
  * The connection then keeps the packet's ship state as a base for the
  * node's partial states and takes its acknowledgement of ours
- * (net/stateDeltas.ts); a partial state was completed from the source's
- * kept states as it was decoded.
+ * (net/stateDeltas.ts), and keeps a gameserver Relay's players' states as
+ * bases of their relayed partial ones (net/relayedStates.ts); a partial
+ * state was completed from the source's kept states as it was decoded.
  */
 import { admitDatagram, pass, refuse, type Admission, type AdmissionRules, type Rung } from '../net/admission';
 import type { Arrival } from '../net/connection';
@@ -89,6 +90,8 @@ export class ClientAdmission {
       const deltas = this.parts.connections.get(admitted.sender)?.states;
       if (deltas && header.state && header.type === PacketType.GameState) deltas.took(header.messageId, header.state);
       if (deltas && link?.stateAck !== undefined) deltas.onStateAck(link.stateAck);
+      // A gameserver's Relay: its players' states are bases for their next partial ones, and the Relay is acknowledged.
+      if (deltas && header.type === PacketType.Relay) deltas.relays.took(header.messageId, admitted.packet.events);
     }
     return admitted;
   }

@@ -26,8 +26,8 @@
 import type { LinkLayer } from '../net/linkLayer';
 import { MAX_DATAGRAM_BYTES, type NodeAddress, type PacketApi } from '../net/packetApi';
 import type { Connection, UnnumberedPacket } from '../net/connection';
-import type { WireAddr } from '../wire/types';
-import { LINK_BYTE_SIZE, STATE_ACK_SIZE } from '../wire/codec';
+import type { LinkSection, WireAddr } from '../wire/types';
+import { LINK_BYTE_SIZE, RELAY_ACK_SIZE, STATE_ACK_SIZE } from '../wire/codec';
 import { FULL_STATE_SIZE, measureState, quantiseState, type StateBase } from '../wire/shipStateCodec';
 import type { AddressBook } from './addressBook';
 import { EventSizes, type DatagramCodec } from './datagram';
@@ -171,16 +171,21 @@ export class SessionSender {
     let size = this.codec.baseSize(packet.header) + this.sizes.sum(packet.events);
     let out: UnnumberedPacket = { header: packet.header, events: packet.events };
     if (linkTo) {
-      // The acknowledgement of the node's newest ship state rides in the link section: its bytes are kept out of the envelopes' room.
-      const stateAck = this.connections.get(key)?.states.stateAck();
-      const ackBytes = stateAck === undefined ? 0 : STATE_ACK_SIZE;
+      // The acknowledgements of the node's newest ship state, and of a gameserver's Relays, ride in the link section: their bytes are kept out of the envelopes' room.
+      const states = this.connections.get(key)?.states;
+      const stateAck = states?.stateAck();
+      const relayAck = states?.relays.ack();
+      const acked: LinkSection = {};
+      if (stateAck !== undefined) acked.stateAck = stateAck;
+      if (relayAck !== undefined) acked.relayAck = relayAck;
+      const ackBytes = (stateAck === undefined ? 0 : STATE_ACK_SIZE) + (relayAck === undefined ? 0 : RELAY_ACK_SIZE);
       const env = this.links.envelopes(linkTo, packet.header.type, MAX_DATAGRAM_BYTES - size - LINK_BYTE_SIZE - ackBytes, this.now());
       if (env.link) {
-        out = { header: packet.header, events: packet.events, link: stateAck === undefined ? env.link : { ...env.link, stateAck } };
+        out = { header: packet.header, events: packet.events, link: ackBytes === 0 ? env.link : { ...env.link, ...acked } };
         size += env.size + ackBytes;
       } else if (onlyWithEnvelopes) return;
-      else if (stateAck !== undefined) {
-        out = { header: packet.header, events: packet.events, link: { stateAck } };
+      else if (ackBytes > 0) {
+        out = { header: packet.header, events: packet.events, link: acked };
         size += LINK_BYTE_SIZE + ackBytes;
       }
     }

@@ -19,7 +19,7 @@
  * the receiver's bases when read (`decodePacket`'s `bases`).
  */
 import { MAX_DATAGRAM_BYTES, MAX_RELAY_BYTES, maxDatagramBytes, PacketType } from './types';
-import { eventListFor, linkSection, packetHead, remoteEvent, TERMINATOR_SIZE } from './events';
+import { eventListFor, linkSection, packetHead, readingRelays, remoteEvent, TERMINATOR_SIZE } from './events';
 import { measure } from './fields';
 import type { Codec } from './fields';
 import { headerSize, type StateBase, type StateBases } from './header';
@@ -30,7 +30,7 @@ import type { LinkSection, Packet, PacketHeader, RemoteEvent } from './types';
 export { DROP_REASONS, WireEncodeError } from './stream';
 export type { DropReason } from './stream';
 export { EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, RELAYED_EVENT_CODE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from './events';
-export { ACK_ID_SIZE, LINK_BYTE_SIZE, linkSectionBytes, MESSAGE_COUNT_SIZE, MESSAGE_ID_SIZE, STATE_ACK_SIZE } from './linkSection';
+export { ACK_ID_SIZE, LINK_BYTE_SIZE, linkSectionBytes, MESSAGE_COUNT_SIZE, MESSAGE_ID_SIZE, RELAY_ACK_SIZE, STATE_ACK_SIZE } from './linkSection';
 export type { StateBase, StateBases } from './header';
 export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_JOINED, FLAG_LINK, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, SERVER_HEADER_SIZE, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf, writeServerHeader } from './header';
 export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
@@ -61,7 +61,8 @@ function writePacket(s: Sink, p: Packet, base?: StateBase): void {
 /** Reads a packet, completing a partial ship state from `bases`. */
 function readPacket(r: Reader, bases?: StateBases): Packet {
   const head = packetHead.read(r, bases);
-  const events = eventListFor(head.header.type).read(r);
+  // A Relay's relayed players' partial states are completed from the bases kept for each of them (bases.relayed).
+  const events = head.header.type === PacketType.Relay ? readingRelays(bases, () => eventListFor(PacketType.Relay).read(r)) : eventListFor(head.header.type).read(r);
   return head.link === undefined ? { header: head.header, events } : { header: head.header, events, link: head.link };
 }
 

@@ -19,7 +19,7 @@ import type { Codec } from './fields';
 import { BODIES, EVENT_CODES, TYPE_BY_CODE } from './eventBodies';
 import { ByteWriter, fail, Measurer, WireEncodeError, type Sink } from './stream';
 import type { Reader } from './stream';
-import { HEADER_SIZE } from './header';
+import { HEADER_SIZE, type StateBases } from './header';
 import { linkSectionCodec, packetHeadCodec } from './linkSection';
 import { MAX_DATAGRAM_BYTES, MAX_WIRE_SLOTS, PacketType } from './types';
 import type { Packet, PacketHeader, RelayedEvent, RemoteEvent } from './types';
@@ -147,17 +147,36 @@ function writeInner(s: Sink, p: Packet): void {
  * The datagram inside a `relayed` event: a GameState header without a token,
  * then game events only. Anything else is refused (`bad-nesting`).
  */
-const innerPacket: Codec<Packet> = {
-  write(s, p) {
+const innerPacket = {
+  write(s: Sink, p: Packet): void {
     if (typeof p !== 'object' || p === null) throw new WireEncodeError(`${String(p)} is not a packet`);
     writeInner(s, p);
   },
-  read(r) {
-    const head = packetHead.read(r);
+  /** Reads the datagram of the player in `slot`, a partial state completed from the bases kept for that player (readingRelays). */
+  read(r: Reader, slot: number): Packet {
+    const head = packetHead.read(r, relayBases?.(slot));
     if (head.header.type !== PacketType.GameState || head.header.token !== undefined) fail('bad-nesting');
     return { ...head, events: gameEventList.read(r) };
   },
 };
+
+/** While a Relay's events are read: the bases of each relayed player (StateBases.relayed of the Relay's sender), or none. */
+let relayBases: ((slot: number) => StateBases | undefined) | undefined;
+
+/**
+ * Runs `body` (the reading of a Relay's event list) with `bases`' relayed
+ * players' bases at hand for their partial states (decoding is synchronous
+ * and a relayed packet holds no Relay, so one at a time is enough).
+ */
+export function readingRelays<T>(bases: StateBases | undefined, body: () => T): T {
+  const before = relayBases;
+  relayBases = bases?.relayed ? (slot) => bases.relayed?.(slot) : undefined;
+  try {
+    return body();
+  } finally {
+    relayBases = before;
+  }
+}
 
 /** `relayed` payload: the player's slot, then its datagram behind a u16 length; the inner sender slot must equal the slot (`bad-slot`). */
 const relayedBody: Codec<Omit<RelayedEvent, 'type'>> = {
@@ -171,7 +190,7 @@ const relayedBody: Codec<Omit<RelayedEvent, 'type'>> = {
   read(r) {
     const from = slot.read(r);
     const length = r.u16();
-    const packet = r.within(length, () => innerPacket.read(r));
+    const packet = r.within(length, () => innerPacket.read(r, from));
     if (packet.header.senderSlot !== from) fail('bad-slot');
     return { slot: from, packet };
   },

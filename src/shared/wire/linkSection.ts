@@ -3,10 +3,12 @@
  * messages (src/shared/net/reliable.ts), the last optional part of the
  * header (flags bit 6, after the frame inputs), before the event list:
  *
- *   [link byte u8]  bits 0..5: acknowledged ids (0..MAX_ACK_IDS),
+ *   [link byte u8]  bits 0..4: acknowledged ids (0..MAX_ACK_IDS),
+ *                   bit 5: a relay acknowledgement follows (wire v14),
  *                   bit 6: reliable messages follow,
  *                   bit 7: a state acknowledgement follows (wire v13)
  *   [state ack u16]                                   (only with bit 7)
+ *   [newest relay u16][relays before it u32]          (only with bit 5)
  *   [id u16] × acknowledged ids                       (only when some)
  *   [count u8 1..MAX_LINK_MESSAGES]                   (only with bit 6)
  *   [id u16][world event: type u8, length u16, body] × count
@@ -23,8 +25,12 @@ import { packetHeader, readHeader, type StateBase, type StateBases } from './hea
 import { MAX_ACK_IDS, MAX_LINK_MESSAGES, RELIABLE_EVENT_TYPES } from './types';
 import type { LinkSection, LinkedMessage, PacketHeader, ReliableGameEvent, RemoteEvent } from './types';
 
-/** Link byte: bits 0..5 count the acknowledged ids. */
-const ACK_COUNT_MASK = 0x3f;
+/** Link byte: bits 0..4 count the acknowledged ids. */
+const ACK_COUNT_MASK = 0x1f;
+/** Link byte: bit 5 = a relay acknowledgement (u16 newest, u32 mask) follows the state acknowledgement (wire v14). */
+const RELAY_ACK_BIT = 0x20;
+/** Bytes a relay acknowledgement adds. */
+export const RELAY_ACK_SIZE = 6;
 /** Link byte: bit 6 = reliable messages follow the ids. */
 const MESSAGES_BIT = 0x40;
 /** Link byte: bit 7 = a state acknowledgement (u16) follows the link byte (wire v13). */
@@ -40,10 +46,10 @@ export const MESSAGE_COUNT_SIZE = 1;
 /** Bytes a message adds besides its world event (type, length and body: eventSize): the id u16. */
 export const MESSAGE_ID_SIZE = 2;
 
-/** Bytes a link section takes, from what it holds: `acks` ids, `messages` messages of `messageBytes` bytes (each MESSAGE_ID_SIZE + eventSize) and a state acknowledgement or not. 0 when empty. */
-export function linkSectionBytes(acks: number, messages: number, messageBytes: number, stateAck = false): number {
-  if (acks === 0 && messages === 0 && !stateAck) return 0;
-  return LINK_BYTE_SIZE + (stateAck ? STATE_ACK_SIZE : 0) + ACK_ID_SIZE * acks + (messages > 0 ? MESSAGE_COUNT_SIZE + messageBytes : 0);
+/** Bytes a link section takes, from what it holds: `acks` ids, `messages` messages of `messageBytes` bytes (each MESSAGE_ID_SIZE + eventSize), a state acknowledgement or not and a relay acknowledgement or not. 0 when empty. */
+export function linkSectionBytes(acks: number, messages: number, messageBytes: number, stateAck = false, relayAck = false): number {
+  if (acks === 0 && messages === 0 && !stateAck && !relayAck) return 0;
+  return LINK_BYTE_SIZE + (stateAck ? STATE_ACK_SIZE : 0) + (relayAck ? RELAY_ACK_SIZE : 0) + ACK_ID_SIZE * acks + (messages > 0 ? MESSAGE_COUNT_SIZE + messageBytes : 0);
 }
 
 /** How the section writes and reads one world event (the event-list codec's, which events.ts hands in: no import cycle). */
@@ -71,14 +77,23 @@ export function linkSectionCodec(inner: InnerEventCodec): Codec<LinkSection> {
   return {
     write(s, link) {
       if (typeof link !== 'object' || link === null) refuse(`${String(link)} is not a link section`);
-      const { acks, messages, stateAck } = link;
+      const { acks, messages, stateAck, relayAck } = link;
       if (acks !== undefined && (!Array.isArray(acks) || acks.length === 0 || acks.length > MAX_ACK_IDS)) refuse(`acks: an acknowledgement lists 1..${MAX_ACK_IDS} ids, not ${String(acks?.length ?? acks)}`);
       if (messages !== undefined && (!Array.isArray(messages) || messages.length === 0 || messages.length > MAX_LINK_MESSAGES)) refuse(`messages: a section carries 1..${MAX_LINK_MESSAGES} messages, not ${String(messages?.length ?? messages)}`);
       if (stateAck !== undefined && (!Number.isInteger(stateAck) || stateAck < 0 || stateAck > 0xffff)) refuse(`stateAck: ${String(stateAck)} is not a u16`);
-      if (acks === undefined && messages === undefined && stateAck === undefined) refuse('an empty link section is left out, not sent');
+      if (relayAck !== undefined) {
+        if (typeof relayAck !== 'object' || relayAck === null) refuse(`relayAck: ${String(relayAck)} is not a relay acknowledgement`);
+        if (!Number.isInteger(relayAck.newest) || relayAck.newest < 0 || relayAck.newest > 0xffff) refuse(`relayAck.newest: ${String(relayAck.newest)} is not a u16`);
+        if (!Number.isInteger(relayAck.mask) || relayAck.mask < 0 || relayAck.mask > 0xffffffff) refuse(`relayAck.mask: ${String(relayAck.mask)} is not a u32`);
+      }
+      if (acks === undefined && messages === undefined && stateAck === undefined && relayAck === undefined) refuse('an empty link section is left out, not sent');
       const n = acks?.length ?? 0;
-      s.u8(n | (messages !== undefined ? MESSAGES_BIT : 0) | (stateAck !== undefined ? STATE_ACK_BIT : 0));
+      s.u8(n | (relayAck !== undefined ? RELAY_ACK_BIT : 0) | (messages !== undefined ? MESSAGES_BIT : 0) | (stateAck !== undefined ? STATE_ACK_BIT : 0));
       if (stateAck !== undefined) s.u16(stateAck);
+      if (relayAck !== undefined) {
+        s.u16(relayAck.newest);
+        s.u32(relayAck.mask);
+      }
       acks?.forEach((id, i) => {
         if (!Number.isInteger(id) || id < 0 || id > 0xffff) refuse(`acks[${i}]: ${String(id)} is not a u16`);
         s.u16(id);
@@ -98,10 +113,12 @@ export function linkSectionCodec(inner: InnerEventCodec): Codec<LinkSection> {
       const n = lead & ACK_COUNT_MASK;
       const hasMessages = (lead & MESSAGES_BIT) !== 0;
       const hasStateAck = (lead & STATE_ACK_BIT) !== 0;
+      const hasRelayAck = (lead & RELAY_ACK_BIT) !== 0;
       // More ids than an acknowledgement lists, or nothing at all: not the one encoding.
-      if (n > MAX_ACK_IDS || (n === 0 && !hasMessages && !hasStateAck)) fail('bad-link');
+      if (n > MAX_ACK_IDS || (n === 0 && !hasMessages && !hasStateAck && !hasRelayAck)) fail('bad-link');
       const link: LinkSection = {};
       if (hasStateAck) link.stateAck = r.u16();
+      if (hasRelayAck) link.relayAck = { newest: r.u16(), mask: r.u32() };
       if (n > 0) {
         const acks: number[] = [];
         for (let i = 0; i < n; i++) acks.push(r.u16());

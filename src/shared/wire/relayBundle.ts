@@ -8,8 +8,8 @@
  * bytes are the ones encodePacket writes for the same Relay packet (the
  * codec writes the headers and the events; the bundle only places them).
  */
-import { EVENT_LIST_END, remoteEvent, TERMINATOR_SIZE } from './events';
-import { SERVER_HEADER_SIZE, writeServerHeader } from './header';
+import { EVENT_LIST_END, packetHead, RELAYED_EVENT_CODE, remoteEvent, TERMINATOR_SIZE } from './events';
+import { SERVER_HEADER_SIZE, writeServerHeader, type StateBase } from './header';
 import { measure } from './fields';
 import { ByteWriter } from './stream';
 import { MAX_RELAY_BYTES, PacketType, type PacketHeader, type RelayedEvent } from './types';
@@ -24,6 +24,28 @@ export function relayedStateBytes(header: PacketHeader): Uint8Array {
   const event: RelayedEvent = { type: 'relayed', slot: header.senderSlot, packet: { header, events: [] } };
   const w = new ByteWriter(measure(remoteEvent, event));
   remoteEvent.write(w, event);
+  return w.buf;
+}
+
+/**
+ * The same `relayed` event with its ship state partial against `base` (wire
+ * v14): what a gameserver sends a client that acknowledged a Relay holding
+ * the base (the state `base.distance` of the player's own message ids back).
+ * Throws {@link WireEncodeError} as relayedStateBytes does, and for a state
+ * that cannot go partial against `base`.
+ */
+export function relayedPartialBytes(header: PacketHeader, base: StateBase): Uint8Array {
+  if (header.token !== undefined || header.type !== PacketType.GameState) return relayedStateBytes(header);
+  const head = { header, base };
+  const inner = measure(packetHead, head) + TERMINATOR_SIZE;
+  // Event code and payload length, then the slot and the inner datagram's length.
+  const w = new ByteWriter(3 + 1 + 2 + inner);
+  w.u8(RELAYED_EVENT_CODE);
+  w.u16(1 + 2 + inner);
+  w.u8(header.senderSlot);
+  w.u16(inner);
+  packetHead.write(w, head);
+  w.u8(EVENT_LIST_END);
   return w.buf;
 }
 
@@ -48,6 +70,13 @@ export class RelayBundle {
   private at = 0;
   /** Events added to the datagram begun (a resumed one's own not counted). */
   private count = 0;
+  /** The message id of the datagram begun. */
+  private id = 0;
+
+  /** The message id of the datagram begun (or of the last one finished). */
+  get messageId(): number {
+    return this.id;
+  }
 
   /** Whether a datagram is begun and not finished. */
   get open(): boolean {
@@ -71,6 +100,7 @@ export class RelayBundle {
     this.room();
     this.at = writeServerHeader(this.chunk, PacketType.Relay, messageId, gameTime, token, this.start);
     this.count = 0;
+    this.id = messageId >>> 0;
   }
 
   /**
@@ -87,6 +117,8 @@ export class RelayBundle {
     this.chunk.set(datagram.subarray(0, end), this.start);
     this.at = end;
     this.count = 0;
+    // The message id follows the magic, version, type, slot and flags (header.ts).
+    this.id = ((datagram[6] as number) * 0x1000000 + (((datagram[7] as number) << 16) | ((datagram[8] as number) << 8) | (datagram[9] as number))) >>> 0;
     return true;
   }
 

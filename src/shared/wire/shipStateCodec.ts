@@ -92,6 +92,12 @@ export interface StateBase {
 export interface StateBases {
   /** The state that came in message `id`, or undefined when it is not held. */
   at(id: number): ShipState | undefined;
+  /**
+   * A gameserver client's bases for the player in `slot` relayed by this
+   * sender (by that player's own message ids, which its relayed datagrams
+   * keep): what a relayed partial state names (wire v14). Undefined: none.
+   */
+  relayed?(slot: number): StateBases | undefined;
 }
 
 /** A stored quaternion component is a step of 0..32766 over ±1/√2: step 16383 is exactly 0. */

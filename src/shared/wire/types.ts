@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 13;
+export const WIRE_VERSION = 14;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -169,10 +169,28 @@ export interface LinkSection {
    * partial states on (shipStateCodec.ts).
    */
   stateAck?: number;
+  /**
+   * A gameserver client's acknowledgement of the server's Relay datagrams
+   * (wire v14): the low 16 bits of the newest Relay's message id it took,
+   * and a mask of the RELAY_ACK_SPAN before it (bit i: newest − 1 − i taken).
+   * The server builds each player's relayed state on the newest of that
+   * player's states in an acknowledged Relay (relayed partial states).
+   */
+  relayAck?: RelayAck;
 }
 
-/** Most ids one link section acknowledges. */
-export const MAX_ACK_IDS = 32;
+/** Relays taken by a gameserver client: the newest one's id (low 16 bits) and which of the RELAY_ACK_SPAN before it came. */
+export interface RelayAck {
+  newest: number;
+  /** u32: bit i set when the Relay with id newest − 1 − i was taken. */
+  mask: number;
+}
+
+/** Relays before the newest that one relay acknowledgement can name (its u32 mask). */
+export const RELAY_ACK_SPAN = 32;
+
+/** Most ids one link section acknowledges (31 since wire v14: the link byte's bit 5 says a relay acknowledgement follows). */
+export const MAX_ACK_IDS = 31;
 /** Most reliable messages in one link section (its u8 count; 512 bytes hold at most 84). */
 export const MAX_LINK_MESSAGES = 255;
 

@@ -43,7 +43,7 @@ describe('the link section on the wire', () => {
     );
   });
 
-  it('a section of two ids and a chat line is [0x42][ids u16 × 2][1][id u16][6][len][text]; ids alone are [count][ids]; a state acknowledgement sets bit 7; none sets no flag', () => {
+  it('a section of two ids and a chat line is [0x42][ids u16 × 2][1][id u16][6][len][text]; ids alone are [count][ids]; a state acknowledgement sets bit 7, a relay acknowledgement bit 5; none sets no flag', () => {
     const both = encodePacket({ header, events: [], link: { acks: [7, 0xffff], messages: [{ id: 0x1234, event: { type: 'sendText', text: 'hi' } }] } });
     expect([...both.subarray(headerSize(header))]).toEqual([0x42, 0, 7, 0xff, 0xff, 1, 0x12, 0x34, 6, 0, 3, 2, 0x68, 0x69, 0]);
     const acks = encodePacket({ header, events: [], link: { acks: [7] } });
@@ -53,6 +53,11 @@ describe('the link section on the wire', () => {
     expect([...stateAck.subarray(headerSize(header))]).toEqual([0x81, 0xbe, 0xef, 0, 7, 0]);
     const onlyStateAck = decodePacket(encodePacket({ header, events: [], link: { stateAck: 3 } }));
     expect(onlyStateAck.ok && onlyStateAck.packet.link).toEqual({ stateAck: 3 });
+    // Wire v14: bit 5 and a gameserver client's acknowledgement of Relays (newest u16, the 32 before it u32) after the state acknowledgement.
+    const relayAck = encodePacket({ header, events: [], link: { stateAck: 0xbeef, relayAck: { newest: 0x0102, mask: 0x80000001 }, acks: [7] } });
+    expect([...relayAck.subarray(headerSize(header))]).toEqual([0xa1, 0xbe, 0xef, 0x01, 0x02, 0x80, 0, 0, 1, 0, 7, 0]);
+    const onlyRelayAck = decodePacket(encodePacket({ header, events: [], link: { relayAck: { newest: 9, mask: 0xffffffff } } }));
+    expect(onlyRelayAck.ok && onlyRelayAck.packet.link).toEqual({ relayAck: { newest: 9, mask: 0xffffffff } });
     const none = encodePacket({ header, events: [] });
     expect((none[FLAGS_AT] as number) & FLAG_LINK).toBe(0);
     expect(none.length).toBe(headerSize(header) + 1);
@@ -62,8 +67,10 @@ describe('the link section on the wire', () => {
     const laser = { type: 'createLaser', id: 1, pos: { x: 0, y: 0, z: 0 }, vel: { x: 0, y: 0, z: 0 }, ttl: 1 };
     const send = (link: LinkSection) => encodePacket({ header, events: [], link });
     expect(() => send({ messages: [{ id: 1, event: laser as unknown as never }] })).toThrow(/cannot be sent as a reliable message/);
-    expect(() => send({ acks: [] })).toThrow(/1\.\.32 ids/);
-    expect(() => send({ acks: Array.from({ length: 33 }, (_, i) => i) })).toThrow(/1\.\.32 ids/);
+    expect(() => send({ acks: [] })).toThrow(/1\.\.31 ids/);
+    expect(() => send({ acks: Array.from({ length: 32 }, (_, i) => i) })).toThrow(/1\.\.31 ids/);
+    expect(() => send({ relayAck: { newest: 0x10000, mask: 0 } })).toThrow(/relayAck\.newest: 65536 is not a u16/);
+    expect(() => send({ relayAck: { newest: 1, mask: -1 } })).toThrow(/relayAck\.mask: -1 is not a u32/);
     expect(() => send({ messages: [] })).toThrow(/1\.\.255 messages/);
     expect(() => send({})).toThrow(/empty link section/);
   });
@@ -74,7 +81,7 @@ describe('the link section on the wire', () => {
       ['bad-link-message', [0x40, 1, 0, 1, 11, 0, 0]], // a relayed envelope as a message
       ['bad-link-message', [0x40, 1, 0, 1, 12, 0, 0]], // the old reliable event's code inside a message
       ['bad-link', [0x00]], // a section with nothing in it
-      ['bad-link', [0x21, ...Array.from({ length: 66 }, () => 0)]], // 33 ids
+      ['truncated', [0x20, 0, 7, 0, 0, 1]], // bit 5: a relay acknowledgement (v14), its mask cut short
       ['truncated', [0x81, 0, 7, 0]], // bit 7: a state acknowledgement (v13), then the one id it promises is cut off
       ['bad-link', [0x40, 0]], // messages follow, but none
       ['bad-length', [0x40, 1, 0, 1, 6, 0, 4, 2, 0x68, 0x69, 0]], // declared 4 bytes, the chat line needs 3

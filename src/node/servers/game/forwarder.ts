@@ -215,6 +215,8 @@ export class Forwarder {
     let farPickups = 0;
     const link = packet.link;
     if (link?.acks) s.link.onAcks(link.acks, now);
+    // The Relays it took: the others' states there are bases of their next partial states to it (relayLog.ts).
+    if (link?.relayAck) s.relayLog.acknowledge(link.relayAck);
     for (const ev of link?.messages ?? []) {
       if (!s.link.onMessage(ev.id, now)) continue;
       const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;

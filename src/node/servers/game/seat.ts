@@ -12,7 +12,10 @@ import { ReliableLink } from '../../../shared/net/reliable';
 import type { Vec3 } from '../../../shared/sim/types';
 import { messageSize } from '../../../shared/net/linkLayer';
 import { NO_SLOT, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
-import { relayedStateBytes } from '../../../shared/wire/relayBundle';
+import { relayedPartialBytes, relayedStateBytes } from '../../../shared/wire/relayBundle';
+import { FULL_STATE_SIZE, measureState, quantiseState, type QuantisedState } from '../../../shared/wire/shipStateCodec';
+import { MAX_BASE_AGE } from '../../../shared/net/stateDeltas';
+import { RelayLog } from './relayLog';
 import { Outbox } from './relay';
 import { SlotSet } from './slotSet';
 import type { UdpEndpoint } from '../common/serverUdp';
@@ -24,6 +27,10 @@ export interface ClientCounters {
   readonly bytesIn: number;
   /** New states of others sent to this client. */
   statesSent: number;
+  /** Of those, the ones sent partial: built on a state of the same player in a Relay this client acknowledged (wire v14). */
+  statesPartial: number;
+  /** Relays of ours this client acknowledged taking (each once; relayLog.ts). */
+  readonly relaysAcknowledged: number;
   /**
    * New states of others not sent because they were beyond the filter radius (once per state): those
    * judged so, and those of players too far to be looked at (not in the spatial grid's neighbouring cells).
@@ -51,6 +58,10 @@ function seatCounters(seat: ClientSeat): ClientCounters {
       return traffic.bytesIn;
     },
     statesSent: 0,
+    statesPartial: 0,
+    get relaysAcknowledged() {
+      return seat.relayLog.acknowledged;
+    },
     get statesFiltered() {
       return seat.filteredJudged + seat.unlooked();
     },
@@ -72,6 +83,9 @@ export interface Forwarded {
   event: ReliableGameEvent;
 }
 
+/** This player's own last states kept quantised by message id: what a relayed partial state of it may be built on (a base is at most MAX_BASE_AGE ids back). */
+const OWN_KEPT = MAX_BASE_AGE + 1;
+
 /** One joined player's seat. */
 export class ClientSeat {
   /**
@@ -87,6 +101,14 @@ export class ClientSeat {
   seq = 0;
   /** The newest state as the `relayed` event that carries it alone, encoded at its first relay (null: not yet). */
   private relayed: Uint8Array | null = null;
+  /** The newest state's `relayed` event partial against the state `distance` ids back, by distance (undefined: not encoded yet; null: it goes full). */
+  private readonly partials: (Uint8Array | null | undefined)[] = new Array<Uint8Array | null | undefined>(MAX_BASE_AGE + 1).fill(undefined);
+  /** This player's last OWN_KEPT states, quantised, by message id (a ring). */
+  private readonly ownIds = new Float64Array(OWN_KEPT).fill(-1);
+  private readonly ownStates: (QuantisedState | undefined)[] = new Array<QuantisedState | undefined>(OWN_KEPT).fill(undefined);
+  private ownNext = 0;
+  /** The Relays this client was sent and the other players' states it acknowledged holding (relayLog.ts). */
+  readonly relayLog = new RelayLog();
   /** Server clock (ms) of the join, then of the last accepted game datagram (with its token): TCP lines do not count. */
   lastHeard: number;
   readonly outbox: Outbox;
@@ -155,7 +177,57 @@ export class ClientSeat {
     if (st) for (const part of [st.pos, st.rot, st.vel, st.angVel, st]) Object.freeze(part);
     this.header = Object.freeze(rest);
     this.relayed = null;
+    this.partials.fill(undefined);
     this.seq += 1;
+    if (st) this.keepOwn(rest.messageId, st);
+  }
+
+  /** Keeps the state of message `id` quantised, as a base for relayed partial states. */
+  private keepOwn(id: number, state: NonNullable<PacketHeader['state']>): void {
+    let q: QuantisedState;
+    try {
+      q = quantiseState(state);
+    } catch {
+      return;
+    }
+    this.ownIds[this.ownNext] = id;
+    this.ownStates[this.ownNext] = q;
+    this.ownNext = (this.ownNext + 1) % OWN_KEPT;
+  }
+
+  /**
+   * The newest state's `relayed` event for a client that holds this player's
+   * state of message `baseId` (−1: none it acknowledged): partial against it
+   * when that is 1..MAX_BASE_AGE ids back, still kept, and partial saves
+   * bytes; else full (relayedState). Each distance is encoded once for every
+   * client it goes to. Null before the first state.
+   */
+  relayedStateFor(baseId: number): Uint8Array | null {
+    const h = this.header;
+    if (baseId < 0 || h === null || h.state === undefined) return this.relayedState();
+    const distance = (h.messageId - baseId) >>> 0;
+    if (distance < 1 || distance > MAX_BASE_AGE) return this.relayedState();
+    let bytes = this.partials[distance];
+    if (bytes === undefined) bytes = this.partials[distance] = this.encodePartial(h, distance, baseId);
+    return bytes ?? this.relayedState();
+  }
+
+  /** The `relayed` event partial against the kept state of message `baseId`, or null when it is not kept or partial saves nothing. */
+  private encodePartial(h: PacketHeader, distance: number, baseId: number): Uint8Array | null {
+    const i = this.ownIds.indexOf(baseId);
+    const sent = i < 0 ? undefined : this.ownStates[i];
+    if (sent === undefined || h.state === undefined) return null;
+    const base = { distance, sent };
+    try {
+      return measureState(h.state, base) < FULL_STATE_SIZE ? relayedPartialBytes(h, base) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Whether `bytes` (from relayedStateFor) is the newest state's partial event. */
+  isPartial(bytes: Uint8Array): boolean {
+    return bytes !== this.relayed;
   }
 
   /** The newest state's `relayed` event bytes (wire/relayBundle.ts), encoded once for every client it goes to; null before the first state. */

@@ -3,9 +3,10 @@
  * into Relay datagrams within its per-tick budget and encoded.
  *
  * States never become objects on the way: each in-range player's newest
- * state, encoded once as the `relayed` event that carries it
- * (ClientSeat.relayedState), is copied into the datagram being filled
- * (wire/relayBundle.ts). Queued events and reliable messages (the usual
+ * state, encoded once as the `relayed` event that carries it, full or
+ * partial against each base a client acknowledged
+ * (ClientSeat.relayedStateFor), is copied into the datagram being filled
+ * (wire/relayBundle.ts), and the Relay's log notes it (relayLog.ts). Queued events and reliable messages (the usual
  * flush of a busy server has none) are planned first by the general packer
  * (relay.ts planRelays) and encoded; a player whose events go carries its
  * new state in the same inner packet, and the other states continue the
@@ -69,11 +70,16 @@ export class SeatFlush {
    */
   private states(c: ClientSeat, now: number, header: () => PacketHeader, out: Uint8Array[]): void {
     const bundle = this.bundle;
+    const log = c.relayLog;
     const last = out[out.length - 1];
-    if (last !== undefined && bundle.resume(last)) out.pop();
+    if (last !== undefined && bundle.resume(last)) {
+      out.pop();
+      log.begin(bundle.messageId);
+    }
     let fresh = 0;
     c.due.visit((p) => {
-      const bytes = c.stateDue(p) ? p.relayedState() : null;
+      // Partial against the newest of p's states in a Relay c acknowledged, when there is one (relayLog.ts); else full.
+      const bytes = c.stateDue(p) ? p.relayedStateFor(log.ackedOf(p.slot, p.id)) : null;
       if (bytes === null) {
         c.due.delete(p);
         return true;
@@ -90,13 +96,17 @@ export class SeatFlush {
         if (fresh >= c.budget) return false;
         const h = header();
         bundle.begin(h.messageId, h.gameTime ?? 0, h.token ?? 0);
+        log.begin(h.messageId);
         fresh += 1;
       }
       bundle.add(bytes);
+      log.add(p.slot, p.id, (p.header as PacketHeader).messageId);
+      if (p.isPartial(bytes)) c.counters.statesPartial += 1;
       this.stateSent(c, p, now);
       return true;
     });
     if (bundle.open) out.push(bundle.finish());
+    log.end();
     c.budget -= fresh;
   }
 
