@@ -166,7 +166,7 @@ async function run(layout: Layout, o: Options): Promise<Result | null> {
   }
   const load = startLoad();
   try {
-    const joined = await load.ask({ type: 'join', tcp: server.tcp, http: server.http, layout, sendHz: SEND_HZ, seconds: o.seconds }, 'joined', 'refused');
+    const joined = await load.ask({ type: 'join', tcp: server.tcp, http: server.http, layout, sendHz: SEND_HZ, seconds: o.seconds, relayAcks: !o.fullStates }, 'joined', 'refused');
     if (joined.type === 'refused') {
       console.log(`gameserver bench, ${pointName(layout)}: ${joined.message}; N=${n} not measured`);
       return null;
@@ -199,6 +199,8 @@ async function run(layout: Layout, o: Options): Promise<Result | null> {
       rss: status.memory.rss,
       heapUsed: status.memory.heapUsed,
       tickLateMs: status.load.tickLateMs,
+      statesPartial: status.players.reduce((k, p) => k + (p.statesPartial ?? 0), 0),
+      statesSent: status.players.reduce((k, p) => k + p.statesSent, 0),
     };
     console.log(`gameserver bench, ${pointName(layout)}: ${n} clients × ${SEND_HZ} Hz for ${fmt(result.elapsed)} s after ${o.warmup} s of warm-up; clients join from ${joined.first}..${joined.last}`);
     for (const line of runLines(r, o.warmup)) console.log(line);
@@ -223,6 +225,7 @@ const program = new Command('bench:gameserver')
   .option('--seconds <s>', 'length of each measured run (default 10; 5 per N with --sweep)', (v) => Math.max(1, Number(v)))
   .option('--warmup <s>', 'traffic before measuring starts', (v) => Math.max(0, Number(v)), 2)
   .option('--sweep', 'run N = 16, 64, 128, 255 all visible and N = 255 and 1,000 filtered, and print a summary line per N and issue 27 targets')
+  .option('--full-states', "bots acknowledge no Relays, so the server relays every state full (as before wire v14); by default they acknowledge like real clients and get the others' states partial")
   .option('--baseline', "also measure a bare relay process for each N, gathering and packing as the server does (this machine's floor: its CPU and latency)")
   .addOption(new Option('--flush <when>', 'server relay mode').choices(['arrival', 'tick']).default('arrival'))
   .option('--gather-ms <ms>', "how long the server's flush on arrival gathers (its --gather-ms; 0: after each burst read)", intFrom(0, MAX_GATHER_MS), DEFAULT_GATHER_MS)
@@ -233,7 +236,7 @@ const program = new Command('bench:gameserver')
       .default('off'),
   )
   .parse();
-const opts = program.opts<{ bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; flush: string; gatherMs: number; tickHz: number; levelOfDetail: string }>();
+const opts = program.opts<{ bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; fullStates?: boolean; flush: string; gatherMs: number; tickHz: number; levelOfDetail: string }>();
 const o = { ...opts, seconds: opts.seconds ?? (opts.sweep ? 5 : 10) };
 type Options = typeof o;
 
@@ -259,5 +262,5 @@ for (const layout of points) {
   results.push(r);
 }
 const totalSeconds = (performance.now() - started) / 1000;
-if (o.sweep) for (const line of summaryLines(points, results, { ...o, flush: flushMode, pinning, totalSeconds })) console.log(line);
+if (o.sweep) for (const line of summaryLines(points, results, { ...o, flush: flushMode, pinning, totalSeconds, states: o.fullStates ? 'full (the bots acknowledge no Relays: --full-states)' : 'partial where the bots acknowledged a base (wire v14)' })) console.log(line);
 else console.log(`total time ${fmt(totalSeconds)} s`);

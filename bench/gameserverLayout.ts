@@ -90,6 +90,8 @@ export interface LoadResult {
   duplicates: number;
   /** Sampled relay datagrams decoded in full, and how many failed. */
   checked: number;
+  /** Sampled Relays holding a partial state (the load keeps no bases to decode them). */
+  partialUnchecked: number;
   bad: number;
   /** Reliable messages the clients' link layers acknowledged. */
   acked: number;
@@ -102,7 +104,7 @@ export interface LoadResult {
 
 /** Bench → load process. */
 export type ToLoad =
-  | { type: 'join'; tcp: number; http: number; layout: Layout; sendHz: number; seconds: number }
+  | { type: 'join'; tcp: number; http: number; layout: Layout; sendHz: number; seconds: number; relayAcks: boolean }
   | { type: 'measure' }
   | { type: 'stop' }
   | { type: 'mute' }

@@ -61,7 +61,7 @@ export interface ServerTally {
   /** Strikes against players, by kind (the rules guard's and the datagram checks'). */
   strikes: Record<string, number>;
   kicked: number;
-  players: { slot: number; name: string; packetsIn: number; statesSent: number; statesFiltered: number; datagramsSent: number }[];
+  players: { slot: number; name: string; packetsIn: number; statesSent: number; statesPartial?: number; statesFiltered: number; datagramsSent: number }[];
 }
 
 /** The lost states by where they went, and the counters that say so. */

@@ -34,6 +34,9 @@ export interface Result {
   heapUsed: number;
   /** How late the server's 20 Hz tick ran over its last minute (status JSON at the end): the server's own stalls, apart from the load's. */
   tickLateMs: { p50: number; p99: number };
+  /** States the server relayed over the whole run, and how many of them partial (status JSON at the end). */
+  statesSent: number;
+  statesPartial: number;
   /** The bare relay's CPU and latency for the same N (with --baseline). */
   floor?: Floor;
 }
@@ -86,6 +89,7 @@ export function runLines(r: Result, warmup: number): string[] {
     );
   lines.push(
     `  server: CPU ${fmt(r.cpuPercent)} % of one core; RSS ${mib(r.rss)}, heap used ${mib(r.heapUsed)}; its tick late p50 ${fmt(r.tickLateMs.p50, 1)} ms, p99 ${fmt(r.tickLateMs.p99, 1)} ms (status JSON at the end)`,
+    `  relayed states sent partial: ${r.statesPartial} of ${r.statesSent} (${fmt((100 * r.statesPartial) / Math.max(1, r.statesSent))} %, whole run; the load could not check ${l.partialUnchecked} sampled Relays holding one, keeping no bases)`,
     `  forward latency (client send → other client receive): p50 ${fmt(l.latency.p50, 2)} ms, p99 ${fmt(l.latency.p99, 2)} ms, max ${fmt(l.latency.max, 2)} ms over ${l.latency.count} states` +
       `${l.duplicates > 0 ? ` (${l.duplicates} duplicates)` : ''}`,
     `    of which after the server sent the datagram (loopback, and the load process's own delays): p50 ${fmt(l.afterSend.p50, 1)} ms, p99 ${fmt(l.afterSend.p99, 1)} ms (±1 ms)`,
@@ -98,11 +102,11 @@ export function runLines(r: Result, warmup: number): string[] {
 }
 
 /** The summary after a sweep: a line per point (measured or not), the largest N that holds, issue 27's targets. */
-export function summaryLines(points: Layout[], results: Result[], o: { flush: string; tickHz: number; pinning: string; seconds: number; warmup: number; totalSeconds: number }): string[] {
+export function summaryLines(points: Layout[], results: Result[], o: { flush: string; tickHz: number; pinning: string; seconds: number; warmup: number; totalSeconds: number; states: string }): string[] {
   const of = (l: Layout) => results.find((r) => r.layout === l);
   const lines = [
     '',
-    `summary: flush ${o.flush}, server tick ${o.tickHz} Hz, ${o.seconds} s measured per N after ${o.warmup} s of warm-up; ${o.pinning}`,
+    `summary: flush ${o.flush}, server tick ${o.tickHz} Hz, relayed states ${o.states}, ${o.seconds} s measured per N after ${o.warmup} s of warm-up; ${o.pinning}`,
     `  (holds = every client sends ≥ ${SEND_HZ - 1} Hz and gets each client it sees at ≥ ${SEND_HZ - 1} Hz, delivery ≥ ${DELIVERY_LIMIT} %, p99 ≤ ${P99_LIMIT_MS} ms)`,
   ];
   for (const l of points) {

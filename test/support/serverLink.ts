@@ -48,7 +48,9 @@ export class ServerLink {
     const own = packet.link ?? {};
     const acks = [...(env.link.acks ?? []), ...(own.acks ?? [])].slice(0, MAX_ACK_IDS);
     const messages = [...(env.link.messages ?? []), ...(own.messages ?? [])];
-    return { header: packet.header, events: packet.events, link: { ...(acks.length > 0 ? { acks } : {}), ...(messages.length > 0 ? { messages } : {}) } };
+    // Its state and relay acknowledgements stay as they were.
+    const { stateAck, relayAck } = own;
+    return { header: packet.header, events: packet.events, link: { ...(stateAck === undefined ? {} : { stateAck }), ...(relayAck === undefined ? {} : { relayAck }), ...(acks.length > 0 ? { acks } : {}), ...(messages.length > 0 ? { messages } : {}) } };
   }
 
   /** True when the link owes the server something no regular datagram carried (send a Reliable packet through `withEnvelopes`). */
