@@ -54,6 +54,7 @@ import type { ServerTally } from './gameserverLoss';
 import { allVisibleLayout, filteredLayout, mostVisible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
 import { MAX_LOOPBACK_CLIENTS } from './loopbackHosts';
 import { baseline } from './gameserverFloor';
+import { procCpuSeconds } from './procCpu';
 import { pointName, fmt, runLines, SEND_HZ, summaryLines, SWEEP, type Result } from './gameserverSweep';
 
 const repoRoot = join(import.meta.dirname, '..');
@@ -94,17 +95,6 @@ async function startServer(args: string[]): Promise<Server | string> {
       else reject(new Error(`gameserver exited (${code}):\n${out}`));
     });
   });
-}
-
-/** CPU seconds (user + system) of process `pid`, from /proc (utime and stime, fields 14 and 15, 100 ticks a second); NaN without /proc. */
-function procCpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 /** Busy CPU seconds of the whole machine, all cores (/proc/stat: user, nice, system, irq, softirq, steal); NaN without /proc. */

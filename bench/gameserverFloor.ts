@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
-import { readFileSync } from 'node:fs';
+import { procCpuSeconds } from './procCpu';
 import { MAX_RELAY_BYTES } from '../src/shared/wire/types';
 
 const SEND_HZ = 20;
@@ -41,17 +41,6 @@ s.on('message', (msg, r) => {
   if (timer === null) timer = gather > 0 ? setTimeout(flush, gather) : setImmediate(flush);
 });
 s.bind(0, '127.0.0.1', () => console.log(s.address().port));`;
-
-/** CPU seconds (user + system) of process `pid` from /proc; NaN without it. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 
 /** What the bare relay did for `bots` senders at 20 Hz: its CPU (% of a core) and the forward latency (ms). */
 export interface Floor {
@@ -97,12 +86,12 @@ export async function baseline(
     await sleep(300);
     sockets.forEach((sock, i) => timers.push(setTimeout(() => timers.push(setInterval(() => stamp(sock), 1000 / SEND_HZ)), (i * 1000) / SEND_HZ / bots)));
     await sleep(warmup * 1000);
-    const cpu0 = cpuSeconds(child.pid);
+    const cpu0 = procCpuSeconds(child.pid);
     const t0 = performance.now();
     measuring = true;
     await sleep(seconds * 1000);
     measuring = false;
-    const cpuPercent = ((cpuSeconds(child.pid) - cpu0) / ((performance.now() - t0) / 1000)) * 100;
+    const cpuPercent = ((procCpuSeconds(child.pid) - cpu0) / ((performance.now() - t0) / 1000)) * 100;
     const sorted = Float64Array.from(latencies).sort();
     return { cpuPercent, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
   } finally {
