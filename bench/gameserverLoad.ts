@@ -20,7 +20,7 @@
  */
 import { GameClient } from '../test/support/gameClient';
 import { RelayedStates } from '../src/shared/net/relayedStates';
-import { decodePacket, fixedHeaderSize, FLAG_TIME, FLAG_JOINED, RELAYED_EVENT_CODE } from '../src/shared/wire/codec';
+import { decodePacket, fixedHeaderSize, FLAG_TIME, FLAG_JOINED, messageIdOf, RELAYED_EVENT_CODE } from '../src/shared/wire/codec';
 import { objectId, PacketType, type LinkSection, type ShipState } from '../src/shared/wire/types';
 import type { Vec3 } from '../src/shared/sim/types';
 import { reconcile, type ClientTally, type LostState, type ServerTally } from './gameserverLoss';
@@ -81,7 +81,7 @@ class Inbox {
     this.ever.datagrams += 1;
     if (b.length >= 10) {
       // The server numbers its datagrams to each client 1, 2, 3...: a gap is a datagram lost on the way (a late one fills it).
-      const id = ((b[6] as number) * 0x1000000 + (((b[7] as number) << 16) | ((b[8] as number) << 8) | (b[9] as number))) >>> 0;
+      const id = messageIdOf(b);
       if (this.lastId === null || id > this.lastId) {
         if (this.lastId !== null) this.ever.idGaps += id - this.lastId - 1;
         this.lastId = id;
@@ -92,7 +92,7 @@ class Inbox {
       return;
     }
     this.relays += 1;
-    if (this.lastId !== null) this.relaysTaken.took(((b[6] as number) * 0x1000000 + (((b[7] as number) << 16) | ((b[8] as number) << 8) | (b[9] as number))) >>> 0, []);
+    if (b.length >= 10) this.relaysTaken.took(messageIdOf(b), []);
     if ((this.relays & 63) === 0) {
       this.checked += 1;
       const r = decodePacket(b);

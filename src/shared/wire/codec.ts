@@ -32,7 +32,7 @@ export type { DropReason } from './stream';
 export { EVENT_CODES, EVENT_HEADER_SIZE, EVENT_LIST_END, MAX_EVENT_PAYLOAD, RELAYED_EVENT_CODE, RELAYED_OVERHEAD, TERMINATOR_SIZE } from './events';
 export { ACK_ID_SIZE, LINK_BYTE_SIZE, linkSectionBytes, MESSAGE_COUNT_SIZE, MESSAGE_ID_SIZE, RELAY_ACK_SIZE, STATE_ACK_SIZE } from './linkSection';
 export type { StateBase, StateBases } from './header';
-export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_JOINED, FLAG_LINK, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, SERVER_HEADER_SIZE, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf, writeServerHeader } from './header';
+export { BASE_HEADER_SIZE, fixedHeaderSize, FLAG_INPUTS, FLAG_JOINED, FLAG_LINK, FLAG_STATE, FLAG_TIME, FLAG_TOKEN, HEADER_SIZE, headerSize, messageIdOf, SERVER_HEADER_SIZE, STATE_SIZE, TIME_SIZE, TOKEN_SIZE, wireVersionOf, writeServerHeader } from './header';
 export { MAX_ANGULAR_RATE, MAX_COORD, QUAT_SCALE } from './fields';
 
 /**

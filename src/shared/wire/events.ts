@@ -154,14 +154,14 @@ const innerPacket = {
   },
   /** Reads the datagram of the player in `slot`, a partial state completed from the bases kept for that player (readingRelays). */
   read(r: Reader, slot: number): Packet {
-    const head = packetHead.read(r, relayBases?.(slot));
+    const head = packetHead.read(r, relayBases?.relayed?.(slot));
     if (head.header.type !== PacketType.GameState || head.header.token !== undefined) fail('bad-nesting');
     return { ...head, events: gameEventList.read(r) };
   },
 };
 
-/** While a Relay's events are read: the bases of each relayed player (StateBases.relayed of the Relay's sender), or none. */
-let relayBases: ((slot: number) => StateBases | undefined) | undefined;
+/** While a Relay's events are read: the bases of the Relay's sender, whose `relayed` has each relayed player's, or none. */
+let relayBases: StateBases | undefined;
 
 /**
  * Runs `body` (the reading of a Relay's event list) with `bases`' relayed
@@ -170,7 +170,7 @@ let relayBases: ((slot: number) => StateBases | undefined) | undefined;
  */
 export function readingRelays<T>(bases: StateBases | undefined, body: () => T): T {
   const before = relayBases;
-  relayBases = bases?.relayed ? (slot) => bases.relayed?.(slot) : undefined;
+  relayBases = bases;
   try {
     return body();
   } finally {

@@ -114,6 +114,14 @@ export const packetHeader = {
   },
 };
 
+/** Where the message id (u32) sits: after magic u16, version u8, type u8, sender slot u8 and flags u8. */
+const MESSAGE_ID_OFFSET = 6;
+
+/** The message id of datagram `data` (a caller checked it holds at least BASE_HEADER_SIZE bytes). */
+export function messageIdOf(data: Uint8Array): number {
+  return ((data[MESSAGE_ID_OFFSET] as number) * 0x1000000 + (((data[MESSAGE_ID_OFFSET + 1] as number) << 16) | ((data[MESSAGE_ID_OFFSET + 2] as number) << 8) | (data[MESSAGE_ID_OFFSET + 3] as number))) >>> 0;
+}
+
 /** Bytes of a server's own header on a datagram to one client: the base, the game time and the client's token. */
 export const SERVER_HEADER_SIZE = BASE_HEADER_SIZE + TIME_SIZE + TOKEN_SIZE;
 

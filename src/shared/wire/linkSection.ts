@@ -46,10 +46,10 @@ export const MESSAGE_COUNT_SIZE = 1;
 /** Bytes a message adds besides its world event (type, length and body: eventSize): the id u16. */
 export const MESSAGE_ID_SIZE = 2;
 
-/** Bytes a link section takes, from what it holds: `acks` ids, `messages` messages of `messageBytes` bytes (each MESSAGE_ID_SIZE + eventSize), a state acknowledgement or not and a relay acknowledgement or not. 0 when empty. */
-export function linkSectionBytes(acks: number, messages: number, messageBytes: number, stateAck = false, relayAck = false): number {
-  if (acks === 0 && messages === 0 && !stateAck && !relayAck) return 0;
-  return LINK_BYTE_SIZE + (stateAck ? STATE_ACK_SIZE : 0) + (relayAck ? RELAY_ACK_SIZE : 0) + ACK_ID_SIZE * acks + (messages > 0 ? MESSAGE_COUNT_SIZE + messageBytes : 0);
+/** Bytes a link section takes, from what it holds: `acks` ids, `messages` messages of `messageBytes` bytes (each MESSAGE_ID_SIZE + eventSize) and a state acknowledgement or not. 0 when empty. */
+export function linkSectionBytes(acks: number, messages: number, messageBytes: number, stateAck = false): number {
+  if (acks === 0 && messages === 0 && !stateAck) return 0;
+  return LINK_BYTE_SIZE + (stateAck ? STATE_ACK_SIZE : 0) + ACK_ID_SIZE * acks + (messages > 0 ? MESSAGE_COUNT_SIZE + messageBytes : 0);
 }
 
 /** How the section writes and reads one world event (the event-list codec's, which events.ts hands in: no import cycle). */

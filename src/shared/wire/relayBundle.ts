@@ -9,7 +9,7 @@
  * codec writes the headers and the events; the bundle only places them).
  */
 import { EVENT_LIST_END, packetHead, RELAYED_EVENT_CODE, remoteEvent, TERMINATOR_SIZE } from './events';
-import { SERVER_HEADER_SIZE, writeServerHeader, type StateBase } from './header';
+import { messageIdOf, SERVER_HEADER_SIZE, writeServerHeader, type StateBase } from './header';
 import { measure } from './fields';
 import { ByteWriter } from './stream';
 import { MAX_RELAY_BYTES, PacketType, type PacketHeader, type RelayedEvent } from './types';
@@ -117,8 +117,7 @@ export class RelayBundle {
     this.chunk.set(datagram.subarray(0, end), this.start);
     this.at = end;
     this.count = 0;
-    // The message id follows the magic, version, type, slot and flags (header.ts).
-    this.id = ((datagram[6] as number) * 0x1000000 + (((datagram[7] as number) << 16) | ((datagram[8] as number) << 8) | (datagram[9] as number))) >>> 0;
+    this.id = messageIdOf(datagram);
     return true;
   }
 

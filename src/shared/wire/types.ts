@@ -169,17 +169,15 @@ export interface LinkSection {
    * partial states on (shipStateCodec.ts).
    */
   stateAck?: number;
-  /**
-   * A gameserver client's acknowledgement of the server's Relay datagrams
-   * (wire v14): the low 16 bits of the newest Relay's message id it took,
-   * and a mask of the RELAY_ACK_SPAN before it (bit i: newest − 1 − i taken).
-   * The server builds each player's relayed state on the newest of that
-   * player's states in an acknowledged Relay (relayed partial states).
-   */
+  /** A gameserver client's acknowledgement of the Relays it took (wire v14): bases of relayed partial states. */
   relayAck?: RelayAck;
 }
 
-/** Relays taken by a gameserver client: the newest one's id (low 16 bits) and which of the RELAY_ACK_SPAN before it came. */
+/**
+ * Relays taken by a gameserver client: the newest one's id (low 16 bits) and
+ * which of the RELAY_ACK_SPAN before it came. The server builds each player's
+ * relayed state on the newest of that player's states in a Relay acknowledged.
+ */
 export interface RelayAck {
   newest: number;
   /** u32: bit i set when the Relay with id newest − 1 − i was taken. */

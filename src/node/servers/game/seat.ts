@@ -11,9 +11,9 @@ import { sequenceStart } from '../../../shared/net/replayWindow';
 import { ReliableLink } from '../../../shared/net/reliable';
 import type { Vec3 } from '../../../shared/sim/types';
 import { messageSize } from '../../../shared/net/linkLayer';
-import { NO_SLOT, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
+import { NO_SLOT, type PacketHeader, type ReliableGameEvent, type ShipState } from '../../../shared/wire/types';
 import { relayedPartialBytes, relayedStateBytes } from '../../../shared/wire/relayBundle';
-import { FULL_STATE_SIZE, measureState, quantiseState, type QuantisedState } from '../../../shared/wire/shipStateCodec';
+import { FULL_STATE_SIZE, measureState, quantiseState } from '../../../shared/wire/shipStateCodec';
 import { MAX_BASE_AGE } from '../../../shared/net/stateDeltas';
 import { RelayLog } from './relayLog';
 import { Outbox } from './relay';
@@ -103,9 +103,9 @@ export class ClientSeat {
   private relayed: Uint8Array | null = null;
   /** The newest state's `relayed` event partial against the state `distance` ids back, by distance (undefined: not encoded yet; null: it goes full). */
   private readonly partials: (Uint8Array | null | undefined)[] = new Array<Uint8Array | null | undefined>(MAX_BASE_AGE + 1).fill(undefined);
-  /** This player's last OWN_KEPT states, quantised, by message id (a ring). */
+  /** This player's last OWN_KEPT states by message id (a ring; quantised only when a partial state is built on one). */
   private readonly ownIds = new Float64Array(OWN_KEPT).fill(-1);
-  private readonly ownStates: (QuantisedState | undefined)[] = new Array<QuantisedState | undefined>(OWN_KEPT).fill(undefined);
+  private readonly ownStates: (ShipState | undefined)[] = new Array<ShipState | undefined>(OWN_KEPT).fill(undefined);
   private ownNext = 0;
   /** The Relays this client was sent and the other players' states it acknowledged holding (relayLog.ts). */
   readonly relayLog = new RelayLog();
@@ -179,20 +179,12 @@ export class ClientSeat {
     this.relayed = null;
     this.partials.fill(undefined);
     this.seq += 1;
-    if (st) this.keepOwn(rest.messageId, st);
-  }
-
-  /** Keeps the state of message `id` quantised, as a base for relayed partial states. */
-  private keepOwn(id: number, state: NonNullable<PacketHeader['state']>): void {
-    let q: QuantisedState;
-    try {
-      q = quantiseState(state);
-    } catch {
-      return;
+    if (st) {
+      // Kept as a base for relayed partial states.
+      this.ownIds[this.ownNext] = rest.messageId;
+      this.ownStates[this.ownNext] = st;
+      this.ownNext = (this.ownNext + 1) % OWN_KEPT;
     }
-    this.ownIds[this.ownNext] = id;
-    this.ownStates[this.ownNext] = q;
-    this.ownNext = (this.ownNext + 1) % OWN_KEPT;
   }
 
   /**
@@ -215,10 +207,10 @@ export class ClientSeat {
   /** The `relayed` event partial against the kept state of message `baseId`, or null when it is not kept or partial saves nothing. */
   private encodePartial(h: PacketHeader, distance: number, baseId: number): Uint8Array | null {
     const i = this.ownIds.indexOf(baseId);
-    const sent = i < 0 ? undefined : this.ownStates[i];
-    if (sent === undefined || h.state === undefined) return null;
-    const base = { distance, sent };
+    const kept = i < 0 ? undefined : this.ownStates[i];
+    if (kept === undefined || h.state === undefined) return null;
     try {
+      const base = { distance, sent: quantiseState(kept) };
       return measureState(h.state, base) < FULL_STATE_SIZE ? relayedPartialBytes(h, base) : null;
     } catch {
       return null;
