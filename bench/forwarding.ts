@@ -7,7 +7,9 @@
  * forwarded state and the bytes allocated per forwarded state (from V8's own
  * collection records: what the young generation filled), also less the
  * datagrams' own bytes, and the datagrams and bytes each client got. The hot path's target (issue 27): no per-state
- * allocation.
+ * allocation. Each N runs twice: clients that acknowledge no Relay (every
+ * state relayed full) and clients that acknowledge every Relay before the
+ * next tick (each state relayed partial against the one before, wire v14).
  */
 import { GCProfiler } from 'node:v8';
 import { Command, InvalidArgumentError } from 'commander';
@@ -58,7 +60,7 @@ interface Figures {
   bytes: number;
 }
 
-function run(players: number, seconds: number, burst: number): Figures {
+function run(players: number, seconds: number, burst: number, acks: boolean): Figures {
   const fwd = new Forwarder({ radius: 100_000, outdatedMs: 500, budget: 1_000_000, queueCap: 64, levelOfDetail: false });
   let token = 1;
   const seats: ClientSeat[] = [];
@@ -72,10 +74,13 @@ function run(players: number, seconds: number, burst: number): Figures {
   const packets = Array.from({ length: ticks + 1 }, (_, t) => seats.map((s) => statePacket(s.slot, t + 1)));
   let datagrams = 0;
   let bytes = 0;
+  /** Per seat: the id of its first Relay this tick (one id is skipped between ticks). */
+  const firstOfTick = new Float64Array(players);
+  for (const s of seats) firstOfTick[s.slot] = s.connection.stamp() + 1;
   // As the server's flush on arrival does it (gameDatagrams.ts flushDirty): each dirty seat taken off the set and flushed.
   const flushDirty = (now: number) => {
     fwd.takeDirty((c) => {
-      const out = fwd.flush(c, now, () => serverHeader(PacketType.Relay, 1, now, c.token));
+      const out = fwd.flush(c, now, () => serverHeader(PacketType.Relay, c.connection.stamp(), now, c.token));
       for (let i = 0; i < out.length; i++) {
         datagrams += 1;
         bytes += (out[i] as Uint8Array).length;
@@ -90,7 +95,17 @@ function run(players: number, seconds: number, burst: number): Figures {
       if ((i + 1) % burst === 0) flushDirty(now);
     }
     flushDirty(now);
-    for (const s of seats) s.budget = 1_000_000;
+    for (const s of seats) {
+      s.budget = 1_000_000;
+      // A client that took every Relay of the tick acknowledges them with its next state (ids are consecutive per seat).
+      const next = s.connection.stamp();
+      if (acks) {
+        const count = Math.min(32, (next - (firstOfTick[s.slot] as number)) >>> 0);
+        const newest = (next - 1) >>> 0;
+        s.relayLog.acknowledge({ newest: newest & 0xffff, mask: count >= 33 ? 0xffffffff : (2 ** Math.max(0, count - 1) - 1) >>> 0 });
+      }
+      firstOfTick[s.slot] = (next + 1) >>> 0;
+    }
   };
   // Warm up (the JIT, and every seat has every other's first state), then measure.
   tick(0);
@@ -113,11 +128,12 @@ function run(players: number, seconds: number, burst: number): Figures {
 }
 
 console.log(`forwarding core in process: N players all in sight, 20 Hz each for ${opts.seconds} s, a flush after every ${opts.burst} arrivals; relay datagrams encoded`);
-console.log('N      states      ns/state   bytes allocated/state   beyond the datagrams   collections   datagrams/client/s   bytes/state sent');
-for (const n of playerCounts) {
-  const f = run(n, opts.seconds, opts.burst);
+console.log('N    relayed   states      ns/state   bytes allocated/state   beyond the datagrams   collections   datagrams/client/s   bytes/state sent');
+for (const n of playerCounts) for (const acks of [false, true]) {
+  const f = run(n, opts.seconds, opts.burst, acks);
   const cols = [
-    String(n).padEnd(6),
+    String(n).padEnd(4),
+    (acks ? 'partial' : 'full').padEnd(8),
     String(f.states).padStart(9),
     (f.ns / f.states).toFixed(0).padStart(13),
     (f.allocated / f.states).toFixed(1).padStart(23),

@@ -215,10 +215,13 @@ function fitsPartial(q: QuantisedState, base: QuantisedState): boolean {
  * FULL_STATE_SIZE + 1: more than full, so a sender sends it full.
  */
 export function measureState(state: ShipState, base?: StateBase): number {
-  if (!base) return FULL_STATE_SIZE;
-  const q = quantiseState(state);
-  if (!fitsPartial(q, base.sent)) return FULL_STATE_SIZE + 1;
-  return stateSectionSize(changedPortions(q, base.sent) | PORTION_BASE);
+  return base ? partialSize(quantiseState(state), base.sent) : FULL_STATE_SIZE;
+}
+
+/** Bytes of the section of quantised state `q` partial against `base` (FULL_STATE_SIZE + 1 when it cannot go partial), as measureState. */
+export function partialSize(q: QuantisedState, base: QuantisedState): number {
+  if (!fitsPartial(q, base)) return FULL_STATE_SIZE + 1;
+  return stateSectionSize(changedPortions(q, base) | PORTION_BASE);
 }
 
 function writeI24(s: Sink, v: number): void {

@@ -13,7 +13,7 @@ import type { Vec3 } from '../../../shared/sim/types';
 import { messageSize } from '../../../shared/net/linkLayer';
 import { NO_SLOT, type PacketHeader, type ReliableGameEvent, type ShipState } from '../../../shared/wire/types';
 import { relayedPartialBytes, relayedStateBytes } from '../../../shared/wire/relayBundle';
-import { FULL_STATE_SIZE, measureState, quantiseState } from '../../../shared/wire/shipStateCodec';
+import { FULL_STATE_SIZE, partialSize, quantiseState, type QuantisedState } from '../../../shared/wire/shipStateCodec';
 import { MAX_BASE_AGE } from '../../../shared/net/stateDeltas';
 import { RelayLog } from './relayLog';
 import { Outbox } from './relay';
@@ -106,6 +106,8 @@ export class ClientSeat {
   /** This player's last OWN_KEPT states by message id (a ring; quantised only when a partial state is built on one). */
   private readonly ownIds = new Float64Array(OWN_KEPT).fill(-1);
   private readonly ownStates: (ShipState | undefined)[] = new Array<ShipState | undefined>(OWN_KEPT).fill(undefined);
+  /** Each kept state quantised, once a partial state needed it (undefined: not yet). */
+  private readonly ownQuantised: (QuantisedState | undefined)[] = new Array<QuantisedState | undefined>(OWN_KEPT).fill(undefined);
   private ownNext = 0;
   /** The Relays this client was sent and the other players' states it acknowledged holding (relayLog.ts). */
   readonly relayLog = new RelayLog();
@@ -183,6 +185,7 @@ export class ClientSeat {
       // Kept as a base for relayed partial states.
       this.ownIds[this.ownNext] = rest.messageId;
       this.ownStates[this.ownNext] = st;
+      this.ownQuantised[this.ownNext] = undefined;
       this.ownNext = (this.ownNext + 1) % OWN_KEPT;
     }
   }
@@ -206,15 +209,22 @@ export class ClientSeat {
 
   /** The `relayed` event partial against the kept state of message `baseId`, or null when it is not kept or partial saves nothing. */
   private encodePartial(h: PacketHeader, distance: number, baseId: number): Uint8Array | null {
-    const i = this.ownIds.indexOf(baseId);
-    const kept = i < 0 ? undefined : this.ownStates[i];
-    if (kept === undefined || h.state === undefined) return null;
     try {
-      const base = { distance, sent: quantiseState(kept) };
-      return measureState(h.state, base) < FULL_STATE_SIZE ? relayedPartialBytes(h, base) : null;
+      const sent = this.quantisedOwn(baseId);
+      const now = this.quantisedOwn(h.messageId);
+      if (sent === undefined || now === undefined) return null;
+      return partialSize(now, sent) < FULL_STATE_SIZE ? relayedPartialBytes(h, { distance, sent }) : null;
     } catch {
       return null;
     }
+  }
+
+  /** The kept state of message `id` quantised (worked out once), or undefined when it is not kept. */
+  private quantisedOwn(id: number): QuantisedState | undefined {
+    const i = this.ownIds.indexOf(id);
+    const kept = i < 0 ? undefined : this.ownStates[i];
+    if (kept === undefined) return undefined;
+    return (this.ownQuantised[i] ??= quantiseState(kept));
   }
 
   /** Whether `bytes` (from relayedStateFor) is the newest state's partial event. */
