@@ -1,7 +1,8 @@
 /**
  * Gameserver load benchmark (`npm run bench:gameserver -- [--bots N]
  * [--filtered] [--seconds S] [--warmup S] [--sweep] [--baseline]
- * [--flush arrival|tick] [--gather-ms N] [--tick-hz N] [--level-of-detail on|off]`): starts one gameserver PROCESS
+ * [--flush arrival|tick] [--gather-ms N] [--tick-hz N] [--level-of-detail on|off] [--full-states]`): starts one gameserver PROCESS
+ * (several past 255 clients)
  * (out/main/server.js gameserver on free ports, every limit at its default
  * but --max-players N when N > 64, and the filter radius of the layout) and
  * one load PROCESS (gameserverLoad.ts, driven over its IPC channel) that
@@ -35,9 +36,10 @@
  * holds 20 Hz with ≥ 99 % delivery and p99 ≤ 10 ms, issue 27's targets
  * (met or missed) and the total time (gameserverSweep.ts). A gameserver
  * seats at most 255 (--max-players 1-255: slots are a byte on the wire), so
- * the all-visible top point is 255, and N = 1,000 is reported as refused: it
- * stays in the sweep so its line (and the target that needs it) prints
- * honestly.
+ * the all-visible top point is 255, and N = 1,000 is spread over four
+ * gameserver processes of 250 (gameserverLayout.ts), all pinned to the same
+ * core: their CPU, memory and counters are summed, the worst tick lateness
+ * shown.
  * `--baseline` also measures, for each N, a bare relay process
  * (gameserverFloor.ts, pinned as the server is, its senders in this bench
  * process) that gathers and packs as the server does but decides nothing:
@@ -51,7 +53,7 @@ import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 import { DEFAULT_GATHER_MS, MAX_GATHER_MS } from '../src/node/servers/game/gameserverOptions';
 import { MAX_RELAY_BYTES } from '../src/shared/wire/types';
 import type { ServerTally } from './gameserverLoss';
-import { allVisibleLayout, filteredLayout, mostVisible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
+import { allVisibleLayout, clientsOf, filteredLayout, mostVisible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
 import { MAX_LOOPBACK_CLIENTS } from './loopbackHosts';
 import { baseline } from './gameserverFloor';
 import { procCpuSeconds } from './procCpu';
@@ -145,39 +147,91 @@ function startLoad() {
   return { child, exited, ask };
 }
 
-/** One run of `layout` for `seconds` (after `warmup`) against a fresh server process; null when the server refused (printed). */
+/**
+ * Every server's status JSON as one: counters summed, memory summed, the
+ * latest tick's lateness the worst of them, and each player's slot keyed
+ * server × 256 + slot, as the load keys its clients (slots repeat across
+ * servers).
+ */
+function mergedStatus(all: Status[]): Status {
+  const add = (records: Record<string, number>[]) => {
+    const out: Record<string, number> = {};
+    for (const r of records) for (const [k, v] of Object.entries(r)) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  const [first] = all as [Status];
+  if (all.length === 1) return first;
+  return {
+    maxPlayers: all.reduce((k, s) => k + s.maxPlayers, 0),
+    packetsIn: all.reduce((k, s) => k + s.packetsIn, 0),
+    drops: add(all.map((s) => s.drops)),
+    eventDrops: add(all.map((s) => s.eventDrops)),
+    strikes: add(all.map((s) => s.strikes)),
+    kicked: all.reduce((k, s) => k + s.kicked, 0),
+    players: all.flatMap((s, k) => s.players.map((p) => ({ ...p, slot: k * 256 + p.slot }))),
+    memory: { rss: all.reduce((k, s) => k + s.memory.rss, 0), heapUsed: all.reduce((k, s) => k + s.memory.heapUsed, 0) },
+    cpu: { userMs: all.reduce((k, s) => k + s.cpu.userMs, 0), systemMs: all.reduce((k, s) => k + s.cpu.systemMs, 0) },
+    load: { tickLateMs: { p50: Math.max(...all.map((s) => s.load.tickLateMs.p50)), p99: Math.max(...all.map((s) => s.load.tickLateMs.p99)) } },
+  };
+}
+
+/** Stops a server process and waits for it. */
+async function stopServer(server: Server): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+/** One run of `layout` for `seconds` (after `warmup`) against fresh server processes (layout.servers of them, on one core); null when a server refused (printed). */
 async function run(layout: Layout, o: Options): Promise<Result | null> {
   const n = layout.bots;
-  const args = ['--flush', o.flush, '--gather-ms', String(o.gatherMs), '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), '--level-of-detail', o.levelOfDetail, ...(n > DEFAULT_MAX_PLAYERS ? ['--max-players', String(n)] : [])];
-  const server = await startServer(args);
-  if (typeof server === 'string') {
-    console.log(`gameserver bench, ${pointName(layout)}: the gameserver refused to start (with ${args.join(' ')}): "${server}"; N=${n} not measured`);
-    return null;
+  const servers: Server[] = [];
+  try {
+    for (let k = 0; k < layout.servers; k++) {
+      const seats = clientsOf(layout, k);
+      const args = ['--flush', o.flush, '--gather-ms', String(o.gatherMs), '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), '--level-of-detail', o.levelOfDetail, ...(seats > DEFAULT_MAX_PLAYERS ? ['--max-players', String(seats)] : [])];
+      const server = await startServer(args);
+      if (typeof server === 'string') {
+        console.log(`gameserver bench, ${pointName(layout)}: the gameserver refused to start (with ${args.join(' ')}): "${server}"; N=${n} not measured`);
+        return null;
+      }
+      servers.push(server);
+    }
+    return await runOn(servers, layout, o);
+  } finally {
+    await Promise.all(servers.map(stopServer));
   }
+}
+
+/** The run itself, against started `servers`. */
+async function runOn(servers: Server[], layout: Layout, o: Options): Promise<Result | null> {
+  const n = layout.bots;
+  const cpuOf = async () => (await Promise.all(servers.map(serverCpuSeconds))).reduce((a, b) => a + b, 0);
   const load = startLoad();
   try {
-    const joined = await load.ask({ type: 'join', tcp: server.tcp, http: server.http, layout, sendHz: SEND_HZ, seconds: o.seconds, relayAcks: !o.fullStates }, 'joined', 'refused');
+    const joined = await load.ask({ type: 'join', tcp: servers.map((s) => s.tcp), http: servers.map((s) => s.http), layout, sendHz: SEND_HZ, seconds: o.seconds, relayAcks: !o.fullStates }, 'joined', 'refused');
     if (joined.type === 'refused') {
       console.log(`gameserver bench, ${pointName(layout)}: ${joined.message}; N=${n} not measured`);
       return null;
     }
     await sleep(o.warmup * 1000);
     await load.ask({ type: 'measure' }, 'measuring');
-    const cpu0 = await serverCpuSeconds(server);
+    const cpu0 = await cpuOf();
     const loadCpu0 = procCpuSeconds(load.child.pid);
     const busy0 = machineBusySeconds() - ownCpuSeconds();
     const t0 = performance.now();
     await sleep(o.seconds * 1000);
     await load.ask({ type: 'stop' }, 'stopped');
     const elapsed = (performance.now() - t0) / 1000;
-    const cpu1 = await serverCpuSeconds(server);
+    const cpu1 = await cpuOf();
     const loadCpu1 = procCpuSeconds(load.child.pid);
     const busy1 = machineBusySeconds() - ownCpuSeconds();
     await sleep(300); // in-flight relays
     // Quiet clients for a moment: every datagram is then read or lost, so the counters compare exactly.
     await load.ask({ type: 'mute' }, 'muted');
     await sleep(200);
-    const status = await serverStatus(server);
+    const status = mergedStatus(await Promise.all(servers.map(serverStatus)));
     const { result } = (await load.ask({ type: 'result', status }, 'result')) as { result: LoadResult };
     if (result.bad > 0) throw new Error(`${result.bad} of ${result.checked} sampled relay datagrams did not decode`);
     const r: Result = {
@@ -199,8 +253,6 @@ async function run(layout: Layout, o: Options): Promise<Result | null> {
     if (load.child.connected) load.child.send({ type: 'close' } satisfies ToLoad);
     await Promise.race([load.exited, sleep(3000)]);
     if (load.child.exitCode === null && load.child.signalCode === null) load.child.kill('SIGKILL');
-    server.child.kill('SIGTERM');
-    await new Promise((r) => server.child.once('exit', r));
   }
 }
 
@@ -210,7 +262,7 @@ const intFrom = (min: number, max: number) => (v: string) => {
   return n;
 };
 const program = new Command('bench:gameserver')
-  .option('--bots <n>', 'headless clients, 8 per loopback address (passes --max-players N past 64; more than the server seats are reported as refused)', intFrom(2, MAX_LOOPBACK_CLIENTS), 8)
+  .option('--bots <n>', 'headless clients, 8 per loopback address (passes --max-players N past 64; past 255, the most a gameserver seats, they are spread over several gameserver processes on the same core, each its own space)', intFrom(2, MAX_LOOPBACK_CLIENTS), 8)
   .option('--filtered', 'place the --bots clients 100 units apart under a filter radius of 210 (each sees at most 12) instead of all within sight')
   .option('--seconds <s>', 'length of each measured run (default 10; 5 per N with --sweep)', (v) => Math.max(1, Number(v)))
   .option('--warmup <s>', 'traffic before measuring starts', (v) => Math.max(0, Number(v)), 2)

@@ -11,6 +11,11 @@
  *  - filtered: 100 units apart with a filter radius of 210, so a client
  *    sees its neighbours up to 2 grid steps away (12 inside the grid, fewer
  *    at its edges; the next ring, √5 × 100 = 224 units, is filtered).
+ *
+ * More clients than one gameserver seats (255) are spread over several
+ * gameserver processes (all on the server's one core), each its own space:
+ * client i plays on server ⌊i × servers / N⌋, a block of neighbouring grid
+ * places, and sees only the clients of its own server.
  */
 import type { ServerTally } from './gameserverLoss';
 
@@ -24,10 +29,29 @@ export interface Layout {
   columns: number;
   /** The server's --filter-radius for this layout. */
   filterRadius: number;
+  /** Gameserver processes the clients are spread over (1 unless more than one seats). */
+  servers: number;
+}
+
+/** The most players a gameserver seats (--max-players 1..255: a slot is a byte). */
+export const SEATS_PER_SERVER = 255;
+/** Gameservers `bots` clients need. */
+const serversFor = (bots: number) => Math.ceil(bots / SEATS_PER_SERVER);
+
+/** The gameserver (0-based) client `i` plays on. */
+export function serverOf(l: Layout, i: number): number {
+  return Math.floor((i * l.servers) / l.bots);
+}
+
+/** Clients of server `k`. */
+export function clientsOf(l: Layout, k: number): number {
+  let n = 0;
+  for (let i = 0; i < l.bots; i++) if (serverOf(l, i) === k) n += 1;
+  return n;
 }
 
 export function allVisibleLayout(bots: number): Layout {
-  const l: Layout = { kind: 'all visible', bots, spacing: 20, columns: Math.ceil(Math.sqrt(bots)), filterRadius: DEFAULT_FILTER_RADIUS };
+  const l: Layout = { kind: 'all visible', bots, spacing: 20, columns: Math.ceil(Math.sqrt(bots)), filterRadius: DEFAULT_FILTER_RADIUS, servers: serversFor(bots) };
   const rows = Math.ceil(bots / l.columns);
   // Room for the wobble (±1) and the clients' drift apart along Z (a few units over a run).
   if (Math.hypot((l.columns - 1) * l.spacing, (rows - 1) * l.spacing) + 50 > l.filterRadius) throw new RangeError(`${bots} clients do not fit within the filter radius on a ${l.spacing}-unit grid`);
@@ -35,7 +59,7 @@ export function allVisibleLayout(bots: number): Layout {
 }
 
 export function filteredLayout(bots: number): Layout {
-  return { kind: 'filtered', bots, spacing: 100, columns: Math.ceil(Math.sqrt(bots)), filterRadius: 210 };
+  return { kind: 'filtered', bots, spacing: 100, columns: Math.ceil(Math.sqrt(bots)), filterRadius: 210, servers: serversFor(bots) };
 }
 
 /** Client `i`'s place on the grid (its x and y; z is where it has flown). */
@@ -43,8 +67,9 @@ export function gridPosition(l: Layout, i: number): { x: number; y: number } {
   return { x: (i % l.columns) * l.spacing, y: Math.floor(i / l.columns) * l.spacing };
 }
 
-/** Whether clients `a` and `b` are within the filter radius of each other (by their grid places). */
+/** Whether clients `a` and `b` see each other: on the same server, within the filter radius (by their grid places). */
 export function visible(l: Layout, a: number, b: number): boolean {
+  if (l.servers > 1 && serverOf(l, a) !== serverOf(l, b)) return false;
   const p = gridPosition(l, a);
   const q = gridPosition(l, b);
   return Math.hypot(p.x - q.x, p.y - q.y) <= l.filterRadius;
@@ -104,7 +129,7 @@ export interface LoadResult {
 
 /** Bench → load process. */
 export type ToLoad =
-  | { type: 'join'; tcp: number; http: number; layout: Layout; sendHz: number; seconds: number; relayAcks: boolean }
+  | { type: 'join'; tcp: number[]; http: number[]; layout: Layout; sendHz: number; seconds: number; relayAcks: boolean }
   | { type: 'measure' }
   | { type: 'stop' }
   | { type: 'mute' }

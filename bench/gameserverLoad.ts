@@ -24,7 +24,7 @@ import { decodePacket, fixedHeaderSize, FLAG_TIME, FLAG_JOINED, messageIdOf, REL
 import { objectId, PacketType, type LinkSection, type ShipState } from '../src/shared/wire/types';
 import type { Vec3 } from '../src/shared/sim/types';
 import { reconcile, type ClientTally, type LostState, type ServerTally } from './gameserverLoss';
-import { gridPosition, visible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
+import { gridPosition, serverOf, visible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
 import { loopbackHost } from './loopbackHosts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -200,7 +200,8 @@ class Load {
   }
 
   private onState(r: number, slot: number, id: number, at: number): void {
-    const s = this.bySlot.get(slot);
+    // The sender plays on the receiver's server.
+    const s = this.bySlot.get(this.key(r, slot));
     if (s === undefined || !this.measuring) return;
     const pair = r * this.layout.bots + s;
     if (id > (this.newest[pair] as number)) this.newest[pair] = id;
@@ -223,7 +224,12 @@ class Load {
   }
 
   /** Joins every client (8 at a time, one loopback address each batch); the server's refusal line if it refused one. */
-  async join(tcp: number, http: number): Promise<string | null> {
+  /** A client's key in bySlot and the tallies: its server and its slot there (slots repeat across servers). */
+  private key(i: number, slot: number): number {
+    return serverOf(this.layout, i) * 256 + slot;
+  }
+
+  async join(tcp: number[], http: number[]): Promise<string | null> {
     const n = this.layout.bots;
     for (let first = 0; first < n; first += 8) {
       const batch = Array.from({ length: Math.min(8, n - first) }, (_, j) => first + j);
@@ -233,7 +239,7 @@ class Load {
           this.inboxes[i] = inbox;
           const onState = (slot: number, id: number, at: number) => this.onState(i, slot, id, at);
           const onSent = (serverMs: number, at: number) => this.onSent(serverMs, at);
-          return GameClient.join({ tcpPort: tcp, name: `bot${i}`, localAddress: loopbackHost(i), link: true, raw: (bytes, at) => inbox.take(bytes, at, onState, onSent) });
+          return GameClient.join({ tcpPort: tcp[serverOf(this.layout, i)] as number, name: `bot${i}`, localAddress: loopbackHost(i), link: true, raw: (bytes, at) => inbox.take(bytes, at, onState, onSent) });
         }),
       );
       let refused: string | null = null;
@@ -247,7 +253,7 @@ class Load {
         }
         const c = j.value;
         this.clients[i] = c;
-        this.bySlot.set(c.slot, i);
+        this.bySlot.set(this.key(i, c.slot), i);
         // Counts the bytes each client sends (every datagram goes through its socket's send).
         const send = c.udp.send.bind(c.udp) as (msg: Uint8Array, ...rest: unknown[]) => void;
         (c.udp as unknown as { send: typeof send }).send = (msg, ...rest) => {
@@ -257,7 +263,7 @@ class Load {
         c.hello();
       }
       if (refused !== null) {
-        const status = (await (await fetch(`http://127.0.0.1:${http}/status.json`)).json()) as ServerTally;
+        const status = (await (await fetch(`http://127.0.0.1:${http[serverOf(this.layout, first)] as number}/status.json`)).json()) as ServerTally;
         return `${refused} (its max players: ${status.maxPlayers}; seated: ${status.players.length})`;
       }
     }
@@ -340,6 +346,7 @@ class Load {
     for (const c of this.clients) c.muted = true;
   }
 
+  /** The window's figures; `status` is every server's status JSON in one, each player's slot keyed as `key` keys it (server × 256 + slot). */
   result(status: ServerTally): LoadResult {
     this.measuring = false;
     const n = this.layout.bots;
@@ -367,7 +374,7 @@ class Load {
             got += 1;
             any[s * this.pairBytes + (k >> 3)] = (any[s * this.pairBytes + (k >> 3)] as number) | bit;
           } else if (id < newest) superseded += 1;
-          else lost.push({ receiver: (this.clients[r] as GameClient).slot, sender: (this.clients[s] as GameClient).slot, id });
+          else lost.push({ receiver: this.key(r, (this.clients[r] as GameClient).slot), sender: this.key(s, (this.clients[s] as GameClient).slot), id });
         });
         received += got;
         minStateHz = Math.min(minStateHz, got / e);
@@ -381,7 +388,7 @@ class Load {
     const tallies: ClientTally[] = this.clients.map((c, i) => {
       const inbox = this.inboxes[i] as Inbox;
       const removed = c.tcp.lines.find((l) => l.startsWith('removed')) ?? (c.tcp.ended ? 'connection closed' : null);
-      return { slot: c.slot, name: c.accepted.name, datagramsSent: c.datagramsSent, datagramsReceived: inbox.ever.datagrams, statesReceived: inbox.ever.states, idGaps: inbox.ever.idGaps, removed };
+      return { slot: this.key(i, c.slot), name: c.accepted.name, datagramsSent: c.datagramsSent, datagramsReceived: inbox.ever.datagrams, statesReceived: inbox.ever.states, idGaps: inbox.ever.idGaps, removed };
     });
     const loss = reconcile(lost, expected, relayedToAnyone, tallies, status);
     const per = (f: (inbox: Inbox, i: number) => number) => this.inboxes.map((x, i) => f(x, i) / e);
