@@ -115,7 +115,7 @@ const ownCpuSeconds = () => {
   return (u.user + u.system) / 1e6;
 };
 
-type Status = ServerTally & { memory: { rss: number; heapUsed: number }; cpu: { userMs: number; systemMs: number }; load: { tickLateMs: { p50: number; p99: number } } };
+type Status = ServerTally & { memory: { rss: number; heapUsed: number }; cpu: { userMs: number; systemMs: number }; load: { tickLateMs: { p50: number; p99: number }; receiveWaitMs: { p50: number; p99: number; max: number }; statesShed: number } };
 const serverStatus = async (server: Server) => (await (await fetch(`http://127.0.0.1:${server.http}/status.json`)).json()) as Status;
 
 /** The server's CPU seconds: /proc, or its status JSON. */
@@ -149,7 +149,7 @@ function startLoad() {
 
 /**
  * Every server's status JSON as one: counters summed, memory summed, the
- * latest tick's lateness the worst of them, and each player's slot keyed
+ * latest tick's lateness and receive queue's wait the worst of them, and each player's slot keyed
  * server × 256 + slot, as the load keys its clients (slots repeat across
  * servers).
  */
@@ -171,7 +171,11 @@ function mergedStatus(all: Status[]): Status {
     players: all.flatMap((s, k) => s.players.map((p) => ({ ...p, slot: k * 256 + p.slot }))),
     memory: { rss: all.reduce((k, s) => k + s.memory.rss, 0), heapUsed: all.reduce((k, s) => k + s.memory.heapUsed, 0) },
     cpu: { userMs: all.reduce((k, s) => k + s.cpu.userMs, 0), systemMs: all.reduce((k, s) => k + s.cpu.systemMs, 0) },
-    load: { tickLateMs: { p50: Math.max(...all.map((s) => s.load.tickLateMs.p50)), p99: Math.max(...all.map((s) => s.load.tickLateMs.p99)) } },
+    load: {
+      tickLateMs: { p50: Math.max(...all.map((s) => s.load.tickLateMs.p50)), p99: Math.max(...all.map((s) => s.load.tickLateMs.p99)) },
+      receiveWaitMs: { p50: Math.max(...all.map((s) => s.load.receiveWaitMs.p50)), p99: Math.max(...all.map((s) => s.load.receiveWaitMs.p99)), max: Math.max(...all.map((s) => s.load.receiveWaitMs.max)) },
+      statesShed: all.reduce((k, s) => k + s.load.statesShed, 0),
+    },
   };
 }
 
@@ -243,6 +247,8 @@ async function runOn(servers: Server[], layout: Layout, o: Options): Promise<Res
       rss: status.memory.rss,
       heapUsed: status.memory.heapUsed,
       tickLateMs: status.load.tickLateMs,
+      receiveWaitMs: status.load.receiveWaitMs,
+      statesShed: status.load.statesShed,
       statesPartial: status.players.reduce((k, p) => k + (p.statesPartial ?? 0), 0),
       statesSent: status.players.reduce((k, p) => k + p.statesSent, 0),
     };

@@ -34,6 +34,9 @@ export interface Result {
   heapUsed: number;
   /** How late the server's 20 Hz tick ran over its last minute (status JSON at the end): the server's own stalls, apart from the load's. */
   tickLateMs: { p50: number; p99: number };
+  /** How long the server's probes waited in its receive queue (its last minute, and the longest), and the states it shed for waiting too long (status JSON at the end). */
+  receiveWaitMs: { p50: number; p99: number; max: number };
+  statesShed: number;
   /** States the server relayed over the whole run, and how many of them partial (status JSON at the end). */
   statesSent: number;
   statesPartial: number;
@@ -88,7 +91,8 @@ export function runLines(r: Result, warmup: number): string[] {
       ),
     );
   lines.push(
-    `  server: CPU ${fmt(r.cpuPercent)} % of one core; RSS ${mib(r.rss)}, heap used ${mib(r.heapUsed)}; its tick late p50 ${fmt(r.tickLateMs.p50, 1)} ms, p99 ${fmt(r.tickLateMs.p99, 1)} ms (status JSON at the end)`,
+    `  server: CPU ${fmt(r.cpuPercent)} % of one core; RSS ${mib(r.rss)}, heap used ${mib(r.heapUsed)}; its tick late p50 ${fmt(r.tickLateMs.p50, 1)} ms, p99 ${fmt(r.tickLateMs.p99, 1)} ms; ` +
+      `datagrams waited to be read p50 ${fmt(r.receiveWaitMs.p50, 1)} ms, p99 ${fmt(r.receiveWaitMs.p99, 1)} ms, longest ${fmt(r.receiveWaitMs.max, 1)} ms; ${r.statesShed} states shed for waiting (status JSON at the end)`,
     `  relayed states sent partial: ${r.statesPartial} of ${r.statesSent} (${fmt((100 * r.statesPartial) / Math.max(1, r.statesSent))} %, whole run; the load could not check ${l.partialUnchecked} sampled Relays holding one, keeping no bases)`,
     `  forward latency (client send → other client receive): p50 ${fmt(l.latency.p50, 2)} ms, p99 ${fmt(l.latency.p99, 2)} ms, max ${fmt(l.latency.max, 2)} ms over ${l.latency.count} states` +
       `${l.duplicates > 0 ? ` (${l.duplicates} duplicates)` : ''}`,

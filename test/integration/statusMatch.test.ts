@@ -56,7 +56,7 @@ describe('the match on the status pages', () => {
     expect(before.html).toMatch(/<p>Match \(round 0\) playing: 1m 5\ds left; kill limit 1, time limit 2m 00s\.<\/p>/);
     // Its load: keeping up, and the state rates it holds (level of detail on by default).
     expect(before.json.load).toMatchObject({ overloaded: false, stateRates: { near: 'every', mid: 10, far: 5 } });
-    expect(before.html).toMatch(/<p>Load: keeping up \(near players: every state; mid: 10 states a second; far: 5 states a second\); tick late p50 [\d.]+ ms, p99 [\d.]+ ms over the last minute\.<\/p>/);
+    expect(before.html).toMatch(/<p>Load: keeping up \(near players: every state; mid: 10 states a second; far: 5 states a second\); tick late p50 [\d.]+ ms, p99 [\d.]+ ms over the last minute; datagrams waited to be read p50 [\d.]+ ms, p99 [\d.]+ ms \(longest [\d.]+ ms\)\.<\/p>/);
 
     // Ace fires at bob, parked in the bolt's path; once bob's game sees it, bob's game says ace destroyed its ship.
     ace.sendState({ x: 0, y: 0, z: 0 });

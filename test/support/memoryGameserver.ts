@@ -26,6 +26,7 @@
 import pino from 'pino';
 import { Forwarder } from '../../src/node/servers/game/forwarder';
 import { GameDatagrams } from '../../src/node/servers/game/gameDatagrams';
+import { BacklogProbe } from '../../src/node/servers/game/receiveBacklog';
 import { resolveGameserverOptions, type GameserverOptions } from '../../src/node/servers/game/gameserverOptions';
 import { DiscoveryResponder } from '../../src/node/servers/common/discoveryResponder';
 import { MatchReferee } from '../../src/node/servers/game/matchReferee';
@@ -94,6 +95,7 @@ export class MemoryGameserver {
       sources,
       discovery,
       time,
+      backlog: new BacklogProbe(),
       config,
       log,
       clock: now,

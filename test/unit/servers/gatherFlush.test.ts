@@ -18,6 +18,7 @@ import { SourceGuard } from '../../../src/node/servers/common/strikes';
 import { ServerTimeService } from '../../../src/node/servers/common/timeService';
 import { Forwarder } from '../../../src/node/servers/game/forwarder';
 import { GameDatagrams } from '../../../src/node/servers/game/gameDatagrams';
+import { BacklogProbe } from '../../../src/node/servers/game/receiveBacklog';
 import { resolveGameserverOptions } from '../../../src/node/servers/game/gameserverOptions';
 
 const NODE = {} as NodeAddress;
@@ -34,7 +35,7 @@ function server(gatherMs: number, players = 3) {
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const now = () => clock.now();
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
-  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, timers: clock, kick: () => undefined });
+  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: clock, kick: () => undefined });
   const seats = Array.from({ length: players }, (_, slot) => slot).map((slot) => fwd.add(slot, address(slot), () => 0x1000 + slot, 0));
   let id = 1;
   const state = (slot: number) => {

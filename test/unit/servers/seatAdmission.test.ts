@@ -19,6 +19,7 @@ import { SourceGuard } from '../../../src/node/servers/common/strikes';
 import { ServerTimeService } from '../../../src/node/servers/common/timeService';
 import { Forwarder } from '../../../src/node/servers/game/forwarder';
 import { GAME_ADMISSION, GameDatagrams } from '../../../src/node/servers/game/gameDatagrams';
+import { BacklogProbe } from '../../../src/node/servers/game/receiveBacklog';
 import { resolveGameserverOptions } from '../../../src/node/servers/game/gameserverOptions';
 import { NETGAME_ADMISSION, NetgameDatagrams, newSeat, type NetSeat } from '../../../src/node/servers/netgame/netgameDatagrams';
 
@@ -124,7 +125,7 @@ function gameserverSide(): Side {
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
   const now = () => clock.now;
-  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, timers: systemClock, kick: () => undefined });
+  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
   const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
   return { receive: (m, f) => d.onDatagram(m, f), drops: () => ({ ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) }), seat, clock, sent };
 }
@@ -187,7 +188,7 @@ describe('both servers run the one ladder', () => {
     const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
     const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
     const now = () => clock.now;
-    const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), config, log, clock: now, timers: systemClock, kick: () => undefined });
+    const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
     const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
     d.onDatagram(datagram(1), at(5000));
     clock.now = MIGRATE_AFTER_QUIET_MS;

@@ -36,6 +36,8 @@ export class ServerUdp {
     private readonly api: DgramPacketApi,
     /** udp6 on the wildcard: the socket joined (or tried to join) the discovery multicast group. */
     readonly multicastListener: boolean,
+    /** The address it was bound to. */
+    private readonly host: string,
   ) {}
 
   /**
@@ -65,11 +67,18 @@ export class ServerUdp {
       if (/all in use/.test(message)) throw new PortInUseError('UDP', port, host, what);
       throw new Error(`${what}: cannot bind UDP ${host}:${port}: ${message}`, { cause: err });
     }
-    return new ServerUdp(api, v6 && host === '::');
+    return new ServerUdp(api, v6 && host === '::', host);
   }
 
   get port(): number {
     return this.api.localPort();
+  }
+
+  /** The socket's own endpoint as this machine reaches it (the loopback address for a wildcard socket): for datagrams to itself. */
+  self(): UdpEndpoint {
+    const node = this.api.resolve(this.host === '0.0.0.0' || this.host === '::' ? 'localhost' : this.host, this.port);
+    const view = asDgramNode(node);
+    return { node, address: view?.address ?? this.host, port: this.port };
   }
 
   /** Every datagram, with its sender; the handler's faults are counted by the packet API, never thrown. */

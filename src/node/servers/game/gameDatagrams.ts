@@ -14,6 +14,8 @@
  *   bound; NAT rebinding), slot, an allowed type, an id the seat's connection
  *   never took, a GameState with its ship and time; GameStates far behind
  *   (`stale`) are dropped here, everything dropped is counted by reason;
+ * - while the server is behind, a state that waited in the receive queue
+ *   longer than SHED_AGE_MS is shed (`backlog`, receiveBacklog.ts);
  * - a seat's ship states and lasers are checked by its ClientGuard, mild
  *   violations corrected before relaying, every violation a strike; its
  *   missiles, mines, EMPs, kill claims and the hits it ignores by the
@@ -43,6 +45,7 @@ import { RuleGuard, type RuleViolation } from './ruleGuard';
 import { stateTime } from '../../../shared/game/shipValidation';
 import type { ServerTimeService } from '../common/timeService';
 import type { Clock } from '../../../shared/time/clock';
+import type { BacklogProbe } from './receiveBacklog';
 
 /** Where a respawned player may reappear: it takes a free spawn point, not necessarily its slot's. */
 const SPAWN_POINTS = spawnPoints();
@@ -68,7 +71,7 @@ export const GAME_ADMISSION: SeatAdmissionRules = {
 };
 
 /** The gameserver's own drop reasons besides the ladder's (SeatDrop: no-token … replayed, unexpected-type, no-state). */
-type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token';
+type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token' | 'backlog';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
@@ -76,6 +79,8 @@ export interface GameDatagramsParts {
   sources: SourceGuard;
   discovery: DiscoveryResponder;
   time: ServerTimeService;
+  /** The server's probes through its own receive queue: how long a datagram read now can have waited (receiveBacklog.ts). */
+  backlog: BacklogProbe;
   config: GameserverConfig;
   log: Logger;
   /** Server clock (ms since start): the common game time. */
@@ -92,6 +97,8 @@ export class GameDatagrams {
   /** `migrations`: seats moved to another UDP port of the same address (NAT rebinding). */
   readonly totals = { packetsIn: 0, bytesIn: 0, packetsOut: 0, bytesOut: 0, nodeAlive: 0, migrations: 0 };
   readonly strikeKinds = new Map<string, number>();
+  /** The longest wait in the receive queue of a state shed for it (ms; receiveBacklog.ts). */
+  longestShedMs = 0;
   /** Joined clients' bound UDP endpoints (ip:port). */
   private readonly endpoints = new Map<string, ClientSeat>();
   private readonly guards = new WeakMap<ClientSeat, ClientGuard>();
@@ -227,8 +234,12 @@ export class GameDatagrams {
   }
 
   private drop(reason: ServerDrop): void {
-    this.serverDrops.set(reason, (this.serverDrops.get(reason) ?? 0) + 1);
+    this.count(reason);
     this.dropped = reason;
+  }
+
+  private count(reason: ServerDrop): void {
+    this.serverDrops.set(reason, (this.serverDrops.get(reason) ?? 0) + 1);
   }
 
   private receive(msg: Uint8Array, from: UdpEndpoint): void {
@@ -265,6 +276,14 @@ export class GameDatagrams {
       const v = stateVerdict(seq);
       if (v === 'stale' || v === 'replayed') return this.drop(v);
       verdict = v;
+      // A state that waited too long in the receive queue of a server that is behind is shed (receiveBacklog.ts):
+      // counted as `backlog`, never held against its source; its events and link section still count.
+      const shed = v === 'newest' && h.gameTime !== undefined ? s.inputAge.shed(h.gameTime, now, this.parts.backlog.bound(now)) : null;
+      if (shed !== null) {
+        verdict = 'late';
+        this.count('backlog');
+        this.longestShedMs = Math.max(this.longestShedMs, shed);
+      }
     }
     // The first datagram that passes every check fixes the client's UDP endpoint; a rebound one moves it.
     if (!s.udp || moved) {

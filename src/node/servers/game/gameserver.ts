@@ -24,6 +24,7 @@ import { PacketType, type ReliableGameEvent } from '../../../shared/wire/types';
 import { APP_VERSION } from '../../version';
 import { DiscoveryResponder } from '../common/discoveryResponder';
 import { OverloadWatch } from './overload';
+import { BacklogProbe, PROBE_EVERY_MS, SHED_AGE_MS } from './receiveBacklog';
 import { tierEveryMs } from './levelOfDetail';
 import { Forwarder } from './forwarder';
 import { GameDatagrams } from './gameDatagrams';
@@ -72,6 +73,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   // LAN discovery requests share the game port; `seats` exists once the join server listens.
   // Time-sync requests too: the server's clock is the common game time of its players.
   const time = new ServerTimeService(udp, clock);
+  // Probes through its own receive queue say how long what it reads waited (receiveBacklog.ts).
+  const backlog = new BacklogProbe();
+  const self = udp.self();
   const discovery = new DiscoveryResponder({ udp, log, info: () => (seats ? { kind: 'gameserver', name, port: seats.port, players: seats.playerCount(), maxPlayers, version: APP_VERSION } : null) });
   const datagrams = new GameDatagrams({
     udp,
@@ -79,6 +83,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     sources,
     discovery,
     time,
+    backlog,
     config,
     log,
     clock,
@@ -96,9 +101,15 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   let dropSilent: ((now: number) => void) | null = null;
   udp.onDatagram((msg, from) => {
     const now = clock();
+    if (from.port === udpPort && backlog.take(msg, now)) {
+      // What each player sent before the probe waited at least since the probe left (receiveBacklog.ts).
+      for (const s of clients.values()) s.inputAge.probed(backlog.lastSent);
+      return;
+    }
     if (now - lastTickAt >= STALL_MS) dropSilent?.(now);
     datagrams.onDatagram(msg, from);
   });
+  const probing = timers.setInterval(() => udp.send(self, backlog.probe(clock())), PROBE_EVERY_MS);
   // The server is its game's match authority: scores from the kills players' games announce, limits from its options.
   const referee = new MatchReferee({ killLimit: options.killLimit, timeLimitS: options.timeLimitS }, clock());
   fwd.onOwnKill = (victim, killer, now) => referee.kill(victim, killer, now);
@@ -247,13 +258,14 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);
       const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
-      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, load: loadOf(overload, config.levelOfDetail) };
+      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, load: loadOf(overload, backlog, { count: datagrams.serverDrops.get('backlog') ?? 0, longestMs: datagrams.longestShedMs }, config.levelOfDetail) };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
       closing = true;
       log.info({ reason, players: seats.playerCount() }, 'gameserver closing');
       timers.clearInterval(tick);
+      timers.clearInterval(probing);
       datagrams.close();
       await seats.close(reason);
       for (const slot of [...clients.keys()]) fwd.remove(slot);
@@ -262,16 +274,24 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   };
 }
 
-/** The status JSON's `load`: overloaded or not, the state rates held (per second, or every state), the tick's lateness. */
-function loadOf(o: OverloadWatch, levelOfDetail: boolean): GameserverStats['load'] {
+/**
+ * The status JSON's `load`: overloaded or not (its tick late, or its receive queue more than SHED_AGE_MS behind
+ * at the 99th percentile), the state rates held (per second, or every state), the tick's lateness, the receive
+ * queue's wait as the probes measured it, the states shed for it and the longest wait of one of those.
+ */
+function loadOf(o: OverloadWatch, backlog: BacklogProbe, shed: { count: number; longestMs: number }, levelOfDetail: boolean): GameserverStats['load'] {
   const rate = (tier: number): number | 'every' => {
     const every = tierEveryMs(tier, o.slowdown);
     return every === 0 || (!levelOfDetail && tier > 0) ? 'every' : Math.round(10_000 / every) / 10;
   };
+  const receiveWaitMs = backlog.waits();
   return {
-    overloaded: o.overloaded,
+    overloaded: o.overloaded || receiveWaitMs.p99 > SHED_AGE_MS,
     stateRates: { near: rate(0), mid: rate(1), far: rate(2) },
     tickLateMs: o.lateness(),
     lateTicks: o.lateTicks,
+    receiveWaitMs: { ...receiveWaitMs, max: Math.round(backlog.maxWaitMs * 10) / 10 },
+    statesShed: shed.count,
+    longestShedMs: Math.round(shed.longestMs),
   };
 }

@@ -131,7 +131,18 @@ export interface GameserverStats {
    * Graceful overload (overload.ts): whether the server is stretching far players' state rates, the
    * rates it holds (per second, or every state: near players until the last step of the slowdown), and its tick's lateness (ms, last minute).
    */
-  load: { overloaded: boolean; stateRates: { near: number | 'every'; mid: number | 'every'; far: number | 'every' }; tickLateMs: { p50: number; p99: number }; lateTicks: number };
+  load: {
+    overloaded: boolean;
+    stateRates: { near: number | 'every'; mid: number | 'every'; far: number | 'every' };
+    tickLateMs: { p50: number; p99: number };
+    lateTicks: number;
+    /** How long the server's probes waited in its receive queue over the last minute, and the longest ever (ms; receiveBacklog.ts). */
+    receiveWaitMs: { p50: number; p99: number; max: number };
+    /** States shed because they waited in the receive queue longer than SHED_AGE_MS while the server was behind (also `drops.backlog`). */
+    statesShed: number;
+    /** The longest a shed state had waited (ms): after a stall of the whole process (no probes went), the stall. */
+    longestShedMs: number;
+  };
 }
 
 /** A running gameserver: ports `{ tcp, udp }`, its players and counters; `close()` says goodbye and closes every socket and timer. */

@@ -19,6 +19,7 @@ import { RelayLog } from './relayLog';
 import { Outbox } from './relay';
 import { SlotSet } from './slotSet';
 import type { UdpEndpoint } from '../common/serverUdp';
+import { InputAge } from './receiveBacklog';
 
 /** Per-client counters (status page, JSON, tests). */
 export interface ClientCounters {
@@ -131,6 +132,8 @@ export class ClientSeat {
    * like every session link), its datagrams already taken (replays of any age are dropped), traffic each way.
    */
   readonly connection = new Connection(sequenceStart(Math.floor(Date.now() / 1000)));
+  /** How long this player's datagrams waited in the server's receive queue, and when a state of its was last taken (receiveBacklog.ts). */
+  readonly inputAge = new InputAge();
   /** Server clock (ms) of the last datagram taken from the bound UDP endpoint. */
   udpHeardAt = -Infinity;
   readonly counters: ClientCounters = seatCounters(this);
