@@ -161,9 +161,28 @@ function quantiseRot(q: Quat): [number, number] {
   return [Math.floor(bits / 0x100000000), bits % 0x100000000];
 }
 
-/** `state`'s quantised portions (throws WireEncodeError for what cannot be sent). */
+/**
+ * Frozen states (a relaying server freezes every state it keeps, with its
+ * vectors) quantised once: a state encoded for many clients, full and
+ * against several bases, is not quantised again for each.
+ */
+const quantisedFrozen = new WeakMap<ShipState, QuantisedState>();
+
+/** `state`'s quantised portions (throws WireEncodeError for what cannot be sent); a frozen state's are computed once. */
 export function quantiseState(state: ShipState): QuantisedState {
   if (typeof state !== 'object' || state === null) refuse(`${String(state)} is not a ship state`);
+  const frozen = Object.isFrozen(state) && Object.isFrozen(state.pos) && Object.isFrozen(state.rot) && Object.isFrozen(state.vel) && Object.isFrozen(state.angVel);
+  if (!frozen) return quantiseFresh(state);
+  let q = quantisedFrozen.get(state);
+  if (q === undefined) {
+    q = quantiseFresh(state);
+    for (const part of [q.pos, q.rot, q.vel, q.spin, q.status, q]) Object.freeze(part);
+    quantisedFrozen.set(state, q);
+  }
+  return q;
+}
+
+function quantiseFresh(state: ShipState): QuantisedState {
   return {
     pos: quantiseVec(state.pos, 'pos', MAX_COORD, POSITION_STEPS),
     rot: quantiseRot(state.rot),
