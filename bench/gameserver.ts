@@ -23,7 +23,9 @@
  *    load is seen not to be the bottleneck);
  *  - receive rates and bytes per second up and down per client;
  *  - the server process's CPU (from /proc/<pid>/stat, or the status JSON),
- *    its RSS and heap at the end (status JSON);
+ *    its RSS and heap at the end, how late its tick ran, how long its probes
+ *    waited in its receive queue and how many states it shed for waiting
+ *    too long (status JSON; receiveBacklog.ts);
  *  - forward latency p50/p99/max: a client's send to another client's
  *    receipt, both in the load process on its clock;
  *  - delivery of the states of the clients each client sees: received,
