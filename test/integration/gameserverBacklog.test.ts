@@ -5,8 +5,8 @@
  * stopped (SIGSTOP) until each has sent 40 more, then continued, so it finds
  * two seconds of datagrams in its socket buffer. It relays at most one state
  * per player of those that waited longer than SHED_AGE_MS (the floor's), then
- * fresh ones; its status JSON says how long its probes waited and how many
- * states it shed; nobody is removed. The server flushes after every burst
+ * fresh ones; its status JSON says how many states it shed and how long
+ * they had waited, and that it cut its receive buffer; nobody is removed. The server flushes after every burst
  * it reads (`--gather-ms 0`), so without shedding each burst of the backlog
  * would go out as old states.
  */
@@ -82,7 +82,7 @@ describe('a gameserver that fell behind', () => {
     const s = await status();
     console.log(
       `backlog: server stopped ${Math.round(resumeAt - stopAt)} ms; stale states relayed to the observer per player ${relayedStale.map((r) => `${r.relayed}/${r.stale}`).join(', ')}; ` +
-        `status: receiveWaitMs ${JSON.stringify(s.load.receiveWaitMs)}, statesShed ${s.load.statesShed}, longestShedMs ${s.load.longestShedMs}, drops ${JSON.stringify(s.drops)}, overloaded ${s.load.overloaded}`,
+        `status: receiveWaitMs ${JSON.stringify(s.load.receiveWaitMs)}, receiveBufferBytes ${s.load.receiveBufferBytes}, statesShed ${s.load.statesShed}, longestShedMs ${s.load.longestShedMs}, drops ${JSON.stringify(s.drops)}, overloaded ${s.load.overloaded}`,
     );
     for (const r of relayedStale) {
       expect(r.stale).toBeGreaterThanOrEqual(STALLED - 10);
@@ -94,6 +94,8 @@ describe('a gameserver that fell behind', () => {
     // Each player's stale states but the floor's one were shed: eight players × (at least 30 − 1).
     expect(s.load.statesShed).toBeGreaterThanOrEqual(PLAYERS * (STALLED - 10 - 1));
     expect(s.drops.backlog).toBe(s.load.statesShed);
+    // Two seconds behind: it cut its receive buffer to keep its queue short (and will grow it back once calm).
+    expect(s.load.receiveBufferCut).toBe(true);
     expect(s.players.map((p) => p.slot).sort((a, b) => a - b)).toEqual(clients.map((c) => c.slot).sort((a, b) => a - b));
     expect(s.kicked).toBe(0);
   });

@@ -129,6 +129,16 @@ export abstract class DgramPacketApi implements PacketApi {
     return this.boundPort;
   }
 
+  /** Asks the kernel for a receive buffer of `bytes` now (a server bounds its queue with it); false when refused. */
+  setReceiveBuffer(bytes: number): boolean {
+    try {
+      this.socket?.setRecvBufferSize(bytes);
+      return this.socket !== null;
+    } catch {
+      return false;
+    }
+  }
+
   send(to: NodeAddress, data: Uint8Array): void {
     const node = this.own(to);
     if (!node) throw new PacketApiError(`${this.name}: not a ${this.name} node address`, 'bad-address');

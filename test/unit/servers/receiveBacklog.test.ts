@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BacklogProbe, InputAge, PROBE_BYTES, PROBE_EVERY_MS, SHED_AGE_MS, SHED_FLOOR_MS } from '../../../src/node/servers/game/receiveBacklog';
+import { BacklogProbe, CALM_SECONDS, InputAge, MIN_RECEIVE_BUFFER, PROBE_BYTES, PROBE_EVERY_MS, ReceiveBufferControl, SHED_AGE_MS, SHED_FLOOR_MS } from '../../../src/node/servers/game/receiveBacklog';
 
 /** What entered the queue: a probe (sent by the server at `at`) or a player's state stamped `stamp`. */
 type Entry = { at: number; probe: Uint8Array } | { at: number; stamp: number };
@@ -167,5 +167,60 @@ describe('the backlog probe', () => {
     expect(probe.read).toBe(1);
     expect(probe.bound(200)).toBe(100);
     expect(probe.maxWaitMs).toBe(50);
+  });
+});
+
+describe('the receive buffer of a server that stays behind', () => {
+  const MiB = 1024 * 1024;
+  /** A control asking a stand-in kernel (what is under test is the asking); `refuse` makes every ask fail. */
+  const control = (refuse = false) => {
+    const asked: number[] = [];
+    const c = new ReceiveBufferControl(4 * MiB, (bytes) => (asked.push(bytes), !refuse));
+    return { c, asked };
+  };
+
+  it('shrinks by the share of its wait SHED_AGE_MS is, a half to an eighth a second, down to MIN_RECEIVE_BUFFER, and says nothing to a calm second', () => {
+    const { c, asked } = control();
+    c.second(10);
+    expect(asked).toEqual([]);
+    // 4 s of queue: an eighth at once; 300 ms: a third; 250 ms: no more than a half... and never below the floor.
+    c.second(4000);
+    c.second(300);
+    c.second(250);
+    c.second(5000);
+    expect(asked).toEqual([MiB / 2, Math.floor(MiB / 2 / 3), MIN_RECEIVE_BUFFER]);
+    expect(c.bytes).toBe(MIN_RECEIVE_BUFFER);
+    expect(c.shrunk).toBe(3);
+  });
+
+  it(`grows back, doubling after each ${CALM_SECONDS} calm seconds, to the size it started with; an uneasy second starts the count again`, () => {
+    const { c } = control();
+    c.second(4000);
+    c.second(4000);
+    expect(c.bytes).toBe(MIN_RECEIVE_BUFFER);
+    const sizes: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      // Second 4 is uneasy (80 ms: neither calm nor behind).
+      c.second(i === 4 ? 80 : 5);
+      sizes.push(c.bytes);
+    }
+    expect(sizes.slice(0, 8)).toEqual([128, 128, 256, 256, 256, 256, 256, 512].map((k) => k * 1024));
+    expect(c.bytes).toBe(4 * MiB);
+    expect(c.grown).toBe(5);
+  });
+
+  it('a kernel that refuses keeps the size it had', () => {
+    const { c, asked } = control(true);
+    c.second(4000);
+    expect(asked.length).toBe(1);
+    expect(c.bytes).toBe(4 * MiB);
+  });
+
+  it('a second in which no probe came through (a full queue drops them too) counts as behind by the time since the last one read was sent', () => {
+    const probe = new BacklogProbe(new Uint8Array([1, 1, 1, 1, 1, 1, 1, 1]));
+    expect(probe.take(probe.probe(0), 5)).toBe(true);
+    expect(probe.takeLongest(10)).toBe(5);
+    // Probes sent at 25, 50, ... are lost: a second later the newest read left at 0.
+    expect(probe.takeLongest(1000)).toBe(1000 - PROBE_EVERY_MS);
   });
 });

@@ -89,6 +89,11 @@ export class ServerUdp {
     });
   }
 
+  /** Asks the kernel for a receive buffer of `bytes` now; false when refused. */
+  setReceiveBuffer(bytes: number): boolean {
+    return this.api.setReceiveBuffer(bytes);
+  }
+
   /** Sends one datagram; false when the packet API refused it (the caller counts that). */
   send(to: UdpEndpoint, data: Uint8Array): boolean {
     try {

@@ -24,7 +24,7 @@ import { PacketType, type ReliableGameEvent } from '../../../shared/wire/types';
 import { APP_VERSION } from '../../version';
 import { DiscoveryResponder } from '../common/discoveryResponder';
 import { OverloadWatch } from './overload';
-import { BacklogProbe, PROBE_EVERY_MS, SHED_AGE_MS } from './receiveBacklog';
+import { BacklogProbe, PROBE_EVERY_MS, ReceiveBufferControl, SHED_AGE_MS } from './receiveBacklog';
 import { tierEveryMs } from './levelOfDetail';
 import { Forwarder } from './forwarder';
 import { GameDatagrams } from './gameDatagrams';
@@ -67,7 +67,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   let kicked = 0;
 
   // The same packet API code as the clients' (udp, or udp6 for an IPv6 host).
-  const udp = await ServerUdp.bind(options.host ?? '0.0.0.0', options.udpPort ?? GAMESERVER_UDP_PORT, 'gameserver', { recvBufferBytes: options.recvBufferBytes ?? 4 * 1024 * 1024 });
+  const recvBufferBytes = options.recvBufferBytes ?? 4 * 1024 * 1024;
+  const udp = await ServerUdp.bind(options.host ?? '0.0.0.0', options.udpPort ?? GAMESERVER_UDP_PORT, 'gameserver', { recvBufferBytes });
   for (const warning of udp.warnings()) log.warn(warning);
   const udpPort = udp.port;
   // LAN discovery requests share the game port; `seats` exists once the join server listens.
@@ -110,6 +111,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     datagrams.onDatagram(msg, from);
   });
   const probing = timers.setInterval(() => udp.send(self, backlog.probe(clock())), PROBE_EVERY_MS);
+  // A server that stays behind bounds its queue by its receive buffer, and gets it back once calm (receiveBacklog.ts).
+  const buffer = new ReceiveBufferControl(recvBufferBytes, (bytes) => udp.setReceiveBuffer(bytes));
+  const buffering = timers.setInterval(() => buffer.second(backlog.takeLongest(clock())), 1000);
   // The server is its game's match authority: scores from the kills players' games announce, limits from its options.
   const referee = new MatchReferee({ killLimit: options.killLimit, timeLimitS: options.timeLimitS }, clock());
   fwd.onOwnKill = (victim, killer, now) => referee.kill(victim, killer, now);
@@ -258,7 +262,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);
       const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
-      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, load: loadOf(overload, backlog, { count: datagrams.serverDrops.get('backlog') ?? 0, longestMs: datagrams.longestShedMs }, config.levelOfDetail) };
+      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, load: loadOf(overload, backlog, buffer, { count: datagrams.serverDrops.get('backlog') ?? 0, longestMs: datagrams.longestShedMs }, config.levelOfDetail) };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
@@ -266,6 +270,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       log.info({ reason, players: seats.playerCount() }, 'gameserver closing');
       timers.clearInterval(tick);
       timers.clearInterval(probing);
+      timers.clearInterval(buffering);
       datagrams.close();
       await seats.close(reason);
       for (const slot of [...clients.keys()]) fwd.remove(slot);
@@ -277,9 +282,10 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
 /**
  * The status JSON's `load`: overloaded or not (its tick late, or its receive queue more than SHED_AGE_MS behind
  * at the 99th percentile), the state rates held (per second, or every state), the tick's lateness, the receive
- * queue's wait as the probes measured it, the states shed for it and the longest wait of one of those.
+ * queue's wait as the probes measured it, the receive buffer asked for now, the states shed for waiting and the
+ * longest wait of one of those.
  */
-function loadOf(o: OverloadWatch, backlog: BacklogProbe, shed: { count: number; longestMs: number }, levelOfDetail: boolean): GameserverStats['load'] {
+function loadOf(o: OverloadWatch, backlog: BacklogProbe, buffer: ReceiveBufferControl, shed: { count: number; longestMs: number }, levelOfDetail: boolean): GameserverStats['load'] {
   const rate = (tier: number): number | 'every' => {
     const every = tierEveryMs(tier, o.slowdown);
     return every === 0 || (!levelOfDetail && tier > 0) ? 'every' : Math.round(10_000 / every) / 10;
@@ -291,6 +297,8 @@ function loadOf(o: OverloadWatch, backlog: BacklogProbe, shed: { count: number; 
     tickLateMs: o.lateness(),
     lateTicks: o.lateTicks,
     receiveWaitMs: { ...receiveWaitMs, max: Math.round(backlog.maxWaitMs * 10) / 10 },
+    receiveBufferBytes: buffer.bytes,
+    receiveBufferCut: buffer.bytes < buffer.full,
     statesShed: shed.count,
     longestShedMs: Math.round(shed.longestMs),
   };

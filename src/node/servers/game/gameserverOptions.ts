@@ -138,6 +138,10 @@ export interface GameserverStats {
     lateTicks: number;
     /** How long the server's probes waited in its receive queue over the last minute, and the longest ever (ms; receiveBacklog.ts). */
     receiveWaitMs: { p50: number; p99: number; max: number };
+    /** The receive buffer asked of the kernel now (bytes): smaller than the configured one while the server stays behind. */
+    receiveBufferBytes: number;
+    /** Whether that is less than the server was started with. */
+    receiveBufferCut: boolean;
     /** States shed because they waited in the receive queue longer than SHED_AGE_MS while the server was behind (also `drops.backlog`). */
     statesShed: number;
     /** The longest a shed state had waited (ms): after a stall of the whole process (no probes went), the stall. */

@@ -23,8 +23,8 @@ import { serverMatch } from '../common/matchStatus';
  * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued, strikes }],
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
  * strikes, kicked, blocks, blockedNow, tcp, load: { overloaded, stateRates: { near, mid, far },
- * tickLateMs: { p50, p99 }, lateTicks (overload.ts), receiveWaitMs: { p50, p99, max }, statesShed,
- * longestShedMs (receiveBacklog.ts) }, memory: { rss, heapUsed },
+ * tickLateMs: { p50, p99 }, lateTicks (overload.ts), receiveWaitMs: { p50, p99, max }, receiveBufferBytes,
+ * receiveBufferCut, statesShed, longestShedMs (receiveBacklog.ts) }, memory: { rss, heapUsed },
  * cpu: { userMs, systemMs }, uptimeSeconds }`.
  */
 export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
@@ -123,6 +123,6 @@ function loadLine(load: GameserverStats['load']): string {
   const rates = `near players: ${rate(load.stateRates.near)}; mid: ${rate(load.stateRates.mid)}; far: ${rate(load.stateRates.far)}`;
   const w = load.receiveWaitMs;
   const shed = load.statesShed > 0 ? `; ${load.statesShed} states shed for waiting too long (up to ${load.longestShedMs} ms)` : '';
-  const tick = `tick late p50 ${load.tickLateMs.p50} ms, p99 ${load.tickLateMs.p99} ms over the last minute; datagrams waited to be read p50 ${w.p50} ms, p99 ${w.p99} ms (longest ${w.max} ms)${shed}`;
+  const tick = `tick late p50 ${load.tickLateMs.p50} ms, p99 ${load.tickLateMs.p99} ms over the last minute; datagrams waited to be read p50 ${w.p50} ms, p99 ${w.p99} ms (longest ${w.max} ms)${load.receiveBufferCut ? `, receive buffer cut to ${Math.round(load.receiveBufferBytes / 1024)} KiB to keep it short` : ''}${shed}`;
   return load.overloaded ? `Overloaded: state rates lowered, far players' first (${rates}); ${tick}.` : `Load: keeping up (${rates}); ${tick}.`;
 }

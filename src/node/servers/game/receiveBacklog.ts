@@ -57,6 +57,8 @@ export class BacklogProbe {
   sent = 0;
   read = 0;
   maxWaitMs = 0;
+  /** The longest wait of a probe read since {@link takeLongest} was last called (ms). */
+  private longest = 0;
 
   constructor(nonce: Uint8Array = randomBytes(8)) {
     if (nonce.length !== 8) throw new RangeError('a backlog probe nonce is 8 bytes');
@@ -83,6 +85,7 @@ export class BacklogProbe {
     this.read += 1;
     const wait = now - sentAt;
     this.maxWaitMs = Math.max(this.maxWaitMs, wait);
+    this.longest = Math.max(this.longest, wait);
     if (this.samples.length < KEPT) this.samples.push(wait);
     else this.samples[this.at] = wait;
     this.at = (this.at + 1) % KEPT;
@@ -97,6 +100,17 @@ export class BacklogProbe {
   /** The longest a datagram read at `now` can have waited in the queue (ms; Infinity before the first probe is read). */
   bound(now: number): number {
     return Math.max(0, now - this.lastSentAt);
+  }
+
+  /**
+   * The longest wait of a probe read since the last call, or, when probes
+   * stopped coming through (a full queue drops them too), how long since the
+   * newest one read was sent, less a probe interval (ms); starts again.
+   */
+  takeLongest(now: number): number {
+    const l = Math.max(this.longest, this.bound(now) - PROBE_EVERY_MS);
+    this.longest = 0;
+    return l;
   }
 
   /** The probes' waits over the last minute (ms): median and 99th percentile. */
@@ -147,5 +161,58 @@ export class InputAge {
     if (age > SHED_AGE_MS && now - this.takenAt < SHED_FLOOR_MS) return age;
     this.takenAt = now;
     return null;
+  }
+}
+
+/** The smallest receive buffer a server that stays behind asks for (bytes): some 100 small datagrams. */
+export const MIN_RECEIVE_BUFFER = 128 * 1024;
+/** Seconds of calm (no probe waiting over SHED_AGE_MS / 2) before the buffer doubles back. */
+export const CALM_SECONDS = 3;
+
+/**
+ * The receive buffer of a server that stays behind. Shedding keeps what is
+ * relayed fresh while reading keeps up; when reading itself cannot (the
+ * core is saturated), the kernel queue would fill its whole buffer, seconds
+ * of input, and every state read would be that old. So each second in which
+ * a probe waited over 2 × SHED_AGE_MS shrinks the buffer by the share of
+ * that wait SHED_AGE_MS is (a half to an eighth; down to
+ * MIN_RECEIVE_BUFFER): the kernel then drops what arrives beyond it, and what
+ * the server reads is at most about that long queued. CALM_SECONDS of calm
+ * double it back, up to the size the server was started with.
+ */
+export class ReceiveBufferControl {
+  /** The size asked for now (bytes). */
+  bytes: number;
+  /** Times it was halved and doubled back. */
+  shrunk = 0;
+  grown = 0;
+  private calm = 0;
+
+  constructor(
+    /** The size the server was started with (bytes). */
+    readonly full: number,
+    private readonly ask: (bytes: number) => boolean,
+  ) {
+    this.bytes = full;
+  }
+
+  /** A second went by in which the longest probe wait was `longestWaitMs`. */
+  second(longestWaitMs: number): void {
+    if (longestWaitMs > 2 * SHED_AGE_MS) {
+      this.calm = 0;
+      // By the share of the wait it should have been (a half at most, an eighth at least), so seconds of queue go in a step or two.
+      const next = Math.max(MIN_RECEIVE_BUFFER, Math.floor(this.bytes * Math.min(0.5, Math.max(0.125, SHED_AGE_MS / longestWaitMs))));
+      if (this.bytes > MIN_RECEIVE_BUFFER && this.ask(next)) {
+        this.bytes = next;
+        this.shrunk += 1;
+      }
+    } else if (longestWaitMs < SHED_AGE_MS / 2) {
+      this.calm += 1;
+      if (this.calm >= CALM_SECONDS && this.bytes < this.full && this.ask(Math.min(this.full, this.bytes * 2))) {
+        this.bytes = Math.min(this.full, this.bytes * 2);
+        this.grown += 1;
+        this.calm = 0;
+      }
+    } else this.calm = 0;
   }
 }
