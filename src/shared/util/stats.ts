@@ -18,6 +18,34 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(n, rank) - 1]!;
 }
 
+/**
+ * The last `kept` values of a measure (a ring: the oldest go first) and
+ * their median and 99th percentile, rounded to 0.1 (the value at index
+ * ⌊q × n⌋ of the sorted values: with 100 values the 99th percentile is the
+ * largest). A server's status figures: how late its tick ran, how long its
+ * input waited.
+ */
+export class RecentSamples {
+  private readonly values: number[] = [];
+  private at = 0;
+
+  constructor(private readonly kept: number) {}
+
+  add(v: number): void {
+    if (this.values.length < this.kept) this.values.push(v);
+    else this.values[this.at] = v;
+    this.at = (this.at + 1) % this.kept;
+  }
+
+  /** Median and 99th percentile of the values kept ({ 0, 0 } before the first). */
+  p50p99(): { p50: number; p99: number } {
+    if (this.values.length === 0) return { p50: 0, p99: 0 };
+    const sorted = [...this.values].sort((a, b) => a - b);
+    const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) * 10) / 10;
+    return { p50: at(0.5), p99: at(0.99) };
+  }
+}
+
 /** What a {@link LoopMeter} measured over its window. Rates are per second of covered time. */
 export interface LoopStatsSnapshot {
   /** Simulation steps per second over the covered time. */

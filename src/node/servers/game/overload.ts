@@ -14,6 +14,7 @@
  * the server is overloaded, the rates it holds and the tick's lateness
  * (p50, p99 over the last minute).
  */
+import { RecentSamples } from '../../../shared/util/stats';
 
 /** Ticks looked at to judge overload (a second at 20 Hz). */
 export const LATE_WINDOW = 20;
@@ -30,8 +31,7 @@ export class OverloadWatch {
   /** 1 (none), 2 or 4: the stretch of the mid and far tiers' intervals; 8: those by 4, and near players thinned (levelOfDetail.ts). */
   slowdown = 1;
   private readonly recent: boolean[] = [];
-  private readonly samples: number[] = [];
-  private at = 0;
+  private readonly samples = new RecentSamples(KEPT);
   private lastChange = -Infinity;
   private lastUneasy = -Infinity;
   /** Ticks since the start, and how many were a whole interval late. */
@@ -44,9 +44,7 @@ export class OverloadWatch {
   tick(now: number, lateMs: number): void {
     const late = Math.max(0, lateMs);
     this.ticks += 1;
-    if (this.samples.length < KEPT) this.samples.push(late);
-    else this.samples[this.at] = late;
-    this.at = (this.at + 1) % KEPT;
+    this.samples.add(late);
     const wholeTick = late > this.intervalMs;
     if (wholeTick) this.lateTicks += 1;
     this.recent.push(wholeTick);
@@ -69,9 +67,6 @@ export class OverloadWatch {
 
   /** The tick's lateness over the last minute (ms): median and 99th percentile. */
   lateness(): { p50: number; p99: number } {
-    if (this.samples.length === 0) return { p50: 0, p99: 0 };
-    const sorted = [...this.samples].sort((a, b) => a - b);
-    const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) * 10) / 10;
-    return { p50: at(0.5), p99: at(0.99) };
+    return this.samples.p50p99();
   }
 }

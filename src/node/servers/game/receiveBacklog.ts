@@ -34,6 +34,7 @@
  * (relayed as before): they cannot cost anyone else anything.
  */
 import { randomBytes } from 'node:crypto';
+import { RecentSamples } from '../../../shared/util/stats';
 
 /** A probe goes this often (ms): the bound on a calm server's wait. */
 export const PROBE_EVERY_MS = 25;
@@ -51,8 +52,7 @@ export class BacklogProbe {
   private readonly nonce: Uint8Array;
   /** Server clock at sending of the newest probe read (−∞: none read yet). */
   private lastSentAt = -Infinity;
-  private readonly samples: number[] = [];
-  private at = 0;
+  private readonly samples = new RecentSamples(KEPT);
   /** Probes sent and read; the longest wait a probe had (ms). */
   sent = 0;
   read = 0;
@@ -86,9 +86,7 @@ export class BacklogProbe {
     const wait = now - sentAt;
     this.maxWaitMs = Math.max(this.maxWaitMs, wait);
     this.longest = Math.max(this.longest, wait);
-    if (this.samples.length < KEPT) this.samples.push(wait);
-    else this.samples[this.at] = wait;
-    this.at = (this.at + 1) % KEPT;
+    this.samples.add(wait);
     return true;
   }
 
@@ -115,10 +113,7 @@ export class BacklogProbe {
 
   /** The probes' waits over the last minute (ms): median and 99th percentile. */
   waits(): { p50: number; p99: number } {
-    if (this.samples.length === 0) return { p50: 0, p99: 0 };
-    const sorted = [...this.samples].sort((a, b) => a - b);
-    const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) * 10) / 10;
-    return { p50: at(0.5), p99: at(0.99) };
+    return this.samples.p50p99();
   }
 }
 
