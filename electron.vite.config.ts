@@ -3,7 +3,7 @@ import { defineConfig } from 'electron-vite';
 
 /**
  * Three builds, one per runtime:
- * - main: every Node entry (the Electron main process, the browser shell, the headless bot, the servers);
+ * - main: every Node entry (the Electron main process, the browser shell, the headless bot, the servers, the demo tool);
  * - preload: CommonJS, because a sandboxed preload cannot load ES modules;
  * - renderer: the game page, served by Electron or by the browser shell.
  */
@@ -17,6 +17,7 @@ export default defineConfig({
           web: resolve(__dirname, 'src/node/web/cli.ts'),
           bot: resolve(__dirname, 'src/node/bot/cli.ts'),
           server: resolve(__dirname, 'src/node/servers/cli.ts'),
+          demo: resolve(__dirname, 'src/node/demo/cli.ts'),
         },
       },
     },

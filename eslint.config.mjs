@@ -19,6 +19,7 @@ import tseslint from 'typescript-eslint';
  * - wire: the bytes on the wire and their vocabulary (ship state, events,
  *   ship looks, player names, the datagram limit);
  * - time: clocks and the time sync, over wire;
+ * - demo: the demo file format (docs/DEMO.md): chunks, CRC-32, the header;
  * - net: the packet API, the game-code interface, what the network delivers
  *   (gameLink), link layer, conditioner, reliable delivery, smoothing;
  * - game: the rules and the simulation, the client game (raises events
@@ -40,6 +41,7 @@ export const SHARED_ORDER = [
   'subsystems',
   'wire',
   'time',
+  'demo',
   'net',
   'game',
   'lockstep',

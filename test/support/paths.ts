@@ -7,3 +7,4 @@ export const repoRoot = join(import.meta.dirname, '..', '..');
 export const webEntry = join(repoRoot, 'out', 'main', 'web.js');
 export const serverEntry = join(repoRoot, 'out', 'main', 'server.js');
 export const botEntry = join(repoRoot, 'out', 'main', 'bot.js');
+export const demoEntry = join(repoRoot, 'out', 'main', 'demo.js');

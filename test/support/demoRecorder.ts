@@ -1,0 +1,38 @@
+/**
+ * A small recording process for the demo crash test (and the crash bench):
+ * `node --import tsx test/support/demoRecorder.ts <file> <flushMs>` records
+ * through the real DemoWriter, a text chunk naming its number every
+ * millisecond or so, and prints `flushed <chunks> <timeMs>` on stdout after
+ * each flush reached the disk (the chunks on it, the time of the last), until it is killed.
+ */
+import { DemoWriter } from '../../src/node/demo/demoWriter';
+import { DEMO_FORMAT, DemoKind, textBody } from '../../src/shared/demo/demoFormat';
+
+const [file, flushArg] = process.argv.slice(2);
+if (!file) throw new Error('usage: demoRecorder <file> <flushMs>');
+const flushMs = Number(flushArg ?? 50);
+const writer = await DemoWriter.create(
+  file,
+  {
+    demo: DEMO_FORMAT,
+    starlane: '0.1.0',
+    wire: 14,
+    sim: 'bd2957211ca905b0',
+    protocol: 'offline',
+    seed: 1,
+    server: null,
+    recorder: { slot: 0, name: 'crash-test' },
+    players: [{ slot: 0, name: 'crash-test' }],
+    startedAt: new Date(0).toISOString(),
+  },
+  { flushMs },
+);
+let n = 0;
+let flushes = 0;
+setInterval(() => {
+  for (let i = 0; i < 4; i++) writer.add(DemoKind.Text, textBody(`chunk ${n++}`));
+  if (writer.stats.flushes > flushes) {
+    flushes = writer.stats.flushes;
+    process.stdout.write(`flushed ${writer.stats.chunksWritten} ${writer.stats.writtenUpToMs}\n`);
+  }
+}, 1);
