@@ -17,20 +17,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DemoWriter } from '../../src/node/demo/demoWriter';
-import { bodyText, DEMO_FORMAT, DemoKind, encodeChunk as encodeChunkWith, encodeDemoStart as encodeDemoStartWith, readDemo as readDemoWith, textBody, type DemoHeader } from '../../src/shared/demo/demoFormat';
+import { bodyText, DemoKind, encodeChunk as encodeChunkWith, encodeDemoStart as encodeDemoStartWith, readDemo as readDemoWith, textBody, type DemoHeader } from '../../src/shared/demo/demoFormat';
 import { crc32 } from '../../src/node/demo/demoCrc';
 import { demoEntry, repoRoot } from '../support/paths';
+import { demoHeader } from '../support/demoHeader';
 
 /** The format's functions with Node's CRC-32, as the writer and the tool use them. */
 const encodeChunk = (kind: DemoKind, timeMs: number, body: Uint8Array) => encodeChunkWith(kind, timeMs, body, crc32);
 const encodeDemoStart = (header: DemoHeader) => encodeDemoStartWith(header, crc32);
 const readDemo = (bytes: Uint8Array) => readDemoWith(bytes, crc32);
 
-const HEADER: DemoHeader = {
-  demo: DEMO_FORMAT,
-  starlane: '0.1.0',
-  wire: 14,
-  sim: 'bd2957211ca905b0',
+const HEADER: DemoHeader = demoHeader({
   protocol: 'netgame',
   seed: 7,
   server: '127.0.0.1:6590',
@@ -40,7 +37,7 @@ const HEADER: DemoHeader = {
     { slot: 1, name: 'bob' },
   ],
   startedAt: '2026-12-01T21:00:00.000Z',
-};
+});
 
 let dir = '';
 beforeEach(async () => {

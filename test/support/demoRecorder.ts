@@ -6,25 +6,15 @@
  * each flush reached the disk (the chunks on it, the time of the last), until it is killed.
  */
 import { DemoWriter } from '../../src/node/demo/demoWriter';
-import { DEMO_FORMAT, DemoKind, textBody } from '../../src/shared/demo/demoFormat';
+import { DemoKind, textBody } from '../../src/shared/demo/demoFormat';
+import { demoHeader } from './demoHeader';
 
 const [file, flushArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: demoRecorder <file> <flushMs>');
 const flushMs = Number(flushArg ?? 50);
 const writer = await DemoWriter.create(
   file,
-  {
-    demo: DEMO_FORMAT,
-    starlane: '0.1.0',
-    wire: 14,
-    sim: 'bd2957211ca905b0',
-    protocol: 'offline',
-    seed: 1,
-    server: null,
-    recorder: { slot: 0, name: 'crash-test' },
-    players: [{ slot: 0, name: 'crash-test' }],
-    startedAt: new Date(0).toISOString(),
-  },
+  demoHeader({ protocol: 'offline', seed: 1, server: null, recorder: { slot: 0, name: 'crash-test' }, players: [{ slot: 0, name: 'crash-test' }], startedAt: new Date(0).toISOString() }),
   { flushMs },
 );
 let n = 0;

@@ -10,7 +10,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   CHUNK_OVERHEAD,
-  DEMO_FORMAT,
   DEMO_MAGIC,
   DemoKind,
   bodyText,
@@ -24,27 +23,14 @@ import {
   type DemoRead,
 } from '../../../src/shared/demo/demoFormat';
 import { crc32 } from '../../../src/node/demo/demoCrc';
+import { demoHeader } from '../../support/demoHeader';
 
 /** The format's functions with Node's CRC-32, as the writer and the tool use them. */
 const encodeChunk = (kind: DemoKind, timeMs: number, body: Uint8Array) => encodeChunkWith(kind, timeMs, body, crc32);
 const encodeDemoStart = (header: DemoHeader) => encodeDemoStartWith(header, crc32);
 const readDemo = (bytes: Uint8Array) => readDemoWith(bytes, crc32);
 
-const HEADER: DemoHeader = {
-  demo: DEMO_FORMAT,
-  starlane: '0.1.0',
-  wire: 14,
-  sim: 'bd2957211ca905b0',
-  protocol: 'gameserver',
-  seed: 2049,
-  server: '127.0.0.1:6580',
-  recorder: { slot: 2, name: 'alice' },
-  players: [
-    { slot: 0, name: 'hunter-1' },
-    { slot: 2, name: 'alice' },
-  ],
-  startedAt: '2026-12-01T20:00:00.000Z',
-};
+const HEADER: DemoHeader = demoHeader();
 
 /** encodeChunk(Text, 1000 ms, "hi"): length 7, kind 4, time 0x3e8, "hi", CRC-32. */
 const GOLDEN_TEXT_CHUNK = '0000000704000003e86869452dedc8';
