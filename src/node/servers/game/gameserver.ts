@@ -168,6 +168,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       },
     });
   } catch (err) {
+    // Nothing is left open: the probes' timers stop with the socket.
+    timers.clearInterval(probing);
+    timers.clearInterval(buffering);
     await udp.close();
     throw err;
   }
