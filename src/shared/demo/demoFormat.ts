@@ -46,6 +46,8 @@ export const DemoKind = {
   Frame: 5,
   /** A digest of the world at a tick: u32 tick, then 8 bytes of hash. */
   Digest: 6,
+  /** A part of the game's snapshot at the start of a client recording (snapshot.ts): [u8 1][u16 part][u16 parts][bytes]. */
+  Snapshot: 7,
   /** The recording ended cleanly; its reason (UTF-8). Nothing follows. */
   End: 15,
 } as const;

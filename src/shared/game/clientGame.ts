@@ -35,6 +35,7 @@ import { freeSpawnPoint, withJoiningPilot, withoutPilot } from './spawnPoint';
 import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
+import type { GameJournal } from './journal';
 
 /** Ticks between the local ship's destruction and its respawn (3 s). */
 export const RESPAWN_TICKS = RULES.respawnTicks;
@@ -70,13 +71,18 @@ export class ClientGame {
   private readonly shotLog = new ShotLog();
   /** The last tick was a shared world's (lockstep, netgame): every node decides every hit. */
   private synced = false;
+  /** The correction time last set (so an unchanged one set every tick is not journaled). */
+  private converge: number;
+  /** A recording's ear (journal.ts): hears every change made to this game, after it is made; null when nothing records. Never part of a snapshot. */
+  journal: GameJournal | null = null;
 
   constructor(options: ClientGameOptions = {}) {
     this.match = new ClientMatch(options.match);
     this.currWorld = createWorld(options.seed ?? WORLD_SEED, { ships: 1, match: this.match.limits });
     this.prevWorld = this.currWorld;
     this.reportedId = this.currWorld.nextId - 1;
-    this.replicas = new Replicas(options.convergeMs ?? DEFAULT_CONVERGE_MS);
+    this.converge = options.convergeMs ?? DEFAULT_CONVERGE_MS;
+    this.replicas = new Replicas(this.converge);
   }
 
   /** The world before the last step (for interpolation). */
@@ -124,9 +130,10 @@ export class ClientGame {
    */
   setMatchLimits(limits: Partial<MatchLimits>): boolean {
     this.match.limits = { ...this.match.limits, ...limits };
-    if (!this.decidesMatch) return false;
-    this.currWorld = { ...this.currWorld, match: withLimits(this.currWorld.match, this.match.limits) };
-    return true;
+    const now = this.decidesMatch;
+    if (now) this.currWorld = { ...this.currWorld, match: withLimits(this.currWorld.match, this.match.limits) };
+    this.journal?.setMatchLimits(this, limits);
+    return now;
   }
 
   /** The kill and time limits of the matches this game decides (the `killlimit` and `timelimit` cvars). */
@@ -168,6 +175,12 @@ export class ClientGame {
    * the game is online (bots fly only offline) or every slot is taken.
    */
   addBot(): number | null {
+    const slot = this.seatBot();
+    this.journal?.addBot(this);
+    return slot;
+  }
+
+  private seatBot(): number | null {
     if (this.netSlot !== null) return null;
     const taken = new Set(this.currWorld.ships.map((s) => s.slot));
     let slot = 0;
@@ -185,6 +198,12 @@ export class ClientGame {
 
   /** Removes the computer pilot of `slot` (default: the last one added… the highest slot). Returns the slot removed, or null if there was none. */
   removeBot(slot?: number): number | null {
+    const removed = this.unseatBot(slot);
+    this.journal?.removeBot(this, slot);
+    return removed;
+  }
+
+  private unseatBot(slot?: number): number | null {
     const which = slot ?? this.botSlots[this.botSlots.length - 1];
     if (which === undefined || !this.botSlots.includes(which)) return null;
     this.botSlots = this.botSlots.filter((s) => s !== which);
@@ -195,7 +214,10 @@ export class ClientGame {
 
   /** New correction time for remote ships (the `net_smooth` cvar). */
   set convergeMs(ms: number) {
+    if (ms === this.converge) return;
+    this.converge = ms;
     this.replicas.convergeMs = ms;
+    this.journal?.convergeMs(this, ms);
   }
 
   /** Our ship as game packets carry it, or null while it is destroyed. */
@@ -219,6 +241,12 @@ export class ClientGame {
    * `nowMs`; replicated objects that arrived since the last tick join first.
    */
   step(input: ShipInput, nowMs: number, botInputs?: ReadonlyMap<number, ShipInput>): TickOutcome {
+    const outcome = this.stepNow(input, nowMs, botInputs);
+    this.journal?.step(this, input, nowMs, botInputs);
+    return outcome;
+  }
+
+  private stepNow(input: ShipInput, nowMs: number, botInputs?: ReadonlyMap<number, ShipInput>): TickOutcome {
     this.synced = false;
     let world = this.match.arena.rebuilt(this.currWorld);
     if (this.remote.waiting) world = this.remote.joinTo(world);
@@ -284,6 +312,11 @@ export class ClientGame {
    * notices. Our slot is `slot`; nothing of it is reported as Parsec events.
    */
   showSynced(frames: readonly SteppedFrame[], slot: number): void {
+    this.showSyncedNow(frames, slot);
+    this.journal?.showSynced(this, frames, slot);
+  }
+
+  private showSyncedNow(frames: readonly SteppedFrame[], slot: number): void {
     const last = frames[frames.length - 1];
     if (!last) return;
     this.prevWorld = last.before;
@@ -304,9 +337,14 @@ export class ClientGame {
    * unjoined leave the world.
    */
   applyPlayers(players: readonly GamePlayer[], localSlot: number | null): void {
+    this.applyPlayersNow(players, localSlot);
+    this.journal?.applyPlayers(this, players, localSlot);
+  }
+
+  private applyPlayersNow(players: readonly GamePlayer[], localSlot: number | null): void {
     const net = validSlot(localSlot) ? localSlot : null;
     // Computer pilots fly only offline: entering a network game sends them home.
-    if (net !== null) while (this.botSlots.length > 0) this.removeBot();
+    if (net !== null) while (this.botSlots.length > 0) this.unseatBot();
     this.currWorld = this.match.seated(this.currWorld, players, net, this.shown);
     this.shown = new Set(players.filter((p) => p.joined && !p.local && p.slot !== net).map((p) => p.slot));
     this.replicas.retain(this.shown);
@@ -339,6 +377,7 @@ export class ClientGame {
   applyState(slot: number, state: ShipState, nowMs: number, ageMs: number): void {
     if (slot === this.netSlot || !this.shown.has(slot)) return;
     this.replicas.onState(slot, state, nowMs, ageMs);
+    this.journal?.applyState(this, slot, state, nowMs, ageMs);
   }
 
   /**
@@ -349,6 +388,11 @@ export class ClientGame {
    * a live object and objects beyond MAX_REMOTE_OBJECTS are ignored.
    */
   applyEvent(slot: number, ev: RemoteEvent, nowMs: number, rawAgeMs: number): void {
+    this.applyEventNow(slot, ev, nowMs, rawAgeMs);
+    this.journal?.applyEvent(this, slot, ev, nowMs, rawAgeMs);
+  }
+
+  private applyEventNow(slot: number, ev: RemoteEvent, nowMs: number, rawAgeMs: number): void {
     if (slot === this.netSlot) return;
     // The one place an event's age is checked: the kinds and the match take it as it is.
     const ageMs = rawAgeMs > 0 && Number.isFinite(rawAgeMs) ? rawAgeMs : 0;

@@ -8,7 +8,7 @@
  * steps as usual.
  */
 import type { ShipInput } from '../sim/types';
-import { NO_SLOT } from '../wire/types';
+import { NO_SLOT, type FrameInput } from '../wire/types';
 import type { GameNotice } from './clientTypes';
 import type { WorldEvent } from './events';
 import { killCause } from './killCause';
@@ -19,6 +19,14 @@ export interface SteppedFrame {
   before: World;
   world: World;
   events: WorldEvent[];
+  /**
+   * How the frame replays (a demo records it, src/shared/demo): `world` is
+   * stepWorld(`from`, these inputs as frameInputToShip gives them, in this
+   * order). `from` is `before` unless the frame's moves changed the world
+   * first (a netgame's joins and leaves). Absent when no inputs replay it (a
+   * correction replaced the world within the frame).
+   */
+  replay?: { from: World; inputs: ReadonlyMap<number, FrameInput> };
 }
 
 export interface FrameSync {

@@ -27,7 +27,7 @@ import type { ShipInput, World } from '../game/types';
 import { createWorld } from '../game/world';
 import { withoutPilot, withSpawnedShip } from '../game/spawnPoint';
 import { STEP_MS } from '../sim/types';
-import { NO_FRAME, type FrameInputs, type LockstepStateEvent, type LockstepStatusEvent } from '../wire/types';
+import { NO_FRAME, type FrameInput, type FrameInputs, type LockstepStateEvent, type LockstepStatusEvent } from '../wire/types';
 import { autoLead, MAX_CATCH_UP, MAX_LEAD, MIN_TRANSFER_RESEND_MS, resendTimeout, START_ALONE_MS } from './config';
 import { FrameChecks, type Mismatch } from './frameChecks';
 import { frameInputToShip, NEUTRAL_FRAME_INPUT, quantiseInput } from './input';
@@ -271,13 +271,18 @@ export class LockstepEngine {
       const roster = world.ships.map((s) => s.slot);
       if (this.log.missing(world.tick, roster).length > 0) break;
       const inputs = new Map<number, ShipInput>();
-      for (const slot of roster) inputs.set(slot, frameInputToShip(this.log.get(slot, world.tick) ?? NEUTRAL_FRAME_INPUT));
+      const given = new Map<number, FrameInput>();
+      for (const slot of roster) {
+        const q = this.log.get(slot, world.tick) ?? NEUTRAL_FRAME_INPUT;
+        given.set(slot, q);
+        inputs.set(slot, frameInputToShip(q));
+      }
       const events: WorldEvent[] = [];
       const before = world;
       world = stepWorld(world, inputs, { events });
       this.worldNow = world;
       this.counters.framesStepped++;
-      out.push({ before, world, events });
+      out.push({ before, world, events, replay: { from: before, inputs: given } });
       const check = this.checks.record(world);
       if (check) this.options.notify({ kind: 'frame-hash', frame: check.frame, hash: check.hash, epoch: this.epoch });
       // The peers' checks for the frame we have just reached.

@@ -196,17 +196,20 @@ export class NetgameClient {
   private stepOnce(): SteppedFrame {
     const before = this.stateNow as NetState;
     const events: WorldEvent[] = [];
-    const next = stepNetState(before, this.moves.forFrame(before.world.tick), events);
+    let replay: SteppedFrame['replay'];
+    const next = stepNetState(before, this.moves.forFrame(before.world.tick), events, (from, inputs) => (replay = { from, inputs }));
     this.stateNow = next;
     const frame = next.world.tick;
     this.history.set(frame, next);
     this.history.delete(frame - CLIENT_HISTORY);
     const pending = this.pending;
+    // A correction inside the frame: the world shown is the server's, which no inputs replay.
     if (pending && pending.frame === frame) {
       this.pending = null;
-      this.correctAt(pending.state, frame);
+      if (this.correctAt(pending.state, frame)) replay = undefined;
     }
-    return { before: before.world, world: (this.stateNow as NetState).world, events };
+    const world = (this.stateNow as NetState).world;
+    return replay ? { before: before.world, world, events, replay } : { before: before.world, world, events };
   }
 
   private onDiffChunk(ev: Extract<NetgameEvent, { type: 'stateDiff' }>): void {

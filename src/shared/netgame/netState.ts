@@ -21,8 +21,12 @@ export interface NetState {
   controls: ReadonlyMap<number, FrameInput>;
 }
 
-/** `state` with the moves of its frame applied (in order), then stepped one frame. */
-export function stepNetState(state: NetState, moves: readonly GameMove[], events?: WorldEvent[]): NetState {
+/**
+ * `state` with the moves of its frame applied (in order), then stepped one
+ * frame. `stepped`, when given, hears the world the step started from and
+ * the controls it used (a demo records them: SteppedFrame.replay).
+ */
+export function stepNetState(state: NetState, moves: readonly GameMove[], events?: WorldEvent[], stepped?: (from: World, controls: ReadonlyMap<number, FrameInput>) => void): NetState {
   let world = state.world;
   const controls = new Map(state.controls);
   for (const m of moves) {
@@ -39,6 +43,7 @@ export function stepNetState(state: NetState, moves: readonly GameMove[], events
   }
   const inputs = new Map<number, ShipInput>();
   for (const [slot, input] of controls) inputs.set(slot, frameInputToShip(input));
+  stepped?.(world, controls);
   return { world: stepWorld(world, inputs, events ? { events } : {}), controls };
 }
 
