@@ -24,6 +24,8 @@ import { RULES } from '../../shared/game/rules';
 import { MAX_LEAD } from '../../shared/lockstep/config';
 import { MATCH_OVER, MATCH_PLAYING } from '../../shared/game/types';
 import { systemClock } from '../../shared/time/clock';
+import { DEMO_PROTOCOLS, type DemoProtocol } from '../../shared/demo/demoFormat';
+import { ClientRecording } from '../demo/clientRecording';
 
 const int = (lo: number, hi: number) => (value: string) => {
   const n = Number(value);
@@ -60,6 +62,7 @@ const program = new Command('starlane-bot')
   .addOption(new Option('--pilot <pilot>', 'scripted flying: circle (a climbing turn, bursts of fire), idle (no input), hunt (a computer opponent: hunts the nearest enemy, collects extras, refuels at energy fields)').choices([...PILOTS]).default('circle'))
   .option('--skill <1-5>', `skill of --pilot hunt: 1 reacts slowly, aims poorly and fires lasers only; 3 leads its shots and fires missiles too; 5 reacts at once, aims tight and uses every weapon (mines, EMP, afterburner)`, int(MIN_SKILL, MAX_SKILL), DEFAULT_SKILL)
   .option('--say <text>', 'send this chat line once connected')
+  .option('--record <file>', 'record a demo of this bot\'s game into <file> (a new .sldemo file; docs/DEMO.md); with --json every 40 ticks {"event":"demo-digest","tick":…,"hash":"…","frame":false} (frame true: a shared world\'s frame hash)')
   .option('--seconds <s>', 'stop after this many seconds (0 = run until SIGINT/SIGTERM)', int(0, 86400), 0)
   .option('--seed <n>', 'simulation seed', int(0, 0xffffffff), 1)
   .option('--kill-limit <n>', 'kills that win a match, 0 for none (used when this bot is the match authority: the lowest joined slot)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
@@ -92,6 +95,7 @@ interface Opts {
   killLimit: number;
   timeLimit: number;
   say?: string;
+  record?: string;
   seconds: number;
   seed: number;
   json: boolean;
@@ -144,9 +148,12 @@ async function main(): Promise<void> {
         said = true;
         void consoleCore.execute(`say ${JSON.stringify(o.say)}`, out);
       }
-    } else if (d.kind === 'chat') emit({ t: 'chat', slot: d.slot, from: d.from, text: d.text }, `${d.from}: ${d.text}`);
-    else if (d.kind === 'event') emit({ t: 'event', slot: d.slot, type: d.event.type }, `event from slot ${d.slot}: ${d.event.type}`);
+    } else if (d.kind === 'chat') {
+      recordingText(`${d.from}: ${d.text}`);
+      emit({ t: 'chat', slot: d.slot, from: d.from, text: d.text }, `${d.from}: ${d.text}`);
+    } else if (d.kind === 'event') emit({ t: 'event', slot: d.slot, type: d.event.type }, `event from slot ${d.slot}: ${d.event.type}`);
   };
+  let recordingText: (line: string) => void = () => undefined;
   // The game every client runs; the pilot is all a bot adds.
   const pilot = createPilot(o.pilot, { skill: o.skill, seed: o.seed });
   const game = new GameDriver({
@@ -202,6 +209,7 @@ async function main(): Promise<void> {
   const packetApi = subsystems.packetApi.table;
   emit({ t: 'ready', name: name.name, port: packetApi.localPort(), node: packetApi.nodeToString(packetApi.localNode()) }, `bot ${name.name} on ${packetApi.nodeToString(packetApi.localNode())}`);
   game.start();
+  const recording = o.record === undefined ? null : await startRecording(o.record);
   // Without --server a server protocol's connect finds one by LAN discovery.
   const connecting = subsystems.protocol.table.connect?.(o.protocol === 'p2p' || o.protocol === 'lockstep' ? undefined : o.server || undefined) ?? null;
   if (connecting !== null) out.print(connecting);
@@ -219,12 +227,40 @@ async function main(): Promise<void> {
     const rttMs = pings.length === 0 ? null : Math.max(...pings.map((p) => p.ms));
     return { lockstep: { frame: s.frame, epoch: s.epoch, lead: s.lead, framesStepped: s.framesStepped, framesWaited: s.framesWaited, resends: s.resends, desyncs: s.desyncs, corrected: s.corrected, rttMs } };
   }
+  /** Starts the --record demo on the bot's game, or exits saying why it cannot. */
+  async function startRecording(path: string): Promise<ClientRecording> {
+    const protocol = (DEMO_PROTOCOLS as readonly string[]).includes(o.protocol) ? (o.protocol as DemoProtocol) : 'offline';
+    const started = await ClientRecording.start({
+      game: game.game,
+      path,
+      protocol,
+      server: o.server ?? null,
+      recorder: { slot: null, name: name.name },
+      players: [],
+      seed: o.seed,
+      hooks: {
+        digest: (d) => emit({ event: 'demo-digest', tick: d.tick, hash: d.hash, frame: d.frame }, `demo digest at ${d.frame ? 'frame' : 'tick'} ${d.tick}: ${d.hash}`),
+        failed: (reason) => out.print(`recording stopped: ${reason}`),
+      },
+    });
+    if (!started.ok) {
+      process.stderr.write(`starlane-bot: --record: ${started.reason}\n`);
+      process.exit(1);
+    }
+    out.print(`recording a demo into ${path}`);
+    recordingText = (line) => started.recording.text(line);
+    return started.recording;
+  }
   /** Stops cleanly; with `failure` (the reason) it says so on stderr (and as a JSON line) and exits EXIT_NO_GAME. */
   async function stop(why: string, failure?: string): Promise<void> {
     if (stopping) return;
     stopping = true;
     clearInterval(report);
     game.stop();
+    if (recording) {
+      const r = await recording.stop(why);
+      emit({ t: 'recorded', path: recording.path, ...r }, `recorded ${recording.path}: ${r.seconds.toFixed(1)} s, ${r.chunks} chunks, ${r.bytes} bytes`);
+    }
     if (failure !== undefined) {
       process.stderr.write(`starlane-bot: ${why}: ${failure}\n`);
       if (o.json) emit({ t: 'failed', why, reason: failure }, '');

@@ -20,6 +20,7 @@ const KIND_NAMES: Record<number, string> = {
   [DemoKind.Text]: 'text',
   [DemoKind.Frame]: 'frames',
   [DemoKind.Digest]: 'digests',
+  [DemoKind.Snapshot]: 'snapshot',
 };
 
 /** The lines `npm run demo -- info <file>` prints for `bytes` read from `name`. */

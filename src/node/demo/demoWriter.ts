@@ -35,6 +35,8 @@ export class DemoWriter {
   private closed = false;
   /** Why the recording stopped early (a failed write), or null. */
   failed: string | null = null;
+  /** Told once, when a write fails (the recording stops there). */
+  private onFailed: ((reason: string) => void) | null = null;
   readonly stats: DemoWriterStats = { chunks: 0, chunksWritten: 0, bytes: 0, flushes: 0, writtenUpToMs: 0 };
   /** The chunks gathered since the last flush: how many, and the time of the newest. */
   private pendingUpToMs = 0;
@@ -50,7 +52,7 @@ export class DemoWriter {
   }
 
   /** Creates `path` (refusing one that exists) with `header`, written and synced before this resolves. */
-  static async create(path: string, header: DemoHeader, o: { clock?: Clock; flushMs?: number } = {}): Promise<DemoWriter> {
+  static async create(path: string, header: DemoHeader, o: { clock?: Clock; flushMs?: number; onFailed?: (reason: string) => void } = {}): Promise<DemoWriter> {
     const start = encodeDemoStart(header, crc32);
     const file = await open(path, 'wx');
     try {
@@ -63,6 +65,7 @@ export class DemoWriter {
     const clock = o.clock ?? systemClock;
     const w = new DemoWriter(file, path, clock, clock.now(), o.flushMs ?? DEMO_FLUSH_MS);
     w.stats.bytes = start.length;
+    if (o.onFailed) w.onFailed = o.onFailed;
     return w;
   }
 
@@ -106,6 +109,7 @@ export class DemoWriter {
         this.stats.writtenUpToMs = upTo;
       } catch (err) {
         this.failed = `could not write ${this.path}: ${(err as Error).message}`;
+        this.onFailed?.(this.failed);
       }
     });
     return this.chain;
