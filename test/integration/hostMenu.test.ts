@@ -34,8 +34,8 @@ describe('menu, practice and leave on the host', () => {
     await t.run('menu');
     await t.run('menu lobby');
     await new Promise((r) => setImmediate(r));
-    expect(t.text()).toMatch(/^menu: closed \(menu main\|servers\|settings\|off\)$/m);
-    expect(t.text()).toMatch(/^menu: no page "lobby" \(pages: main, practice, lan, host, servers, settings, pause, off\)$/m);
+    expect(t.text()).toMatch(/^menu: closed \(menu main\|servers\|demos\|settings\|off\)$/m);
+    expect(t.text()).toMatch(/^menu: no page "lobby" \(pages: main, practice, lan, host, servers, demos, settings, pause, off\)$/m);
     expect(t.host.hello().menu.page).toBe('off');
   });
 

@@ -22,6 +22,7 @@ import { registerPracticeCommand } from './practiceCommand';
 import { GameDialogs } from './gameDialogs';
 import { switchTo } from './protocolSwitch';
 import { registerSoundCommands, soundAtStart } from './soundCommands';
+import { registerDemoCommands } from './demoCommands';
 
 export interface CreateHostOptions {
   shell: 'electron' | 'browser';
@@ -142,6 +143,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   registerMenuCommand(host);
   registerPracticeCommand(host);
   registerSoundCommands(host);
+  registerDemoCommands(host, { demosDir: join(options.userDataDir, 'demos') });
   // `servers lan` asks where the game's own discovery goes (tests keep it on loopback).
   const serverList = registerServersCommand(host, {
     ...(options.broadcastAddress !== undefined ? { broadcastAddress: options.broadcastAddress } : {}),

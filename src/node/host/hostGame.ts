@@ -19,6 +19,7 @@ import { BotCrew } from '../../shared/game/pilots/crew';
 import { HitLedger } from '../../shared/game/hitLedger';
 import type { ShipLook } from '../../shared/wire/shipLook';
 import { systemClock, type Clock } from '../../shared/time/clock';
+import type { DemoSession } from '../../shared/demo/demoSession';
 
 /** An input older than this (no page drawing: closed, frozen, throttled) counts as no input: the ship does not fly on by itself. */
 export const INPUT_STALE_MS = 250;
@@ -64,6 +65,8 @@ export class HostGame {
   private readonly hits = new HitLedger();
   /** The tick whose events the last world view carried (WorldView.events). */
   private eventsTick = -1;
+  /** The demo being watched instead of the game (playdemo), with what to do at its end; null in play. */
+  private watching: { session: DemoSession; ended: () => void; endSaid: boolean; status: string } | null = null;
 
   constructor(private readonly options: HostGameOptions) {
     this.clock = options.clock ?? systemClock;
@@ -74,11 +77,13 @@ export class HostGame {
       ...(options.shipLook ? { shipLook: options.shipLook } : {}),
       sendFrequency: options.sendFrequency,
       autoJoin: options.autoJoin,
-      input: () => (this.fed = this.clock.now() - this.inputAt <= INPUT_STALE_MS ? this.input : NO_INPUT),
+      // While a demo plays the player's controls fly its free camera, not the ship.
+      input: () => (this.fed = this.watching === null ? this.freshInput() : NO_INPUT),
       botInputs: (game) => this.crew.inputs(game),
       onDeliver: (d) => this.delivered(d),
       onTick: (game, notices) => {
         game.convergeMs = options.convergeMs();
+        if (this.watching) return this.showDemo(this.watching);
         const plain = worldView(game, this.pings());
         // The hit markers' verdicts: what the game that decides each hit our screen saw said of it (hitLedger.ts).
         const hits = this.hits.tick(plain, game, this.clock.now());
@@ -90,6 +95,56 @@ export class HostGame {
         for (const t of this.tickers) t({ view, notices, events: game.events, input: this.fed });
       },
     });
+  }
+
+  private freshInput(): ShipInput {
+    return this.clock.now() - this.inputAt <= INPUT_STALE_MS ? this.input : NO_INPUT;
+  }
+
+  /** The demo being watched, or null. */
+  get demo(): DemoSession | null {
+    return this.watching?.session ?? null;
+  }
+
+  /**
+   * Shows `session` instead of the game from the next tick on, through the
+   * same world and sound path as live play; `ended` is called once when it
+   * has played to its end. The game goes on underneath (offline: playdemo
+   * leaves any network game first).
+   */
+  playDemo(session: DemoSession, ended: () => void): void {
+    this.watching = { session, ended, endSaid: false, status: '' };
+  }
+
+  /** Back to the game: the pages are told its slot table again. */
+  stopDemo(): void {
+    if (!this.watching) return;
+    this.watching = null;
+    // The game's own table again (offline practice never had one: an empty one clears the demo's).
+    const live = this.picture.replay(this.clock.now()).filter((d) => d.kind === 'players');
+    for (const d of live.length > 0 ? live : [{ kind: 'players' as const, players: [], localSlot: null, status: '' }]) this.options.emit({ kind: 'net', delivery: d });
+  }
+
+  private showDemo(w: NonNullable<HostGame['watching']>): void {
+    const f = w.session.tick(this.freshInput());
+    this.options.emit({ kind: 'world', view: f.view, notices: f.notices });
+    for (const t of this.tickers) t({ view: f.view, notices: f.notices, events: f.events, input: NO_INPUT });
+    const players = this.demoPlayers(w.session, f.view.localSlot);
+    if (players.status !== w.status) {
+      w.status = players.status;
+      this.options.emit({ kind: 'net', delivery: players });
+    }
+    if (f.ended && !w.endSaid) {
+      w.endSaid = true;
+      w.ended();
+    }
+  }
+
+  /** The demo's slot table as the HUD shows it, its status line the demo's place, speed and camera. */
+  private demoPlayers(session: DemoSession, followed: number): Extract<NetDelivery, { kind: 'players' }> {
+    const slots = new Set([...session.names.keys(), ...session.slots()]);
+    const players = [...slots].sort((a, b) => a - b).map((slot) => ({ slot, name: session.names.get(slot) ?? (session.playback.game.bots.includes(slot) ? `bot ${slot}` : `slot ${slot}`), joined: true, local: slot === followed, address: '' }));
+    return { kind: 'players', players, localSlot: followed, status: session.statusLine() };
   }
 
   /** The game every protocol carries. */
@@ -113,6 +168,8 @@ export class HostGame {
 
   /** A page (re)attached: what it must be told to show the network as it stands (the slot table and status). */
   pageAttached(): NetDelivery[] {
+    const w = this.watching;
+    if (w) return [this.demoPlayers(w.session, w.session.followedSlot())];
     return this.picture.replay(this.clock.now()).filter((d) => d.kind === 'players');
   }
 

@@ -7,7 +7,7 @@ import type {
   ConsoleLine,
 } from '../../shared/host/contract';
 import { HOST_CONTRACT_VERSION } from '../../shared/host/contract';
-import type { MenuState } from '../../shared/menu/menuState';
+import type { MenuPage, MenuState } from '../../shared/menu/menuState';
 import { emptyBrowserState, type BrowserState } from '../../shared/servers/browserState';
 import { ConsoleCore, type ConsoleOutput } from '../../shared/console';
 import type { Cvar, CvarDef, CvarType } from '../../shared/console/cvar';
@@ -141,8 +141,17 @@ export class HostService {
 
   /** Shows a menu page and/or dialog on every page (and on pages that attach later). */
   setMenu(next: Partial<MenuState>): void {
+    const opened = next.page !== undefined && next.page !== this.menuState.page ? next.page : null;
     this.menuState = { ...this.menuState, ...next };
     this.emit({ kind: 'menu', menu: this.menuState });
+    if (opened !== null) for (const fn of this.menuOpeners.get(opened) ?? []) fn();
+  }
+
+  private readonly menuOpeners = new Map<MenuPage, (() => void)[]>();
+
+  /** Calls `fn` whenever menu page `page` opens (the Demos page reads the folder then). */
+  onMenuOpen(page: MenuPage, fn: () => void): void {
+    this.menuOpeners.set(page, [...(this.menuOpeners.get(page) ?? []), fn]);
   }
 
   get browser(): BrowserState {

@@ -14,7 +14,7 @@ import { rebind } from './subsystemCommand';
 export const DEFAULT_PRACTICE_BOTS = 2;
 
 /** Leaves any network game for the offline one; false when the switch failed (said in `out`). */
-async function goOffline(host: HostService, out: ConsoleOutput): Promise<boolean> {
+export async function goOffline(host: HostService, out: ConsoleOutput): Promise<boolean> {
   const protocol = host.subsystems.protocol;
   if (protocol.bound() === 'offline') return true;
   return (await rebind(host, protocol, protocolReport(host), 'offline', out)).ok;
@@ -29,6 +29,7 @@ export function registerPracticeCommand(host: HostService): () => void {
     run: async (_args, out) => {
       const game = host.game;
       if (!game) return out.print('leave: the game is not running', 'error');
+      game.stopDemo();
       if (!(await goOffline(host, out))) return;
       if (game.game.bots.length > 0) kickBots(game, ['all'], out);
       host.setMenu({ page: 'main', dialog: null });
@@ -44,6 +45,7 @@ export function registerPracticeCommand(host: HostService): () => void {
       if (!game) return out.print('practice: the game is not running', 'error');
       const [bots = String(DEFAULT_PRACTICE_BOTS), skill = String(DEFAULT_SKILL)] = args;
       if (!/^[0-9]{1,2}$/.test(bots)) return out.print(`practice: the number of bots must be a whole number (got "${bots}") — usage: practice [bots] [skill]`, 'error');
+      game.stopDemo();
       if (!(await goOffline(host, out))) return;
       if (game.game.bots.length > 0) kickBots(game, ['all'], out);
       if (bots !== '0') addBots(host, game, [bots, skill], out);

@@ -42,6 +42,7 @@ import { MATCH_OVER } from '../../shared/game/types';
 import { MenuView } from './menu/menuView';
 import { hostPanel, lanPanel, practicePanel } from './menu/startPanels';
 import { mainPanel, pausePanel } from './menu/rootPanels';
+import { demosPanel } from './menu/demosPanel';
 import { serversPanel } from './menu/serversPanel';
 import { settingsPanel } from './menu/settingsPanel';
 // The page benchmark's scripted scene (window.__starlaneBench, bench/page.ts).
@@ -162,10 +163,12 @@ async function boot(): Promise<void> {
 
   // The menu over the game: the host says which page shows; every button runs console lines.
   let home: 'main' | 'pause' = 'main';
-  const menuCtx = { run: (line: string) => host.command(line), settings: () => settings, home: () => home };
+  let menuState = snapshot.menu;
+  const menuCtx = { run: (line: string) => host.command(line), settings: () => settings, home: () => home, menu: () => menuState };
   const servers = serversPanel(menuCtx);
-  menu = new MenuView(document.body, menuCtx, [mainPanel(menuCtx), practicePanel(menuCtx), lanPanel(menuCtx), hostPanel(menuCtx), servers, settingsPanel(menuCtx, { cvars: snapshot.cvars ?? [] }), pausePanel(menuCtx)]);
+  menu = new MenuView(document.body, menuCtx, [mainPanel(menuCtx), practicePanel(menuCtx), lanPanel(menuCtx), hostPanel(menuCtx), servers, demosPanel(menuCtx), settingsPanel(menuCtx, { cvars: snapshot.cvars ?? [] }), pausePanel(menuCtx)]);
   const showMenu = (state: typeof snapshot.menu) => {
+    menuState = state;
     if (state.page === 'main' || state.page === 'pause') home = state.page;
     menu?.show(state, settings.pilotNamed);
     steer();

@@ -78,6 +78,13 @@ export interface WorldView {
    * when there are none.
    */
   events?: ViewEvent[];
+  /**
+   * A free camera's pose (demo playback, spectating): the renderer places
+   * the camera there instead of behind the ship of `localSlot` (then
+   * NO_SLOT: every ship is drawn as another player's). Absent: the chase
+   * camera.
+   */
+  camera?: { pos: Vec3; rot: Quat };
 }
 
 /** A world event the view draws: an extra taken (a sparkle where it lay), a blow on our ship (the damage-direction marker). */

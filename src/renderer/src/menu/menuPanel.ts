@@ -4,7 +4,7 @@
  * their controls with the helpers below; every action runs console lines.
  */
 import type { Settings } from '../../../shared/settings/settings';
-import type { MenuPage } from '../../../shared/menu/menuState';
+import type { MenuPage, MenuState } from '../../../shared/menu/menuState';
 
 /** What a page may use: run console lines on the host, read the settings. */
 export interface MenuContext {
@@ -12,6 +12,8 @@ export interface MenuContext {
   settings(): Settings;
   /** The root page the player came from (`main`, or `pause` in a game): where Back goes. */
   home(): 'main' | 'pause';
+  /** The menu state the host last sent (the Demos page's list). */
+  menu(): MenuState;
 }
 
 export interface MenuPanel {

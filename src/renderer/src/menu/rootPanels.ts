@@ -13,6 +13,7 @@ export function mainPanel(ctx: MenuContext): MenuPanel {
     menuButton('Play on LAN', () => ctx.run('menu lan'), 'menu-go-lan'),
     menuButton('Host a game', () => ctx.run('menu host'), 'menu-go-host'),
     menuButton('Server browser', () => ctx.run('menu servers'), 'menu-go-servers'),
+    menuButton('Demos', () => ctx.run('menu demos'), 'menu-go-demos'),
     menuButton('Settings', () => ctx.run('menu settings'), 'menu-go-settings'),
     menuButton('Quit', () => ctx.run('quit'), 'menu-quit'),
   );

@@ -156,6 +156,8 @@ export class SceneView {
       this.chase(model.group);
     }
     if (!ownDrawn && this.own) this.own.model.group.visible = false;
+    // A free camera (demo playback, spectating) is placed where the host says, between its last two poses.
+    if (curr.camera) this.placeCamera(prev.camera ?? curr.camera, curr.camera, alpha);
     const prevRocks = reindex(this.prevRocks, prev.asteroids, (a) => a.id);
     for (const rock of curr.asteroids) {
       const mesh = this.mesh(`a${rock.id}`, this.asteroidGeometry, this.asteroidMaterial, rock.radius);
@@ -331,6 +333,13 @@ export class SceneView {
     this.tmpA.set(a.rot.x, a.rot.y, a.rot.z, a.rot.w);
     this.tmpB.set(b.rot.x, b.rot.y, b.rot.z, b.rot.w);
     mesh.quaternion.slerpQuaternions(this.tmpA, this.tmpB, alpha);
+  }
+
+  private placeCamera(a: { pos: Vec3; rot: Quat }, b: { pos: Vec3; rot: Quat }, alpha: number): void {
+    lerpInto(this.camera.position, a.pos, b.pos, alpha);
+    this.tmpA.set(a.rot.x, a.rot.y, a.rot.z, a.rot.w);
+    this.tmpB.set(b.rot.x, b.rot.y, b.rot.z, b.rot.w);
+    this.camera.quaternion.slerpQuaternions(this.tmpA, this.tmpB, alpha);
   }
 
   private chase(ship: THREE.Object3D): void {
