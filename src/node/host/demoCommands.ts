@@ -16,6 +16,7 @@ import type { ConsoleOutput } from '../../shared/console/registry';
 import { ClientRecording } from '../demo/clientRecording';
 import { defaultDemoName, demoFile, demoListLine, demoNameProblem, ensureDemoDir, listDemos, openDemoFile } from '../demo/demoLibrary';
 import { APP_VERSION } from '../version';
+import { NO_INPUT } from '../../shared/sim/types';
 import type { HostService } from './hostService';
 import { goOffline } from './practiceCommand';
 
@@ -219,7 +220,7 @@ export function registerDemoCommands(host: HostService, o: { demosDir: string })
       const p = await open('timedemo', name, out);
       if (!p) return;
       const session = new DemoSession(name, p);
-      const r = timedemo(p, () => performance.now(), () => void session.tick({ thrust: 0, yaw: 0, pitch: 0, roll: 0, fire: false }));
+      const r = timedemo(p, () => performance.now(), (tick) => void session.frame(NO_INPUT, tick));
       const digests = `${p.digests.matched} of ${p.digests.checked} digests matched`;
       out.print(`${timedemoLine(name, r)}; ${digests}${p.failure ? `; stopped at ${p.failure}` : ''}`, p.failure || p.digests.differed.length > 0 ? 'warn' : 'info');
     },

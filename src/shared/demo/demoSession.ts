@@ -16,7 +16,7 @@ import { FreeCamera } from './freeCamera';
 
 /** Where the renderer's chase camera sits behind a ship, in its axes (scene.ts CHASE_OFFSET). */
 const CHASE_OFFSET = { x: 0, y: 3.2, z: 13 };
-import type { GamePlayback } from './gamePlayback';
+import type { GamePlayback, PlayedStretch } from './gamePlayback';
 
 export const MIN_DEMO_SPEED = 0.25;
 export const MAX_DEMO_SPEED = 4;
@@ -106,6 +106,12 @@ export class DemoSession {
   tick(input: ShipInput): DemoFrame {
     const p = this.playback;
     const played = this.paused ? { ticks: 0, notices: [], events: [] as readonly WorldEvent[] } : p.playTo(p.timeMs + STEP_MS * this.speed);
+    return this.frame(input, played);
+  }
+
+  /** The frame of what has just been played (`played`), seen through the camera; `input` flies the free camera. */
+  frame(input: ShipInput, played: PlayedStretch): DemoFrame {
+    const p = this.playback;
     const game = p.game;
     const plain = worldView(game);
     const slot = this.followedSlot();
