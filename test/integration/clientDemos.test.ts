@@ -4,12 +4,17 @@
  * processes on loopback:
  * - four hunt bots fight for 20 s through a gameserver; the recording bot
  *   prints a digest of its world every 40 ticks, and playback prints the
- *   same digests at the same ticks;
+ *   same digests at the same ticks; the server's own recording of the
+ *   match (`--record`) holds every player's ship and plays with every
+ *   digest matching;
  * - a lockstep game and a netgame replay to the frame hashes the players
  *   printed.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readDemo, DemoKind } from '../../src/shared/demo/demoFormat';
+import { decodeEntry } from '../../src/shared/demo/journalCodec';
+import { crc32 } from '../../src/node/demo/demoCrc';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BotWatch, type BotRecord } from '../support/botProcess';
@@ -53,9 +58,10 @@ function requireBuilt(): void {
 }
 
 describe('client demos of real games', () => {
-  it('20 s of four hunt bots through a gameserver: playback prints the digests the recording client printed, at the same ticks', { timeout: 90_000 }, async () => {
+  it('20 s of four hunt bots through a gameserver: playback prints the digests the recording client printed, at the same ticks; the server\'s demo of the match plays with every ship in it', { timeout: 90_000 }, async () => {
     requireBuilt();
-    const server = await startServer(['gameserver', '--name', 'Demo', '--port', '0', '--udp-port', '0', '--http-port', '0']);
+    const serverDir = tempDir('server-demos');
+    const server = await startServer(['gameserver', '--name', 'Demo', '--port', '0', '--udp-port', '0', '--http-port', '0', '--record', serverDir]);
     const target = `127.0.0.1:${server.tcp}`;
     const file = join(tempDir('demo'), 'fight.sldemo');
     const hunters = [1, 2, 3].map((i) => bot(`hunter${i}`, ['--protocol', 'gameserver', '--server', target, '--port', '0', '--seed', String(i), '--skill', '5']));
@@ -77,6 +83,31 @@ describe('client demos of real games', () => {
     expect(played.digests.every((d) => d.matches)).toBe(true);
     expect(played.timedemo).toMatchObject({ frames: expect.any(Number), fps: expect.any(Number), p50: expect.any(Number), p99: expect.any(Number), differed: 0, failure: null });
     expect(played.timedemo.frames as number).toBeGreaterThan(780);
+
+    // The server's own recording of the match, ended by its shutdown: every player's ship in it, every digest matching.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const files = readdirSync(serverDir);
+    expect(files).toHaveLength(1);
+    const file2 = join(serverDir, files[0] as string);
+    expect(files[0]).toMatch(/^Demo_\d{4}-\d\d-\d\d_\d\d-\d\d-\d\d_match-00000\.sldemo$/);
+    const read = readDemo(new Uint8Array(readFileSync(file2)), crc32);
+    if (!read.ok) throw new Error(read.detail);
+    expect(read.stop).toMatchObject({ how: 'clean', reason: 'shut down by its admin (SIGTERM)' });
+    expect(read.header).toMatchObject({ protocol: 'gameserver', recorder: { slot: null, name: 'Demo' } });
+    const statesBySlot = new Map<number, number>();
+    for (const c of read.chunks) {
+      if (c.kind !== DemoKind.Delivery || c.body[0] !== 2) continue;
+      const e = decodeEntry(c.kind, c.body);
+      if (e.ok && e.entry.op === 'state') statesBySlot.set(e.entry.slot, (statesBySlot.get(e.entry.slot) ?? 0) + 1);
+    }
+    console.log(`server demo: ${(read.durationMs / 1000).toFixed(1)} s, states by slot ${JSON.stringify(Object.fromEntries(statesBySlot))}`);
+    expect([...statesBySlot.values()].filter((n) => n > 100)).toHaveLength(4);
+    const serverPlayed = play(file2);
+    expect(serverPlayed.stderr).toBe('');
+    expect(serverPlayed.status).toBe(0);
+    expect(serverPlayed.digests.length).toBeGreaterThanOrEqual(19);
+    expect(serverPlayed.digests.every((d) => d.matches)).toBe(true);
   });
 
   it('a lockstep game replays to the frame hashes both players printed', { timeout: 60_000 }, async () => {

@@ -113,6 +113,8 @@ interface GameOpts extends SlotOpts {
   strikeLimit: number;
   killLimit: number;
   timeLimit: number;
+  record?: string;
+  recordKeep: number;
 }
 
 withPlayerOptions(
@@ -139,6 +141,8 @@ withPlayerOptions(
   .option('--strike-limit <n>', 'strikes for impossible data (speed, teleports, lasers, events a player may not send), fading over 10 s, that drop a player', int(1, 1000), 10)
   .option('--kill-limit <n>', 'kills that win a match, 0 for none (the server keeps the score and runs the match)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
   .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
+  .option('--record <dir>', 'record every match into this folder, one demo file (.sldemo) per match with its ranking screen, playable by playdemo with any player\'s view (docs/DEMO.md)')
+  .option('--record-keep <n>', 'with --record: keep the newest n files of this server, deleting older ones', int(1, 100_000), 20)
   .action(
     namingBusyPorts('gameserver', async (o: GameOpts, cmd: Command) => {
       checkMasterOptions(o, cmd);
@@ -158,6 +162,7 @@ withPlayerOptions(
         strikeLimit: o.strikeLimit,
         killLimit: o.killLimit,
         timeLimitS: o.timeLimit,
+        ...(o.record === undefined ? {} : { record: { dir: o.record, keep: o.recordKeep } }),
       });
       await serveAndRegister(o, log, server, 'gameserver', link, {
         '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),

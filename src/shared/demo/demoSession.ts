@@ -91,7 +91,9 @@ export class DemoSession {
   followedSlot(): number {
     if (this.camera.mode === 'follow') return this.camera.slot;
     if (this.camera.mode === 'free') return NO_SLOT;
-    return this.playback.game.localSlot;
+    const own = this.playback.game.localSlot;
+    // A server's demo (or a spectator's) has no ship of its own: the recorder's view follows the first ship.
+    return own !== NO_SLOT ? own : (this.slots()[0] ?? NO_SLOT);
   }
 
   /** Switches to the free camera, starting behind the ship followed now. */
@@ -132,7 +134,9 @@ export class DemoSession {
   statusLine(): string {
     // Whole seconds: the line (the HUD's network status) changes once a second, not every tick.
     const s = (ms: number) => String(Math.floor(ms / 1000));
-    const cam = this.camera.mode === 'free' ? 'free camera' : this.camera.mode === 'follow' ? `following ${this.names.get(this.camera.slot) ?? `slot ${this.camera.slot}`}` : "the recorder's view";
+    const named = (slot: number) => this.names.get(slot) ?? `slot ${slot}`;
+    const watcher = this.playback.game.localSlot === NO_SLOT;
+    const cam = this.camera.mode === 'free' ? 'free camera' : this.camera.mode === 'follow' ? `following ${named(this.camera.slot)}` : watcher ? `following ${named(this.followedSlot())}` : "the recorder's view";
     const end = this.playback.ended ? (this.playback.failure ? ', stopped: damaged' : ', at its end') : '';
     return `demo ${this.name}: ${s(this.timeMs)} / ${s(this.playback.durationMs)} s, ×${this.speed}${this.paused ? ', paused' : ''}, ${cam}${end}`;
   }

@@ -334,7 +334,9 @@ export class ClientGame {
    * fresh, on a free spawn point — its slot's own unless a ship or an
    * asteroid is there — so two players never start on one spot; leaving it
    * keeps the ship where it is, in slot 0. Remote ships of slots that left or
-   * unjoined leave the world.
+   * unjoined leave the world. `localSlot` NO_SLOT watches the game without a
+   * ship (a spectator, a server's recording): every joined player is shown,
+   * and the game decides nothing.
    */
   applyPlayers(players: readonly GamePlayer[], localSlot: number | null): void {
     this.applyPlayersNow(players, localSlot);
@@ -342,7 +344,8 @@ export class ClientGame {
   }
 
   private applyPlayersNow(players: readonly GamePlayer[], localSlot: number | null): void {
-    const net = validSlot(localSlot) ? localSlot : null;
+    // NO_SLOT: a spectator (a server's recording, a watcher), in the game but with no ship of its own.
+    const net = validSlot(localSlot) || localSlot === NO_SLOT ? localSlot : null;
     // Computer pilots fly only offline: entering a network game sends them home.
     if (net !== null) while (this.botSlots.length > 0) this.unseatBot();
     this.currWorld = this.match.seated(this.currWorld, players, net, this.shown);
@@ -354,8 +357,9 @@ export class ClientGame {
       const mine = ships.find((s) => s.slot === this.local);
       ships = ships.filter((s) => s.slot !== this.local && s.slot !== (net ?? 0));
       this.local = net ?? 0;
-      // A ship waiting to respawn keeps waiting, in the new slot (it respawns at that slot's spawn point).
-      if (mine && net !== null && mine.respawnIn > 0) ships = withShip(ships, { ...mine, slot: this.local });
+      // A ship waiting to respawn keeps waiting, in the new slot (it respawns at that slot's spawn point); a spectator has none.
+      if (net === NO_SLOT) ships = ships.filter((s) => s.slot !== NO_SLOT);
+      else if (mine && net !== null && mine.respawnIn > 0) ships = withShip(ships, { ...mine, slot: this.local });
       else if (mine && net !== null) ships = withShip(ships, createShip(this.local, freeSpawnPoint(this.local, ships, this.currWorld.asteroids)));
       else if (mine) ships = withShip(ships, { ...mine, slot: this.local });
       // Our ids restart counting from here: objects reported under the old slot stay reported.
@@ -393,7 +397,8 @@ export class ClientGame {
   }
 
   private applyEventNow(slot: number, ev: RemoteEvent, nowMs: number, rawAgeMs: number): void {
-    if (slot === this.netSlot) return;
+    // Our own events come back from nobody; a spectator's slot is the server's (NO_SLOT), whose word it follows.
+    if (slot === this.netSlot && slot !== NO_SLOT) return;
     // The one place an event's age is checked: the kinds and the match take it as it is.
     const ageMs = rawAgeMs > 0 && Number.isFinite(rawAgeMs) ? rawAgeMs : 0;
     if (ev.type === 'matchState' || ev.type === 'asteroidBreaks') {

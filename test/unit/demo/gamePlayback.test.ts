@@ -18,7 +18,7 @@ import { createGoldenWorld, inputScript } from '../../../src/shared/game/goldenR
 import { frameInputToShip, quantiseInput } from '../../../src/shared/lockstep/input';
 import { withSpawnedShip } from '../../../src/shared/game/spawnPoint';
 import type { SteppedFrame } from '../../../src/shared/game/frameSync';
-import type { FrameInput, RemoteEvent } from '../../../src/shared/wire/types';
+import { NO_SLOT, type FrameInput, type RemoteEvent } from '../../../src/shared/wire/types';
 import { remoteEvent } from '../../../src/shared/wire/events';
 import { measure } from '../../../src/shared/wire/fields';
 import { ByteWriter, Reader } from '../../../src/shared/wire/stream';
@@ -199,5 +199,40 @@ describe('a client demo', () => {
     // The ticks recorded from 0 ms to 1,000 ms: 41 of them.
     p.playTo(40 * STEP_MS);
     expect(p.game.curr.tick).toBe(41);
+  });
+});
+
+describe('a spectator game (a server recording, a watcher)', () => {
+  it('shows every joined player with no ship of its own, follows the server\'s match, decides nothing, and replays exactly', () => {
+    const table: GamePlayer[] = [0, 1].map((slot) => ({ slot, joined: true, local: false, name: `p${slot}` }));
+    const players = [new ClientGame(), new ClientGame()];
+    players.forEach((g, i) => g.applyPlayers(table.map((p) => ({ ...p, local: p.slot === i })), i));
+    const watcher = new ClientGame();
+    watcher.applyPlayers(table, NO_SLOT);
+    const demo = new MemoryDemo();
+    const started = GameRecorder.start(watcher, demo);
+    if (!started.ok) throw new Error(started.reason);
+    const said: TickOutcome[] = [];
+    for (let t = 0; t < 400; t++) {
+      const now = 1000 + t * STEP_MS;
+      demo.timeMs = t * STEP_MS;
+      players.forEach((g, i) => {
+        g.step(pilot(t, i * 50), now);
+        const st = g.localState();
+        if (st && t % 2 === 0) watcher.applyState(i, st, now + 1, 8);
+      });
+      if (t === 100) watcher.applyEvent(NO_SLOT, { type: 'matchState', round: 0, phase: 0, killLimit: 5, timeLimitS: 600, msLeft: 597_500, msPlayed: 2500, page: 0, scores: [{ slot: 0, kills: 2, deaths: 0 }, { slot: 1, kills: 0, deaths: 2 }] }, now, 0);
+      said.push(watcher.step(NO_INPUT, now));
+    }
+    started.recorder.stop();
+    expect(watcher.localSlot).toBe(NO_SLOT);
+    expect(watcher.curr.ships.map((s) => s.slot).sort()).toEqual([0, 1]);
+    expect(watcher.decidesMatch).toBe(false);
+    expect(said.every((o) => o.created.length === 0 && !o.match && !o.breaks && !o.destroyed)).toBe(true);
+    const p = playAll(demo);
+    expect(p.failure).toBeNull();
+    expect(p.digests.checked).toBe(10);
+    expect(p.digests.differed).toEqual([]);
+    expect(hashWorld(p.game.curr)).toBe(hashWorld(watcher.curr));
   });
 });

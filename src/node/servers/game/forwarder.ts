@@ -22,6 +22,7 @@ import { MINE_CODE, MINE_DRIFT } from '../../../shared/game/kinds/mine';
 import { SHIP_RADIUS } from '../../../shared/game/kinds/ship';
 import { RULES } from '../../../shared/game/rules';
 import type { Vec3 } from '../../../shared/sim/types';
+import type { ShipState } from '../../../shared/wire/types';
 import type { PendingEvent } from './relay';
 import { SeatFlush } from './seatFlush';
 import { SlotSet } from './slotSet';
@@ -98,6 +99,8 @@ export class Forwarder {
   onExtraTaken: ((winner: number, type: number) => void) | null = null;
   /** Called with each laser a player fires (the server's arena simulates it). */
   onLaser: ((slot: number, event: WorldMessage) => void) | null = null;
+  /** Called with everything relayed from a player: its newest state, each event and reliable message passed on (a match recording watches them, matchRecorder.ts). */
+  onRelayed: ((slot: number, what: { state: ShipState; event?: undefined } | { event: WorldMessage; state?: undefined }, gameTime: number | undefined) => void) | null = null;
   /** Called with a claim of one of the server's own extras (wire id `id`) by `slot`, from near it; the server answers everyone. */
   onServerClaim: ((slot: number, id: number, now: number) => void) | null = null;
   /** Players whose ship was just destroyed: until when, and how many extras, their game may still drop. */
@@ -168,6 +171,8 @@ export class Forwarder {
     if (newest) {
       s.setState(packet.header);
       this.interest.newState(s, this.clients.values(), now, this.dirty);
+      const state = packet.header.state;
+      if (state && packet.header.joined) this.onRelayed?.(s.slot, { state }, packet.header.gameTime);
     }
     let foreign = 0;
     for (const event of packet.events) {
@@ -185,6 +190,7 @@ export class Forwarder {
       // Frozen with its vectors: the codec encodes it once for every client it goes to (events.ts).
       for (const part of Object.values(event)) if (typeof part === 'object' && part !== null) Object.freeze(part);
       Object.freeze(event);
+      this.onRelayed?.(s.slot, { event }, packet.header.gameTime);
       const pending: PendingEvent = { from: s.slot, event, at: now, size: eventSize(event) };
       const everyone = reachesEveryone(event);
       for (const c of this.clients.values()) {
@@ -267,6 +273,7 @@ export class Forwarder {
         this.onOwnKill?.(s.slot, ev.event.killerSlot, now);
         this.drops.set(s.slot, { until: now + DROP_WINDOW_MS, left: DROPS_PER_DEATH });
       }
+      if (isWorldMessage(ev.event)) this.onRelayed?.(s.slot, { event: ev.event }, packet.header.gameTime);
       const supersede = ev.event.type === 'playerName' ? `name:${s.slot}` : undefined;
       for (const c of this.clients.values()) {
         if (c === s) continue;

@@ -41,7 +41,8 @@ import { RULES } from '../../../shared/game/rules';
 import { MATCH_OVER } from '../../../shared/game/types';
 import { matchPages } from '../../../shared/game/matchSync';
 import { ServerTimeService } from '../common/timeService';
-import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
+import { MAX_WIRE_SLOTS, NO_SLOT, type RemoteEvent } from '../../../shared/wire/types';
+import { MatchRecorder } from './matchRecorder';
 
 /** A tick this late (ms) means the server itself was stopped: the silence check runs before the backlog is read. */
 const STALL_MS = 1000;
@@ -128,6 +129,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   /** Tells every player what the arena did (new extras, extras gone, breaks), keeping the claimable extras in step. */
   const sayArena = (events: ReliableGameEvent[], now: number): void => {
     for (const ev of events) {
+      recorder?.event(NO_SLOT, ev);
       if (ev.type === 'createExtra') fwd.serverExtra(ev.id, ev.pos, ev.kind);
       else if (ev.type === 'killObject') fwd.forget(ev.id);
       for (const s of clients.values()) fwd.sayToSeat(s, ev, now);
@@ -140,6 +142,14 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     sayArena([r.answer], now);
   };
 
+  // Every match into a demo file (--record): the server watches its own game as a spectator would (matchRecorder.ts).
+  let recorder: MatchRecorder | null = null;
+  let playersChanged = false;
+  fwd.onRelayed = (slot, what, gameTime) => {
+    if (!recorder) return;
+    if (what.state) recorder.state(slot, what.state, gameTime);
+    else recorder.event(slot, what.event, gameTime);
+  };
   let seats: Awaited<ReturnType<typeof startJoinServer>>;
   try {
     seats = await startJoinServer({
@@ -157,6 +167,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           const s = fwd.add(player.slot, player.address, () => randomInt(0, 0x1_0000_0000), now);
           // The newcomer hears the match at once; everyone else at the next tick (the scores changed).
           referee.join(player.slot, player.name);
+          playersChanged = true;
           for (const page of matchPages(referee.announcement(now), config.maxPlayers)) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
           for (const ev of arena.forNewcomer()) fwd.sayToSeat(s, ev, now);
           return { udp: udpPort, token: s.token };
@@ -164,6 +175,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         left: (player) => {
           fwd.remove(player.slot);
           referee.leave(player.slot);
+          playersChanged = true;
         },
       },
     });
@@ -175,6 +187,13 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     throw err;
   }
 
+  /** The match's word and the arena's as a newcomer hears them (the first thing a match recording's game hears). */
+  const welcomeNow = (now: number): RemoteEvent[] => [...matchPages(referee.announcement(now), config.maxPlayers).map((page) => ({ type: 'matchState' as const, ...page })), ...arena.forNewcomer()];
+  const recordedPlayers = () => seats.players().map((p) => ({ slot: p.slot, name: p.name }));
+  if (options.record) {
+    recorder = new MatchRecorder({ dir: options.record.dir, keep: options.record.keep, serverName: name, server: `${options.host ?? '0.0.0.0'}:${seats.port}`, log, clock, timers });
+    recorder.startMatch({ round: referee.currentRound, players: recordedPlayers(), welcome: welcomeNow(clock()) });
+  }
   let lastPing = clock();
   /** The round whose end was logged last. */
   let loggedEnd = -1;
@@ -221,12 +240,20 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.connection.roundTrip.ping(now)), events: [] });
       }
     }
+    if (playersChanged) {
+      playersChanged = false;
+      recorder?.players(recordedPlayers());
+    }
+    const roundBefore = referee.currentRound;
     referee.tick(now);
+    // A new match: a new recording, which hears the arena's fresh start as a newcomer would.
+    if (recorder && referee.currentRound !== roundBefore) recorder.startMatch({ round: referee.currentRound, players: recordedPlayers(), welcome: welcomeNow(now) });
     sayArena(arena.advance(referee.currentRound, referee.playedMs(now)), now);
     const said = referee.due(now);
     if (said) {
       const pages = matchPages(said, config.maxPlayers);
       for (const s of clients.values()) for (const page of pages) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
+      for (const page of pages) recorder?.event(NO_SLOT, { type: 'matchState', ...page });
       if (said.phase === MATCH_OVER && said.round !== loggedEnd) {
         loggedEnd = said.round;
         log.info({ round: said.round, ranking: referee.lastRanking }, 'match over');
@@ -274,6 +301,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       timers.clearInterval(tick);
       timers.clearInterval(probing);
       timers.clearInterval(buffering);
+      await recorder?.close(reason);
       datagrams.close();
       await seats.close(reason);
       for (const slot of [...clients.keys()]) fwd.remove(slot);

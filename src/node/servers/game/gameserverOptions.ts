@@ -25,6 +25,8 @@ export interface GameserverOptions extends CommonServerOptions {
   timeLimitS?: number;
   /** Up to four message lines after every accepted join. */
   welcome?: string[];
+  /** Records every match into `dir`, one demo file each, keeping the newest `keep` (matchRecorder.ts); absent: none. */
+  record?: { dir: string; keep: number };
   banFile?: string;
   /** Players farther apart than this (units) get no state or local events of each other (default 2000). */
   filterRadius?: number;
