@@ -138,9 +138,10 @@ describe('client demos of real games', () => {
     expect(compared).toBeGreaterThan(5);
   });
 
-  it('a netgame replays to the frame hashes both players printed', { timeout: 60_000 }, async () => {
+  it("a netgame replays to the frame hashes both players printed, and so does the server's own recording", { timeout: 60_000 }, async () => {
     requireBuilt();
-    const server = await startServer(['netgame', '--name', 'Martians', '--port', '0', '--udp-port', '0', '--http-port', '0']);
+    const serverDir = tempDir('netgame-demos');
+    const server = await startServer(['netgame', '--name', 'Martians', '--port', '0', '--udp-port', '0', '--http-port', '0', '--record', serverDir]);
     const target = `127.0.0.1:${server.tcp}`;
     const file = join(tempDir('demo'), 'netgame.sldemo');
     const other = bot('ant', ['--protocol', 'netgame', '--server', target, '--port', '0', '--seed', '1']);
@@ -165,5 +166,25 @@ describe('client demos of real games', () => {
     }
     console.log(`netgame: ${replayed.length} frame hashes replayed, ${compared} compared with the other player's too`);
     expect(compared).toBeGreaterThan(5);
+
+    // The server's file: the frames of its shared world, replayed to the hashes the players printed at the same frames.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const files = readdirSync(serverDir);
+    expect(files).toHaveLength(1);
+    const fromServer = play(join(serverDir, files[0] as string));
+    expect(fromServer.stderr).toBe('');
+    expect(fromServer.status).toBe(0);
+    let agreed = 0;
+    for (const d of fromServer.digests) {
+      expect(d.frame).toBe(true);
+      const printed = theirs.get(d.tick) ?? mine.get(d.tick);
+      if (printed !== undefined) {
+        expect(d.hash).toBe(printed);
+        agreed++;
+      }
+    }
+    console.log(`netgame server demo: ${fromServer.digests.length} frame hashes, ${agreed} equal to the ones the players printed`);
+    expect(agreed).toBeGreaterThan(5);
   });
 });

@@ -151,7 +151,7 @@ describe('demo files', () => {
     expect(info.out).toContain('Starlane demo, format 1; recorded by Starlane 0.1.0, wire version 14, simulation bd2957211ca905b0');
     expect(info.out).toContain('netgame game on 127.0.0.1:6590, seed 7; recorded by bob (slot 1) from 2026-12-01T21:00:00.000Z');
     expect(info.out).toContain('players (2): 0 alice, 1 bob');
-    expect(info.out).toContain('3 chunks after the header (deliveries 0, local 0, text 1, frames 2, digests 0); 3.0 s long');
+    expect(info.out).toContain('3 chunks after the header (deliveries 0, local 0, text 1, frames 2, digests 0, snapshot 0); 3.0 s long');
     expect(info.out).toContain('ends cleanly: stop');
 
     const hurt = demoTool('info', join(dir, 'damaged.sldemo'));

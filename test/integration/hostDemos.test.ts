@@ -13,7 +13,7 @@ import { readDemo } from '../../src/shared/demo/demoFormat';
 import { crc32 } from '../../src/node/demo/demoCrc';
 import { readFileSync } from 'node:fs';
 import type { WorldView } from '../../src/shared/game/view';
-import { startTestHost, until, type TestHost } from '../support/testHost';
+import { startTestHost, twoInOneLanGame, until, type TestHost } from '../support/testHost';
 
 const hosts: TestHost[] = [];
 afterEach(async () => {
@@ -112,6 +112,35 @@ describe('demo commands on the host', () => {
     expect(h.text()).toMatch(/demo short stopped/);
     await ticks(h, 4);
     expect(lastView(h)?.tick ?? 0).toBeGreaterThan(gameTick);
+  });
+
+  it("a peer-to-peer game recorded by one player replays with every digest matching, the other player's ship in it", { timeout: 60_000 }, async () => {
+    const [a, b] = await twoInOneLanGame('p2p');
+    hosts.push(a, b);
+    // Both fly: bravo circles, so alpha's demo holds a moving remote ship.
+    const steer = setInterval(() => {
+      a.host.game?.setInput({ thrust: 1, yaw: 0.2, pitch: 0, roll: 0, fire: false });
+      b.host.game?.setInput({ thrust: 1, yaw: -0.3, pitch: 0.1, roll: 0, fire: true });
+    }, 50);
+    try {
+      await until('alpha hears bravo', () => a.states(1) > 5, 10_000);
+      await run(a, 'record lan');
+      expect(a.text()).toMatch(/recording demo lan \(p2p\) into /);
+      await ticks(a, 160);
+      await run(a, 'stop');
+    } finally {
+      clearInterval(steer);
+    }
+    await until('the recording line', () => /recorded demo lan: /.test(a.text()));
+    const read = readDemo(new Uint8Array(readFileSync(join(demosDir(a), 'lan.sldemo'))), crc32);
+    if (!read.ok) throw new Error(read.detail);
+    expect(read.header).toMatchObject({ protocol: 'p2p', recorder: { slot: 0, name: 'alpha' }, players: [{ slot: 0, name: 'alpha' }, { slot: 1, name: 'bravo' }] });
+    await run(a, 'timedemo lan');
+    const line = /timedemo lan: (\d+) frames .*; (\d+) of (\d+) digests matched/.exec(a.text());
+    console.log(line?.[0]);
+    expect(Number(line?.[1])).toBeGreaterThanOrEqual(160);
+    expect(Number(line?.[3])).toBeGreaterThanOrEqual(4);
+    expect(line?.[2]).toBe(line?.[3]);
   });
 
   it('says clearly what it cannot do', { timeout: 30_000 }, async () => {

@@ -100,6 +100,10 @@ withPlayerOptions(
     }),
   );
 
+/** `--record <dir>` and `--record-keep <n>` of the game- and netgame server (common/matchRecorder.ts). */
+const RECORD_OPTION = ['--record <dir>', "record every match into this folder, one demo file (.sldemo) per match with its ranking screen, playable by playdemo with any player's view (docs/DEMO.md)"] as const;
+const RECORD_KEEP_OPTION = ['--record-keep <n>', 'with --record: keep the newest n files of this server, deleting older ones', int(1, 100_000), 20] as const;
+
 interface GameOpts extends SlotOpts {
   udpPort: number;
   filterRadius: number;
@@ -141,8 +145,8 @@ withPlayerOptions(
   .option('--strike-limit <n>', 'strikes for impossible data (speed, teleports, lasers, events a player may not send), fading over 10 s, that drop a player', int(1, 1000), 10)
   .option('--kill-limit <n>', 'kills that win a match, 0 for none (the server keeps the score and runs the match)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
   .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
-  .option('--record <dir>', 'record every match into this folder, one demo file (.sldemo) per match with its ranking screen, playable by playdemo with any player\'s view (docs/DEMO.md)')
-  .option('--record-keep <n>', 'with --record: keep the newest n files of this server, deleting older ones', int(1, 100_000), 20)
+  .option(...RECORD_OPTION)
+  .option(...RECORD_KEEP_OPTION)
   .action(
     namingBusyPorts('gameserver', async (o: GameOpts, cmd: Command) => {
       checkMasterOptions(o, cmd);
@@ -182,6 +186,8 @@ interface NetgameOpts extends SlotOpts {
   udpRate: number;
   killLimit: number;
   timeLimit: number;
+  record?: string;
+  recordKeep: number;
 }
 
 withPlayerOptions(
@@ -209,6 +215,8 @@ withPlayerOptions(
   .option('--udp-rate <n>', 'datagrams per second one source may send; more are dropped unread', number(10, 100_000, 'datagrams per second'), 200)
   .option('--kill-limit <n>', 'kills that win a match, 0 for none (the server steps the shared world, and its match)', int(0, MAX_KILL_LIMIT), RULES.match.killLimit)
   .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
+  .option(...RECORD_OPTION)
+  .option(...RECORD_KEEP_OPTION)
   .action(
     namingBusyPorts('netgame', async (o: NetgameOpts, cmd: Command) => {
       checkMasterOptions(o, cmd);
@@ -225,6 +233,7 @@ withPlayerOptions(
         maxBehindFrames: o.maxBehindFrames,
         udpRate: o.udpRate,
         matchLimits: { killLimit: o.killLimit, timeLimitS: o.timeLimit },
+        ...(o.record === undefined ? {} : { record: { dir: o.record, keep: o.recordKeep } }),
       });
       await serveAndRegister(o, log, server, 'netgame', link, {
         '/': () => ({ type: 'html', body: renderNetgameStatus(server).html }),

@@ -33,6 +33,7 @@ import { NEUTRAL_FRAME_INPUT } from '../lockstep/input';
 import { GameMoves, MoveKind } from './gameMoves';
 import { encodeNetState, stepNetState, type NetState } from './netState';
 import { diffChunks } from './stateDiff';
+import type { SteppedFrame } from '../game/frameSync';
 import { controlLeadFor, JOIN_DELAY_FRAMES, MAX_CHANGES_PER_S, MAX_FRAMES_AHEAD, SENT_STATES_KEPT } from './config';
 import { activationLimit, DEFAULT_MAX_BEHIND_FRAMES, droppedBehind, framesBehind, mayActivate } from './syncGate';
 
@@ -50,6 +51,8 @@ export interface NetgameServerOptions {
   diffEvery?: number;
   /** An active client further behind than this is dropped (the seed's 100, the default). */
   maxBehindFrames?: number;
+  /** Each frame stepped, with how it replays (a recording shows them: SteppedFrame.replay). */
+  stepped?(frame: SteppedFrame): void;
 }
 
 /** A client the sync gate dropped in a tick: how far behind it was, and the limit. */
@@ -181,7 +184,10 @@ export class NetgameServer {
   tick(now: number): NetgameDrop[] {
     const frame = this.frame;
     const events: WorldEvent[] = [];
-    this.stateNow = stepNetState(this.stateNow, this.moves.forFrame(frame), events);
+    const before = this.stateNow;
+    let replay: SteppedFrame['replay'];
+    this.stateNow = stepNetState(before, this.moves.forFrame(frame), events, this.options.stepped ? (from, inputs) => (replay = { from, inputs }) : undefined);
+    if (this.options.stepped) this.options.stepped(replay ? { before: before.world, world: this.stateNow.world, events, replay } : { before: before.world, world: this.stateNow.world, events });
     this.lastEvents = events;
     const drops = this.gate();
     const bytes = this.frame % this.diffEvery === 0 ? this.stateBytes() : null;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MatchRecorder } from '../../../src/node/servers/game/matchRecorder';
+import { MatchRecorder } from '../../../src/node/servers/common/matchRecorder';
 import { readDemo } from '../../../src/shared/demo/demoFormat';
 import { crc32 } from '../../../src/node/demo/demoCrc';
 import { GamePlayback } from '../../../src/shared/demo/gamePlayback';
@@ -28,7 +28,7 @@ describe('a gameserver recording its matches', () => {
   it('writes one file per match, ends each when the next begins, keeps the newest two, and each plays with every digest matching', async () => {
     dir = await mkdtemp(join(tmpdir(), 'starlane-match-demos-'));
     const clock = new VirtualClock();
-    const recorder = new MatchRecorder({ dir, keep: 2, serverName: 'Arena One', server: '127.0.0.1:6581', log: pino({ level: 'silent' }), clock: () => clock.now(), timers: clock });
+    const recorder = new MatchRecorder({ dir, keep: 2, serverName: 'Arena One', server: '127.0.0.1:6581', protocol: 'gameserver', log: pino({ level: 'silent' }), clock: () => clock.now(), timers: clock });
     const players = [0, 1].map((slot) => ({ slot, name: `p${slot}` }));
     const pilots = players.map((p) => {
       const g = new ClientGame();

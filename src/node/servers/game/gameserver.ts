@@ -42,7 +42,7 @@ import { MATCH_OVER } from '../../../shared/game/types';
 import { matchPages } from '../../../shared/game/matchSync';
 import { ServerTimeService } from '../common/timeService';
 import { MAX_WIRE_SLOTS, NO_SLOT, type RemoteEvent } from '../../../shared/wire/types';
-import { MatchRecorder } from './matchRecorder';
+import { MatchRecorder } from '../common/matchRecorder';
 
 /** A tick this late (ms) means the server itself was stopped: the silence check runs before the backlog is read. */
 const STALL_MS = 1000;
@@ -191,7 +191,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const welcomeNow = (now: number): RemoteEvent[] => [...matchPages(referee.announcement(now), config.maxPlayers).map((page) => ({ type: 'matchState' as const, ...page })), ...arena.forNewcomer()];
   const recordedPlayers = () => seats.players().map((p) => ({ slot: p.slot, name: p.name }));
   if (options.record) {
-    recorder = new MatchRecorder({ dir: options.record.dir, keep: options.record.keep, serverName: name, server: `${options.host ?? '0.0.0.0'}:${seats.port}`, log, clock, timers });
+    recorder = new MatchRecorder({ dir: options.record.dir, keep: options.record.keep, serverName: name, server: `${options.host ?? '0.0.0.0'}:${seats.port}`, protocol: 'gameserver', log, clock, timers });
     recorder.startMatch({ round: referee.currentRound, players: recordedPlayers(), welcome: welcomeNow(clock()) });
   }
   let lastPing = clock();

@@ -32,6 +32,7 @@ import { ServerUdp } from '../common/serverUdp';
 import { ServerTimeService } from '../common/timeService';
 import { SourceGuard } from '../common/strikes';
 import type { CommonServerOptions, RunningServer } from '../common/types';
+import { MatchRecorder } from '../common/matchRecorder';
 
 /** Most players of a netgame (the seed's 8). */
 export const NETGAME_MAX_PLAYERS = 8;
@@ -66,6 +67,8 @@ export interface NetgameServerOptions extends CommonServerOptions {
   seed?: number;
   /** Kill and time limits of the matches its world plays (default RULES.match). */
   matchLimits?: Partial<MatchLimits>;
+  /** Records every match into `dir`, one demo file each, keeping the newest `keep` (common/matchRecorder.ts); absent: none. */
+  record?: { dir: string; keep: number };
 }
 
 export interface NetgameServerStats {
@@ -127,7 +130,20 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
   let join: Awaited<ReturnType<typeof startJoinServer>> | null = null;
   const discovery = new DiscoveryResponder({ udp, log, info: () => (join ? { kind: 'netgame', name, port: join.port, players: join.playerCount(), maxPlayers, version: APP_VERSION } : null) });
   let datagrams: NetgameDatagrams | null = null;
+  // Every match into a demo file (--record): a watching game shown each frame of the shared world.
+  let recorder: MatchRecorder | null = null;
+  let recordedRound = -1;
+  let playersChanged = false;
   const core = new NetgameServer({
+    stepped: (f) => {
+      if (!recorder) return;
+      const round = f.world.match.round;
+      if (round !== recordedRound) {
+        recordedRound = round;
+        recorder.startMatch({ round, players: join?.players().map((p) => ({ slot: p.slot, name: p.name })) ?? [], welcome: [] });
+      }
+      recorder.frames([f]);
+    },
     seed: options.seed ?? 0x5741524c,
     ...(options.matchLimits ? { matchLimits: options.matchLimits } : {}),
     send: (slot, events) => {
@@ -171,6 +187,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       hooks: {
         joined(player) {
           sources.unblockAddress(player.address);
+          playersChanged = true;
           const seat = newSeat(player.slot, player.address, randomInt(0, 0x1_0000_0000), clock(), randomInt(0, 0x10000));
           seats.set(player.slot, seat);
           return { udp: udp.port, token: seat.token };
@@ -178,6 +195,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
         left(player) {
           seats.delete(player.slot);
           core.leave(player.slot);
+          playersChanged = true;
         },
         renamed(player) {
           reliable.renamed(player.slot, player.name, clock());
@@ -189,6 +207,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     throw err;
   }
   const j = join;
+  if (options.record) recorder = new MatchRecorder({ dir: options.record.dir, keep: options.record.keep, serverName: name, server: `${options.host ?? '0.0.0.0'}:${j.port}`, protocol: 'netgame', log, clock, timers });
 
   // A seat joins the game once its first datagram shows where to send (the welcome and the state go there).
   const welcomed = new Set<number>();
@@ -218,6 +237,10 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       }
     }
     for (const slot of welcomed) if (!seats.has(slot)) welcomed.delete(slot);
+    if (playersChanged) {
+      playersChanged = false;
+      recorder?.players(j.players().map((p) => ({ slot: p.slot, name: p.name })));
+    }
     // The sync gate: a player fallen too far behind is already out of the game; its seat goes, with the reason.
     for (const drop of core.tick(now)) {
       const seat = seats.get(drop.slot);
@@ -271,6 +294,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       closing = true;
       log.info({ reason, players: j.playerCount() }, 'netgame server closing');
       timers.clearInterval(tick);
+      await recorder?.close(reason);
       await j.close(reason);
       await udp.close();
     },

@@ -1,10 +1,11 @@
 /**
- * A gameserver's demos (`--record <dir>`, docs/DEMO.md): one file per
- * match, recorded as a spectator's game would be. The server keeps a
- * ClientGame that watches (applyPlayers with NO_SLOT: no ship of its own,
- * every joined player shown, deciding nothing), fed everything the server
- * relays — every player's states and events, the server's own word on the
- * match and the arena — and stepped at 40 Hz; its journal is the demo
+ * A server's demos (`--record <dir>`, docs/DEMO.md): one file per match,
+ * recorded as a spectator's game would be. The server keeps a ClientGame
+ * that watches (applyPlayers with NO_SLOT: no ship of its own, every joined
+ * player shown, deciding nothing). A gameserver feeds it everything it
+ * relays — every player's states and events, its own word on the match and
+ * the arena — and it steps at 40 Hz on the server's clock; a netgame server
+ * shows it each frame of the shared world it steps. Its journal is the demo
  * (ClientRecording). So `playdemo` plays a server demo like any client
  * demo, with any player's view. A file holds one match and its ranking
  * screen: the next match starts the next file; the folder keeps the newest
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../log';
 import { ClientGame } from '../../../shared/game/clientGame';
 import type { GamePlayer } from '../../../shared/game/clientTypes';
+import type { SteppedFrame } from '../../../shared/game/frameSync';
 import { NO_INPUT, STEP_MS } from '../../../shared/sim/types';
 import type { Clock } from '../../../shared/time/clock';
 import { NO_SLOT, type RemoteEvent, type ShipState } from '../../../shared/wire/types';
@@ -32,6 +34,8 @@ export interface MatchRecorderOptions {
   serverName: string;
   /** `host:port` the players join. */
   server: string;
+  /** The server's kind: a gameserver's game is stepped here, a netgame server's shown its frames. */
+  protocol: 'gameserver' | 'netgame';
   log: Logger;
   /** The server's clock (ms, its common game time) and its timers. */
   clock: () => number;
@@ -59,7 +63,7 @@ export class MatchRecorder {
 
   constructor(private readonly o: MatchRecorderOptions) {
     this.due = o.clock() + STEP_MS;
-    this.stepping = o.timers.setInterval(() => this.stepDue(), STEP_MS);
+    this.stepping = o.protocol === 'gameserver' ? o.timers.setInterval(() => this.stepDue(), STEP_MS) : null;
   }
 
   /** Resolves once the files asked for so far are open or closed (tests, and a server stopping). */
@@ -99,11 +103,16 @@ export class MatchRecorder {
     this.game?.applyEvent(slot, event, now, ageOf(now, gameTime));
   }
 
+  /** A netgame server stepped its shared world: the frames, shown to the recording game. */
+  frames(frames: readonly SteppedFrame[]): void {
+    if (frames.length > 0) this.game?.showSynced(frames, NO_SLOT);
+  }
+
   /** Stops: the file being written ends with `why`. */
   async close(why: string): Promise<void> {
     if (this.closed) return this.chain;
     this.closed = true;
-    this.o.timers.clearInterval(this.stepping);
+    if (this.stepping !== null) this.o.timers.clearInterval(this.stepping);
     this.endMatch(why);
     await this.chain;
   }
@@ -132,7 +141,7 @@ export class MatchRecorder {
     const started = await ClientRecording.start({
       game,
       path: join(this.o.dir, `${name}${DEMO_EXTENSION}`),
-      protocol: 'gameserver',
+      protocol: this.o.protocol,
       server: this.o.server,
       recorder: { slot: null, name: this.o.serverName.slice(0, 32) },
       players: start.players.map((p) => ({ slot: p.slot, name: p.name.slice(0, 32) })),
