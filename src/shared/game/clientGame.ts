@@ -14,7 +14,7 @@
  * claims (extraClaims.ts) and our shots' reports (hitReports.ts).
  */
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
-import { createMatch, withLimits, withNewMatch, type MatchLimits } from './match';
+import { createMatch, withLimits, type MatchLimits } from './match';
 import { withKill } from './matchSync';
 import { ClientMatch } from './clientMatch';
 import { ExtraClaims } from './extraClaims';
@@ -25,17 +25,19 @@ import { killCause, killCauseOf } from './killCause';
 import { reportsOf, ShotLog } from './hitReports';
 
 export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './clientTypes';
-import { NO_SLOT, MAX_SLOTS, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
+import { NO_SLOT, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
 import { createShip, shipToState, withShip } from './kinds/ship';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
-import { freeSpawnPoint, withJoiningPilot, withoutPilot } from './spawnPoint';
+import { freeSpawnPoint } from './spawnPoint';
 import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 import type { GameJournal } from './journal';
+import { seatBot, unseatBot } from './botSeats';
+import { foreignKill } from './foreignKills';
 
 /** Ticks between the local ship's destruction and its respawn (3 s). */
 export const RESPAWN_TICKS = RULES.respawnTicks;
@@ -182,18 +184,11 @@ export class ClientGame {
 
   private seatBot(): number | null {
     if (this.netSlot !== null) return null;
-    const taken = new Set(this.currWorld.ships.map((s) => s.slot));
-    let slot = 0;
-    while (taken.has(slot)) slot++;
-    if (slot >= MAX_SLOTS) return null;
-    if (this.botSlots.length === 0 && this.currWorld.match.phase === MATCH_PLAYING) this.currWorld = withNewMatch(this.currWorld, this.match.limits);
-    const w = this.currWorld;
-    // Away from where we fly, or from where we will respawn.
-    const mine = w.ships.find((s) => s.slot === this.local);
-    const ours = mine && mine.respawnIn > 0 ? createShip(this.local, freeSpawnPoint(this.local, w.ships, w.asteroids)) : mine;
-    this.currWorld = withJoiningPilot(w, slot, ours);
-    this.botSlots = [...this.botSlots, slot].sort((a, b) => a - b);
-    return slot;
+    const seated = seatBot(this.currWorld, this.botSlots, this.local, this.match.limits);
+    if (!seated) return null;
+    this.currWorld = seated.world;
+    this.botSlots = [...this.botSlots, seated.slot].sort((a, b) => a - b);
+    return seated.slot;
   }
 
   /** Removes the computer pilot of `slot` (default: the last one added… the highest slot). Returns the slot removed, or null if there was none. */
@@ -207,8 +202,9 @@ export class ClientGame {
     const which = slot ?? this.botSlots[this.botSlots.length - 1];
     if (which === undefined || !this.botSlots.includes(which)) return null;
     this.botSlots = this.botSlots.filter((s) => s !== which);
-    this.currWorld = withoutPilot(this.currWorld, which);
-    this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => s.slot !== which) };
+    const worlds = unseatBot(this.currWorld, this.prevWorld, which);
+    this.currWorld = worlds.curr;
+    this.prevWorld = worlds.prev;
     return which;
   }
 
@@ -407,22 +403,8 @@ export class ClientGame {
     }
     if (!('id' in ev)) return;
     if (objectOwner(ev.id) !== slot) {
-      // The one object another player may name: one of our extras, claimed by the player who took it.
-      // Or one of our shots that hit the sender's ship: its game decided, and counted it (hitReports.ts).
-      const shot = ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot ? this.shotLog.keyOf(ev.id) : undefined;
-      if (shot !== undefined) {
-        this.shotLog.counted(shot);
-        // Spent on the victim's ship: it flies no further here either.
-        const spent = this.currWorld.objects.find((o) => o.owner === this.local && (o.kind === 'laser' || o.kind === 'missile') && (o.id & 0xffff) === (ev.id & 0xffff));
-        if (spent) this.remote.remove(spent.owner, spent.id);
-      } else if (ev.type === 'killObject' && objectOwner(ev.id) === this.netSlot && ev.killerSlot === slot) {
-        this.currWorld = this.extraClaims.onClaim(this.currWorld, slot, ev.id & 0xffff);
-      } else if (ev.type === 'killObject' && ev.killerSlot === slot) {
-        // A mine that went off under the sender's ship, or a laser or missile that hit it (its game decided): gone here too.
-        const owner = objectOwner(ev.id);
-        const id = ev.id & 0xffff;
-        if (this.currWorld.objects.some((o) => (o.kind === 'mine' || o.kind === 'laser' || o.kind === 'missile') && o.owner === owner && (o.id & 0xffff) === id)) this.remote.remove(owner, id);
-      }
+      // Another player's word on an object it does not own: only a kill (foreignKills.ts).
+      if (ev.type === 'killObject') this.currWorld = foreignKill({ world: this.currWorld, netSlot: this.netSlot, local: this.local, shotLog: this.shotLog, remote: this.remote, extraClaims: this.extraClaims }, slot, ev.id, ev.killerSlot);
       return;
     }
     const id = ev.id & 0xffff;
