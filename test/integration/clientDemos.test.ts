@@ -53,6 +53,31 @@ function play(file: string): { digests: (Digest & { matches: boolean })[]; timed
   return { digests, timedemo: lines.find((l) => (l as { event?: string }).event === 'timedemo') ?? {}, status: r.status, stderr: r.stderr };
 }
 
+/**
+ * `file`, recorded by `rec` in a shared world with `other`: its frame digests are at the frames
+ * `rec` printed digests for, and equal to the frame hashes `rec` and `other` printed there.
+ */
+function replaysToPrintedHashes(model: string, file: string, rec: BotWatch, other: BotWatch): void {
+  const recorded = digestsOf(rec.records).filter((d) => d.frame);
+  expect(recorded.length).toBeGreaterThan(5);
+  const played = play(file);
+  expect(played.stderr).toBe('');
+  expect(played.status).toBe(0);
+  const replayed = played.digests.filter((d) => d.frame);
+  expect(replayed.map((d) => d.tick)).toEqual(recorded.map((d) => d.tick));
+  const [mine, theirs] = [frameHashes(rec), frameHashes(other)];
+  let compared = 0;
+  for (const d of replayed) {
+    expect(d.hash).toBe(mine.get(d.tick));
+    if (theirs.has(d.tick)) {
+      expect(d.hash).toBe(theirs.get(d.tick));
+      compared++;
+    }
+  }
+  console.log(`${model}: ${replayed.length} frame hashes replayed, ${compared} compared with the other player's too`);
+  expect(compared).toBeGreaterThan(5);
+}
+
 function requireBuilt(): void {
   for (const e of [botEntry, demoEntry]) if (!existsSync(e)) throw new Error(`${e} is missing: run "npm run build" first (npm test does)`);
 }
@@ -118,24 +143,7 @@ describe('client demos of real games', () => {
     const rec = bot('hawk', ['--protocol', 'lockstep', '--port', String(port + 1), '--seed', '2', '--max-players', '2', '--record', file, '--seconds', '12']);
     expect(await rec.exited()).toBe(0);
     await other.until('a frame hash after the recording ended', () => Math.max(0, ...frameHashes(other).keys()) >= Math.max(...frameHashes(rec).keys()), 15_000);
-    const recorded = digestsOf(rec.records).filter((d) => d.frame);
-    expect(recorded.length).toBeGreaterThan(5);
-    const played = play(file);
-    expect(played.stderr).toBe('');
-    expect(played.status).toBe(0);
-    const replayed = played.digests.filter((d) => d.frame);
-    expect(replayed.map((d) => d.tick)).toEqual(recorded.map((d) => d.tick));
-    const [mine, theirs] = [frameHashes(rec), frameHashes(other)];
-    let compared = 0;
-    for (const d of replayed) {
-      expect(d.hash).toBe(mine.get(d.tick));
-      if (theirs.has(d.tick)) {
-        expect(d.hash).toBe(theirs.get(d.tick));
-        compared++;
-      }
-    }
-    console.log(`lockstep: ${replayed.length} frame hashes replayed, ${compared} compared with the other player's too`);
-    expect(compared).toBeGreaterThan(5);
+    replaysToPrintedHashes('lockstep', file, rec, other);
   });
 
   it("a netgame replays to the frame hashes both players printed, and so does the server's own recording", { timeout: 60_000 }, async () => {
@@ -148,24 +156,7 @@ describe('client demos of real games', () => {
     await other.until('joined', () => frameHashes(other).size > 0, 15_000);
     const rec = bot('bee', ['--protocol', 'netgame', '--server', target, '--port', '0', '--seed', '2', '--record', file, '--seconds', '12']);
     expect(await rec.exited()).toBe(0);
-    const recorded = digestsOf(rec.records).filter((d) => d.frame);
-    expect(recorded.length).toBeGreaterThan(5);
-    const played = play(file);
-    expect(played.stderr).toBe('');
-    expect(played.status).toBe(0);
-    const replayed = played.digests.filter((d) => d.frame);
-    expect(replayed.map((d) => d.tick)).toEqual(recorded.map((d) => d.tick));
-    const [mine, theirs] = [frameHashes(rec), frameHashes(other)];
-    let compared = 0;
-    for (const d of replayed) {
-      expect(d.hash).toBe(mine.get(d.tick));
-      if (theirs.has(d.tick)) {
-        expect(d.hash).toBe(theirs.get(d.tick));
-        compared++;
-      }
-    }
-    console.log(`netgame: ${replayed.length} frame hashes replayed, ${compared} compared with the other player's too`);
-    expect(compared).toBeGreaterThan(5);
+    replaysToPrintedHashes('netgame', file, rec, other);
 
     // The server's file: the frames of its shared world, replayed to the hashes the players printed at the same frames.
     server.child.kill('SIGTERM');
@@ -178,7 +169,7 @@ describe('client demos of real games', () => {
     let agreed = 0;
     for (const d of fromServer.digests) {
       expect(d.frame).toBe(true);
-      const printed = theirs.get(d.tick) ?? mine.get(d.tick);
+      const printed = frameHashes(other).get(d.tick) ?? frameHashes(rec).get(d.tick);
       if (printed !== undefined) {
         expect(d.hash).toBe(printed);
         agreed++;
