@@ -109,6 +109,12 @@ describe('client demos of real games', () => {
     expect(played.timedemo).toMatchObject({ frames: expect.any(Number), fps: expect.any(Number), p50: expect.any(Number), p99: expect.any(Number), differed: 0, failure: null });
     expect(played.timedemo.frames as number).toBeGreaterThan(780);
 
+    // The status page says where the server records, and the file it writes.
+    const status = (await (await fetch(`http://127.0.0.1:${server.http}/status.json`)).json()) as { recording: Record<string, unknown> };
+    expect(status.recording).toMatchObject({ dir: serverDir, file: expect.stringMatching(/^Demo_.*_match-00000\.sldemo$/), files: 1, failed: 0, keep: 20 });
+    const page = await (await fetch(`http://127.0.0.1:${server.http}/`)).text();
+    expect(page).toContain(`Recording every match into ${serverDir}: writing ${String(status.recording.file)}; 1 file started since the server started; the newest 20 are kept.`);
+
     // The server's own recording of the match, ended by its shutdown: every player's ship in it, every digest matching.
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -157,6 +163,9 @@ describe('client demos of real games', () => {
     const rec = bot('bee', ['--protocol', 'netgame', '--server', target, '--port', '0', '--seed', '2', '--record', file, '--seconds', '12']);
     expect(await rec.exited()).toBe(0);
     replaysToPrintedHashes('netgame', file, rec, other);
+
+    const status = (await (await fetch(`http://127.0.0.1:${server.http}/status.json`)).json()) as { recording: Record<string, unknown> };
+    expect(status.recording).toMatchObject({ dir: serverDir, file: expect.stringMatching(/^Martians_.*_match-00000\.sldemo$/), files: 1, failed: 0 });
 
     // The server's file: the frames of its shared world, replayed to the hashes the players printed at the same frames.
     server.child.kill('SIGTERM');

@@ -12,7 +12,7 @@
  * `keep` files.
  */
 import { readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Logger } from '../../log';
 import { ClientGame } from '../../../shared/game/clientGame';
 import type { GamePlayer } from '../../../shared/game/clientTypes';
@@ -22,6 +22,25 @@ import type { Clock } from '../../../shared/time/clock';
 import { NO_SLOT, type RemoteEvent, type ShipState } from '../../../shared/wire/types';
 import { ClientRecording } from '../../demo/clientRecording';
 import { DEMO_EXTENSION, ensureDemoDir } from '../../demo/demoLibrary';
+
+/** What a server's status page says of its recording. */
+export interface RecordingStatus {
+  dir: string;
+  /** The file being written now (its name in `dir`), or null between matches or after a failure. */
+  file: string | null;
+  /** Files started since the server started, and recordings that could not start. */
+  files: number;
+  failed: number;
+  keep: number;
+}
+
+/** The status page's line on a recording (null: the server records nothing). */
+export function recordingLine(r: RecordingStatus | null): string | null {
+  if (!r) return null;
+  const now = r.file === null ? 'no file open now' : `writing ${r.file}`;
+  const failed = r.failed > 0 ? `, ${r.failed} could not start (see the log)` : '';
+  return `Recording every match into ${r.dir}: ${now}; ${r.files} file${r.files === 1 ? '' : 's'} started since the server started${failed}; the newest ${r.keep} are kept.`;
+}
 
 /** An age beyond this (ms) is no age: a stamp from before a clock step, or a wrapped one. */
 const MAX_AGE_MS = 10_000;
@@ -69,6 +88,11 @@ export class MatchRecorder {
   /** Resolves once the files asked for so far are open or closed (tests, and a server stopping). */
   settled(): Promise<void> {
     return this.chain;
+  }
+
+  status(): RecordingStatus {
+    const path = this.path;
+    return { dir: this.o.dir, file: path === null ? null : basename(path), files: this.counters.files, failed: this.counters.failed, keep: this.o.keep };
   }
 
   /** The file being written now, or null. */

@@ -274,6 +274,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     players: () => seats.players(),
     reloadBans: (why) => seats.reloadBans(why),
     match: () => referee.announcement(clock()),
+    recording: () => recorder?.status() ?? null,
     stats() {
       const named = new Map(seats.players().map((p) => [p.slot, p.name]));
       const drops: Record<string, number> = { ...datagrams.codecDrops.snapshot(), ...Object.fromEntries(datagrams.serverDrops) };

@@ -7,6 +7,7 @@ import type { EventDrops } from './forwarder';
 import { proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import type { ClientCounters } from './seat';
 import type { CommonServerOptions, RunningServer } from '../common/types';
+import type { RecordingStatus } from '../common/matchRecorder';
 
 /** Seats of a gameserver unless `--max-players` says otherwise (up to MAX_WIRE_SLOTS, 255). */
 export const DEFAULT_GAMESERVER_PLAYERS = 64;
@@ -162,6 +163,8 @@ export interface Gameserver extends RunningServer {
   match(): MatchStanding;
   /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
   reloadBans(why?: string): Promise<void>;
+  /** Its match recordings (`--record`), or null when it records nothing. */
+  recording(): RecordingStatus | null;
 }
 
 /** How long a flush on arrival gathers by default (ms): a few players' states share a datagram, for at most this much more latency. */

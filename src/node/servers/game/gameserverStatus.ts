@@ -14,6 +14,13 @@ import { duration } from '../common/playerAddress';
 import { gameserverPlaysFrom } from '../common/playerAddress';
 import { processStatus } from '../common/statusHttp';
 import { serverMatch } from '../common/matchStatus';
+import { recordingLine } from '../common/matchRecorder';
+
+/** The recording's line, when the server records its matches. */
+const recordingLines = (server: Gameserver): string[] => {
+  const line = recordingLine(server.recording());
+  return line === null ? [] : [line];
+};
 
 /**
  * Renders the page and the JSON. JSON: `{ name, maxPlayers, udpPort,
@@ -24,7 +31,8 @@ import { serverMatch } from '../common/matchStatus';
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
  * strikes, kicked, blocks, blockedNow, tcp, load: { overloaded, stateRates: { near, mid, far },
  * tickLateMs: { p50, p99 }, lateTicks (overload.ts), receiveWaitMs: { p50, p99, max }, receiveBufferBytes,
- * receiveBufferCut, statesShed, longestShedMs (receiveBacklog.ts) }, memory: { rss, heapUsed },
+ * receiveBufferCut, statesShed, longestShedMs (receiveBacklog.ts) }, recording: null | { dir, file, files,
+ * failed, keep } (--record: common/matchRecorder.ts), memory: { rss, heapUsed },
  * cpu: { userMs, systemMs }, uptimeSeconds }`.
  */
 export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
@@ -71,6 +79,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     [
       `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}.`,
       match.line,
+      ...recordingLines(server),
       loadLine(stats.load),
       `In: ${stats.packetsIn} datagrams (${stats.nodeAlive} node-alive, not forwarded). Out: ${stats.packetsOut} datagrams. ` +
         `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
@@ -112,6 +121,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     blockedNow: stats.blockedNow,
     tcp: stats.tcp,
     load: stats.load,
+    recording: server.recording(),
     ...processStatus(),
   });
   return { html, json };

@@ -32,7 +32,7 @@ import { ServerUdp } from '../common/serverUdp';
 import { ServerTimeService } from '../common/timeService';
 import { SourceGuard } from '../common/strikes';
 import type { CommonServerOptions, RunningServer } from '../common/types';
-import { MatchRecorder } from '../common/matchRecorder';
+import { MatchRecorder, type RecordingStatus } from '../common/matchRecorder';
 
 /** Most players of a netgame (the seed's 8). */
 export const NETGAME_MAX_PLAYERS = 8;
@@ -105,6 +105,8 @@ export interface RunningNetgameServer extends RunningServer {
   /** The match of its master state (every node steps it alike): scores, phase, time left, limits. */
   match(): MatchStanding;
   reloadBans(why?: string): Promise<void>;
+  /** Its match recordings (`--record`), or null when it records nothing. */
+  recording(): RecordingStatus | null;
 }
 
 export async function startNetgameServer(options: NetgameServerOptions): Promise<RunningNetgameServer> {
@@ -264,6 +266,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     playerCount: () => j.playerCount(),
     players: () => j.players(),
     reloadBans: (why) => j.reloadBans(why),
+    recording: () => recorder?.status() ?? null,
     match: () => announcementOf(core.state.world),
     stats() {
       const named = new Map(j.players().map((p) => [p.slot, p.name]));

@@ -13,8 +13,9 @@ import type { RunningNetgameServer } from './netgameServer';
 import { duration } from '../common/playerAddress';
 import { processStatus } from '../common/statusHttp';
 import { serverMatch } from '../common/matchStatus';
+import { recordingLine } from '../common/matchRecorder';
 
-/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, match (matchStatus.ts), players: [{ slot, name, address, udp, os, joinedForSeconds, kills, deaths, controlLead, rttMs, serverSync, active, controlChanges, lateChanges, refused, lastDiff }], memory, cpu, uptimeSeconds }`. */
+/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, match (matchStatus.ts), players: [{ slot, name, address, udp, os, joinedForSeconds, kills, deaths, controlLead, rttMs, serverSync, active, controlChanges, lateChanges, refused, lastDiff }], recording (null, or as the gameserver's), memory, cpu, uptimeSeconds }`. */
 export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now()): { html: string; json: string } {
   const stats = server.stats();
   const match = serverMatch(server.match());
@@ -39,10 +40,11 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
       lastDiff: c?.lastDiff ?? null,
     };
   });
+  const recording = recordingLine(server.recording());
   const drops = Object.entries(stats.drops).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   const html = statusPage(
     `Starlane netgame server: ${server.name}`,
-    [`${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. Frame ${stats.frame}.`, match.line, `In: ${stats.datagramsIn} datagrams. Dropped datagrams: ${drops}.`],
+    [`${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. Frame ${stats.frame}.`, match.line, ...(recording === null ? [] : [recording]), `In: ${stats.datagramsIn} datagrams. Dropped datagrams: ${drops}.`],
     ['slot', 'name', 'kills', 'deaths', 'plays from', 'ping', 'frames behind', 'control lead', 'changes (late, refused)', 'last state difference', 'joined for'],
     players.map((p) => [
       String(p.slot),
@@ -58,6 +60,6 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
       duration(p.joinedForSeconds * 1000),
     ]),
   );
-  const json = JSON.stringify({ name: server.name, maxPlayers: server.maxPlayers, udpPort: server.ports.udp, frame: stats.frame, datagramsIn: stats.datagramsIn, drops: stats.drops, match: match.json, players, ...processStatus() });
+  const json = JSON.stringify({ name: server.name, maxPlayers: server.maxPlayers, udpPort: server.ports.udp, frame: stats.frame, datagramsIn: stats.datagramsIn, drops: stats.drops, match: match.json, players, recording: server.recording(), ...processStatus() });
   return { html, json };
 }
