@@ -101,9 +101,11 @@ export const REMOVING_YOU = 'removing you';
 export const NOT_JOINED = "you're not even joined";
 export const NEW_NAME_ACCEPTED = 'new name accepted';
 export const NAME_TAKEN = 'name already taken';
+/** A spectate line at a server whose spectator seats are all taken (Starlane 1.2). */
+export const SPECTATORS_FULL = 'spectators full';
 
 /** Every fixed reply a server sends. */
-export const REPLIES = [SERVER_FULL, INVALID_REQUEST, VERSION_INCOMPATIBLE, BANNED, REMOVING_YOU, NOT_JOINED, NEW_NAME_ACCEPTED, NAME_TAKEN] as const;
+export const REPLIES = [SERVER_FULL, INVALID_REQUEST, VERSION_INCOMPATIBLE, BANNED, REMOVING_YOU, NOT_JOINED, NEW_NAME_ACCEPTED, NAME_TAKEN, SPECTATORS_FULL] as const;
 export type Reply = (typeof REPLIES)[number];
 
 export interface JoinRequest {
@@ -113,7 +115,12 @@ export interface JoinRequest {
   os: string;
   /** The client's UDP game port (extension); absent = DEFAULT_CLIENT_PORT. */
   port?: number;
+  /** `spectate:` instead of `join me:` (Starlane 1.2): a seat apart from the players', watching without a ship. */
+  spectate?: true;
 }
+
+/** `spectate from … accepted`: a game- or netgame server's spectator seat, with its UDP port and session token. */
+export type SpectateAccepted = { name: string; serverName: string; udp: number; token: number };
 /**
  * `join from … accepted`. A gameserver adds `udp` (its UDP game port) and
  * `token` (the u32 session token); both are present or both absent. A
@@ -141,8 +148,9 @@ export function parseJoin(line: string): JoinParse {
   if (!version) return invalid;
   if (Number(version[1]) !== PROTOCOL_MAJOR) return { ok: false, reply: VERSION_INCOMPATIBLE };
   const rest = line.slice(version[0].length);
-  if (!rest.startsWith('join me: ')) return invalid;
-  const body = rest.slice('join me: '.length);
+  const verb = rest.startsWith('join me: ') ? 'join me: ' : rest.startsWith('spectate: ') ? 'spectate: ' : null;
+  if (verb === null) return invalid;
+  const body = rest.slice(verb.length);
   const split = body.lastIndexOf(' os: ');
   if (split < 0) return invalid;
   const name = body.slice(0, split);
@@ -159,6 +167,7 @@ export function parseJoin(line: string): JoinParse {
   if (!isProtocolName(name) || !isOsName(os)) return invalid;
   const join: JoinRequest = { version: `${version[1]}.${version[2]}`, name, os };
   if (port !== undefined) join.port = port;
+  if (verb === 'spectate: ') join.spectate = true;
   return { ok: true, join };
 }
 
@@ -168,7 +177,7 @@ export function formatJoin(join: JoinRequest): string {
   checkField(isProtocolName(join.name), 'name', join.name);
   checkField(isOsName(join.os), 'os', join.os);
   if (join.port !== undefined) checkField(isPort(join.port), 'port', join.port);
-  return `version: ${join.version} join me: ${join.name} os: ${join.os}${join.port === undefined ? '' : ` port: ${join.port}`}`;
+  return `version: ${join.version} ${join.spectate ? 'spectate:' : 'join me:'} ${join.name} os: ${join.os}${join.port === undefined ? '' : ` port: ${join.port}`}`;
 }
 
 /** True when the line is exactly `remove me`. */
@@ -249,6 +258,27 @@ export function formatJoinAccepted(a: JoinAccepted): string {
   return line;
 }
 
+/** The spectator's accept line (throws RangeError on an invalid field). */
+export function formatSpectateAccepted(a: SpectateAccepted): string {
+  checkField(isProtocolName(a.name), 'name', a.name);
+  checkField(isServerName(a.serverName) && !SESSION_SUFFIX.test(a.serverName), 'server name', a.serverName);
+  checkField(isPort(a.udp), 'udp port', a.udp);
+  checkField(Number.isInteger(a.token) && a.token >= 0 && a.token <= 0xffffffff, 'token', a.token);
+  return `spectate from ${a.name} accepted, server name: ${a.serverName}, udp: ${a.udp}, token: ${formatToken(a.token)}`;
+}
+
+/** Reads a spectator's accept line; null for anything else. */
+export function parseSpectateAccepted(line: string): SpectateAccepted | null {
+  const session = SESSION_SUFFIX.exec(line);
+  if (!session) return null;
+  const m = /^spectate from (.+) accepted, server name: (.+)$/.exec(line.slice(0, session.index));
+  if (!m) return null;
+  const [, name = '', serverName = ''] = m;
+  const udp = parsePort(session[1] ?? '');
+  if (!isProtocolName(name) || !isServerName(serverName) || udp === null) return null;
+  return { name, serverName, udp, token: Number.parseInt(session[2] ?? '', 16) };
+}
+
 /** A session token as the accept line writes it: 8 lower-case hex digits. */
 export function formatToken(token: number): string {
   return (token >>> 0).toString(16).padStart(8, '0');
@@ -324,6 +354,7 @@ export function parseClientLine(line: string): ClientRequest {
 /** What a client makes of one server line; `text` is anything else (the message lines after a join). */
 export type ServerLine =
   | { kind: 'accepted'; accepted: JoinAccepted }
+  | { kind: 'spectating'; accepted: SpectateAccepted }
   | { kind: 'add'; add: ListAdd }
   | { kind: 'remove'; endpoint: Endpoint; reason?: string }
   | { kind: 'name'; rename: ListRename }
@@ -352,6 +383,8 @@ export function parseServerLine(line: string): ServerLine {
   if (reply !== undefined) return { kind: 'reply', reply };
   const accepted = parseJoinAccepted(line);
   if (accepted) return { kind: 'accepted', accepted };
+  const spectating = parseSpectateAccepted(line);
+  if (spectating) return { kind: 'spectating', accepted: spectating };
   const add = parseAdd(line);
   if (add) return { kind: 'add', add };
   const removal = parseRemoval(line);

@@ -30,6 +30,9 @@ import {
   SERVER_FULL,
   VERSION_INCOMPATIBLE,
   type JoinRequest,
+  formatSpectateAccepted,
+  parseSpectateAccepted,
+  SPECTATORS_FULL,
 } from '../../../src/shared/servers/joinProtocol';
 import { formatEndpoint, isIPv6, isMessageLine, parseEndpoint, type Endpoint } from '../../../src/shared/servers/joinFields';
 
@@ -328,5 +331,23 @@ describe('what a player reads when another leaves a server game', () => {
     expect(leftLine('bravo', 'timed out')).toBe('bravo timed out');
     expect(leftLine('bravo', 'removed: no game datagram for 12 s')).toBe('bravo was removed by the server (no game datagram for 12 s)');
     expect(leftLine('bravo', undefined)).toBe('bravo disconnected');
+  });
+});
+
+describe('spectator lines (Starlane 1.2)', () => {
+  it('reads and writes a spectate line, with and without a UDP port', () => {
+    expect(parseJoin('version: 1.2 spectate: Watcher One os: linux-x64 port: 6530')).toEqual({ ok: true, join: { version: '1.2', name: 'Watcher One', os: 'linux-x64', port: 6530, spectate: true } });
+    expect(parseJoin('version: 1.2 spectate: w os: win32')).toEqual({ ok: true, join: { version: '1.2', name: 'w', os: 'win32', spectate: true } });
+    expect(formatJoin({ version: '1.2', name: 'Watcher One', os: 'linux-x64', port: 6530, spectate: true })).toBe('version: 1.2 spectate: Watcher One os: linux-x64 port: 6530');
+    expect(parseJoin('version: 1.2 spectate me: w os: linux')).toEqual({ ok: false, reply: INVALID_REQUEST });
+  });
+
+  it("formats and reads the spectator's accept line, and tells it apart from a player's", () => {
+    const line = formatSpectateAccepted({ name: 'Watcher One', serverName: 'Gamma', udp: 6522, token: 0x3fa85f64 });
+    expect(line).toBe('spectate from Watcher One accepted, server name: Gamma, udp: 6522, token: 3fa85f64');
+    expect(parseServerLine(line)).toEqual({ kind: 'spectating', accepted: { name: 'Watcher One', serverName: 'Gamma', udp: 6522, token: 0x3fa85f64 } });
+    expect(parseSpectateAccepted('spectate from w accepted, server name: Gamma')).toBeNull();
+    expect(parseServerLine(SPECTATORS_FULL)).toEqual({ kind: 'reply', reply: 'spectators full' });
+    expect(() => formatSpectateAccepted({ name: 'w', serverName: 'Gamma', udp: 0, token: 1 })).toThrow(RangeError);
   });
 });

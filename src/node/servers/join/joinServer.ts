@@ -164,6 +164,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const port = req.port ?? DEFAULT_CLIENT_PORT;
     const who = { player: req.name, os: req.os, port };
     if (st.joinedOnce) return invalid(conn, st, INVALID_REQUEST, `second join on one connection as ${req.name}`);
+    // Spectator seats are not offered yet: a spectate line is no join.
+    if (req.spectate) return refuse(conn, INVALID_REQUEST, 'spectate line (no spectator seats here)', who);
     // Node always reports an IP here; anything else could not be formatted into client-list lines.
     if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
     const slot = seats.findIndex((s) => s === undefined);
