@@ -31,6 +31,13 @@ export interface JoinHooks {
   left?(player: SeatedPlayer, why: string): void;
   /** A seated player's new name was accepted (`my new name:`) and told to the others; `player` carries it. */
   renamed?(player: SeatedPlayer, oldName: string): void;
+  /**
+   * A spectator has its seat (`slot`: its spectator number); runs before the accept line. Returns its UDP port and
+   * session token. A server without this hook has no spectator seats: a spectate line is an invalid request.
+   */
+  spectatorJoined?(spectator: SeatedPlayer): { udp: number; token: number } | undefined;
+  /** A spectator left (`remove me`, dropped connection, kick). */
+  spectatorLeft?(spectator: SeatedPlayer, why: string): void;
 }
 
 /** Options of `startJoinServer` (joinServer.ts). */
@@ -53,6 +60,8 @@ export interface JoinServerOptions extends CommonServerOptions {
   onPlayersChanged?(count: number, max: number): void;
   /** Time an unjoined connection may stay open (default 30 s). */
   joinTimeoutMs?: number;
+  /** Spectator seats, apart from the players' (default {@link DEFAULT_MAX_SPECTATORS}; 0: none). */
+  maxSpectators?: number;
   hooks?: JoinHooks;
 }
 
@@ -63,6 +72,10 @@ export interface JoinServer {
   playerCount(): number;
   /** Joined players by slot (copies). */
   players(): SeatedPlayer[];
+  /** Spectators by their number (copies; `slot` is the spectator's number). */
+  spectators(): SeatedPlayer[];
+  /** Removes spectator `n` like a dropped connection, telling it why with `tell`. */
+  kickSpectator(n: number, why: string, tell?: boolean): void;
   /**
    * Removes a seated player like a dropped connection (the others get `remove ip:`), telling it `removing you` first;
    * with `tell`, a text line with `why` goes before it, so the player learns the reason. The other (1.1)
@@ -82,6 +95,9 @@ export interface JoinServer {
   /** Says `removing you` to every connection (after `server closing: <reason>`, given a reason) and closes them and the listener. */
   close(reason?: string): Promise<void>;
 }
+
+/** Spectator seats of a game- or netgame server unless `--max-spectators` says otherwise. */
+export const DEFAULT_MAX_SPECTATORS = 32;
 
 /** Seats one host may hold by default: a LAN party of 8 behind one public address still plays. */
 export const DEFAULT_MAX_PER_ADDRESS = 8;

@@ -59,6 +59,8 @@ import {
   parseServerLine,
   REMOVING_YOU,
   SERVER_FULL,
+  SPECTATORS_FULL,
+  formatSpectateAccepted,
   type JoinRequest,
 } from '../../../shared/servers/joinProtocol';
 import { isIPv4, isIPv6, isMessageLine } from '../../../shared/servers/joinFields';
@@ -66,13 +68,15 @@ import { addressKey, PerAddress } from '../common/addressKey';
 import { emptyBanList } from './banList';
 import { watchBanList, type BanWatch } from './banWatch';
 import { lineLimits } from '../common/connectionLimits';
-import { checkJoinOptions, DEFAULT_MAX_PER_ADDRESS, UNPROVED_STRIKES, type JoinServer, type JoinServerOptions, type SeatedPlayer } from './joinOptions';
+import { checkJoinOptions, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_SPECTATORS, UNPROVED_STRIKES, type JoinServer, type JoinServerOptions, type SeatedPlayer } from './joinOptions';
 import { startLineServer, type LineConnection } from '../common/lineServer';
 import { LogThrottle, StrikeBook, StrikeCounter } from '../common/strikes';
 
 interface Seat {
   player: SeatedPlayer;
   conn: LineConnection;
+  /** A spectator's seat (`player.slot` its number among the spectators): it hears the client list, it is none of it. */
+  spectator?: true;
   /** The minor of the protocol version it joined with: 1.1 clients read why others left, 1.2 clients ship looks. */
   minor: number;
   /** The ship look it chose (`my ship:`; AUTO_LOOK until it says). */
@@ -117,6 +121,9 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   const bans = () => banWatch?.list ?? NO_BANS;
   const joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
   const seats: (Seat | undefined)[] = Array<Seat | undefined>(maxPlayers).fill(undefined);
+  const maxSpectators = hooks.spectatorJoined ? (options.maxSpectators ?? DEFAULT_MAX_SPECTATORS) : 0;
+  const watchers: (Seat | undefined)[] = Array<Seat | undefined>(maxSpectators).fill(undefined);
+  const watching = () => watchers.filter((s): s is Seat => s !== undefined);
   let closing = false;
   const addressStrikes = new StrikeBook(ADDRESS_STRIKES);
   /** Seats freed unproved (no UDP in time), by host: enough of them refuse the host's joins until they fade. */
@@ -138,8 +145,9 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   };
 
   const joined = () => seats.filter((s): s is Seat => s !== undefined);
+  // Spectators hear every client-list line the players hear.
   const toOthers = (except: Seat, line: string) => {
-    for (const s of joined()) if (s !== except) s.conn.send(line);
+    for (const s of [...joined(), ...watching()]) if (s !== except) s.conn.send(line);
   };
   const guarded = <T>(what: string, run: () => T): T | undefined => {
     try {
@@ -151,7 +159,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   };
   const changed = () => guarded('onPlayersChanged', () => options.onPlayersChanged?.(joined().length, maxPlayers));
   const nameTaken = (candidate: string, except?: Seat) =>
-    joined().some((s) => s !== except && s.player.name.toLowerCase() === candidate.toLowerCase());
+    [...joined(), ...watching()].some((s) => s !== except && s.player.name.toLowerCase() === candidate.toLowerCase());
 
   const refuse = (conn: LineConnection, reply: string, why: string, extra: object = {}, close = false) => {
     // Rationed per address and reason: a flood of refused lines must not become a flood of log lines.
@@ -164,8 +172,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const port = req.port ?? DEFAULT_CLIENT_PORT;
     const who = { player: req.name, os: req.os, port };
     if (st.joinedOnce) return invalid(conn, st, INVALID_REQUEST, `second join on one connection as ${req.name}`);
-    // Spectator seats are not offered yet: a spectate line is no join.
-    if (req.spectate) return refuse(conn, INVALID_REQUEST, 'spectate line (no spectator seats here)', who);
+    if (req.spectate) return spectate(conn, st, req);
     // Node always reports an IP here; anything else could not be formatted into client-list lines.
     if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
     const slot = seats.findIndex((s) => s === undefined);
@@ -201,10 +208,41 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     changed();
   };
 
+  /** A spectate line: a seat apart from the players', hearing the client list (no `add` line for it to anyone). */
+  const spectate = (conn: LineConnection, st: ConnState, req: JoinRequest) => {
+    const port = req.port ?? DEFAULT_CLIENT_PORT;
+    const who = { spectator: req.name, os: req.os, port };
+    if (maxSpectators === 0) return refuse(conn, INVALID_REQUEST, 'spectate line (no spectator seats here)', who);
+    if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
+    const n = watchers.findIndex((s) => s === undefined);
+    if (n < 0) return refuse(conn, SPECTATORS_FULL, 'spectators full', { ...who, limit: maxSpectators }, true);
+    if (nameTaken(req.name)) return refuse(conn, NAME_TAKEN, 'name taken', who);
+    const player: SeatedPlayer = { slot: n, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
+    const seat: Seat = { player, conn, minor: Number(req.version.split('.')[1] ?? 0), look: AUTO_LOOK, spectator: true };
+    const session = guarded('spectatorJoined hook', () => hooks.spectatorJoined?.({ ...player }));
+    if (!session) return refuse(conn, INVALID_REQUEST, 'no spectator session', who, true);
+    watchers[n] = seat;
+    st.seat = seat;
+    st.joinedOnce = true;
+    clearTimeout(st.timer);
+    conn.send(formatSpectateAccepted({ name: req.name, serverName: name, ...session }));
+    for (const line of welcome) conn.send(line);
+    for (const s of joined()) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
+    log.info({ spectator: n, name: req.name, address: conn.address, port, os: req.os }, 'spectator joined');
+  };
+
   /** `st`'s player leaves: `why` for the log, `told` for the other players (1.1 clients read it with the removal). */
   const leave = (st: ConnState, why: string, told: string) => {
     const seat = st.seat;
     if (!seat) return;
+    if (seat.spectator) {
+      st.seat = undefined;
+      watchers[seat.player.slot] = undefined;
+      if (closing) return;
+      guarded('spectatorLeft hook', () => hooks.spectatorLeft?.({ ...seat.player }, why));
+      log.info({ spectator: seat.player.slot, name: seat.player.name, why }, 'spectator left');
+      return;
+    }
     st.seat = undefined;
     seats[seat.player.slot] = undefined;
     perAddress.remove(seat.player.address);
@@ -213,7 +251,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const plain = formatRemove(endpointOf(seat.player));
     const reason = leaveReason(told);
     const withReason = reason === null ? plain : formatRemove(endpointOf(seat.player), reason);
-    for (const s of joined()) if (s !== seat) s.conn.send(s.minor >= LEAVE_REASON_MINOR ? withReason : plain);
+    for (const s of [...joined(), ...watching()]) if (s !== seat) s.conn.send(s.minor >= LEAVE_REASON_MINOR ? withReason : plain);
     log.info({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address, port: seat.player.port, why }, 'player left');
     changed();
   };
@@ -225,7 +263,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const old = seat.player.name;
     seat.player.name = newName;
     conn.send(NEW_NAME_ACCEPTED);
-    if (newName !== old) {
+    // A spectator is on nobody's client list: its new name is its own business.
+    if (newName !== old && !seat.spectator) {
       toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
       guarded('renamed hook', () => hooks.renamed?.({ ...seat.player }, old));
     }
@@ -234,11 +273,11 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
 
   const chooseLook = (conn: LineConnection, st: ConnState, look: ShipLook) => {
     const seat = st.seat;
-    if (!seat) return refuse(conn, NOT_JOINED, 'ship look while not joined', {});
+    if (!seat || seat.spectator) return refuse(conn, NOT_JOINED, 'ship look while not joined', {});
     if (sameLook(look, seat.look)) return;
     seat.look = look;
     const line = formatShipUpdate({ endpoint: endpointOf(seat.player), look });
-    for (const s of joined()) if (s !== seat && s.minor >= SHIP_LOOK_MINOR) s.conn.send(line);
+    for (const s of [...joined(), ...watching()]) if (s !== seat && s.minor >= SHIP_LOOK_MINOR) s.conn.send(line);
     logOnce(conn.address, 'ship-look', { slot: seat.player.slot, look: formatLook(look) }, 'player chose a ship look', 'info');
   };
 
@@ -284,7 +323,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   /** After a ban-list change: everyone seated whose address it bans leaves, told why. */
   function kickBanned(): void {
     if (closing) return;
-    for (const seat of joined()) {
+    for (const seat of [...joined(), ...watching()]) {
       if (!bans().isBanned(seat.player.address)) continue;
       tally('banned');
       log.warn({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address }, 'player removed: address banned');
@@ -353,6 +392,12 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     port: lines.port,
     playerCount: () => joined().length,
     players: () => joined().map((s) => ({ ...s.player })),
+    spectators: () => watching().map((s) => ({ ...s.player })),
+    kickSpectator(n, why, tell = false) {
+      const seat = watchers[n];
+      if (!seat || closing) return;
+      kickSeat(seat, why, tell);
+    },
     kick(slot, why, tell = false, othersRead) {
       const seat = seats[slot];
       if (!seat || closing) return;
@@ -379,6 +424,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
         conn.send(REMOVING_YOU);
       });
       seats.fill(undefined);
+      watchers.fill(undefined);
       perAddress.clear();
     },
   };
