@@ -12,7 +12,8 @@
 import dgram from 'node:dgram';
 import { decodePacket, encodePacket } from '../../src/shared/wire/codec';
 import { MAX_ACK_IDS, PacketType, type LinkSection, type Packet, type PacketHeader, type ReliableGameEvent, type RemoteEvent, type ShipState } from '../../src/shared/wire/types';
-import { formatJoin, parseJoinAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
+import { formatJoin, parseJoinAccepted, parseSpectateAccepted, type JoinAccepted } from '../../src/shared/servers/joinProtocol';
+import { NO_SLOT } from '../../src/shared/wire/types';
 import type { Vec3 } from '../../src/shared/sim/types';
 import { LineClient } from './lineClient';
 import { carriesLinkEvents, ServerLink } from './serverLink';
@@ -74,6 +75,8 @@ export interface JoinOptions {
    * sends every state full.
    */
   relayAcks?: boolean;
+  /** Takes a spectator's seat (`version: 1.2 spectate:`) instead of a player's: its slot is then NO_SLOT. */
+  spectate?: boolean;
 }
 
 /** How often a `link` client checks whether its link owes the server a Reliable packet (ms). */
@@ -164,9 +167,10 @@ export class GameClient {
     const udp = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => udp.bind(0, o.localAddress ?? host, () => resolve()));
     const tcp = await LineClient.open(o.tcpPort, host, o.localAddress);
-    tcp.send(formatJoin({ version: o.version ?? '1.0', name: o.name, os: 'test-os', port: udp.address().port }));
+    tcp.send(formatJoin({ version: o.spectate ? '1.2' : (o.version ?? '1.0'), name: o.name, os: 'test-os', port: udp.address().port, ...(o.spectate ? { spectate: true as const } : {}) }));
     const line = await tcp.next();
-    const accepted = parseJoinAccepted(line);
+    const watching = o.spectate ? parseSpectateAccepted(line) : null;
+    const accepted = watching ? { name: watching.name, serverName: watching.serverName, slot: NO_SLOT, udp: watching.udp, token: watching.token } : parseJoinAccepted(line);
     if (!accepted || accepted.udp === undefined || accepted.token === undefined) {
       tcp.socket.destroy();
       udp.close();

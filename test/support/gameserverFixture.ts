@@ -27,7 +27,7 @@ export function useGameservers() {
     servers.push(s);
     return s;
   }
-  async function join(s: Gameserver, name: string, options: { answerReliable?: boolean; version?: string; relayAcks?: boolean } = {}): Promise<GameClient> {
+  async function join(s: Gameserver, name: string, options: { answerReliable?: boolean; version?: string; relayAcks?: boolean; spectate?: boolean; localAddress?: string } = {}): Promise<GameClient> {
     const c = await GameClient.join({ tcpPort: s.ports.tcp ?? 0, name, ...options });
     clients.push(c);
     return c;
@@ -48,5 +48,13 @@ export function useGameservers() {
     await out[0]?.until(() => s.stats().clients.every((c) => c.udp !== null), 10_000, 'every client to be bound');
     return out;
   }
-  return { SERVER, server, join, players, clients, lineClients, sockets };
+  /** Takes a spectator's seat as `name` (reading the add lines of the players seated now), and says hello over UDP. */
+  async function spectator(s: Gameserver, name: string, options: { relayAcks?: boolean } = {}): Promise<GameClient> {
+    const c = await join(s, name, { ...options, spectate: true });
+    for (let i = 0; i < s.playerCount(); i++) await c.tcp.next();
+    c.hello();
+    await c.until(() => s.stats().spectators.list.some((w) => w.name === name && w.udp !== null), 10_000, `${name}'s endpoint to be bound`);
+    return c;
+  }
+  return { SERVER, server, join, players, spectator, clients, lineClients, sockets };
 }

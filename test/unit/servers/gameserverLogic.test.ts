@@ -116,7 +116,7 @@ describe('Forwarder', () => {
     const events = packets.flatMap((p) => p.events.flatMap((e) => (e.type === 'relayed' ? e.packet.events : [])));
     expect(events).toEqual([{ type: 'sendText', text: 'two' }, { type: 'sendText', text: 'three' }]);
     // b's laser was outdated (c's still waits); b and c each pushed 'one' out of their full talk queue.
-    expect(f.eventDrops).toEqual({ outdated: 1, overflow: 2, foreign: 1, farPickup: 0 });
+    expect(f.eventDrops).toEqual({ outdated: 1, overflow: 2, foreign: 1, farPickup: 0, spectator: 0 });
   });
 
   it('sends a player’s laser and its new state in one inner packet, and the other states after them in the same datagram', () => {

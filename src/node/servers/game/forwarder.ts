@@ -28,6 +28,7 @@ import { SeatFlush } from './seatFlush';
 import { SlotSet } from './slotSet';
 import { LiveShots } from './liveShots';
 import { StateInterest } from './stateInterest';
+import { SpectatorStand } from './spectatorStand';
 
 /** Tunables of a {@link Forwarder} (validated by the gameserver). */
 export interface ForwarderConfig {
@@ -41,6 +42,8 @@ export interface ForwarderConfig {
   queueCap: number;
   /** States of far players at lower rates (levelOfDetail.ts); off: every state of every player within the radius. */
   levelOfDetail: boolean;
+  /** How late spectators see the game (ms; spectatorStand.ts); absent: as it happens. */
+  spectatorDelayMs?: number;
 }
 
 /** Dropped events by reason. */
@@ -53,6 +56,8 @@ export interface EventDrops {
   foreign: number;
   /** Claims of an extra by a ship nowhere near it (dropped, and struck as `far-pickup`). */
   farPickup: number;
+  /** Reliable messages from spectators (acknowledged, passed on to nobody: a spectator has no say in the game). */
+  spectator: number;
 }
 
 /** Most claimable objects the server remembers the place of (extras: at most RULES.extras.max plus drops; mines: 8 a player of 255). */
@@ -84,7 +89,9 @@ export class Forwarder {
   /** Joined players by slot. */
   readonly clients = new Map<number, ClientSeat>();
   readonly byToken = new Map<number, ClientSeat>();
-  readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0 };
+  readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0, spectator: 0 };
+  /** The spectators, apart from the players (spectatorStand.ts). */
+  readonly stand: SpectatorStand;
   /** Called with each player's announcement of its own ship's destruction (the match referee counts it). */
   onOwnKill: ((victim: number, killer: number, now: number) => void) | null = null;
   /**
@@ -122,6 +129,7 @@ export class Forwarder {
   constructor(private readonly cfg: ForwarderConfig) {
     this.interest = new StateInterest(cfg.radius, cfg.levelOfDetail);
     this.flusher = new SeatFlush(this.interest, this.clients, this.eventDrops, cfg.outdatedMs);
+    this.stand = new SpectatorStand({ delayMs: cfg.spectatorDelayMs ?? 0, queueCap: cfg.queueCap, budget: cfg.budget, outdatedMs: cfg.outdatedMs }, this.clients);
   }
 
   /** How much the mid and far tiers' intervals are stretched: 1, or more while the server is overloaded (overload.ts). */
@@ -134,9 +142,7 @@ export class Forwarder {
 
   /** A new seat for a player seated in `slot` at `address`, with a token no other seat has. */
   add(slot: number, address: string, newToken: () => number, now: number): ClientSeat {
-    let token: number;
-    do token = newToken();
-    while (this.byToken.has(token));
+    const token = this.freshToken(newToken);
     const s = new ClientSeat(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
     this.interest.seated(s);
     // The newcomer gets every player's newest state at its first flush.
@@ -145,6 +151,37 @@ export class Forwarder {
     this.dirty.add(s);
     this.byToken.set(token, s);
     return s;
+  }
+
+  /** A new seat for spectator `n` at `address` (spectatorStand.ts), with a token no other seat has. */
+  addSpectator(n: number, address: string, newToken: () => number, now: number): ClientSeat {
+    const s = this.stand.add(n, address, this.freshToken(newToken), now, newToken() & 0xffff);
+    this.byToken.set(s.token, s);
+    return s;
+  }
+
+  /** Ends spectator `n`'s seat: its token stops working. */
+  removeSpectator(n: number): void {
+    const s = this.stand.remove(n);
+    if (s) this.byToken.delete(s.token);
+  }
+
+  /** Whether `s` still holds its seat (a player's, or a spectator's). */
+  seated(s: ClientSeat): boolean {
+    return s.spectator === null ? this.clients.get(s.slot) === s : this.stand.seats.get(s.spectator) === s;
+  }
+
+  /** Every seat: the players', then the spectators'. */
+  *everySeat(): IterableIterator<ClientSeat> {
+    yield* this.clients.values();
+    yield* this.stand.seats.values();
+  }
+
+  private freshToken(newToken: () => number): number {
+    let token: number;
+    do token = newToken();
+    while (this.byToken.has(token));
+    return token;
   }
 
   /** Ends the seat in `slot`: its token stops working, and what the others still had queued from it is forgotten. */
@@ -161,6 +198,7 @@ export class Forwarder {
     }
     this.interest.left(s, this.clients.values());
     this.dirty.delete(s);
+    this.stand.playerLeft(s);
   }
 
   /**
@@ -171,6 +209,7 @@ export class Forwarder {
     if (newest) {
       s.setState(packet.header);
       this.interest.newState(s, this.clients.values(), now, this.dirty);
+      this.stand.state(s, now);
       const state = packet.header.state;
       if (state && packet.header.joined) this.onRelayed?.(s.slot, { state }, packet.header.gameTime);
     }
@@ -201,6 +240,7 @@ export class Forwarder {
           this.dirty.add(c);
         }
       }
+      this.stand.event(tier, pending, now);
     }
     return foreign;
   }
@@ -225,6 +265,11 @@ export class Forwarder {
     if (link?.relayAck) s.relayLog.acknowledge(link.relayAck);
     for (const ev of link?.messages ?? []) {
       if (!s.link.onMessage(ev.id, now)) continue;
+      // A spectator's messages are acknowledged (or it would send them forever) and go to nobody.
+      if (s.spectator !== null) {
+        this.eventDrops.spectator += 1;
+        continue;
+      }
       const claimed = claimOf(ev.event, s.slot) ? (ev.event as { id: number }).id : undefined;
       const claim = claimed === undefined ? undefined : this.claimable.get(claimed);
       // Where the claimer is: the state of this very datagram if it carries one (the guard checks it next), else its last.
@@ -280,6 +325,7 @@ export class Forwarder {
         c.link.queue({ from: s.slot, event: ev.event }, now, supersede);
         this.dirty.add(c);
       }
+      this.stand.reliable(s.slot, ev.event, now, supersede);
     }
     return { packet: link === undefined ? packet : { header: packet.header, events: packet.events }, foreign, farPickups };
   }
@@ -298,6 +344,12 @@ export class Forwarder {
   sayToSeat(s: ClientSeat, event: ReliableGameEvent, now: number): void {
     s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? `match:server:${event.page}` : undefined);
     this.dirty.add(s);
+  }
+
+  /** A reliable message from the server itself to every player and spectator (sayToSeat each). */
+  sayToEveryone(event: ReliableGameEvent, now: number): void {
+    for (const s of this.clients.values()) this.sayToSeat(s, event, now);
+    this.stand.reliable(NO_SLOT, event, now, event.type === 'matchState' ? `match:server:${event.page}` : undefined);
   }
 
   /** Object `id` (an extra of `extraType`, or a mine) was announced at `pos`: others may claim it from within `reach`. */
@@ -322,9 +374,10 @@ export class Forwarder {
     });
   }
 
-  /** The tick: states held back whose tier's interval has passed become due (level of detail). */
+  /** The tick: states held back whose tier's interval has passed become due (level of detail); what spectators were held back from has waited out its delay. */
   releaseHeld(now: number): void {
     this.interest.releaseHeld(this.clients.values(), now, this.dirty);
+    this.stand.release(now);
   }
 
   /**
@@ -333,6 +386,6 @@ export class Forwarder {
    * a server bug (an invalid packet).
    */
   flush(c: ClientSeat, now: number, header: () => PacketHeader): Uint8Array[] {
-    return this.flusher.flush(c, now, header);
+    return c.spectator === null ? this.flusher.flush(c, now, header) : this.stand.flush(c, now, header);
   }
 }

@@ -71,7 +71,7 @@ export const GAME_ADMISSION: SeatAdmissionRules = {
 };
 
 /** The gameserver's own drop reasons besides the ladder's (SeatDrop: no-token … replayed, unexpected-type, no-state). */
-type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token' | 'backlog';
+type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token' | 'backlog' | 'spectator-state';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
@@ -187,6 +187,8 @@ export class GameDatagrams {
       this.parts.fwd.dirty.delete(c);
       this.flushSeat(c, now);
     }
+    // Spectators only on the tick: what they watch is no race (spectatorStand.ts).
+    for (const c of this.parts.fwd.stand.seats.values()) this.flushSeat(c, now);
   }
 
   /** Relays what waits for the seats that got something new since their last flush: the flush on arrival. */
@@ -210,7 +212,7 @@ export class GameDatagrams {
   pruneEndpoints(): void {
     const now = this.parts.clock();
     for (const [token, until] of this.endedTokens) if (now >= until) this.endedTokens.delete(token);
-    for (const [source, s] of this.endpoints) if (this.parts.fwd.clients.get(s.slot) !== s) this.forgetEndpoint(source, s, now);
+    for (const [source, s] of this.endpoints) if (!this.parts.fwd.seated(s)) this.forgetEndpoint(source, s, now);
   }
 
   /** `source` was the endpoint of `seat`, which is gone: its token's backlog is excused for ENDED_TOKEN_GRACE_MS. */
@@ -253,6 +255,8 @@ export class GameDatagrams {
     }
     const { seat: s, seq, moved } = a;
     const h = a.packet.header;
+    // A spectator has no ship: a state from it is nothing the game can take.
+    if (s.spectator !== null && h.type === PacketType.GameState) return this.drop('spectator-state');
     // Reliable messages and acknowledgements count whatever the packet's age: an overtaken packet's chat line is still news.
     // A datagram without a game time (reliable messages only) counts as sent when it arrived.
     const sentAt = h.gameTime === undefined ? now : stateTime(h.gameTime, now);
@@ -347,7 +351,7 @@ export class GameDatagrams {
   /** The seat of a joined endpoint, null for any other admitted source, false when refused before decoding. */
   private admitted(msg: Uint8Array, source: string, now: number): ClientSeat | null | false {
     let seat = this.endpoints.get(source) ?? null;
-    if (seat && this.parts.fwd.clients.get(seat.slot) !== seat) {
+    if (seat && !this.parts.fwd.seated(seat)) {
       // The seat went between two ticks (its TCP link closed): its backlog may be read before the tick forgets it.
       this.forgetEndpoint(source, seat, now);
       seat = null;

@@ -62,7 +62,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const timers = options.clock ?? systemClock;
   const t0 = timers.now();
   const clock = () => timers.now() - t0;
-  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
+  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail, spectatorDelayMs: config.spectatorDelayMs });
   const clients = fwd.clients;
   let closing = false;
   let kicked = 0;
@@ -93,8 +93,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     kick(s, reason) {
       kicked += 1;
       const player = seats.players().find((p) => p.slot === s.slot);
-      log.warn({ slot: s.slot, player: player?.name, address: s.address, udp: s.udp ? `${s.udp.address}:${s.udp.port}` : null, reason }, 'player dropped for bad data');
-      seats.kick(s.slot, `dropped for bad data: ${reason}`, true);
+      log.warn({ slot: s.slot, spectator: s.spectator ?? undefined, player: player?.name, address: s.address, udp: s.udp ? `${s.udp.address}:${s.udp.port}` : null, reason }, 'player dropped for bad data');
+      dropSeat(s, `dropped for bad data: ${reason}`);
     },
   });
   // After a stall of the server itself (a tick overdue by a second or more), the seats silent for the
@@ -132,7 +132,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       recorder?.event(NO_SLOT, ev);
       if (ev.type === 'createExtra') fwd.serverExtra(ev.id, ev.pos, ev.kind);
       else if (ev.type === 'killObject') fwd.forget(ev.id);
-      for (const s of clients.values()) fwd.sayToSeat(s, ev, now);
+      fwd.sayToEveryone(ev, now);
     }
   };
   fwd.onLaser = (slot, ev) => arena.laser(slot, ev);
@@ -158,6 +158,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       kind: 'gameserver',
       maxPlayers,
       slotLimit: MAX_WIRE_SLOTS,
+      maxSpectators: config.maxSpectators,
       welcome: options.welcome ?? [],
       hooks: {
         joined(player) {
@@ -177,6 +178,15 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           referee.leave(player.slot);
           playersChanged = true;
         },
+        // A spectator (spectatorStand.ts): a seat apart, told the match and the arena as a newcomer is, deciding nothing.
+        spectatorJoined(spectator) {
+          const now = clock();
+          const s = fwd.addSpectator(spectator.slot, spectator.address, () => randomInt(0, 0x1_0000_0000), now);
+          for (const page of matchPages(referee.announcement(now), config.maxPlayers)) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
+          for (const ev of arena.forNewcomer()) fwd.sayToSeat(s, ev, now);
+          return { udp: udpPort, token: s.token };
+        },
+        spectatorLeft: (spectator) => fwd.removeSpectator(spectator.slot),
       },
     });
   } catch (err) {
@@ -187,6 +197,11 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     throw err;
   }
 
+  /** Drops a player's seat (the others told `othersRead`, if given) or a spectator's, telling it why. */
+  const dropSeat = (s: { slot: number; spectator: number | null }, why: string, othersRead?: string): void => {
+    if (s.spectator !== null) seats.kickSpectator(s.spectator, why, true);
+    else seats.kick(s.slot, why, true, othersRead);
+  };
   /** The match's word and the arena's as a newcomer hears them (the first thing a match recording's game hears). */
   const welcomeNow = (now: number): RemoteEvent[] => [...matchPages(referee.announcement(now), config.maxPlayers).map((page) => ({ type: 'matchState' as const, ...page })), ...arena.forNewcomer()];
   const recordedPlayers = () => seats.players().map((p) => ({ slot: p.slot, name: p.name }));
@@ -199,17 +214,19 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   let loggedEnd = -1;
   dropSilent = (now) => {
     lastTickAt = now;
-    for (const s of [...clients.values()]) {
+    for (const s of [...fwd.everySeat()]) {
       // A new seat proves its endpoint with a first datagram with its token (the game sends at once), or it is freed and its host struck.
       if (s.udp === null && config.proveUdpMs > 0 && now - s.lastHeard > config.proveUdpMs) {
-        log.info({ slot: s.slot, address: s.address }, 'player removed: no game datagram with its token after the join');
-        seats.unproved(s.slot, `no game datagram with your token within ${Math.round(config.proveUdpMs / 1000)} s of joining`);
+        const why = `no game datagram with your token within ${Math.round(config.proveUdpMs / 1000)} s of joining`;
+        log.info({ slot: s.slot, spectator: s.spectator ?? undefined, address: s.address }, 'player removed: no game datagram with its token after the join');
+        if (s.spectator === null) seats.unproved(s.slot, why);
+        else seats.kickSpectator(s.spectator, why, true);
         continue;
       }
       // Only game datagrams with the seat's token keep it: a TCP line costs a squatter nothing and plays no game.
       if (now - s.lastHeard > timeoutMs) {
-        log.info({ slot: s.slot, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');
-        seats.kick(s.slot, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, true, 'timed out');
+        log.info({ slot: s.slot, spectator: s.spectator ?? undefined, address: s.address, silentMs: Math.round(now - s.lastHeard) }, 'player removed: no game datagram within the timeout');
+        dropSeat(s, `no game datagram for ${Math.round((now - s.lastHeard) / 1000)} s`, 'timed out');
       }
     }
   };
@@ -224,17 +241,17 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     tickDue = Math.max(tickDue, now) + tickMs;
     fwd.slowdown = overload.slowdown;
     dropSilent?.(now);
-    for (const s of [...clients.values()]) {
+    for (const s of [...fwd.everySeat()]) {
       const unacked = s.link.check(now);
       if (unacked) {
-        log.warn({ slot: s.slot, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
-        seats.kick(s.slot, `stopped acknowledging reliable messages (${unacked})`, true);
+        log.warn({ slot: s.slot, spectator: s.spectator ?? undefined, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
+        dropSeat(s, `stopped acknowledging reliable messages (${unacked})`);
       }
     }
     datagrams.pruneEndpoints();
     const ping = now - lastPing >= pingEvery;
     if (ping) lastPing = now;
-    for (const s of clients.values()) {
+    for (const s of fwd.everySeat()) {
       s.budget = budget;
       if (ping && s.udp) {
         datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.connection.roundTrip.ping(now)), events: [] });
@@ -252,7 +269,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     const said = referee.due(now);
     if (said) {
       const pages = matchPages(said, config.maxPlayers);
-      for (const s of clients.values()) for (const page of pages) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
+      for (const page of pages) fwd.sayToEveryone({ type: 'matchState', ...page }, now);
       for (const page of pages) recorder?.event(NO_SLOT, { type: 'matchState', ...page });
       if (said.phase === MATCH_OVER && said.round !== loggedEnd) {
         loggedEnd = said.round;
@@ -293,7 +310,22 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);
       const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
-      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, load: loadOf(overload, backlog, buffer, { count: datagrams.serverDrops.get('backlog') ?? 0, longestMs: datagrams.longestShedMs }, config.levelOfDetail) };
+      const watching = new Map(seats.spectators().map((p) => [p.slot, p.name]));
+      const spectators = [...fwd.stand.seats.values()].map((s) => ({
+        spectator: s.spectator ?? 0,
+        name: watching.get(s.spectator ?? -1) ?? '?',
+        address: s.address,
+        udp: s.udp ? hostPort(unwrapAddress(s.udp.address), s.udp.port) : null,
+        pingMs: s.connection.roundTrip.last === undefined ? null : Math.round(s.connection.roundTrip.last * 10) / 10,
+        queued: s.outbox.size,
+        statesSent: s.counters.statesSent,
+        statesPartial: s.counters.statesPartial,
+        eventsSent: s.counters.eventsSent,
+        datagramsSent: s.counters.datagramsSent,
+        bytesSent: s.counters.bytesSent,
+      }));
+      const watchers = { max: config.maxSpectators, delayS: config.spectatorDelayMs / 1000, held: fwd.stand.held, drops: { ...fwd.stand.drops }, list: spectators };
+      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, spectators: watchers, load: loadOf(overload, backlog, buffer, { count: datagrams.serverDrops.get('backlog') ?? 0, longestMs: datagrams.longestShedMs }, config.levelOfDetail) };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
@@ -306,6 +338,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       datagrams.close();
       await seats.close(reason);
       for (const slot of [...clients.keys()]) fwd.remove(slot);
+      for (const n of [...fwd.stand.seats.keys()]) fwd.removeSpectator(n);
       await udp.close();
     },
   };

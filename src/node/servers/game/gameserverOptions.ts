@@ -8,6 +8,8 @@ import { proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import type { ClientCounters } from './seat';
 import type { CommonServerOptions, RunningServer } from '../common/types';
 import type { RecordingStatus } from '../common/matchRecorder';
+import { MAX_SPECTATOR_DELAY_S, type SpectatorDrops } from './spectatorStand';
+import { DEFAULT_MAX_SPECTATORS } from '../join/joinOptions';
 
 /** Seats of a gameserver unless `--max-players` says otherwise (up to MAX_WIRE_SLOTS, 255). */
 export const DEFAULT_GAMESERVER_PLAYERS = 64;
@@ -24,6 +26,10 @@ export interface GameserverOptions extends CommonServerOptions {
   killLimit?: number;
   /** Seconds a match lasts, 0 = none (default RULES.match.timeLimitS). */
   timeLimitS?: number;
+  /** Spectator seats apart from the players' (default 32, DEFAULT_MAX_SPECTATORS; 0: none). */
+  maxSpectators?: number;
+  /** How late spectators see the game, in seconds (default 0; at most MAX_SPECTATOR_DELAY_S, 120): a spectator cannot call out positions to a player. */
+  spectatorDelayS?: number;
   /** Up to four message lines after every accepted join. */
   welcome?: string[];
   /** Records every match into `dir`, one demo file each, keeping the newest `keep` (matchRecorder.ts); absent: none. */
@@ -103,6 +109,22 @@ export interface ClientStats extends ClientCounters {
   strikes: number;
 }
 
+/** One spectator's line in {@link GameserverStats}. */
+export interface SpectatorStats {
+  /** Its number among the spectators. */
+  spectator: number;
+  name: string;
+  address: string;
+  udp: string | null;
+  pingMs: number | null;
+  queued: number;
+  statesSent: number;
+  statesPartial: number;
+  eventsSent: number;
+  datagramsSent: number;
+  bytesSent: number;
+}
+
 /** Counters of the whole server since start. */
 export interface GameserverStats {
   /** Datagrams read from the UDP socket (all of them: game packets, drops, LAN discovery and time-sync requests). */
@@ -130,6 +152,14 @@ export interface GameserverStats {
   /** TCP join connections closed or refused by reason (`invalid-requests`, `line-too-long`, `rate-limited`, …). */
   tcp: Record<string, number>;
   clients: ClientStats[];
+  /** The spectators (spectatorStand.ts): the seats there are, the delay, what waits for it, what was dropped for their sake (never a player's), and each one's line. */
+  spectators: {
+    max: number;
+    delayS: number;
+    held: number;
+    drops: SpectatorDrops;
+    list: SpectatorStats[];
+  };
   /**
    * Graceful overload (overload.ts): whether the server is stretching far players' state rates, the
    * rates it holds (per second, or every state: near players until the last step of the slowdown), and its tick's lateness (ms, last minute).
@@ -175,6 +205,9 @@ export const MAX_GATHER_MS = 25;
 /** The options with every default filled in and checked. */
 export interface GameserverConfig {
   maxPlayers: number;
+  maxSpectators: number;
+  /** How late spectators see the game (ms). */
+  spectatorDelayMs: number;
   radius: number;
   levelOfDetail: boolean;
   tickHz: number;
@@ -221,5 +254,15 @@ export function resolveGameserverOptions(options: GameserverOptions): Gameserver
   const strangerRate = options.strangerRate ?? 2000;
   if (!positive(strangerRate)) throw new Error('gameserver: strangerRate must be a positive number of datagrams per second');
   const proveUdpMs = proveUdpMsOf('gameserver', options.proveUdpMs);
-  return { maxPlayers, radius, levelOfDetail: options.levelOfDetail ?? true, tickHz, flushOnArrival, gatherMs, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
+  const { maxSpectators, spectatorDelayMs } = spectatorSeats('gameserver', options);
+  return { maxPlayers, maxSpectators, spectatorDelayMs, radius, levelOfDetail: options.levelOfDetail ?? true, tickHz, flushOnArrival, gatherMs, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
+}
+
+/** A server's spectator seats and delay, checked (one clear line for a bad one). */
+export function spectatorSeats(kind: string, options: { maxSpectators?: number; spectatorDelayS?: number }): { maxSpectators: number; spectatorDelayMs: number } {
+  const maxSpectators = options.maxSpectators ?? DEFAULT_MAX_SPECTATORS;
+  if (!Number.isInteger(maxSpectators) || maxSpectators < 0 || maxSpectators > 1024) throw new Error(`${kind}: maxSpectators must be a whole number from 0 to 1024`);
+  const delayS = options.spectatorDelayS ?? 0;
+  if (!Number.isFinite(delayS) || delayS < 0 || delayS > MAX_SPECTATOR_DELAY_S) throw new Error(`${kind}: spectatorDelayS must be from 0 to ${MAX_SPECTATOR_DELAY_S} seconds`);
+  return { maxSpectators, spectatorDelayMs: Math.round(delayS * 1000) };
 }

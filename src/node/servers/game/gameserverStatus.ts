@@ -31,7 +31,9 @@ const recordingLines = (server: Gameserver): string[] => {
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
  * strikes, kicked, blocks, blockedNow, tcp, load: { overloaded, stateRates: { near, mid, far },
  * tickLateMs: { p50, p99 }, lateTicks (overload.ts), receiveWaitMs: { p50, p99, max }, receiveBufferBytes,
- * receiveBufferCut, statesShed, longestShedMs (receiveBacklog.ts) }, recording: null | { dir, file, files,
+ * receiveBufferCut, statesShed, longestShedMs (receiveBacklog.ts) }, spectators: { max, delayS, held, drops: { overflow,
+ * outdated }, list: [{ spectator, name, address, udp, pingMs, queued, statesSent, statesPartial, eventsSent,
+ * datagramsSent, bytesSent }] } (spectatorStand.ts), recording: null | { dir, file, files,
  * failed, keep } (--record: common/matchRecorder.ts), memory: { rss, heapUsed },
  * cpu: { userMs, systemMs }, uptimeSeconds }`.
  */
@@ -80,6 +82,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}.`,
       match.line,
       ...recordingLines(server),
+      spectatorsLine(stats.spectators),
       loadLine(stats.load),
       `In: ${stats.packetsIn} datagrams (${stats.nodeAlive} node-alive, not forwarded). Out: ${stats.packetsOut} datagrams. ` +
         `Dropped datagrams: ${dropText(stats.drops)}. Dropped events: ${dropText(stats.eventDrops)}. ` +
@@ -121,10 +124,19 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     blockedNow: stats.blockedNow,
     tcp: stats.tcp,
     load: stats.load,
+    spectators: stats.spectators,
     recording: server.recording(),
     ...processStatus(),
   });
   return { html, json };
+}
+
+/** The page's line on spectators: how many of how many seats, the delay, and each one with its endpoint, ping and what it was sent. */
+function spectatorsLine(w: GameserverStats['spectators']): string {
+  if (w.max === 0) return 'Spectators: none allowed (--max-spectators 0).';
+  const delay = w.delayS > 0 ? `they see the game ${w.delayS} s late` : 'they see the game as it happens';
+  const each = w.list.map((s) => `${s.name} (${s.udp ?? `${s.address}, no game packet yet`}, ${s.pingMs === null ? 'no ping yet' : `ping ${s.pingMs} ms`}, ${s.statesSent} states in ${s.datagramsSent} datagrams)`);
+  return `Spectators: ${w.list.length} of ${w.max} seats; ${delay}${each.length > 0 ? `: ${each.join(', ')}` : ''}.`;
 }
 
 /** The page's line on load: overloaded or not, the state rates held, the tick's lateness, the receive queue's wait and the states shed for it. */

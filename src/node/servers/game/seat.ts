@@ -87,7 +87,7 @@ export interface Forwarded {
 /** This player's own last states kept quantised by message id: what a relayed partial state of it may be built on (a base is at most MAX_BASE_AGE ids back). */
 const OWN_KEPT = MAX_BASE_AGE + 1;
 
-/** One joined player's seat. */
+/** One joined player's seat (or a spectator's: see `spectator`). */
 export class ClientSeat {
   /**
    * The reliable link with this client (hop by hop: the server acknowledges
@@ -162,6 +162,8 @@ export class ClientSeat {
     budget: number,
     /** First id of the server's reliable messages to this client (random per session). */
     firstLinkId = 1,
+    /** A spectator's seat: its number among the spectators (spectatorStand.ts; `slot` is then NO_SLOT); null for a player's. */
+    readonly spectator: number | null = null,
   ) {
     this.lastHeard = now;
     this.link = new ReliableLink<Forwarded>((m) => messageSize(m.event), firstLinkId);

@@ -35,7 +35,8 @@ export class SeatFlush {
   private readonly bundle = new RelayBundle();
 
   constructor(
-    private readonly interest: StateInterest,
+    /** Whether a state due is still in range when its turn comes (a spectator's flush: always). */
+    private readonly interest: Pick<StateInterest, 'inRange'>,
     /** Joined players by slot (a relayed player's newest header). */
     private readonly clients: ReadonlyMap<number, ClientSeat>,
     /** Where events too old to send are counted. */
