@@ -62,10 +62,10 @@ export { waitFor as until } from './waitFor';
 /**
  * Two test hosts, alpha and bravo, in one game of `protocol` (p2p or
  * lockstep) on loopback: alpha connects first and starts it, bravo joins as
- * slot 1. The caller disposes them.
+ * slot 1 (`clientPort`: their port, for a third host to find the game). The caller disposes them.
  */
-export async function twoInOneLanGame(protocol = 'p2p'): Promise<[TestHost, TestHost]> {
-  const port = await freeUdpPorts(P2P_PORT_SPAN);
+export async function twoInOneLanGame(protocol = 'p2p', clientPort?: number): Promise<[TestHost, TestHost]> {
+  const port = clientPort ?? (await freeUdpPorts(P2P_PORT_SPAN));
   const a = await startTestHost('alpha', { protocol, clientPort: port });
   const b = await startTestHost('bravo', { protocol, clientPort: port });
   await a.run('connect');

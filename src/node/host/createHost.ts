@@ -10,6 +10,7 @@ import { HostService } from './hostService';
 import { registerCoreCommands } from './coreCommands';
 import { registerBotCommands } from './botCommands';
 import { registerHostCommand } from './hostCommand';
+import { registerWatchCommands } from './watchCommands';
 import { linkConditionsOf, registerNetCvars, type NetCvars } from './netCvars';
 import { registerMatchCvars } from './matchCvars';
 import { NetGraphSampler } from './netGraph';
@@ -140,6 +141,7 @@ export async function createHost(options: CreateHostOptions): Promise<HostServic
   registerCoreCommands(host);
   registerBotCommands(host);
   registerHostCommand(host);
+  registerWatchCommands(host);
   registerMenuCommand(host);
   registerPracticeCommand(host);
   registerSoundCommands(host);

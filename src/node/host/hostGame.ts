@@ -20,6 +20,10 @@ import { HitLedger } from '../../shared/game/hitLedger';
 import type { ShipLook } from '../../shared/wire/shipLook';
 import { systemClock, type Clock } from '../../shared/time/clock';
 import type { DemoSession } from '../../shared/demo/demoSession';
+import { WatchCamera } from '../../shared/game/watchCamera';
+import { NO_SLOT } from '../../shared/wire/types';
+
+type PlayersDelivery = Extract<NetDelivery, { kind: 'players' }>;
 
 /** An input older than this (no page drawing: closed, frozen, throttled) counts as no input: the ship does not fly on by itself. */
 export const INPUT_STALE_MS = 250;
@@ -67,6 +71,11 @@ export class HostGame {
   private eventsTick = -1;
   /** The demo being watched instead of the game (playdemo), with what to do at its end; null in play. */
   private watching: { session: DemoSession; ended: () => void; endSaid: boolean; status: string } | null = null;
+  /** The camera while watching a network game live (a spectator, or connected but not joined): watchCamera.ts. */
+  readonly camera = new WatchCamera();
+  /** The network's last slot table, and what the pages were last told of it while watching live (its followed slot and status). */
+  private livePlayers: PlayersDelivery | null = null;
+  private watchTold: string | null = null;
 
   constructor(private readonly options: HostGameOptions) {
     this.clock = options.clock ?? systemClock;
@@ -78,13 +87,16 @@ export class HostGame {
       sendFrequency: options.sendFrequency,
       autoJoin: options.autoJoin,
       // While a demo plays the player's controls fly its free camera, not the ship.
-      input: () => (this.fed = this.watching === null ? this.freshInput() : NO_INPUT),
+      // So do they while watching a network game live: there is no ship of ours to fly.
+      input: () => (this.fed = this.watching === null && !this.game.watching ? this.freshInput() : NO_INPUT),
       botInputs: (game) => this.crew.inputs(game),
       onDeliver: (d) => this.delivered(d),
       onTick: (game, notices) => {
         game.convergeMs = options.convergeMs();
         if (this.watching) return this.showDemo(this.watching);
-        const plain = worldView(game, this.pings());
+        const own = worldView(game, this.pings());
+        const plain = game.watching ? this.watchLive(game, own) : own;
+        this.tellWatching(game, plain.localSlot);
         // The hit markers' verdicts: what the game that decides each hit our screen saw said of it (hitLedger.ts).
         const hits = this.hits.tick(plain, game, this.clock.now());
         // The tick's pickups and blows on our ship, once: a lockstep frame that waited shows the same tick and its events again.
@@ -95,6 +107,44 @@ export class HostGame {
         for (const t of this.tickers) t({ view, notices, events: game.events, input: this.fed });
       },
     });
+  }
+
+  /**
+   * The view while watching a network game live: our unjoined ship (if any) is
+   * nobody's to see, and the watch camera follows a player (fire: the next,
+   * the missile key: the previous) or flies free on the controls.
+   */
+  private watchLive(game: ClientGame, own: WorldView): WorldView {
+    const mine = game.localSlot;
+    const world = mine === NO_SLOT ? game.curr : { ...game.curr, ships: game.curr.ships.filter((s) => s.slot !== mine) };
+    const plain = mine === NO_SLOT ? own : { ...own, ships: own.ships.filter((s) => s.slot !== mine), localSlot: NO_SLOT, respawnSeconds: null, lockedBy: [] };
+    const input = this.freshInput();
+    this.camera.keys(world, NO_SLOT, input);
+    return this.camera.view(plain, world, NO_SLOT, input);
+  }
+
+  /** While watching live, the pages' slot table marks the player followed and its status line says so; back in play, the table as it is. */
+  private tellWatching(game: ClientGame, followed: number): void {
+    const live = this.livePlayers;
+    if (live === null) return;
+    if (!game.watching) {
+      if (this.watchTold !== null) this.options.emit({ kind: 'net', delivery: live });
+      this.watchTold = null;
+      return;
+    }
+    const d = this.watchedPlayers(live, followed);
+    const key = `${followed}|${d.status}`;
+    if (key === this.watchTold) return;
+    this.watchTold = key;
+    this.options.emit({ kind: 'net', delivery: d });
+  }
+
+  /** The slot table `live` as a watcher sees it: the followed player as "local", the camera in the status line. */
+  private watchedPlayers(live: PlayersDelivery, followed: number): PlayersDelivery {
+    const name = live.players.find((p) => p.slot === followed)?.name;
+    const cam = this.camera.mode.mode === 'free' ? 'free camera' : name === undefined ? 'nobody to follow yet' : `following ${name}`;
+    const players = live.players.filter((p) => p.slot !== NO_SLOT && !(p.local && !p.joined)).map((p) => ({ ...p, local: p.slot === followed }));
+    return { ...live, players, localSlot: followed, status: `${live.status}; watching, ${cam} (fire: next player, missile key: previous)` };
   }
 
   private freshInput(): ShipInput {
@@ -170,7 +220,10 @@ export class HostGame {
   pageAttached(): NetDelivery[] {
     const w = this.watching;
     if (w) return [this.demoPlayers(w.session, w.session.followedSlot())];
-    return this.picture.replay(this.clock.now()).filter((d) => d.kind === 'players');
+    const live = this.picture.replay(this.clock.now()).filter((d) => d.kind === 'players');
+    const last = live[live.length - 1];
+    if (this.game.watching && last?.kind === 'players') return [this.watchedPlayers(last, this.camera.followedSlot(this.game.curr, NO_SLOT))];
+    return live;
   }
 
   /**
@@ -204,6 +257,11 @@ export class HostGame {
 
   private delivered(d: NetDelivery): void {
     this.picture.record(d, this.clock.now());
+    if (d.kind === 'players') {
+      this.livePlayers = d;
+      // Told again, as a watcher sees it, at the next tick.
+      this.watchTold = null;
+    }
     for (const w of this.watchers) w(d);
     // Ship states and object events went into the game; the pages see them in the world.
     if (d.kind === 'players' || d.kind === 'chat') this.options.emit({ kind: 'net', delivery: d });

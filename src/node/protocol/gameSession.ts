@@ -23,12 +23,18 @@ import { SessionPipeline, type PlayerRow } from '../../shared/session/pipeline';
 import type { SessionSender } from '../../shared/session/sender';
 import { SilenceWatch } from '../../shared/session/serverSilence';
 import type { Clock } from '../../shared/time/clock';
-import type { Packet, WireAddr } from '../../shared/wire/types';
+import { NO_SLOT, type Packet, type WireAddr } from '../../shared/wire/types';
 import { clockReportLine, clockStatusLine } from './clockText';
 import { sessionCookies } from './cookies';
 import { protocolCommands, type ProtocolActions } from './p2pCommands';
 
 export type { Membership } from '../../shared/session/membership';
+
+/** What `join` and `say` answer a spectator: it has no ship and no voice in the game. */
+const SPECTATOR_JOIN = 'join: you are watching from a spectator seat; to play, disconnect and connect again as a player';
+const SPECTATOR_SAY = 'say: spectators cannot talk to the players';
+/** What a player watching a game (connected, not joined) is told once connected. */
+export const WATCHING_LINE = 'watching: connected but not joined (fire follows the next player, the missile key the previous; camera free flies the camera; join plays)';
 
 /** Our own timer running this late means this process stalled (the session ticks every 10 ms). */
 export const OWN_STALL_MS = 1000;
@@ -70,6 +76,8 @@ export class GameSession<M extends Membership> {
   private readonly versions = new VersionNotices();
   /** Silence of the server (see GameSessionOptions.server). */
   readonly serverSilence = new SilenceWatch();
+  /** This connection only watches (`spectate`): it never joins by itself, whatever cl_autojoin says; `connect` plays again. */
+  watchOnly = false;
 
   constructor(
     private readonly ctx: ProtocolContext,
@@ -122,9 +130,9 @@ export class GameSession<M extends Membership> {
     const removers = protocolCommands(
       {
         ...own,
-        join: () => this.text(pipeline.whenConnected(() => pipeline.requestJoin())),
+        join: () => (this.spectatorSeat() ? SPECTATOR_JOIN : this.text(pipeline.whenConnected(() => pipeline.requestJoin()))),
         unjoin: () => this.text(pipeline.whenConnected((m, now) => m.unjoin(now))),
-        say: (text) => this.text(pipeline.say(text)),
+        say: (text) => (this.spectatorSeat() ? SPECTATOR_SAY : this.text(pipeline.say(text))),
         players: () => this.playerLines(),
       },
       connectHelp,
@@ -138,6 +146,16 @@ export class GameSession<M extends Membership> {
 
   linkStats(): LinkStats {
     return this.pipeline.linkStats();
+  }
+
+  /** Whether to join once connected: cl_autojoin, unless this connection only watches. */
+  autoJoin(): boolean {
+    return !this.watchOnly && this.ctx.game.autoJoin();
+  }
+
+  /** We hold a spectator's seat (no slot of our own: NO_SLOT), not a player's. */
+  spectatorSeat(): boolean {
+    return this.pipeline.member.state === 'connected' && this.pipeline.member.slot() === NO_SLOT;
   }
 
   /** Each player's round trip for the scoreboard (see Protocol.playerPings); the server is the one watched. */

@@ -12,6 +12,6 @@ export const GAMESERVER_PROTOCOL = 'gameserver';
 
 export class GameserverProtocol extends ServerClientProtocol {
   constructor(ctx: ProtocolContext) {
-    super(ctx, { name: GAMESERVER_PROTOCOL, defaultPort: GAMESERVER_PORT, relayed: true });
+    super(ctx, { name: GAMESERVER_PROTOCOL, defaultPort: GAMESERVER_PORT, relayed: true, spectatorSeats: true });
   }
 }

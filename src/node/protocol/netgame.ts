@@ -59,7 +59,7 @@ export class NetgameProtocol extends ServerClientProtocol {
   }
 
   protected override seated(peer: ManagedPeer, session: SessionPipeline<ManagedPeer>, slot: number, server: () => WireAddr | null): void {
-    this.netgame.joined(peer, session, slot, server);
+    this.netgame.joined(peer, session, slot, server, () => this.autoJoin());
   }
 
   protected override fromServer(packet: Packet): void {

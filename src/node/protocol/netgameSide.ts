@@ -24,7 +24,7 @@ export class NetgameSide {
   ) {}
 
   /** We have a seat (slot `slot`) at the netgame server `server`: the game's client side starts. */
-  joined(peer: ManagedPeer, session: SessionPipeline<ManagedPeer>, slot: number, server: () => WireAddr | null): void {
+  joined(peer: ManagedPeer, session: SessionPipeline<ManagedPeer>, slot: number, server: () => WireAddr | null, autoJoin: () => boolean): void {
     this.link?.close();
     const now = () => this.ctx.game.now();
     this.link = new NetgameLink(this.ctx, {
@@ -37,7 +37,7 @@ export class NetgameSide {
       rttMs: () => session.playerPings(server()).find((p) => p.slot === slot)?.ms ?? null,
       // Our own row shows us playing once our ship is in the game, not at the join (the sync gate).
       activated: () => {
-        if (this.ctx.game.autoJoin()) session.requestJoin();
+        if (autoJoin()) session.requestJoin();
       },
     });
   }

@@ -10,7 +10,7 @@ import type { PlayerPing } from '../../shared/net/gameLink';
 import type { LinkStats, Protocol, ProtocolContext } from '../../shared/protocol/protocol';
 import { CLIENT_PORT_FALLBACK_RANGE } from '../../shared/net/packetApi';
 import { P2pPeer, type P2pConfig, type P2pNotice } from '../../shared/p2p';
-import { GameSession, type GameSessionOptions } from './gameSession';
+import { GameSession, type GameSessionOptions, WATCHING_LINE } from './gameSession';
 import { resolveConnectTarget } from './serverPick';
 
 export const P2P_PROTOCOL = 'p2p';
@@ -130,6 +130,17 @@ export class P2pProtocol implements Protocol {
   }
 
   connect(target?: string): string {
+    if (this.session && this.peer?.state === 'idle') this.session.watchOnly = false;
+    return this.lookForGame(target);
+  }
+
+  /** `spectate`: finds the game as `connect` does, and watches it connected but not joined. */
+  spectate(target?: string): string {
+    if (this.session && this.peer?.state === 'idle') this.session.watchOnly = true;
+    return this.lookForGame(target);
+  }
+
+  private lookForGame(target?: string): string {
     const peer = this.peer;
     if (!peer) return 'p2p is not running';
     const resolved = resolveConnectTarget(this.ctx, this.name, target);
@@ -174,7 +185,8 @@ export class P2pProtocol implements Protocol {
       case 'connected':
         this.ctx.print(`connected to the peer-to-peer game as slot ${n.slot} (${n.players.length} player${n.players.length === 1 ? '' : 's'})`);
         session.deliverPlayers();
-        if (game.autoJoin()) session.requestJoin();
+        if (this.session?.autoJoin()) session.requestJoin();
+        else if (this.session?.watchOnly) this.ctx.print(WATCHING_LINE);
         break;
       case 'failed':
         this.ctx.print(`connect failed: ${n.message}`);

@@ -28,7 +28,7 @@ import {
   MESSAGE_LINES,
 } from '../../shared/servers/joinProtocol';
 import type { Endpoint } from '../../shared/servers/joinFields';
-import { GameSession, type GameSessionOptions } from './gameSession';
+import { GameSession, WATCHING_LINE, type GameSessionOptions } from './gameSession';
 import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
 import { closedLine, leftLine, removedLine } from './leaveWords';
@@ -51,6 +51,8 @@ export interface ServerKind {
   readonly relayed: boolean;
   /** Our row shows us joined only when the protocol asks (`session.requestJoin`: a netgame once its server activated us), not at the accept. */
   readonly joinsLater?: boolean;
+  /** The server keeps spectator seats (`spectate:` at the join port, Starlane 1.2): `spectate` takes one; without, it joins as a player and stays unjoined. */
+  readonly spectatorSeats?: boolean;
 }
 
 /** What a protocol changes in its session. */
@@ -78,6 +80,8 @@ export abstract class ServerClientProtocol implements Protocol {
   private carried: CarriedConnect | null = null;
   /** Why the server removed us (its `removed: …` line), until we know how the game ends. */
   private readonly removal: ServerRemoval;
+  /** What the connection under way asks the server for: a player's seat, or a spectator's (`spectate`). */
+  private seat: 'player' | 'spectator' = 'player';
 
   protected constructor(
     protected readonly ctx: ProtocolContext,
@@ -97,7 +101,12 @@ export abstract class ServerClientProtocol implements Protocol {
   /** The server gave us slot `slot` (`server`: the node we hear it from, null: none). */
   protected seated(_peer: ManagedPeer, _session: SessionPipeline<ManagedPeer>, _slot: number, _server: () => WireAddr | null): void {}
 
-  /** A game state from the server itself (no slot): only a netgame server sends them. */
+  /** Whether to join once the game lets us: cl_autojoin, unless this connection only watches (`spectate`). */
+  protected autoJoin(): boolean {
+    return this.session?.autoJoin() ?? false;
+  }
+
+    /** A game state from the server itself (no slot): only a netgame server sends them. */
   protected fromServer(_packet: Packet): void {}
 
   /** The game at the server is over: left, lost or the protocol killed. */
@@ -176,6 +185,7 @@ export abstract class ServerClientProtocol implements Protocol {
     const where = this.target ? `${this.target.host}:${this.target.port}` : '';
     switch (this.phase) {
       case 'joined':
+        if (this.peer?.slot() === NO_SLOT) return `spectating ${this.name} "${this.serverName}" at ${where}, ${(this.peer?.players().length ?? 1) - 1} players`;
         return `joined ${this.name} "${this.serverName}" at ${where} as slot ${this.peer?.slot()}, ${this.peer?.players().length ?? 0} players`;
       case 'connecting':
       case 'joining':
@@ -202,6 +212,25 @@ export abstract class ServerClientProtocol implements Protocol {
 
   connect(text: string | undefined, carried?: CarriedConnect): string | null {
     if (this.phase !== 'idle') return `already ${this.phase === 'joined' ? 'connected' : 'connecting'} (disconnect first)`;
+    this.seat = 'player';
+    if (this.session) this.session.watchOnly = false;
+    return this.open(text, carried);
+  }
+
+  /**
+   * `spectate`: watches the server's game. A server with spectator seats
+   * gives one (no slot, no ship: a seat apart from the players'); any other
+   * is joined as a player who stays connected but not joined.
+   */
+  spectate(text: string | undefined): string | null {
+    if (this.phase !== 'idle') return `already ${this.phase === 'joined' ? 'connected' : 'connecting'} (disconnect first)`;
+    this.seat = this.kind.spectatorSeats ? 'spectator' : 'player';
+    if (this.session) this.session.watchOnly = true;
+    return this.open(text);
+  }
+
+  /** Connects to `text` (or the first server of our kind on the LAN) for the seat asked for. */
+  private open(text: string | undefined, carried?: CarriedConnect): string | null {
     this.carried = carried ?? null;
     const resolved = resolveConnectTarget(this.ctx, this.name, text);
     if (resolved.line) return resolved.line;
@@ -214,14 +243,15 @@ export abstract class ServerClientProtocol implements Protocol {
     const link = new ServerLink({
       connected: () => {
         this.phase = 'joining';
-        link.send(formatJoin({ version: PROTOCOL_VERSION, name: this.ctx.game.playerName(), os: `${platform()}-${arch()}`.slice(0, 31), port: this.ctx.packetApi.localPort() }));
+        const spectate = this.seat === 'spectator' ? { spectate: true as const } : {};
+        link.send(formatJoin({ version: PROTOCOL_VERSION, name: this.ctx.game.playerName(), os: `${platform()}-${arch()}`.slice(0, 31), port: this.ctx.packetApi.localPort(), ...spectate }));
       },
       line: (line) => this.onLine(line),
       closed: (error) => this.onClosed(error),
     });
     this.link = link;
     link.open(target.host, target.port);
-    return `connecting to the ${this.name} at ${target.host}:${target.port}…`;
+    return `connecting to the ${this.name} at ${target.host}:${target.port}${this.session?.watchOnly ? ' to watch' : ''}…`;
   }
 
   /** `connect` with no address: asks the LAN and joins the first server of our kind that answers, if we are still idle then. */
@@ -231,7 +261,7 @@ export abstract class ServerClientProtocol implements Protocol {
       stillWanted: () => this.session === session && this.phase === 'idle',
       join: (target, name) => {
         this.ctx.print(`joining ${this.name} "${name}" at ${target}`);
-        const joined = this.connect(target);
+        const joined = this.open(target);
         if (joined !== null) this.ctx.print(joined);
       },
       failed: (reason) => this.ended('failed', reason),
@@ -295,7 +325,28 @@ export abstract class ServerClientProtocol implements Protocol {
         this.welcomeLeft = MESSAGE_LINES;
         this.ctx.print(`joined ${this.name} "${this.serverName}" as slot ${msg.accepted.slot}`);
         session.deliverPlayers();
-        if (!this.kind.joinsLater && this.ctx.game.autoJoin()) session.requestJoin();
+        if (!this.kind.joinsLater && this.session?.autoJoin()) session.requestJoin();
+        else if (this.session?.watchOnly) this.ctx.print(WATCHING_LINE);
+        return;
+      }
+      case 'spectating': {
+        const accepted = { ...msg.accepted, slot: NO_SLOT };
+        const route = serverRoute(this.ctx.packetApi, this.link?.remoteAddress, accepted, true);
+        if (!route) {
+          this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
+          this.phase = 'leaving';
+          this.link?.close();
+          return;
+        }
+        const clock = route.clock;
+        session.clock.source = clock ? () => clock : null;
+        this.heartbeat = clock;
+        peer.adopt(NO_SLOT, route.relay);
+        this.serverName = msg.accepted.serverName;
+        this.phase = 'welcome';
+        this.welcomeLeft = MESSAGE_LINES;
+        this.ctx.print(`spectating ${this.name} "${this.serverName}" (fire follows the next player, the missile key the previous; camera free flies the camera)`);
+        session.deliverPlayers();
         return;
       }
       case 'add': {

@@ -8,14 +8,11 @@
  */
 import type { GameNotice } from '../game/clientTypes';
 import type { WorldEvent } from '../game/events';
-import { viewEvents, worldView, type WorldView } from '../game/view';
+import { viewEvents, worldView } from '../game/view';
+import type { WorldView } from '../game/view';
 import { STEP_MS, type ShipInput } from '../sim/types';
 import { NO_SLOT } from '../wire/types';
-import { add, rotate } from '../sim/vec';
-import { FreeCamera } from './freeCamera';
-
-/** Where the renderer's chase camera sits behind a ship, in its axes (scene.ts CHASE_OFFSET). */
-const CHASE_OFFSET = { x: 0, y: 3.2, z: 13 };
+import { WatchCamera } from '../game/watchCamera';
 import type { GamePlayback, PlayedStretch } from './gamePlayback';
 
 export const MIN_DEMO_SPEED = 0.25;
@@ -35,8 +32,8 @@ export interface DemoFrame {
 export class DemoSession {
   speed = 1;
   paused = false;
-  camera: DemoCamera = { mode: 'recorder' };
-  private free: FreeCamera | null = null;
+  /** The camera (the game layer's, as live spectators have it): `recorder` is its own view. */
+  private readonly watch = new WatchCamera();
   /** Player names by slot: the header's, then each slot table's. */
   readonly names = new Map<number, string>();
 
@@ -47,6 +44,14 @@ export class DemoSession {
     for (const p of playback.header.players) this.names.set(p.slot, p.name);
     const own = playback.header.recorder;
     if (own.slot !== null) this.names.set(own.slot, own.name);
+  }
+
+  get camera(): DemoCamera {
+    const m = this.watch.mode;
+    return m.mode === 'own' ? { mode: 'recorder' } : m;
+  }
+  set camera(c: DemoCamera) {
+    this.watch.mode = c.mode === 'recorder' ? { mode: 'own' } : c;
   }
 
   /** Demo time now (ms since the recording started). */
@@ -73,35 +78,22 @@ export class DemoSession {
 
   /** The slots with a ship in the demo's world now, ascending. */
   slots(): number[] {
-    return this.playback.game.curr.ships.map((s) => s.slot).sort((a, b) => a - b);
+    return WatchCamera.slots(this.playback.game.curr);
   }
 
   /** Follows the next (+1) or previous (−1) ship after the one followed now. Returns the slot, or null with no ships. */
   cycle(step: 1 | -1): number | null {
-    const slots = this.slots();
-    if (slots.length === 0) return null;
-    const now = this.followedSlot();
-    const at = slots.indexOf(now);
-    const next = at < 0 ? (step > 0 ? slots[0] : slots[slots.length - 1]) : slots[(at + step + slots.length) % slots.length];
-    this.camera = { mode: 'follow', slot: next as number };
-    return next as number;
+    return this.watch.cycle(this.playback.game.curr, this.playback.game.localSlot, step);
   }
 
-  /** The slot whose ship the camera follows (the recorder's with the recorder's view; NO_SLOT free). */
+  /** The slot whose ship the camera follows (the recorder's with the recorder's view: a server's demo, or a spectator's, has none and follows the first ship; NO_SLOT free). */
   followedSlot(): number {
-    if (this.camera.mode === 'follow') return this.camera.slot;
-    if (this.camera.mode === 'free') return NO_SLOT;
-    const own = this.playback.game.localSlot;
-    // A server's demo (or a spectator's) has no ship of its own: the recorder's view follows the first ship.
-    return own !== NO_SLOT ? own : (this.slots()[0] ?? NO_SLOT);
+    return this.watch.followedSlot(this.playback.game.curr, this.playback.game.localSlot);
   }
 
   /** Switches to the free camera, starting behind the ship followed now. */
   freeCamera(): void {
-    const ship = this.playback.game.curr.ships.find((s) => s.slot === this.followedSlot());
-    // Where the chase camera was: a little above and behind the ship.
-    this.free = new FreeCamera(ship ? { pos: add(ship.pos, rotate(ship.rot, CHASE_OFFSET)), rot: ship.rot } : undefined);
-    this.camera = { mode: 'free' };
+    this.watch.freeCamera(this.playback.game.curr, this.playback.game.localSlot);
   }
 
   /** One host tick: the demo moves on STEP_MS × speed (none while paused); `input` flies the free camera. */
@@ -115,16 +107,7 @@ export class DemoSession {
   frame(input: ShipInput, played: PlayedStretch): DemoFrame {
     const p = this.playback;
     const game = p.game;
-    const plain = worldView(game);
-    const slot = this.followedSlot();
-    let view: WorldView = plain;
-    if (this.camera.mode === 'free') {
-      const pose = (this.free ??= new FreeCamera()).step(input);
-      view = { ...plain, localSlot: NO_SLOT, respawnSeconds: null, lockedBy: [], camera: pose };
-    } else if (slot !== game.localSlot) {
-      const lockedBy = [...new Set(game.curr.objects.flatMap((o) => (o.kind === 'missile' && o.target === slot && o.owner !== slot ? [o.owner] : [])))].sort((a, b) => a - b);
-      view = { ...plain, localSlot: slot, respawnSeconds: null, lockedBy };
-    }
+    let view: WorldView = this.watch.view(worldView(game), game.curr, game.localSlot, input);
     const events = played.ticks > 0 ? viewEvents(played.events, view.localSlot) : [];
     if (events.length > 0) view = { ...view, events };
     return { view, notices: played.notices, events: played.events, ended: p.ended };

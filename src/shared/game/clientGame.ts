@@ -53,6 +53,8 @@ export class ClientGame {
   private local = 0;
   /** The network's slot for us, null offline. */
   private netSlot: number | null = null;
+  /** Whether the slot table shows our own player joined (a network game's; offline there is none). */
+  private ownJoined = false;
   /** Highest id of our objects already reported; ids only grow, so newer ones are above it. */
   private reportedId: number;
   private readonly replicas: Replicas;
@@ -98,6 +100,14 @@ export class ClientGame {
   /** Our slot (0 offline). */
   get localSlot(): number {
     return this.local;
+  }
+  /**
+   * Watching the network game rather than flying in it: a spectator (no slot
+   * of our own, NO_SLOT), or a player connected but not joined. The host
+   * then shows it through the watch camera (watchCamera.ts).
+   */
+  get watching(): boolean {
+    return this.netSlot === NO_SLOT || (this.netSlot !== null && !this.ownJoined);
   }
   /** Our ship, or undefined while it is destroyed. */
   get localShip(): Ship | undefined {
@@ -346,6 +356,7 @@ export class ClientGame {
     if (net !== null) while (this.botSlots.length > 0) this.unseatBot();
     this.currWorld = this.match.seated(this.currWorld, players, net, this.shown);
     this.shown = new Set(players.filter((p) => p.joined && !p.local && p.slot !== net).map((p) => p.slot));
+    this.ownJoined = net !== null && net !== NO_SLOT && players.some((p) => p.slot === net && p.joined);
     this.replicas.retain(this.shown);
     let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot) || this.botSlots.includes(s.slot));
     if (net !== this.netSlot) {

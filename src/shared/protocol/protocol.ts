@@ -128,6 +128,14 @@ export interface Protocol {
    */
   connect?(target?: string, carried?: CarriedConnect): string | null;
   /**
+   * `spectate`: watches a game rather than playing in it. A server with
+   * spectator seats (a gameserver) gives one, with no slot and no ship; any
+   * other game is joined connected but not joined. `target` as for
+   * `connect`. Returns the console line, or null when the protocol prints
+   * its own outcome. Protocols that never connect omit it.
+   */
+  spectate?(target?: string): string | null;
+  /**
    * Where we are playing, if anywhere: `{}` for a LAN game, `{ host, port,
    * name }` for a server (so a protocol switch can reconnect to the same
    * place, and say which); null when not connected.

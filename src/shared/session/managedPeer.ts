@@ -301,11 +301,12 @@ export class ManagedPeer {
     if (h.type === PacketType.GameState) taken.push({ slot: entry.slot, packet });
   }
 
-  /** Node-alive to every peer while connected (every 0.5 s unjoined, 2 s joined), carrying our name. */
+  /** Node-alive to every peer while connected (every 0.5 s unjoined, 2 s joined or in a spectator's seat), carrying our name. */
   tick(now: number): void {
     if (this.state !== 'connected') return;
     if (!this.relay) this.dropSilent(now);
-    if (now - this.lastAliveAt >= (this.joined ? MANAGED_ALIVE_JOINED_MS : MANAGED_ALIVE_MS)) this.sendAlive(now);
+    const every = this.joined || this.mySlot === NO_SLOT ? MANAGED_ALIVE_JOINED_MS : MANAGED_ALIVE_MS;
+    if (now - this.lastAliveAt >= every) this.sendAlive(now);
   }
 
   sendGameState(now: number, header: Omit<PacketHeader, 'type' | 'senderSlot' | 'messageId' | 'joined'>, events: GameStateMessage[]): void {
@@ -315,7 +316,8 @@ export class ManagedPeer {
   }
 
   private setJoined(joined: boolean, now: number): void {
-    if (this.state !== 'connected' || this.joined === joined || this.mySlot === null) return;
+    // A spectator's seat (NO_SLOT) has no ship to join with.
+    if (this.state !== 'connected' || this.joined === joined || this.mySlot === null || this.mySlot === NO_SLOT) return;
     this.joined = joined;
     const me = this.table.get(this.mySlot);
     if (me) {

@@ -5,7 +5,7 @@
  * fast), and it stops when the stick is let go. Pure; one call per 25 ms
  * tick.
  */
-import type { Quat, Vec3 } from '../game/types';
+import type { Quat, Vec3 } from './types';
 import { STEP_MS, type ShipInput } from '../sim/types';
 import { addScaled, forwardOf, identityQuat, integrateRotation } from '../sim/vec';
 
