@@ -11,6 +11,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startGameserver } from '../../src/node/servers/game/gameserver';
+import { startNetgameServer } from '../../src/node/servers/netgame/netgameServer';
 import type { WorldView } from '../../src/shared/game/view';
 import { NO_SLOT } from '../../src/shared/wire/types';
 import { hostsAndServersPerTest } from '../support/hostsAndServers';
@@ -90,5 +91,30 @@ describe('spectating from a host', () => {
     await until('both ships', () => [0, 1].every((slot) => lastView(eye)?.ships.some((s) => s.slot === slot)), 20_000);
     expect(lastView(eye)?.ships.some((s) => s.slot === own)).toBe(false);
     expect(lastView(eye)?.localSlot).toBe(0);
+  });
+
+  it('spectate at a netgame server takes a spectator seat: the shared world runs on the spectator too, with no ship of its own', { timeout: 60_000 }, async () => {
+    const server = await startNetgameServer({ name: 'Shared', host: '127.0.0.1', port: 0, udpPort: 0, log: pino({ level: 'silent' }) });
+    servers.push(server);
+    const target = `127.0.0.1:${server.ports.tcp}`;
+    const alice = await startTestHost('alice', { protocol: 'netgame' });
+    const bob = await startTestHost('bob', { protocol: 'netgame' });
+    extra.push(alice, bob);
+    await alice.run(`connect ${target}`);
+    await bob.run(`connect ${target}`);
+    await until('both active', () => server.stats().clients.filter((c) => c.active).length === 2, 30_000);
+    const eye = await startTestHost('eye', { protocol: 'netgame' });
+    extra.push(eye);
+    await eye.run(`spectate ${target}`);
+    await until('the spectator seat', () => /spectating netgame "Shared"/.test(eye.text()));
+    await until('both ships in the spectator\'s world', () => [0, 1].every((slot) => lastView(eye)?.ships.some((s) => s.slot === slot)), 30_000);
+    expect(lastView(eye)?.ships.map((s) => s.slot).sort()).toEqual([0, 1]);
+    expect(lastView(eye)?.localSlot).toBe(0);
+    const stats = server.stats();
+    expect(stats.clients.map((c) => c.name)).toEqual(['alice', 'bob']);
+    expect(stats.spectators.list.map((w) => w.name)).toEqual(['eye']);
+    expect(server.playerCount()).toBe(2);
+    await run(eye, 'disconnect');
+    await until('the seat to be freed', () => server.stats().spectators.list.length === 0);
   });
 });

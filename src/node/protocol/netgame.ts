@@ -24,7 +24,7 @@ export class NetgameProtocol extends ServerClientProtocol {
   /** `matchLimits`: the kill and time limits of a netgame we host. */
   constructor(ctx: ProtocolContext, matchLimits: () => Partial<MatchLimits> = () => ({})) {
     // Our row shows us joined once the server has activated us (the sync gate), not at the accept: netgameSide.ts.
-    super(ctx, { name: NETGAME_PROTOCOL, defaultPort: NETGAME_PORT, relayed: true, joinsLater: true });
+    super(ctx, { name: NETGAME_PROTOCOL, defaultPort: NETGAME_PORT, relayed: true, joinsLater: true, spectatorSeats: true });
     this.netgame = new NetgameSide(ctx, matchLimits);
   }
 

@@ -342,6 +342,8 @@ export abstract class ServerClientProtocol implements Protocol {
         session.clock.source = clock ? () => clock : null;
         this.heartbeat = clock;
         peer.adopt(NO_SLOT, route.relay);
+        // A netgame's client side runs for a spectator too: it holds the state and steps the moves.
+        this.seated(peer, session, NO_SLOT, () => this.heartbeat);
         this.serverName = msg.accepted.serverName;
         this.phase = 'welcome';
         this.welcomeLeft = MESSAGE_LINES;

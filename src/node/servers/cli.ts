@@ -21,7 +21,7 @@ import { MAX_CONTROL_LEAD } from '../../shared/netgame/config';
 import { DEFAULT_MAX_BEHIND_FRAMES, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../shared/netgame/syncGate';
 import { renderGameserverStatus } from './game/gameserverStatus';
 import { DEFAULT_GAMESERVER_PLAYERS, DEFAULT_GATHER_MS, MAX_GATHER_MS } from './game/gameserverOptions';
-import { MAX_SPECTATOR_DELAY_S } from './game/spectatorStand';
+import { MAX_SPECTATOR_DELAY_S, MAX_SPECTATOR_SEATS } from './common/spectatorSeats';
 import { DEFAULT_MAX_SPECTATORS } from './join/joinOptions';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT, NETGAME_PORT, NETGAME_UDP_PORT, SLOTSERVER_PORT, SLOTSERVER_UDP_PORT } from '../../shared/servers/joinProtocol';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
@@ -106,7 +106,7 @@ withPlayerOptions(
 const RECORD_OPTION = ['--record <dir>', "record every match into this folder, one demo file (.sldemo) per match with its ranking screen, playable by playdemo with any player's view (docs/DEMO.md)"] as const;
 const RECORD_KEEP_OPTION = ['--record-keep <n>', 'with --record: keep the newest n files of this server, deleting older ones', int(1, 100_000), 20] as const;
 /** `--max-spectators <n>` and `--spectator-delay <s>` of the game- and netgame server (game/spectatorStand.ts). */
-const MAX_SPECTATORS_OPTION = ['--max-spectators <n>', 'seats for spectators (the spectate command), apart from the players\' seats; 0 for none', int(0, 1024), DEFAULT_MAX_SPECTATORS] as const;
+const MAX_SPECTATORS_OPTION = ['--max-spectators <n>', 'seats for spectators (the spectate command), apart from the players\' seats; 0 for none', int(0, MAX_SPECTATOR_SEATS), DEFAULT_MAX_SPECTATORS] as const;
 const SPECTATOR_DELAY_OPTION = ['--spectator-delay <seconds>', 'spectators see the game this many seconds late, so none can call out positions to a player (0: as it happens)', seconds(0, MAX_SPECTATOR_DELAY_S), 0] as const;
 
 interface GameOpts extends SlotOpts {
@@ -199,6 +199,7 @@ interface NetgameOpts extends SlotOpts {
   timeLimit: number;
   record?: string;
   recordKeep: number;
+  maxSpectators: number;
 }
 
 withPlayerOptions(
@@ -228,6 +229,7 @@ withPlayerOptions(
   .option('--time-limit <seconds>', 'length of a match in seconds, 0 for none', int(0, MAX_TIME_LIMIT_S), RULES.match.timeLimitS)
   .option(...RECORD_OPTION)
   .option(...RECORD_KEEP_OPTION)
+  .option(...MAX_SPECTATORS_OPTION)
   .action(
     namingBusyPorts('netgame', async (o: NetgameOpts, cmd: Command) => {
       checkMasterOptions(o, cmd);
@@ -244,6 +246,7 @@ withPlayerOptions(
         maxBehindFrames: o.maxBehindFrames,
         udpRate: o.udpRate,
         matchLimits: { killLimit: o.killLimit, timeLimitS: o.timeLimit },
+        maxSpectators: o.maxSpectators,
         ...(o.record === undefined ? {} : { record: { dir: o.record, keep: o.recordKeep } }),
       });
       await serveAndRegister(o, log, server, 'netgame', link, {

@@ -27,7 +27,7 @@ import type { WorldEvent } from '../game/events';
 import type { MatchLimits } from '../game/match';
 import { createWorld } from '../game/world';
 import { PLAIN_PACKER, type StatePacker } from '../lockstep/stateTransfer';
-import { MAX_MOVES, NO_FRAME, type FrameInput, type NetgameEvent } from '../wire/types';
+import { MAX_MOVES, NO_FRAME, NO_SLOT, type FrameInput, type NetgameEvent } from '../wire/types';
 import type { NetgameServerMessage } from '../wire/channels';
 import { NEUTRAL_FRAME_INPUT } from '../lockstep/input';
 import { GameMoves, MoveKind } from './gameMoves';
@@ -57,14 +57,23 @@ export interface NetgameServerOptions {
 
 /** A client the sync gate dropped in a tick: how far behind it was, and the limit. */
 export interface NetgameDrop {
+  /** Its slot, or a spectator's key. */
   slot: number;
   behind: number;
   limit: number;
+  /** A spectator fell behind (nothing left the game). */
+  watcher?: true;
 }
+
+/** Spectators' keys among the clients start here (slots are 0..7): spectator n is SPECTATOR_KEYS + n. */
+export const SPECTATOR_KEYS = 256;
 
 /** What the server knows of one client. */
 export interface NetClient {
+  /** Its slot; a spectator's key (at or above SPECTATOR_KEYS: it has no slot). */
   slot: number;
+  /** A spectator: it holds the state and steps the moves like any client, but never enters the game and steers nothing. */
+  watcher: boolean;
   /** The next entry of the moves array the client needs. */
   next: number;
   /** The client's frame (its last acknowledgement). */
@@ -134,14 +143,28 @@ export class NetgameServer {
    * sync gate activates it (`tick`).
    */
   join(slot: number, now: number, remote = true): void {
-    const frame = this.frame;
     this.members.add(slot);
     if (!remote) {
       this.enter(slot);
       return;
     }
-    const start = this.firstEntryFrom(frame);
-    const client: NetClient = { slot, next: start, frame: null, heldFrom: null, active: false, rttMs: null, rttDevMs: 0, lead: controlLeadFor(UNMEASURED_RTT_MS, this.serverLead, this.baseLead), welcomedAt: now, changes: 0, late: 0, refused: 0, base: null, lastDiff: null, budget: MAX_CHANGES_PER_S, budgetAt: now };
+    this.welcomeClient(slot, now, false);
+  }
+
+  /**
+   * A spectator (`key`: at or above SPECTATOR_KEYS, it has no slot) is sent
+   * the welcome (its slot NO_SLOT) and the whole state, then every move and
+   * state difference as a client is; the sync gate never activates it, and
+   * drops it, as it would a player, once it falls more than
+   * `maxBehindFrames` behind (the moves it still needs are kept for it).
+   */
+  watch(key: number, now: number): void {
+    this.welcomeClient(key, now, true);
+  }
+
+  private welcomeClient(slot: number, now: number, watcher: boolean): void {
+    const start = this.firstEntryFrom(this.frame);
+    const client: NetClient = { slot, watcher, next: start, frame: null, heldFrom: null, active: false, rttMs: null, rttDevMs: 0, lead: controlLeadFor(UNMEASURED_RTT_MS, this.serverLead, this.baseLead), welcomedAt: now, changes: 0, late: 0, refused: 0, base: null, lastDiff: null, budget: MAX_CHANGES_PER_S, budgetAt: now };
     this.clients.set(slot, client);
     this.welcome(client, now);
   }
@@ -160,7 +183,7 @@ export class NetgameServer {
   private welcome(client: NetClient, now: number): void {
     client.welcomedAt = now;
     client.next = this.firstEntryFrom(this.frame);
-    this.options.send(client.slot, [{ type: 'netgameWelcome', slot: client.slot, serverFrame: this.frame, start: client.next, controlLead: client.lead, serverLead: this.serverLead }]);
+    this.options.send(client.slot, [{ type: 'netgameWelcome', slot: client.watcher ? NO_SLOT : client.slot, serverFrame: this.frame, start: client.next, controlLead: client.lead, serverLead: this.serverLead }]);
     this.sendDiff(client, this.stateBytes());
   }
 
@@ -210,7 +233,9 @@ export class NetgameServer {
     for (const c of this.clients.values()) {
       const behind = this.behind(c);
       if (behind === null) continue;
-      if (c.active) {
+      if (c.watcher) {
+        if (droppedBehind(behind, this.maxBehindFrames)) drops.push({ slot: c.slot, behind, limit: this.maxBehindFrames, watcher: true });
+      } else if (c.active) {
         if (droppedBehind(behind, this.maxBehindFrames)) drops.push({ slot: c.slot, behind, limit: this.maxBehindFrames });
       } else if (c.heldFrom !== null && (c.frame as number) >= c.heldFrom && mayActivate(behind, activationLimit(this.serverLead, c.rttMs, c.rttDevMs))) {
         c.active = true;
@@ -255,7 +280,7 @@ export class NetgameServer {
     // A plausible rate: MAX_CHANGES_PER_S a second, in a bucket of as many.
     client.budget = Math.min(MAX_CHANGES_PER_S, client.budget + ((now - client.budgetAt) / 1000) * MAX_CHANGES_PER_S);
     client.budgetAt = now;
-    // Not active yet: its ship is not in the game, so it has nothing to steer.
+    // Not active yet (or a spectator, never): its ship is not in the game, so it has nothing to steer.
     if (client.budget < 1 || frame > this.frame + MAX_FRAMES_AHEAD || !client.active) {
       client.refused++;
       return;

@@ -181,7 +181,8 @@ export const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = 
   stateDiff: refine(struct({ base: u32, frame: u32, index: u8, count: u8, data: chunkBytes }), badDiffChunk, 'out-of-range'),
   stateAck: struct({ frame: u32, corrected: flagBit }),
   lateControl: struct({ serverFrame: u32, late: u16, errors: u32 }),
-  netgameWelcome: struct({ slot, serverFrame: u32, start: u32, controlLead: u8, serverLead: u8 }),
+  // A spectator's welcome names no slot (NO_SLOT): it holds the state, and never has a ship.
+  netgameWelcome: struct({ slot: slotOrNone, serverFrame: u32, start: u32, controlLead: u8, serverLead: u8 }),
 };
 
 export const TYPE_BY_CODE: (RemoteEventType | undefined)[] = [];

@@ -298,8 +298,8 @@ export const MAX_MOVES = 32;
  * of the server's state at `frame` as a difference from the state at `base`
  * (NO_FRAME: the whole state); `stateAck` (stak) the client has the state
  * at `frame`; `lateControl` (serr) a control change came `late` frames too
- * late and was dropped; `netgameWelcome` (SJON) a client's slot and where
- * it starts.
+ * late and was dropped; `netgameWelcome` (SJON) a client's slot (NO_SLOT
+ * for a spectator's seat) and where it starts.
  */
 export type NetgameEvent =
   | { type: 'controlChange'; frame: number; input: FrameInput }

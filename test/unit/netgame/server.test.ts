@@ -7,10 +7,10 @@
  * sync gate that lets a joining client's ship in: syncGate.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { NetgameServer } from '../../../src/shared/netgame/server';
+import { NetgameServer, SPECTATOR_KEYS } from '../../../src/shared/netgame/server';
 import { JOIN_DELAY_FRAMES, MAX_CHANGES_PER_S, MAX_FRAMES_AHEAD } from '../../../src/shared/netgame/config';
 import { MoveKind } from '../../../src/shared/netgame/gameMoves';
-import { NO_FRAME, type FrameInput, type RemoteEvent } from '../../../src/shared/wire/types';
+import { NO_FRAME, NO_SLOT, type FrameInput, type RemoteEvent } from '../../../src/shared/wire/types';
 import type { NetgameServer as Server } from '../../../src/shared/netgame/server';
 
 const FORWARD: FrameInput = { thrust: 127, yaw: 0, pitch: 0, roll: 0, buttons: 0, target: 255 };
@@ -113,5 +113,28 @@ describe('the netgame server', () => {
     while (s.frame <= leaveAt) s.tick(s.frame * 25);
     expect(s.state.world.ships).toEqual([]);
     expect(s.clients.has(3)).toBe(false);
+  });
+
+  it('a spectator is welcomed with no slot, gets the state and every move, never enters the game, and is dropped (alone) once too far behind', () => {
+    const { s, sent, of } = server();
+    const eye = SPECTATOR_KEYS + 0;
+    s.watch(eye, 0);
+    expect(of(eye, 'netgameWelcome')).toEqual([expect.objectContaining({ slot: NO_SLOT })]);
+    const whole = sent.find((x) => x.slot === eye && x.ev.type === 'stateDiff' && x.ev.base === NO_FRAME)?.ev;
+    if (whole?.type !== 'stateDiff') throw new Error('no state sent to the spectator');
+    s.receive(eye, { type: 'stateAck', frame: whole.frame, corrected: false }, 0);
+    s.receive(eye, { type: 'movesAck', clientFrame: s.frame, next: s.moves.end, stamp: 0 }, 0);
+    // Its controls steer nothing, however plausible.
+    s.receive(eye, { type: 'controlChange', frame: s.frame + 5, input: FORWARD }, 0);
+    for (let i = 0; i < JOIN_DELAY_FRAMES * 4; i++) s.tick(s.frame * 25);
+    expect(s.clients.get(eye)).toMatchObject({ watcher: true, active: false, refused: 1 });
+    expect(s.state.world.ships).toEqual([]);
+    expect(of(eye, 'gameMoves').length).toBeGreaterThan(JOIN_DELAY_FRAMES);
+    // It stops reporting: past the limit it is dropped, and no move says anyone left.
+    const drops: ReturnType<Server['tick']> = [];
+    while (drops.length === 0 && s.frame < 1000) drops.push(...s.tick(s.frame * 25));
+    expect(drops).toEqual([{ slot: eye, behind: s.maxBehindFrames + 1, limit: s.maxBehindFrames, watcher: true }]);
+    expect(s.clients.has(eye)).toBe(false);
+    expect(s.moves.from(0, 1000).filter((m) => m.kind === MoveKind.Leave)).toEqual([]);
   });
 });

@@ -8,8 +8,8 @@ import { proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import type { ClientCounters } from './seat';
 import type { CommonServerOptions, RunningServer } from '../common/types';
 import type { RecordingStatus } from '../common/matchRecorder';
-import { MAX_SPECTATOR_DELAY_S, type SpectatorDrops } from './spectatorStand';
-import { DEFAULT_MAX_SPECTATORS } from '../join/joinOptions';
+import type { SpectatorDrops } from './spectatorStand';
+import { spectatorSeats } from '../common/spectatorSeats';
 
 /** Seats of a gameserver unless `--max-players` says otherwise (up to MAX_WIRE_SLOTS, 255). */
 export const DEFAULT_GAMESERVER_PLAYERS = 64;
@@ -258,11 +258,3 @@ export function resolveGameserverOptions(options: GameserverOptions): Gameserver
   return { maxPlayers, maxSpectators, spectatorDelayMs, radius, levelOfDetail: options.levelOfDetail ?? true, tickHz, flushOnArrival, gatherMs, timeoutMs, proveUdpMs, outdatedMs, budget, queueCap, pingEvery, udpRate, strangerRate, strikePolicy, sourceStrikeLimit: options.sourceStrikeLimit ?? 50, blockMs: options.blockMs ?? 60_000 };
 }
 
-/** A server's spectator seats and delay, checked (one clear line for a bad one). */
-export function spectatorSeats(kind: string, options: { maxSpectators?: number; spectatorDelayS?: number }): { maxSpectators: number; spectatorDelayMs: number } {
-  const maxSpectators = options.maxSpectators ?? DEFAULT_MAX_SPECTATORS;
-  if (!Number.isInteger(maxSpectators) || maxSpectators < 0 || maxSpectators > 1024) throw new Error(`${kind}: maxSpectators must be a whole number from 0 to 1024`);
-  const delayS = options.spectatorDelayS ?? 0;
-  if (!Number.isFinite(delayS) || delayS < 0 || delayS > MAX_SPECTATOR_DELAY_S) throw new Error(`${kind}: spectatorDelayS must be from 0 to ${MAX_SPECTATOR_DELAY_S} seconds`);
-  return { maxSpectators, spectatorDelayMs: Math.round(delayS * 1000) };
-}

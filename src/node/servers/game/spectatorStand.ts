@@ -30,9 +30,6 @@ import type { PendingEvent } from './relay';
 import { ClientSeat } from './seat';
 import { SeatFlush } from './seatFlush';
 
-/** The longest broadcast delay a server may be started with (s): what it holds back costs memory. */
-export const MAX_SPECTATOR_DELAY_S = 120;
-
 export interface SpectatorStandConfig {
   /** How late spectators see the game (ms; 0: as it happens). */
   delayMs: number;

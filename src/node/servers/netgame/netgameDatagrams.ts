@@ -38,9 +38,14 @@ export const NETGAME_ADMISSION: SeatAdmissionRules = {
 /** What a client's NodeAlive says of it besides (its name and look travel over TCP too): not dropped, not used. */
 const ALIVE_EXTRAS: ReadonlySet<RemoteEvent['type']> = new Set(['playerName', 'playerLook']);
 
-/** One joined player's UDP session. */
+/** One joined player's UDP session (or a spectator's: `spectator`). */
 export interface NetSeat {
+  /** Its slot; NO_SLOT for a spectator (its datagrams carry that slot). */
   slot: number;
+  /** Its key among the seats and the game's clients: the slot, or SPECTATOR_KEYS + a spectator's number. */
+  readonly key: number;
+  /** A spectator's number among the spectators; null for a player. */
+  readonly spectator: number | null;
   /** The TCP peer address it joined from: its datagrams must come from there. */
   address: string;
   token: number;
@@ -53,9 +58,13 @@ export interface NetSeat {
   readonly link: NetLink;
 }
 
-/** A seat for a player seated in `slot`; `firstLinkId`: the first id of the server's reliable messages to it (random per seat). */
-export function newSeat(slot: number, address: string, token: number, now: number, firstLinkId = 1): NetSeat {
-  return { slot, address, token, udp: null, udpHeardAt: now, lastHeard: now, connection: new Connection(sequenceStart(Math.floor(Date.now() / 1000))), link: newNetLink(firstLinkId) };
+/**
+ * A seat for a player seated in `slot` (or, with `spectator`, for spectator `spectator`, keyed `key`);
+ * `firstLinkId`: the first id of the server's reliable messages to it (random per seat).
+ */
+export function newSeat(slot: number, address: string, token: number, now: number, firstLinkId = 1, spectator?: { n: number; key: number }): NetSeat {
+  const who = spectator ? { slot: NO_SLOT, key: spectator.key, spectator: spectator.n } : { slot, key: slot, spectator: null };
+  return { ...who, address, token, udp: null, udpHeardAt: now, lastHeard: now, connection: new Connection(sequenceStart(Math.floor(Date.now() / 1000))), link: newNetLink(firstLinkId) };
 }
 
 export interface NetgameDatagramsParts {
@@ -106,7 +115,13 @@ export class NetgameDatagrams {
       events,
       ...(link === undefined ? {} : { link }),
     };
-    const bytes = encodePacket(packet);
+    let bytes: Uint8Array;
+    try {
+      bytes = encodePacket(packet);
+    } catch {
+      // A server bug (a message the wire cannot carry): counted, never thrown into the server's tick.
+      return this.drop('unencodable-out');
+    }
     if (this.parts.udp.send(seat.udp, bytes)) seat.connection.sent(bytes.length);
   }
 

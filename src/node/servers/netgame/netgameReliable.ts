@@ -23,7 +23,7 @@
 import { ackSize, messageSize } from '../../../shared/net/linkLayer';
 import { ReliableLink } from '../../../shared/net/reliable';
 import { BASE_HEADER_SIZE, LINK_BYTE_SIZE, MESSAGE_COUNT_SIZE, RELAYED_OVERHEAD, TERMINATOR_SIZE, TOKEN_SIZE } from '../../../shared/wire/codec';
-import { MAX_DATAGRAM_BYTES, PacketType, type LinkedMessage, type LinkSection, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
+import { MAX_DATAGRAM_BYTES, NO_SLOT, PacketType, type LinkedMessage, type LinkSection, type PacketHeader, type ReliableGameEvent } from '../../../shared/wire/types';
 import type { RelayMessage } from '../../../shared/wire/channels';
 
 /** A reliable message the server sends a client: the event and the slot it is from. */
@@ -83,6 +83,8 @@ export class NetgameReliable {
   }
 
   private passOn(seat: LinkedSeat, event: ReliableGameEvent, now: number): void {
+    // A spectator (no slot) has no voice in the game: acknowledged, passed to nobody.
+    if (seat.slot === NO_SLOT) return this.drop('spectator-reliable');
     if (event.type === 'sendText') {
       for (const s of this.seats()) if (s !== seat) s.link.queue({ from: seat.slot, event }, now);
     } else if (event.type !== 'playerName') this.drop('foreign-reliable');

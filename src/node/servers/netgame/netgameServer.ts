@@ -15,7 +15,9 @@
  */
 import type { MatchLimits } from '../../../shared/game/match';
 import { randomInt } from 'node:crypto';
-import { NetgameServer } from '../../../shared/netgame/server';
+import { NetgameServer, SPECTATOR_KEYS } from '../../../shared/netgame/server';
+import { NO_SLOT } from '../../../shared/wire/types';
+import { spectatorSeats } from '../common/spectatorSeats';
 import { behindReason, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../../shared/netgame/syncGate';
 import { announcementOf, type MatchStanding } from '../../../shared/game/matchSync';
 import { NETGAME_PORT, NETGAME_UDP_PORT } from '../../../shared/servers/joinProtocol';
@@ -69,6 +71,8 @@ export interface NetgameServerOptions extends CommonServerOptions {
   matchLimits?: Partial<MatchLimits>;
   /** Records every match into `dir`, one demo file each, keeping the newest `keep` (common/matchRecorder.ts); absent: none. */
   record?: { dir: string; keep: number };
+  /** Spectator seats apart from the players' (default 32; 0: none): each holds the state and the moves, and never enters the game. */
+  maxSpectators?: number;
 }
 
 export interface NetgameServerStats {
@@ -92,6 +96,11 @@ export interface NetgameServerStats {
     /** The server's reliable messages (chat, names) to it not yet acknowledged. */
     reliablePending: number;
   }[];
+  /** The spectator seats there are, and each spectator: its endpoint, how far behind it runs, what it was sent. */
+  spectators: {
+    max: number;
+    list: { spectator: number; name: string; udp: string | null; serverSync: number | null; datagramsSent: number; bytesSent: number }[];
+  };
 }
 
 export interface RunningNetgameServer extends RunningServer {
@@ -125,7 +134,9 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
   const t0 = timers.now();
   const clock = () => timers.now() - t0;
   const sources = new SourceGuard({ datagramsPerSecond: options.udpRate ?? 200 });
+  /** Players' seats by slot, spectators' by SPECTATOR_KEYS + their number. */
   const seats = new Map<number, NetSeat>();
+  const { maxSpectators } = spectatorSeats('netgame', { maxSpectators: options.maxSpectators });
 
   const udp = await ServerUdp.bind(options.host ?? '0.0.0.0', options.udpPort ?? NETGAME_UDP_PORT, 'netgame', { recvBufferBytes: 1024 * 1024 });
   for (const warning of udp.warnings()) log.warn(warning);
@@ -171,7 +182,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     time,
     seats,
     clock,
-    deliver: (seat, ev, now) => core.receive(seat.slot, ev, now),
+    deliver: (seat, ev, now) => core.receive(seat.key, ev, now),
     envelopes: (seat, link, now) => reliable.take(seat, link, now),
   });
   const d = datagrams;
@@ -185,6 +196,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       kind: 'netgame',
       maxPlayers,
       slotLimit: NETGAME_MAX_PLAYERS,
+      maxSpectators,
       welcome: options.welcome ?? [],
       hooks: {
         joined(player) {
@@ -202,6 +214,18 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
         renamed(player) {
           reliable.renamed(player.slot, player.name, clock());
         },
+        // A spectator: the state and every move, as a client that never enters (NetgameServer.watch).
+        spectatorJoined(spectator) {
+          const key = SPECTATOR_KEYS + spectator.slot;
+          const seat = newSeat(NO_SLOT, spectator.address, randomInt(0, 0x1_0000_0000), clock(), randomInt(0, 0x10000), { n: spectator.slot, key });
+          seats.set(key, seat);
+          return { udp: udp.port, token: seat.token };
+        },
+        spectatorLeft(spectator) {
+          const key = SPECTATOR_KEYS + spectator.slot;
+          seats.delete(key);
+          core.leave(key);
+        },
       },
     });
   } catch (err) {
@@ -209,6 +233,11 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     throw err;
   }
   const j = join;
+  /** Drops a player's seat (the others told `othersRead`, if given) or a spectator's, telling it why. */
+  const dropSeat = (seat: NetSeat, why: string, othersRead?: string): void => {
+    if (seat.spectator !== null) j.kickSpectator(seat.spectator, why, true);
+    else j.kick(seat.slot, why, true, othersRead);
+  };
   if (options.record) recorder = new MatchRecorder({ dir: options.record.dir, keep: options.record.keep, serverName: name, server: `${options.host ?? '0.0.0.0'}:${j.port}`, protocol: 'netgame', log, clock, timers });
 
   // A seat joins the game once its first datagram shows where to send (the welcome and the state go there).
@@ -217,28 +246,32 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
   const tick = timers.setInterval(() => {
     const now = clock();
     for (const seat of [...seats.values()]) {
-      if (!welcomed.has(seat.slot) && seat.udp) {
-        welcomed.add(seat.slot);
-        core.join(seat.slot, now);
+      if (!welcomed.has(seat.key) && seat.udp) {
+        welcomed.add(seat.key);
+        if (seat.spectator === null) core.join(seat.slot, now);
+        else core.watch(seat.key, now);
       }
+      const who = { slot: seat.slot, spectator: seat.spectator ?? undefined, address: seat.address };
       // A new seat proves its endpoint with a first datagram with its token (the game sends at once), or it is freed and its host struck.
       if (!seat.udp && proveMs > 0 && now - seat.lastHeard > proveMs) {
-        log.info({ slot: seat.slot, address: seat.address }, 'player removed: no datagram with its token after the join');
-        j.unproved(seat.slot, `no game datagram with your token within ${Math.round(proveMs / 1000)} s of joining`);
+        log.info(who, 'player removed: no datagram with its token after the join');
+        const why = `no game datagram with your token within ${Math.round(proveMs / 1000)} s of joining`;
+        if (seat.spectator === null) j.unproved(seat.slot, why);
+        else j.kickSpectator(seat.spectator, why, true);
         continue;
       }
       if (now - seat.lastHeard > timeoutMs) {
-        log.info({ slot: seat.slot, address: seat.address, silentMs: Math.round(now - seat.lastHeard) }, 'player removed: no datagram within the timeout');
-        j.kick(seat.slot, `no game datagram for ${Math.round((now - seat.lastHeard) / 1000)} s`, true, 'timed out');
+        log.info({ ...who, silentMs: Math.round(now - seat.lastHeard) }, 'player removed: no datagram within the timeout');
+        dropSeat(seat, `no game datagram for ${Math.round((now - seat.lastHeard) / 1000)} s`, 'timed out');
         continue;
       }
       const unacked = seat.link.check(now);
       if (unacked) {
-        log.warn({ slot: seat.slot, address: seat.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
-        j.kick(seat.slot, `stopped acknowledging reliable messages (${unacked})`, true);
+        log.warn({ ...who, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
+        dropSeat(seat, `stopped acknowledging reliable messages (${unacked})`);
       }
     }
-    for (const slot of welcomed) if (!seats.has(slot)) welcomed.delete(slot);
+    for (const key of welcomed) if (!seats.has(key)) welcomed.delete(key);
     if (playersChanged) {
       playersChanged = false;
       recorder?.players(j.players().map((p) => ({ slot: p.slot, name: p.name })));
@@ -247,8 +280,9 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     for (const drop of core.tick(now)) {
       const seat = seats.get(drop.slot);
       const why = behindReason(drop.behind, drop.limit);
-      log.warn({ slot: drop.slot, address: seat?.address, behind: drop.behind, limit: drop.limit }, `player dropped: ${drop.behind} frames behind (limit ${drop.limit})`);
-      j.kick(drop.slot, why, true);
+      log.warn({ slot: seat?.slot ?? drop.slot, spectator: seat?.spectator ?? undefined, address: seat?.address, behind: drop.behind, limit: drop.limit }, `${drop.watcher ? 'spectator' : 'player'} dropped: ${drop.behind} frames behind (limit ${drop.limit})`);
+      if (seat) dropSeat(seat, why);
+      else j.kick(drop.slot, why, true);
     }
     for (const seat of seats.values()) {
       const due = reliable.due(seat, now);
@@ -256,7 +290,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     }
   }, STEP_MS);
 
-  log.info({ port: j.port, udp: udp.port, server: name, maxPlayers, controlLead: core.baseLead, serverLead: core.serverLead, zlibLevel, maxBehindFrames: core.maxBehindFrames }, 'netgame server listening');
+  log.info({ port: j.port, udp: udp.port, server: name, maxPlayers, maxSpectators, controlLead: core.baseLead, serverLead: core.serverLead, zlibLevel, maxBehindFrames: core.maxBehindFrames }, 'netgame server listening');
 
   return {
     kind: 'netgame',
@@ -272,6 +306,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
       const named = new Map(j.players().map((p) => [p.slot, p.name]));
       const drops = { ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) };
       const clients = [...core.clients.values()]
+        .filter((c) => !c.watcher)
         .sort((a, b) => a.slot - b.slot)
         .map((c) => {
           const seat = seats.get(c.slot);
@@ -290,7 +325,14 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
             reliablePending: seat?.link.pending ?? 0,
           };
         });
-      return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.connection.counters.datagramsIn, 0), drops, clients };
+      const watching = new Map(j.spectators().map((p) => [p.slot, p.name]));
+      const list = [...seats.values()].flatMap((seat) => {
+        if (seat.spectator === null) return [];
+        const c = core.clients.get(seat.key);
+        const traffic = seat.connection.counters;
+        return [{ spectator: seat.spectator, name: watching.get(seat.spectator) ?? '?', udp: seat.udp ? `${seat.udp.address}:${seat.udp.port}` : null, serverSync: c ? core.behind(c) : null, datagramsSent: traffic.datagramsOut, bytesSent: traffic.bytesOut }];
+      });
+      return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.connection.counters.datagramsIn, 0), drops, clients, spectators: { max: maxSpectators, list } };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;

@@ -15,7 +15,7 @@ import { processStatus } from '../common/statusHttp';
 import { serverMatch } from '../common/matchStatus';
 import { recordingLine } from '../common/matchRecorder';
 
-/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, match (matchStatus.ts), players: [{ slot, name, address, udp, os, joinedForSeconds, kills, deaths, controlLead, rttMs, serverSync, active, controlChanges, lateChanges, refused, lastDiff }], recording (null, or as the gameserver's), memory, cpu, uptimeSeconds }`. */
+/** JSON: `{ name, maxPlayers, udpPort, frame, datagramsIn, drops, match (matchStatus.ts), players: [{ slot, name, address, udp, os, joinedForSeconds, kills, deaths, controlLead, rttMs, serverSync, active, controlChanges, lateChanges, refused, lastDiff }], spectators: { max, list: [{ spectator, name, udp, serverSync, datagramsSent, bytesSent }] }, recording (null, or as the gameserver's), memory, cpu, uptimeSeconds }`. */
 export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now()): { html: string; json: string } {
   const stats = server.stats();
   const match = serverMatch(server.match());
@@ -44,7 +44,7 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
   const drops = Object.entries(stats.drops).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   const html = statusPage(
     `Starlane netgame server: ${server.name}`,
-    [`${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. Frame ${stats.frame}.`, match.line, ...(recording === null ? [] : [recording]), `In: ${stats.datagramsIn} datagrams. Dropped datagrams: ${drops}.`],
+    [`${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}. Frame ${stats.frame}.`, match.line, ...(recording === null ? [] : [recording]), spectatorsLine(stats.spectators), `In: ${stats.datagramsIn} datagrams. Dropped datagrams: ${drops}.`],
     ['slot', 'name', 'kills', 'deaths', 'plays from', 'ping', 'frames behind', 'control lead', 'changes (late, refused)', 'last state difference', 'joined for'],
     players.map((p) => [
       String(p.slot),
@@ -60,6 +60,13 @@ export function renderNetgameStatus(server: RunningNetgameServer, now = Date.now
       duration(p.joinedForSeconds * 1000),
     ]),
   );
-  const json = JSON.stringify({ name: server.name, maxPlayers: server.maxPlayers, udpPort: server.ports.udp, frame: stats.frame, datagramsIn: stats.datagramsIn, drops: stats.drops, match: match.json, players, recording: server.recording(), ...processStatus() });
+  const json = JSON.stringify({ name: server.name, maxPlayers: server.maxPlayers, udpPort: server.ports.udp, frame: stats.frame, datagramsIn: stats.datagramsIn, drops: stats.drops, match: match.json, players, spectators: stats.spectators, recording: server.recording(), ...processStatus() });
   return { html, json };
+}
+
+/** The page's line on spectators: how many of how many seats, and each one with its endpoint, how far behind it runs and what it was sent. */
+function spectatorsLine(w: ReturnType<RunningNetgameServer['stats']>['spectators']): string {
+  if (w.max === 0) return 'Spectators: none allowed (--max-spectators 0).';
+  const each = w.list.map((s) => `${s.name} (${s.udp ?? 'no game packet yet'}, ${s.serverSync === null ? 'syncing' : `${s.serverSync} frames behind`}, ${s.datagramsSent} datagrams sent)`);
+  return `Spectators: ${w.list.length} of ${w.max} seats${each.length > 0 ? `: ${each.join(', ')}` : ''}.`;
 }
