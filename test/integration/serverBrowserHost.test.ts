@@ -168,7 +168,9 @@ describe('the server browser on the host', () => {
     };
     expect(await answer('servers join webserver 127.0.0.1:1')).toBe('servers join: say the kind and the address (servers join slotserver|gameserver|netgame <host:port>)');
     expect(await answer('servers join gameserver not/an/address')).toBe('servers join: "not/an/address" is not host[:port]');
-    expect(await answer('servers dance')).toBe('servers: unknown argument "dance" (type servers, servers lan, servers refresh or servers join <kind> <host:port>)');
+    expect(await answer('servers watch webserver 127.0.0.1:1')).toBe('servers watch: say the kind and the address (servers watch slotserver|gameserver|netgame <host:port>)');
+    expect(await answer('servers watch gameserver not/an/address')).toBe('servers watch: "not/an/address" is not host[:port]');
+    expect(await answer('servers dance')).toBe('servers: unknown argument "dance" (type servers, servers lan, servers refresh, servers join <kind> <host:port> or servers watch <kind> <host:port>)');
     expect(await answer('favourite')).toBe('no favourite servers yet: favourite add <host:port> [kind], or the star in the server browser');
     expect(await answer('favourite add 192.0.2.1:6581')).toBe('favourite: which kind of server is 192.0.2.1:6581? type favourite add 192.0.2.1:6581 slotserver|gameserver|netgame');
     expect(await answer('favourite add 192.0.2.1:6581 webserver')).toBe('favourite: "webserver" is not a kind of server (slotserver, gameserver or netgame)');

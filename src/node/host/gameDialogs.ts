@@ -8,7 +8,8 @@
  *   dialog. A join typed in the console with the menu closed fails in the
  *   console only, where the player is looking;
  * - a join that succeeds while a menu page shows (the browser, the main
- *   menu after Reconnect): the menu closes and the game has the screen.
+ *   menu after Reconnect), or a game being watched from there (`spectate`,
+ *   the browser's Watch): the menu closes and the game has the screen.
  */
 import type { NetDelivery } from '../../shared/net/gameLink';
 import type { DialogAction, MenuDialog } from '../../shared/menu/menuState';
@@ -41,7 +42,8 @@ export class GameDialogs {
   /** Every delivery of the network to the game: a join that lands under a menu page closes the menu. */
   delivered(d: NetDelivery): void {
     if (d.kind !== 'players') return;
-    const joined = d.localSlot !== null && d.players.some((p) => p.slot === d.localSlot && p.joined);
+    // Watching a game (a spectator's seat, or connected but not joined) has the screen too.
+    const joined = d.localSlot !== null && (d.players.some((p) => p.slot === d.localSlot && p.joined) || this.host.game?.game.watching === true);
     const page = this.host.menu.page;
     if (joined && !this.joined && page !== 'off' && page !== 'pause' && page !== 'settings' && this.host.menu.dialog === null) {
       this.host.setMenu({ page: 'off', dialog: null });

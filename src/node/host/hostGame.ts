@@ -144,7 +144,7 @@ export class HostGame {
     const name = live.players.find((p) => p.slot === followed)?.name;
     const cam = this.camera.mode.mode === 'free' ? 'free camera' : name === undefined ? 'nobody to follow yet' : `following ${name}`;
     const players = live.players.filter((p) => p.slot !== NO_SLOT && !(p.local && !p.joined)).map((p) => ({ ...p, local: p.slot === followed }));
-    return { ...live, players, localSlot: followed, status: `${live.status}; watching, ${cam} (fire: next player, missile key: previous)` };
+    return { ...live, players, localSlot: followed, status: `${live.status}; watching, ${cam} (fire: next player, missile key: previous)`, watching: true };
   }
 
   private freshInput(): ShipInput {
@@ -194,7 +194,7 @@ export class HostGame {
   private demoPlayers(session: DemoSession, followed: number): Extract<NetDelivery, { kind: 'players' }> {
     const slots = new Set([...session.names.keys(), ...session.slots()]);
     const players = [...slots].sort((a, b) => a - b).map((slot) => ({ slot, name: session.names.get(slot) ?? (session.playback.game.bots.includes(slot) ? `bot ${slot}` : `slot ${slot}`), joined: true, local: slot === followed, address: '' }));
-    return { kind: 'players', players, localSlot: followed, status: session.statusLine() };
+    return { kind: 'players', players, localSlot: followed, status: session.statusLine(), watching: true };
   }
 
   /** The game every protocol carries. */

@@ -98,9 +98,13 @@ export function carryGame(host: HostService): Carry<Whereabouts> {
 
 /**
  * `connect <n>` to a server of another protocol: binds `name`, printing what
- * `protocol <name>` prints, then connects it to `target`.
+ * `protocol <name>` prints, then connects it to `target` (`watch`: as
+ * `spectate` does).
  */
-export async function switchTo(host: HostService, name: string, target: string): Promise<void> {
+export async function switchTo(host: HostService, name: string, target: string, how: 'play' | 'watch' = 'play'): Promise<void> {
   const result = await rebind(host, host.subsystems.protocol, protocolReport(host), name, host.output, false);
-  if (result.ok) connectBound(host, target);
+  if (!result.ok) return;
+  if (how === 'play') return connectBound(host, target);
+  const line = host.subsystems.protocol.table.spectate?.(target) ?? null;
+  if (line !== null) host.output.print(line);
 }

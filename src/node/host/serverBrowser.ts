@@ -139,24 +139,25 @@ export class ServerBrowser {
    * leaving any game and switching protocol as `connect <n>` does. The
    * browser remembers the attempt (`joining`) and forgets an old join error.
    */
-  async join(kind: MasterServerType, text: string, out: ConsoleOutput): Promise<void> {
+  async join(kind: MasterServerType, text: string, out: ConsoleOutput, how: 'play' | 'watch' = 'play'): Promise<void> {
+    const verb = how === 'watch' ? 'watch' : 'join';
     const address = savedAddress(text, DEFAULT_JOIN_PORT[kind]);
-    if (address === null) return out.print(`servers join: "${text}" is not host[:port]`, 'error');
+    if (address === null) return out.print(`servers ${verb}: "${text}" is not host[:port]`, 'error');
     const protocol = this.host.subsystems.protocol;
     const conn = protocol.bound() === null ? null : (protocol.table.connection?.() ?? null);
     if (protocol.bound() === kind && conn?.host !== undefined && savedAddress(formatAddress(conn.host, conn.port ?? null)) === address) {
-      return out.print(`servers join: you are already playing on the ${kind} at ${address} (menu off goes back to the game)`);
+      return out.print(`servers ${verb}: you are already ${this.host.game?.game.watching ? 'watching' : 'playing on'} the ${kind} at ${address} (menu off goes back to the game)`);
     }
-    this.host.setBrowser({ joining: { kind, address }, joinError: null });
+    this.host.setBrowser({ joining: { kind, address, ...(how === 'watch' ? { watch: true as const } : {}) }, joinError: null });
     if (protocol.bound() === kind && conn === null) {
       // Not in a game: connect at once. One still trying elsewhere is given up by rebinding below.
-      const line = protocol.table.connect?.(address) ?? null;
+      const line = (how === 'watch' ? protocol.table.spectate?.(address) : protocol.table.connect?.(address)) ?? null;
       if (line === null || !line.startsWith('already ')) {
         if (line !== null) out.print(line);
         return;
       }
     }
-    await switchTo(this.host, kind, address);
+    await switchTo(this.host, kind, address, how);
   }
 
   /** Runs `update` at most every {@link PROGRESS_MS} (the last one wins); null: drop what waits. */
@@ -184,6 +185,11 @@ export class ServerBrowser {
       const d = e.delivery;
       if (d.localSlot === null) {
         this.lastJoined = null;
+        continue;
+      }
+      // Watching (a spectator's seat, or connected but not joined) is no game joined: the browser's attempt is over, nothing is recorded.
+      if (this.host.game?.game.watching) {
+        if (this.host.browser.joining !== null) this.host.setBrowser({ joining: null });
         continue;
       }
       if (!d.players.some((p) => p.slot === d.localSlot && p.joined)) continue;

@@ -59,18 +59,18 @@ export function registerServersCommand(host: HostService, lan: LanQueryOptions =
   });
   const browser = new ServerBrowser(host, lan);
   registerFavouriteCommand(host, browser);
-  const usage = 'type servers, servers lan, servers refresh or servers join <kind> <host:port>';
+  const usage = 'type servers, servers lan, servers refresh, servers join <kind> <host:port> or servers watch <kind> <host:port>';
   host.console.addCommand({
     name: 'servers',
-    help: 'list the servers a masterserver knows and those answering on the LAN with their pings, or with "lan" only the LAN\'s (then: connect <number>); "refresh" fills the server browser without a table; "join <kind> <host:port>" joins a server of that kind',
-    usage: '[lan | refresh | join slotserver|gameserver|netgame <host:port>]',
+    help: 'list the servers a masterserver knows and those answering on the LAN with their pings, or with "lan" only the LAN\'s (then: connect <number>); "refresh" fills the server browser without a table; "join <kind> <host:port>" joins a server of that kind, "watch <kind> <host:port>" watches its game (spectate)',
+    usage: '[lan | refresh | join|watch slotserver|gameserver|netgame <host:port>]',
     args: { max: 3 },
-    complete: (args, argIndex) => (argIndex === 0 ? ['lan', 'refresh', 'join'] : argIndex === 1 && args[0] === 'join' ? [...MASTER_SERVER_TYPES] : []),
+    complete: (args, argIndex) => (argIndex === 0 ? ['lan', 'refresh', 'join', 'watch'] : argIndex === 1 && (args[0] === 'join' || args[0] === 'watch') ? [...MASTER_SERVER_TYPES] : []),
     run: async (args, out) => {
       const [what, kind, address] = args;
-      if (what === 'join') {
-        if (!isServerKind(kind) || address === undefined) return out.print(`servers join: say the kind and the address (servers join slotserver|gameserver|netgame <host:port>)`, 'error');
-        return browser.join(kind, address, out);
+      if (what === 'join' || what === 'watch') {
+        if (!isServerKind(kind) || address === undefined) return out.print(`servers ${what}: say the kind and the address (servers ${what} slotserver|gameserver|netgame <host:port>)`, 'error');
+        return browser.join(kind, address, out, what === 'watch' ? 'watch' : 'play');
       }
       if (what !== undefined && ((what !== 'lan' && what !== 'refresh') || args.length > 1)) return out.print(`servers: unknown argument "${args.join(' ')}" (${usage})`, 'error');
       if (what === 'lan') return listLan(out);

@@ -122,17 +122,19 @@ async function boot(): Promise<void> {
     settingsName: () => settings.playerName,
     viewSlot: () => currView.localSlot,
     bots: () => currView.bots,
+    watching: () => players.watching,
   });
   const shipName = (slot: number): string => names.of(slot);
   // The ships as their pilots chose them: ours from the settings, the others' from the slot table (shared/wire/shipLook.ts).
-  view.chosenLook = (slot) => (slot === currView.localSlot ? lookFromCvars(settings.cvars) : (players.players.find((p) => p.slot === slot)?.look ?? AUTO_LOOK));
+  // Watching (a spectator, a demo), the ship followed is its pilot's, in the look it chose.
+  view.chosenLook = (slot) => (slot === currView.localSlot && !players.watching ? lookFromCvars(settings.cvars) : (players.players.find((p) => p.slot === slot)?.look ?? AUTO_LOOK));
   const labelOf = (slot: number): string | null => (slot === NO_SLOT ? null : names.label(slot));
   // The slots of the joined players: the scoreboard lists them before their first kill or death.
   let joinedSlots: number[] = [];
   const players = new PlayerTable({
     chat: (from, text) => hud.addChat(`${from}: ${text}`, now),
     playersChanged: () => {
-      hud.setPlayers(players.players, players.localSlot, players.status);
+      hud.setPlayers(players.players, players.localSlot, players.status, players.watching);
       hud.setName(names.own());
       joinedSlots = players.players.filter((p) => p.joined).map((p) => p.slot);
     },

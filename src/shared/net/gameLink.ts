@@ -33,7 +33,8 @@ export interface PlayerPing {
 /** What the network hands to the game view. */
 export type NetDelivery =
   /** The slot table changed (or the connection state did). */
-  | { kind: 'players'; players: NetPlayer[]; localSlot: number | null; status: string }
+  /** `watching`: the table as someone watching sees it (a spectator, a player not joined, a demo): `localSlot` is the player the camera follows, not us. */
+  | { kind: 'players'; players: NetPlayer[]; localSlot: number | null; status: string; watching?: true }
   /** A fresh ship state from a peer (stale and duplicate packets never get here). */
   /**
    * `ageMs`: how old the state is by the synchronised common game time

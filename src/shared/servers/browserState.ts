@@ -19,7 +19,7 @@ export interface BrowserState {
   /** The last join from the browser that failed: where, and why in words with what to do. */
   joinError: { address: string; reason: string } | null;
   /** The join the browser started (`servers join <kind> <address>`) while it is under way: null once the player is in the game, and after a refresh. */
-  joining: { kind: MasterServerType; address: string } | null;
+  joining: { kind: MasterServerType; address: string; watch?: true } | null;
 }
 
 export function emptyBrowserState(): BrowserState {

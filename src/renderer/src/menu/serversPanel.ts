@@ -3,9 +3,10 @@
  * answers and the player's kept servers in one table the host fills
  * (BrowserState), sorted by any column and filtered here; Refresh with its
  * progress; what could not be asked; join a row (double click, Enter, a
- * gamepad's A, or the Join button) or an address typed in; keep a server as a
+ * gamepad's A, or the Join button) or an address typed in; watch a row's game
+ * instead (the Watch button: a spectator's seat); keep a server as a
  * favourite; a failed join's reason with what to do. Every action is a
- * console line: `servers refresh`, `servers join <kind> <host:port>`,
+ * console line: `servers refresh`, `servers join|watch <kind> <host:port>`,
  * `favourite add|remove …`. The first time the page shows it refreshes.
  */
 import './servers.css';
@@ -66,6 +67,7 @@ export function serversPanel(ctx: MenuContext): ServersPanel {
   message.setAttribute('aria-live', 'polite');
 
   const join = menuButton('Join', () => act(() => selectedRow() && joinRow(selectedRow() as BrowserRow)), 'servers-join');
+  const watch = menuButton('Watch', () => act(() => selectedRow() && joinRow(selectedRow() as BrowserRow, 'watch')), 'servers-watch');
   const star = menuButton('☆ Favourite', () => act(() => selectedRow() && favourite(selectedRow() as BrowserRow)), 'servers-favourite');
   // Direct connect: the kind (one of three) and host[:port].
   let directKind: MasterServerType = 'gameserver';
@@ -87,7 +89,7 @@ export function serversPanel(ctx: MenuContext): ServersPanel {
   const actions = el('div', 'servers-actions');
   const directGroup = el('div', 'servers-group servers-direct');
   directGroup.append(el('span', 'servers-group-label', 'Join an address'), ...kinds, address, direct);
-  actions.append(join, star, directGroup);
+  actions.append(join, watch, star, directGroup);
   const back = menuButton('Back', () => ctx.run(`menu ${ctx.home()}`), 'servers-back');
   back.classList.add('servers-back');
   body.append(toolbar, problem, filters.element, table.element, empty, message, actions, back);
@@ -102,11 +104,11 @@ export function serversPanel(ctx: MenuContext): ServersPanel {
     return state.rows.find((r) => r.address === selected) ?? null;
   }
 
-  function joinRow(row: BrowserRow): void {
+  function joinRow(row: BrowserRow, how: 'join' | 'watch' = 'join'): void {
     note = '';
     const where = safeAddress(row.address);
-    if (row.kind === null || row.port === null || where === null) note = `${row.name} cannot be joined from here: its ${row.kind === null ? 'kind' : 'address'} is not known`;
-    else ctx.run(`servers join ${row.kind} ${where}`);
+    if (row.kind === null || row.port === null || where === null) note = `${row.name} cannot be ${how === 'join' ? 'joined' : 'watched'} from here: its ${row.kind === null ? 'kind' : 'address'} is not known`;
+    else ctx.run(`servers ${how} ${row.kind} ${where}`);
     renderMessage();
   }
 
@@ -127,12 +129,13 @@ export function serversPanel(ctx: MenuContext): ServersPanel {
     const row = selectedRow();
     const joinable = row !== null && row.kind !== null && row.port !== null;
     join.disabled = !joinable;
+    watch.disabled = !joinable;
     star.disabled = !joinable;
     star.textContent = row?.favourite ? '★ Forget favourite' : '☆ Favourite';
   }
 
   function renderMessage(): void {
-    message.textContent = note || (state.joinError ? joinErrorText(state.joinError) : state.joining ? `joining the ${state.joining.kind} at ${state.joining.address}…` : '');
+    message.textContent = note || (state.joinError ? joinErrorText(state.joinError) : state.joining ? `${state.joining.watch ? 'connecting to watch' : 'joining'} the ${state.joining.kind} at ${state.joining.address}…` : '');
     message.classList.toggle('servers-joining', !note && !state.joinError && state.joining !== null);
   }
 

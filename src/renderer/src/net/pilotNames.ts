@@ -12,6 +12,9 @@ import type { NetPlayer } from '../../../shared/net/gameLink';
 /** What marks our own name among others. */
 export const YOU_MARK = ' (you)';
 
+/** What marks the player followed by someone watching. */
+export const WATCHED_MARK = ' (watching)';
+
 /** `name` marked as ours: "pilot-2 (you)". */
 export function markedAsYou(name: string): string {
   return `${name}${YOU_MARK}`;
@@ -27,6 +30,8 @@ export interface NameSources {
   /** Our slot in the world view (0 offline), and the slots computer pilots fly. */
   viewSlot(): number;
   bots(): readonly number[];
+  /** Watching (a spectator, a demo): the view's slot is the player followed, whose name is not ours to mark. */
+  watching?(): boolean;
 }
 
 export class PilotNames {
@@ -50,6 +55,6 @@ export class PilotNames {
 
   /** The name of the pilot of `slot` as it stands among others: ours marked "(you)". */
   label(slot: number): string {
-    return slot === this.from.viewSlot() ? markedAsYou(this.own()) : this.of(slot);
+    return slot === this.from.viewSlot() && !this.from.watching?.() ? markedAsYou(this.own()) : this.of(slot);
   }
 }

@@ -9,6 +9,7 @@ export class PlayerTable {
   private table: NetPlayer[] = [];
   private local: number | null = null;
   private statusText = '';
+  private watchingNow = false;
 
   constructor(
     private readonly sinks: {
@@ -27,6 +28,10 @@ export class PlayerTable {
   get localSlot(): number | null {
     return this.local;
   }
+  /** The table is a watcher's (a spectator, a player not joined, a demo): the local slot is the player followed, not us. */
+  get watching(): boolean {
+    return this.watchingNow;
+  }
   /** The network's one-line connection status. */
   get status(): string {
     return this.statusText;
@@ -43,6 +48,7 @@ export class PlayerTable {
       this.table = [...d.players].sort((a, b) => a.slot - b.slot);
       this.local = d.localSlot;
       this.statusText = d.status;
+      this.watchingNow = d.watching === true;
       this.sinks.playersChanged();
     } else if (d.kind === 'chat') {
       this.sinks.chat(d.from, d.text);

@@ -2,7 +2,7 @@ import type { NetPlayer } from '../../../shared/net/gameLink';
 import type { ShipView } from '../../../shared/game/view';
 import type { LoopStatsSnapshot } from '../../../shared/util/stats';
 import { byId } from './dom';
-import { markedAsYou } from '../net/pilotNames';
+import { markedAsYou, WATCHED_MARK } from '../net/pilotNames';
 
 /** Lines kept per message list (chat, kill feed). */
 export const HUD_MAX_LINES = 5;
@@ -66,14 +66,14 @@ export class Hud {
     if (seconds !== null) this.dead.textContent = `destroyed — respawning in ${seconds} s`;
   }
 
-  /** Rebuilds the player list: slot, joined marker (● joined, ○ connected only), name, ours marked "(you)". */
-  setPlayers(players: readonly NetPlayer[], localSlot: number | null, status: string): void {
+  /** Rebuilds the player list: slot, joined marker (● joined, ○ connected only), name, ours marked "(you)" (`watching`: the one followed marked "(watching)"). */
+  setPlayers(players: readonly NetPlayer[], localSlot: number | null, status: string, watching = false): void {
     this.status.textContent = status;
     const rows = players.map((p) => {
       const li = document.createElement('li');
       const local = p.local || p.slot === localSlot;
       li.className = local ? 'local' : '';
-      li.textContent = `${p.slot} ${p.joined ? '●' : '○'} ${local ? markedAsYou(p.name) : p.name}`;
+      li.textContent = `${p.slot} ${p.joined ? '●' : '○'} ${local ? (watching ? `${p.name}${WATCHED_MARK}` : markedAsYou(p.name)) : p.name}`;
       return li;
     });
     this.players.replaceChildren(...rows);
