@@ -14,7 +14,7 @@
  * claims (extraClaims.ts) and our shots' reports (hitReports.ts).
  */
 import { NO_INPUT, TICK_HZ, type ShipInput } from '../sim/types';
-import { createMatch, withLimits, type MatchLimits } from './match';
+import { withLimits, type MatchLimits } from './match';
 import { withKill } from './matchSync';
 import { ClientMatch } from './clientMatch';
 import { ExtraClaims } from './extraClaims';
@@ -28,15 +28,15 @@ export type { ClientGameOptions, GamePlayer, GameNotice, TickOutcome } from './c
 import { NO_SLOT, MAX_WIRE_SLOTS, objectId, objectOwner, type RemoteEvent, type ShipState } from '../wire/types';
 import { DEFAULT_CONVERGE_MS } from '../net/smoothing';
 import type { WorldEvent } from './events';
-import { createShip, shipToState, withShip } from './kinds/ship';
+import { shipToState, withShip } from './kinds/ship';
 import { Replicas } from './replicas';
 import { stepWorld } from './step';
-import { freeSpawnPoint } from './spawnPoint';
 import { MATCH_OWNER, MATCH_PLAYING, NO_ATTACKER, type GameObject, type Ship, type World } from './types';
 import { createWorld } from './world';
 import { RULES } from './rules';
 import type { GameJournal } from './journal';
 import { seatBot, unseatBot } from './botSeats';
+import { anotherGame, shipsInNewSlot } from './newSlot';
 import { foreignKill } from './foreignKills';
 
 /** Ticks between the local ship's destruction and its respawn (3 s). */
@@ -361,20 +361,12 @@ export class ClientGame {
     let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot) || this.botSlots.includes(s.slot));
     if (net !== this.netSlot) {
       this.netSlot = net;
-      const mine = ships.find((s) => s.slot === this.local);
-      ships = ships.filter((s) => s.slot !== this.local && s.slot !== (net ?? 0));
+      ships = shipsInNewSlot(ships, this.local, net, this.currWorld);
       this.local = net ?? 0;
-      // A ship waiting to respawn keeps waiting, in the new slot (it respawns at that slot's spawn point); a spectator has none.
-      if (net === NO_SLOT) ships = ships.filter((s) => s.slot !== NO_SLOT);
-      else if (mine && net !== null && mine.respawnIn > 0) ships = withShip(ships, { ...mine, slot: this.local });
-      else if (mine && net !== null) ships = withShip(ships, createShip(this.local, freeSpawnPoint(this.local, ships, this.currWorld.asteroids)));
-      else if (mine) ships = withShip(ships, { ...mine, slot: this.local });
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
-      // Another game, another match: a fresh scoreboard, clock and arena (the authority's word replaces them if it is not us).
-      // Nothing of the last game flies on: its shots, mines and extras would hit, or be claimed, in a game that never saw them.
-      const w = this.currWorld;
-      this.currWorld = { ...w, scores: [], match: createMatch(this.match.limits), asteroids: w.field.slice(), objects: w.objects.filter((o) => o.owner === MATCH_OWNER && o.kind !== 'extra') };
+      // Another game, another match (the authority's word replaces it if it is not us): newSlot.ts.
+      this.currWorld = anotherGame(this.currWorld, this.match.limits);
       this.remote.clear();
       this.extraClaims.clear();
       this.shotLog.clear();
