@@ -9,7 +9,7 @@
  * its game needs through the hooks.
  */
 import { AUTO_LOOK, sameLook } from '../../shared/wire/shipLook';
-import { formatMyShip, parseShipUpdate } from '../../shared/servers/shipLines';
+import { formatMyShip } from '../../shared/servers/shipLines';
 import { platform, arch } from 'node:os';
 import type { PlayerPing } from '../../shared/net/gameLink';
 import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/protocol/protocol';
@@ -26,14 +26,15 @@ import {
   formatNewName,
   parseServerLine,
   MESSAGE_LINES,
+  type JoinAccepted,
 } from '../../shared/servers/joinProtocol';
-import type { Endpoint } from '../../shared/servers/joinFields';
 import { GameSession, WATCHING_LINE, type GameSessionOptions } from './gameSession';
 import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
-import { closedLine, leftLine, removedLine } from './leaveWords';
+import { closedLine, removedLine } from './leaveWords';
 import { ServerRemoval } from './serverRemoval';
-import { endpointAddr, serverRoute } from './serverRoute';
+import { serverRoute } from './serverRoute';
+import { listLine, shipLine } from './serverListLines';
 import { LanLookup } from './serverDiscovery';
 import { howToRejoin, RejoinPolicy, targetText, type ServerTarget } from './serverRejoin';
 
@@ -279,10 +280,6 @@ export abstract class ServerClientProtocol implements Protocol {
     return null;
   }
 
-  private endpointAddr(e: Endpoint): Uint8Array | null {
-    return endpointAddr(this.ctx.packetApi, e);
-  }
-
   private onLine(line: string): void {
     const peer = this.peer;
     const session = this.session?.pipeline;
@@ -297,32 +294,15 @@ export abstract class ServerClientProtocol implements Protocol {
       if (this.welcomeLeft === 0) this.phase = 'joined';
       return;
     }
-    const ship = parseShipUpdate(line);
-    if (ship) {
-      const addr = this.endpointAddr(ship.endpoint);
-      if (addr) peer.heardLook(addr, ship.look);
-      return;
-    }
+    const list = { peer, api: this.ctx.packetApi, print: (l: string) => this.ctx.print(l), playersChanged: () => session.deliverPlayers() };
+    if (shipLine(line, list)) return;
     const msg = parseServerLine(line);
+    if (listLine(msg, list)) return;
     switch (msg.kind) {
       case 'accepted': {
-        const route = serverRoute(this.ctx.packetApi, this.link?.remoteAddress, msg.accepted, this.kind.relayed);
-        if (!route) {
-          this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
-          this.phase = 'leaving';
-          this.link?.close();
-          return;
-        }
-        const clock = route.clock;
-        session.clock.source = clock ? () => clock : null;
-        this.heartbeat = clock;
-        peer.adopt(msg.accepted.slot, route.relay);
+        if (!this.takeSeat(peer, session, msg.accepted, this.kind.relayed)) return;
         // Our chosen ship look (none: left to the slot) goes to the server, which passes it on.
         if (!sameLook(peer.ownLook(), AUTO_LOOK)) this.link?.send(formatMyShip(peer.ownLook()));
-        this.seated(peer, session, msg.accepted.slot, () => this.heartbeat);
-        this.serverName = msg.accepted.serverName;
-        this.phase = 'welcome';
-        this.welcomeLeft = MESSAGE_LINES;
         this.ctx.print(`joined ${this.name} "${this.serverName}" as slot ${msg.accepted.slot}`);
         session.deliverPlayers();
         if (!this.kind.joinsLater && this.session?.autoJoin()) session.requestJoin();
@@ -330,44 +310,10 @@ export abstract class ServerClientProtocol implements Protocol {
         return;
       }
       case 'spectating': {
-        const accepted = { ...msg.accepted, slot: NO_SLOT };
-        const route = serverRoute(this.ctx.packetApi, this.link?.remoteAddress, accepted, true);
-        if (!route) {
-          this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
-          this.phase = 'leaving';
-          this.link?.close();
-          return;
-        }
-        const clock = route.clock;
-        session.clock.source = clock ? () => clock : null;
-        this.heartbeat = clock;
-        peer.adopt(NO_SLOT, route.relay);
-        // A netgame's client side runs for a spectator too: it holds the state and steps the moves.
-        this.seated(peer, session, NO_SLOT, () => this.heartbeat);
-        this.serverName = msg.accepted.serverName;
-        this.phase = 'welcome';
-        this.welcomeLeft = MESSAGE_LINES;
+        // No slot of our own; a netgame's client side runs for a spectator too: it holds the state and steps the moves.
+        if (!this.takeSeat(peer, session, { ...msg.accepted, slot: NO_SLOT }, true)) return;
         this.ctx.print(`spectating ${this.name} "${this.serverName}" (fire follows the next player, the missile key the previous; camera free flies the camera)`);
         session.deliverPlayers();
-        return;
-      }
-      case 'add': {
-        const addr = this.endpointAddr(msg.add.endpoint);
-        const added = addr ? peer.add(msg.add.slot, addr, msg.add.name) : null;
-        if (added) this.ctx.print(`${added.name} connected (slot ${added.slot})`);
-        session.deliverPlayers();
-        return;
-      }
-      case 'remove': {
-        const addr = this.endpointAddr(msg.endpoint);
-        const gone = addr ? peer.remove(addr) : null;
-        if (gone) this.ctx.print(leftLine(gone.name, msg.reason));
-        session.deliverPlayers();
-        return;
-      }
-      case 'name': {
-        const addr = this.endpointAddr(msg.rename.endpoint);
-        if (addr) peer.rename(addr, msg.rename.name);
         return;
       }
       case 'reply':
@@ -397,6 +343,30 @@ export abstract class ServerClientProtocol implements Protocol {
         if (this.phase !== 'joining' && this.removal.heard(line)) return;
         this.ctx.print(`${this.name}: ${line}`);
     }
+  }
+
+  /**
+   * The server gave us a seat (`accepted.slot`; NO_SLOT: a spectator's): where game packets go and
+   * the clock comes from, the seat adopted, the protocol told, the welcome lines next. False
+   * (and the link closing) when the accept did not say where to send.
+   */
+  private takeSeat(peer: ManagedPeer, session: SessionPipeline<ManagedPeer>, accepted: JoinAccepted, relayed: boolean): boolean {
+    const route = serverRoute(this.ctx.packetApi, this.link?.remoteAddress, accepted, relayed);
+    if (!route) {
+      this.failed(`the ${this.name} did not say where to send game packets (udp and token)`);
+      this.phase = 'leaving';
+      this.link?.close();
+      return false;
+    }
+    const clock = route.clock;
+    session.clock.source = clock ? () => clock : null;
+    this.heartbeat = clock;
+    peer.adopt(accepted.slot, route.relay);
+    this.seated(peer, session, accepted.slot, () => this.heartbeat);
+    this.serverName = accepted.serverName;
+    this.phase = 'welcome';
+    this.welcomeLeft = MESSAGE_LINES;
+    return true;
   }
 
   private onClosed(error: string | undefined): void {
