@@ -19,7 +19,7 @@ import { openWatchedGame, type, waitConsole } from './gamePage';
 import { menuLayout } from './menuLayout';
 import type { GameTarget } from '../support/gameTarget';
 import { waitMenu } from '../support/frontDoor';
-import { serverBot, type BotWatch } from '../support/botProcess';
+import { botsJoined, serverBot, stopBots, type BotWatch } from '../support/botProcess';
 import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';
 import { repoRoot } from '../support/webShellProcess';
 import { queryMaster } from '../../src/node/net/masterQuery';
@@ -61,7 +61,7 @@ describe('the server browser page (real servers on loopback)', () => {
       startServer(['gameserver', ...registered('Full'), '--max-players', '1']),
     ]) as [ServerProcess, ServerProcess, ServerProcess, ServerProcess];
     bots.push(serverBot('gameserver', 'owl', `127.0.0.1:${arena.tcp}`, 21), serverBot('gameserver', 'squatter', `127.0.0.1:${full.tcp}`, 22));
-    await Promise.all(bots.map((b) => b.until(`${b.name} in its game`, () => b.players()?.players.some((p) => p.name === b.name && p.joined), 20_000)));
+    await botsJoined(bots);
     await waitFor('four servers listed', async () => (await queryMaster('127.0.0.1', master.tcp)).length === 4);
     game = await openWatchedGame(problems, { width: 1280, height: 720 });
     page = game.page;
@@ -69,8 +69,7 @@ describe('the server browser page (real servers on loopback)', () => {
 
   afterAll(async () => {
     await game?.close();
-    for (const b of bots) b.child.kill('SIGINT');
-    await Promise.all(bots.map((b) => b.exited()));
+    await stopBots(bots);
     stopServers();
   });
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWatchedGame, type, waitConsole } from './gamePage';
 import type { GameTarget } from '../support/gameTarget';
 import { waitMenu } from '../support/frontDoor';
-import { serverBot, type BotWatch } from '../support/botProcess';
+import { botsJoined, serverBot, stopBots, type BotWatch } from '../support/botProcess';
 import { startServer, stopServers, type ServerProcess } from '../support/serverProcess';
 import { repoRoot } from '../support/webShellProcess';
 import { queryMaster } from '../../src/node/net/masterQuery';
@@ -35,7 +35,7 @@ describe('watching a gameserver from the server browser (the game page)', () => 
     master = await startServer(['masterserver', '--name', 'watch-master', '--port', '0']);
     arena = await startServer(['gameserver', '--name', 'Arena', '--port', '0', '--udp-port', '0', '--http-port', '0', '--master', `127.0.0.1:${master.tcp}`]);
     bots.push(serverBot('gameserver', 'owl', `127.0.0.1:${arena.tcp}`, 31), serverBot('gameserver', 'lark', `127.0.0.1:${arena.tcp}`, 32));
-    await Promise.all(bots.map((b) => b.until(`${b.name} in its game`, () => b.players()?.players.some((p) => p.name === b.name && p.joined), 20_000)));
+    await botsJoined(bots);
     await waitFor('the gameserver listed', async () => (await queryMaster('127.0.0.1', master.tcp)).length === 1);
     game = await openWatchedGame(problems, { width: 1280, height: 720 });
     page = game.page;
@@ -43,8 +43,7 @@ describe('watching a gameserver from the server browser (the game page)', () => 
 
   afterAll(async () => {
     await game?.close();
-    for (const b of bots) b.child.kill('SIGINT');
-    await Promise.all(bots.map((b) => b.exited()));
+    await stopBots(bots);
     stopServers();
   });
 

@@ -71,6 +71,16 @@ describe('spectating from a host', () => {
     await run(eye, 'say hello');
     expect(eye.text()).toMatch(/say: spectators cannot talk to the players/);
     expect(server.stats().drops['spectator-state'] ?? 0).toBe(0);
+    // A spectator records the game it watches like a player: its demo replays to the same digests.
+    await run(eye, 'record watched');
+    await until('the recording', () => /recording demo watched \(gameserver\)/.test(eye.text()));
+    const from = views(eye).length;
+    await until('80 ticks recorded', () => views(eye).length >= from + 80, 20_000);
+    await run(eye, 'stop');
+    await until('the file', () => /recorded demo watched: /.test(eye.text()));
+    await run(eye, 'timedemo watched');
+    await until('timedemo', () => /timedemo watched: .*; ([1-9]\d*) of \1 digests matched/.test(eye.text()), 20_000);
+    console.log(/timedemo watched: .*/.exec(eye.text())?.[0]);
     const seat = server.stats().spectators.list[0];
     console.log(`the spectator was sent ${seat?.statesSent} states in ${seat?.datagramsSent} datagrams (${seat?.bytesSent} B); the players' drops: ${JSON.stringify(server.stats().drops)}`);
     await run(eye, 'disconnect');

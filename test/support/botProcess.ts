@@ -118,3 +118,14 @@ export function serverBot(protocol: 'slotserver' | 'gameserver' | 'netgame', nam
   );
   return new BotWatch(name, child);
 }
+
+/** Bots `bots` in their games: waits until each shows itself joined (a seat and its ship in). */
+export async function botsJoined(bots: readonly BotWatch[], ms = 20_000): Promise<void> {
+  await Promise.all(bots.map((b) => b.until(`${b.name} in its game`, () => b.players()?.players.some((p) => p.name === b.name && p.joined) ?? false, ms)));
+}
+
+/** Stops `bots` as Ctrl-C would (each leaves its game) and waits for them to exit. */
+export async function stopBots(bots: readonly BotWatch[]): Promise<void> {
+  for (const b of bots) b.child.kill('SIGINT');
+  await Promise.all(bots.map((b) => b.exited()));
+}
