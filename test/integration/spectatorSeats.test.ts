@@ -1,6 +1,6 @@
 /**
- * Spectator seats of the join server (Starlane 1.2, work in progress: the
- * gameserver does not offer them yet): a spectate line gets a seat apart
+ * Spectator seats of the join server (Starlane 1.2; the game- and netgame
+ * servers' spectators build on them): a spectate line gets a seat apart
  * from the players', with its UDP port and token, the welcome lines and the
  * client list; it hears players come and go but is on nobody's list; the
  * 33rd spectator of 32 seats is refused with `spectators full`; a server
