@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startJoinServer } from '../../src/node/servers/join/joinServer';
 import type { JoinServer } from '../../src/node/servers/join/joinOptions';
 import { LineClient } from '../support/lineClient';
+import { waitFor } from '../support/waitFor';
 
 const servers: JoinServer[] = [];
 const clients: LineClient[] = [];
@@ -19,7 +20,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function server(spectators: boolean): Promise<JoinServer> {
+async function server(spectators: boolean, maxPerAddress?: number): Promise<JoinServer> {
   let token = 0x1000;
   const s = await startJoinServer({
     name: 'Watched',
@@ -28,6 +29,7 @@ async function server(spectators: boolean): Promise<JoinServer> {
     kind: 'gameserver',
     maxPlayers: 2,
     slotLimit: 255,
+    ...(maxPerAddress === undefined ? {} : { maxPerAddress }),
     welcome: ['hello'],
     log: pino({ level: 'silent' }),
     hooks: { joined: () => ({ udp: 6522, token: token++ }), ...(spectators ? { spectatorJoined: () => ({ udp: 6522, token: token++ }) } : {}) },
@@ -94,5 +96,33 @@ describe('spectator seats', () => {
     c.send('version: 1.2 spectate: Eye os: linux');
     expect(await c.next()).toBe('you sent an invalid request');
     expect(s.spectators()).toEqual([]);
+  });
+
+  it('one host holds at most its share of spectator seats (the players\' per-address limit), apart from its players\'', async () => {
+    const s = await server(true, 2);
+    const eyes: LineClient[] = [];
+    for (let i = 0; i < 2; i++) {
+      const c = await client(s, '127.0.0.20');
+      c.send(`version: 1.2 spectate: Eye${i} os: linux port: ${6700 + i}`);
+      expect(await c.next()).toMatch(/^spectate from Eye\d accepted/);
+      eyes.push(c);
+    }
+    const third = await client(s, '127.0.0.20');
+    third.send('version: 1.2 spectate: Eye2 os: linux port: 6702');
+    expect(await third.next()).toBe('spectators full');
+    // Its share of players' seats is its own still, and another host still gets a spectator seat.
+    const red = await client(s, '127.0.0.20');
+    red.send('version: 1.2 join me: Red os: linux port: 6710');
+    expect(await red.next()).toMatch(/^join from Red accepted, slot: 0/);
+    const other = await client(s, '127.0.0.21');
+    other.send('version: 1.2 spectate: Far os: linux port: 6711');
+    expect(await other.next()).toMatch(/^spectate from Far accepted/);
+    // A seat freed is the host's again.
+    eyes[0]?.send('remove me');
+    await new Promise<void>((resolve) => eyes[0]?.socket.once('close', () => resolve()));
+    await waitFor('the seat freed', () => s.spectators().length === 2);
+    const again = await client(s, '127.0.0.20');
+    again.send('version: 1.2 spectate: Eye3 os: linux port: 6703');
+    expect(await again.next()).toMatch(/^spectate from Eye3 accepted/);
   });
 });

@@ -114,6 +114,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   const hooks = options.hooks ?? {};
   const welcome = checkJoinOptions(options);
   const perAddress = new PerAddress(options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS);
+  // Spectator seats have the same share per host, apart from the players': one host cannot take them all.
+  const watchersPerAddress = new PerAddress(perAddress.limit);
   let banWatch: BanWatch | undefined;
   if (options.banFile !== undefined) {
     banWatch = await watchBanList(options.banFile, { log, pollMs: options.banPollMs, onChange: () => kickBanned() });
@@ -216,12 +218,14 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (!isIPv4(conn.address) && !isIPv6(conn.address)) return refuse(conn, INVALID_REQUEST, 'peer address unknown', who, true);
     const n = watchers.findIndex((s) => s === undefined);
     if (n < 0) return refuse(conn, SPECTATORS_FULL, 'spectators full', { ...who, limit: maxSpectators }, true);
+    if (watchersPerAddress.full(conn.address)) return refuse(conn, SPECTATORS_FULL, 'this address holds its share of spectator seats', { ...who, limit: watchersPerAddress.limit }, true);
     if (nameTaken(req.name)) return refuse(conn, NAME_TAKEN, 'name taken', who);
     const player: SeatedPlayer = { slot: n, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
     const seat: Seat = { player, conn, minor: Number(req.version.split('.')[1] ?? 0), look: AUTO_LOOK, spectator: true };
     const session = guarded('spectatorJoined hook', () => hooks.spectatorJoined?.({ ...player }));
     if (!session) return refuse(conn, INVALID_REQUEST, 'no spectator session', who, true);
     watchers[n] = seat;
+    watchersPerAddress.add(player.address);
     st.seat = seat;
     st.joinedOnce = true;
     clearTimeout(st.timer);
@@ -238,6 +242,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (seat.spectator) {
       st.seat = undefined;
       watchers[seat.player.slot] = undefined;
+      watchersPerAddress.remove(seat.player.address);
       if (closing) return;
       guarded('spectatorLeft hook', () => hooks.spectatorLeft?.({ ...seat.player }, why));
       log.info({ spectator: seat.player.slot, name: seat.player.name, why }, 'spectator left');
@@ -425,6 +430,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       });
       seats.fill(undefined);
       watchers.fill(undefined);
+      watchersPerAddress.clear();
       perAddress.clear();
     },
   };
