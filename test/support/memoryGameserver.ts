@@ -29,6 +29,7 @@ import { GameDatagrams } from '../../src/node/servers/game/gameDatagrams';
 import { BacklogProbe } from '../../src/node/servers/game/receiveBacklog';
 import { resolveGameserverOptions, type GameserverOptions } from '../../src/node/servers/game/gameserverOptions';
 import { DiscoveryResponder } from '../../src/node/servers/common/discoveryResponder';
+import { A2sResponder } from '../../src/node/servers/common/a2sResponder';
 import { MatchReferee } from '../../src/node/servers/game/matchReferee';
 import { ArenaOwner } from '../../src/node/servers/game/arenaOwner';
 import type { ServerUdp, UdpEndpoint } from '../../src/node/servers/common/serverUdp';
@@ -89,10 +90,12 @@ export class MemoryGameserver {
     this.fwd = fwd;
     const time = new ServerTimeService(udp, now);
     const discovery = new DiscoveryResponder({ udp, log, info: () => null });
+    const a2s = new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } });
     const datagrams = new GameDatagrams({
       udp,
       fwd,
       sources,
+      a2s,
       discovery,
       time,
       backlog: new BacklogProbe(),

@@ -13,6 +13,7 @@ import type { NodeAddress } from '../../../src/shared/net/packetApi';
 import { encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType } from '../../../src/shared/wire/types';
 import { DiscoveryResponder } from '../../../src/node/servers/common/discoveryResponder';
+import { A2sResponder } from '../../../src/node/servers/common/a2sResponder';
 import type { ServerUdp, UdpEndpoint } from '../../../src/node/servers/common/serverUdp';
 import { SourceGuard } from '../../../src/node/servers/common/strikes';
 import { ServerTimeService } from '../../../src/node/servers/common/timeService';
@@ -35,7 +36,7 @@ function server(gatherMs: number, players = 3) {
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const now = () => clock.now();
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
-  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: clock, kick: () => undefined });
+  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: clock, kick: () => undefined });
   const seats = Array.from({ length: players }, (_, slot) => slot).map((slot) => fwd.add(slot, address(slot), () => 0x1000 + slot, 0));
   let id = 1;
   const state = (slot: number) => {

@@ -13,6 +13,7 @@ import type { NodeAddress } from '../../../src/shared/net/packetApi';
 import { DropCounters, encodePacket } from '../../../src/shared/wire/codec';
 import { PacketType, type PacketHeader } from '../../../src/shared/wire/types';
 import { DiscoveryResponder } from '../../../src/node/servers/common/discoveryResponder';
+import { A2sResponder } from '../../../src/node/servers/common/a2sResponder';
 import { MIGRATE_AFTER_QUIET_MS, SeatAdmission, settleSeat, type AdmissionSeat, type SeatAdmissionRules, type SeatDrop } from '../../../src/node/servers/common/seatAdmission';
 import type { ServerUdp, UdpEndpoint } from '../../../src/node/servers/common/serverUdp';
 import { SourceGuard } from '../../../src/node/servers/common/strikes';
@@ -125,7 +126,7 @@ function gameserverSide(): Side {
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
   const now = () => clock.now;
-  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
+  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
   const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
   return { receive: (m, f) => d.onDatagram(m, f), drops: () => ({ ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) }), seat, clock, sent };
 }
@@ -139,7 +140,7 @@ function netgameSide(): Side {
   const seats = new Map<number, NetSeat>();
   const seat = newSeat(SLOT, ADDRESS, TOKEN, 0);
   seats.set(SLOT, seat);
-  const d = new NetgameDatagrams({ udp, sources: new SourceGuard({ datagramsPerSecond: 200 }), discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), seats, clock: now, deliver: () => undefined, envelopes: () => undefined });
+  const d = new NetgameDatagrams({ udp, sources: new SourceGuard({ datagramsPerSecond: 200 }), discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), seats, clock: now, deliver: () => undefined, envelopes: () => undefined });
   return { receive: (m, f) => d.onDatagram(m, f), drops: () => ({ ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) }), seat, clock, sent };
 }
 
@@ -188,7 +189,7 @@ describe('both servers run the one ladder', () => {
     const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
     const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
     const now = () => clock.now;
-    const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
+    const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
     const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
     d.onDatagram(datagram(1), at(5000));
     clock.now = MIGRATE_AFTER_QUIET_MS;

@@ -32,6 +32,7 @@ import { isDiscoveryRequest } from '../../../shared/servers/lanDiscovery';
 import { spawnPoints } from '../../../shared/sim/spawn';
 import type { Logger } from '../../log';
 import type { DiscoveryResponder } from '../common/discoveryResponder';
+import type { A2sResponder } from '../common/a2sResponder';
 import type { Forwarder } from './forwarder';
 import type { GameserverConfig } from './gameserverOptions';
 import { unwrapAddress } from '../common/lineServer';
@@ -71,13 +72,15 @@ export const GAME_ADMISSION: SeatAdmissionRules = {
 };
 
 /** The gameserver's own drop reasons besides the ladder's (SeatDrop: no-token … replayed, unexpected-type, no-state). */
-type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token' | 'backlog' | 'spectator-state';
+type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'bad-a2s' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token' | 'backlog' | 'spectator-state';
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
   fwd: Forwarder;
   sources: SourceGuard;
   discovery: DiscoveryResponder;
+  /** Valve's server query (A2S) on the game port (common/a2sResponder.ts). */
+  a2s: A2sResponder;
   time: ServerTimeService;
   /** The server's probes through its own receive queue: how long a datagram read now can have waited (receiveBacklog.ts). */
   backlog: BacklogProbe;
@@ -142,9 +145,11 @@ export class GameDatagrams {
       // LAN discovery and time sync share the port; what they take but do not answer counts as a drop like any other.
       const discovered = this.parts.discovery.offer(msg, from);
       const timed = discovered === 'other' ? this.parts.time.offer(msg, from) : 'other';
+      const queried = discovered === 'other' && timed === 'other' ? this.parts.a2s.offer(msg, from) : 'other';
       if (discovered === 'dropped') this.drop('bad-discovery');
       else if (timed === 'dropped') this.drop('bad-time-sync');
-      else if (discovered === 'other' && timed === 'other') this.receive(msg, from);
+      else if (queried === 'dropped') this.drop('bad-a2s');
+      else if (discovered === 'other' && timed === 'other' && queried === 'other') this.receive(msg, from);
       // A joined client's own endpoint is never struck for what fails here: its source address proves nothing.
       if (this.dropped !== null && seat === null) this.offence(source, from, this.dropped, now);
     } catch (err) {

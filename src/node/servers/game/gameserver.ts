@@ -43,6 +43,10 @@ import { matchPages } from '../../../shared/game/matchSync';
 import { ServerTimeService } from '../common/timeService';
 import { MAX_WIRE_SLOTS, NO_SLOT, type RemoteEvent } from '../../../shared/wire/types';
 import { MatchRecorder } from '../common/matchRecorder';
+import { A2sResponder } from '../common/a2sResponder';
+import { a2sInfo, A2S_MAP } from '../common/a2sInfo';
+import { serverMatch } from '../common/matchStatus';
+import { WIRE_VERSION } from '../../../shared/wire/types';
 
 /** A tick this late (ms) means the server itself was stopped: the silence check runs before the backlog is read. */
 const STALL_MS = 1000;
@@ -79,11 +83,40 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const backlog = new BacklogProbe();
   const self = udp.self();
   const discovery = new DiscoveryResponder({ udp, log, info: () => (seats ? { kind: 'gameserver', name, port: seats.port, players: seats.playerCount(), maxPlayers, version: APP_VERSION } : null) });
+  // Valve's server query (A2S) on the game port, for server browsers and monitoring tools (a2sQuery.ts).
+  const a2s = new A2sResponder({
+    udp,
+    log,
+    clock,
+    source: {
+      info: () => (seats ? a2sInfo({ name, map: A2S_MAP, players: seats.playerCount(), maxPlayers, gamePort: seats.port }) : null),
+      players: () => {
+        const match = serverMatch(referee.announcement(clock()));
+        return seats.players().map((p) => ({ name: p.name, score: match.scoreOf(p.slot).kills, seconds: Math.max(0, (Date.now() - p.joinedAt) / 1000) }));
+      },
+      rules: () => {
+        const m = referee.announcement(clock());
+        return [
+          ['protocol', 'gameserver'],
+          ['version', APP_VERSION],
+          ['wire', String(WIRE_VERSION)],
+          ['join', `tcp ${seats.port}`],
+          ['kill_limit', String(m.killLimit)],
+          ['time_limit', String(m.timeLimitS)],
+          ['filter_radius', String(config.radius)],
+          ['tick_hz', String(config.tickHz)],
+          ['spectators', `${fwd.stand.seats.size}/${config.maxSpectators}`],
+          ['spectator_delay', String(config.spectatorDelayMs / 1000)],
+        ];
+      },
+    },
+  });
   const datagrams = new GameDatagrams({
     udp,
     fwd,
     sources,
     discovery,
+    a2s,
     time,
     backlog,
     config,
@@ -309,7 +342,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           ...s.counters,
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);
-      const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered };
+      const queries = a2s.stats();
+      const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered, a2s: Object.values(queries.answered).reduce((a, b) => a + b, 0), a2sChallenges: queries.challenges };
       const watching = new Map(seats.spectators().map((p) => [p.slot, p.name]));
       const spectators = [...fwd.stand.seats.values()].map((s) => ({
         spectator: s.spectator ?? 0,

@@ -142,8 +142,8 @@ export interface GameserverStats {
   eventDrops: EventDrops;
   /** Strikes by kind (`speed`, `teleport`, `foreign-event`, …) over all clients since start. */
   strikes: Record<string, number>;
-  /** Datagrams answered without a session: LAN-discovery and time-sync requests. */
-  answered: { discovery: number; timeSync: number };
+  /** Datagrams answered without a session: LAN-discovery and time-sync requests, A2S queries (and the challenges sent for them). */
+  answered: { discovery: number; timeSync: number; a2s: number; a2sChallenges: number };
   /** Players dropped for their strikes. */
   kicked: number;
   /** Sources (ip:port) blocked for bad datagrams since start, and blocked right now. */

@@ -20,6 +20,7 @@ import { isNetgameClientMessage, type NetgameClientMessage } from '../../../shar
 import type { ServerTimeService } from '../common/timeService';
 import { encodePacket } from '../../../shared/wire/codec';
 import type { DiscoveryResponder } from '../common/discoveryResponder';
+import type { A2sResponder } from '../common/a2sResponder';
 import { unwrapAddress } from '../common/lineServer';
 import type { ServerUdp, UdpEndpoint } from '../common/serverUdp';
 import type { SourceGuard } from '../common/strikes';
@@ -72,6 +73,8 @@ export interface NetgameDatagramsParts {
   sources: SourceGuard;
   discovery: DiscoveryResponder;
   time: ServerTimeService;
+  /** Valve's server query (A2S) on the same port (common/a2sResponder.ts). */
+  a2s: A2sResponder;
   seats: Map<number, NetSeat>;
   clock(): number;
   /** A client's message, from its seat. */
@@ -100,6 +103,9 @@ export class NetgameDatagrams {
     try {
       if (this.parts.discovery.offer(msg, from) !== 'other') return;
       if (this.parts.time.offer(msg, from) !== 'other') return;
+      const queried = this.parts.a2s.offer(msg, from);
+      if (queried === 'dropped') return this.drop('bad-a2s');
+      if (queried === 'answered') return;
       this.receive(msg, from);
     } catch {
       this.drop('internal');

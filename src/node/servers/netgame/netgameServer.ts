@@ -16,7 +16,9 @@
 import type { MatchLimits } from '../../../shared/game/match';
 import { randomInt } from 'node:crypto';
 import { NetgameServer, SPECTATOR_KEYS } from '../../../shared/netgame/server';
-import { NO_SLOT } from '../../../shared/wire/types';
+import { NO_SLOT, WIRE_VERSION } from '../../../shared/wire/types';
+import { A2sResponder, type A2sStats } from '../common/a2sResponder';
+import { a2sInfo, A2S_MAP } from '../common/a2sInfo';
 import { spectatorSeats } from '../common/spectatorSeats';
 import { behindReason, MAX_MAX_BEHIND_FRAMES, MIN_MAX_BEHIND_FRAMES } from '../../../shared/netgame/syncGate';
 import { announcementOf, type MatchStanding } from '../../../shared/game/matchSync';
@@ -96,6 +98,8 @@ export interface NetgameServerStats {
     /** The server's reliable messages (chat, names) to it not yet acknowledged. */
     reliablePending: number;
   }[];
+  /** A2S queries answered, challenges sent and queries dropped by reason (common/a2sResponder.ts). */
+  a2s: A2sStats;
   /** The spectator seats there are, and each spectator: its endpoint, how far behind it runs, what it was sent. */
   spectators: {
     max: number;
@@ -175,11 +179,38 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
     () => seats.values(),
     (reason) => datagrams?.serverDrops.set(reason, (datagrams.serverDrops.get(reason) ?? 0) + 1),
   );
+  // Valve's server query (A2S), for server browsers and monitoring tools.
+  const a2s = new A2sResponder({
+    udp,
+    log,
+    clock,
+    source: {
+      info: () => (join ? a2sInfo({ name, map: A2S_MAP, players: join.playerCount(), maxPlayers, gamePort: join.port }) : null),
+      players: () => {
+        const scores = new Map(announcementOf(core.state.world).scores.map((x) => [x.slot, x.kills]));
+        return join?.players().map((p) => ({ name: p.name, score: scores.get(p.slot) ?? 0, seconds: Math.max(0, (Date.now() - p.joinedAt) / 1000) })) ?? [];
+      },
+      rules: () => {
+        const m = announcementOf(core.state.world);
+        return [
+          ['protocol', 'netgame'],
+          ['version', APP_VERSION],
+          ['wire', String(WIRE_VERSION)],
+          ['join', `tcp ${join?.port ?? 0}`],
+          ['kill_limit', String(m.killLimit)],
+          ['time_limit', String(m.timeLimitS)],
+          ['control_lead', String(core.baseLead)],
+          ['spectators', `${[...seats.values()].filter((x) => x.spectator !== null).length}/${maxSpectators}`],
+        ];
+      },
+    },
+  });
   datagrams = new NetgameDatagrams({
     udp,
     sources,
     discovery,
     time,
+    a2s,
     seats,
     clock,
     deliver: (seat, ev, now) => core.receive(seat.key, ev, now),
@@ -332,7 +363,7 @@ export async function startNetgameServer(options: NetgameServerOptions): Promise
         const traffic = seat.connection.counters;
         return [{ spectator: seat.spectator, name: watching.get(seat.spectator) ?? '?', udp: seat.udp ? `${seat.udp.address}:${seat.udp.port}` : null, serverSync: c ? core.behind(c) : null, datagramsSent: traffic.datagramsOut, bytesSent: traffic.bytesOut }];
       });
-      return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.connection.counters.datagramsIn, 0), drops, clients, spectators: { max: maxSpectators, list } };
+      return { frame: core.frame, datagramsIn: [...seats.values()].reduce((n, s) => n + s.connection.counters.datagramsIn, 0), drops, clients, a2s: a2s.stats(), spectators: { max: maxSpectators, list } };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;

@@ -8,13 +8,15 @@
  * shared with the gameserver. A joined player whose host sends no time-sync
  * request to the UDP port for `silenceTimeoutMs` loses its seat (slotLiveness.ts).
  */
-import { MAX_SLOTS } from '../../../shared/wire/types';
+import { MAX_SLOTS, WIRE_VERSION } from '../../../shared/wire/types';
 import { statusPage } from '../../../shared/servers/html';
 import { formatEndpoint } from '../../../shared/servers/joinFields';
 import { startJoinServer } from '../join/joinServer';
 import { allButOneSeat, proveUdpMsOf, type SeatedPlayer } from '../join/joinOptions';
 import { duration } from '../common/playerAddress';
 import { DiscoveryResponder, type DiscoveryStats } from '../common/discoveryResponder';
+import { A2sResponder, type A2sStats } from '../common/a2sResponder';
+import { a2sInfo, A2S_MAP } from '../common/a2sInfo';
 import { ServerUdp, type UdpEndpoint } from '../common/serverUdp';
 import { PortInUseError } from '../common/portInUse';
 import { PLAYERS_DECIDE_MATCH } from '../common/matchStatus';
@@ -64,7 +66,7 @@ export interface Slotserver extends RunningServer {
   /** Joined players by slot. */
   players(): SlotPlayer[];
   /** The UDP socket's counters: datagrams no handler took, LAN discovery's, and time-sync requests answered. */
-  udpStats(): { unknown: number; discovery: DiscoveryStats; timeSyncAnswered: number };
+  udpStats(): { unknown: number; discovery: DiscoveryStats; timeSyncAnswered: number; a2s: A2sStats };
   /** Reads the ban file again (SIGHUP) and removes the seated players it bans. */
   reloadBans(why?: string): Promise<void>;
 }
@@ -132,7 +134,24 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
     if (verdict === 'answered') liveness?.heard(from.address);
     return verdict !== 'other';
   };
-  const datagramHandlers: Array<(msg: Uint8Array, from: UdpEndpoint) => boolean> = [timeSync, (msg, from) => discovery.offer(msg, from) !== 'other'];
+  // Valve's server query (A2S) for server browsers and monitoring tools: the players' games decide the match, so no scores.
+  const a2s = new A2sResponder({
+    udp,
+    log,
+    clock: () => performance.now() - t0,
+    source: {
+      info: () => a2sInfo({ name, map: A2S_MAP, players: seats.playerCount(), maxPlayers, gamePort: seats.port }),
+      players: () => seats.players().map((p) => ({ name: p.name, score: 0, seconds: Math.max(0, (Date.now() - p.joinedAt) / 1000) })),
+      rules: () => [
+        ['protocol', 'slotserver'],
+        ['version', APP_VERSION],
+        ['wire', String(WIRE_VERSION)],
+        ['join', `tcp ${seats.port}`],
+        ['match', 'decided by the players'],
+      ],
+    },
+  });
+  const datagramHandlers: Array<(msg: Uint8Array, from: UdpEndpoint) => boolean> = [timeSync, (msg, from) => discovery.offer(msg, from) !== 'other', (msg, from) => a2s.offer(msg, from) !== 'other'];
   let unknownDatagrams = 0;
   udp.onDatagram((msg, from) => {
     try {
@@ -152,7 +171,7 @@ export async function startSlotserver(options: SlotserverOptions): Promise<Slots
     ports: { tcp: seats.port, udp: udpPort },
     playerCount: () => seats.playerCount(),
     players: () => seats.players(),
-    udpStats: () => ({ unknown: unknownDatagrams, discovery: discovery.stats(), timeSyncAnswered: time.stats().answered }),
+    udpStats: () => ({ unknown: unknownDatagrams, discovery: discovery.stats(), timeSyncAnswered: time.stats().answered, a2s: a2s.stats() }),
     reloadBans: (why) => seats.reloadBans(why),
     async close(reason = 'server shutting down') {
       if (closing) return;
