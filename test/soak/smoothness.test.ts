@@ -98,7 +98,11 @@ describe('remote ship smoothness on a bad link', () => {
     await until('the viewer joined the bot', () => /connected to the peer-to-peer game as slot 1/.test(viewer.text()), 20_000).catch((e) => { console.log(viewer.text()); throw e; });
     await until('12 s of states', () => arrivals.length >= 100 && (arrivals[arrivals.length - 1]?.at ?? 0) - (arrivals[0]?.at ?? 0) >= 12_000, 40_000);
 
-    const aged = arrivals.filter((a) => a.d.ageMs !== undefined).map((a) => a.d.ageMs as number);
+    // States are aged once the viewer's clock is synchronised with the host's (a few exchanges over the lossy, lagged link).
+    const firstAged = arrivals.findIndex((a) => a.d.ageMs !== undefined);
+    const synced = firstAged < 0 ? [] : arrivals.slice(firstAged);
+    const aged = synced.filter((a) => a.d.ageMs !== undefined).map((a) => a.d.ageMs as number);
+    const syncedAfterMs = firstAged < 0 ? NaN : arrivals[firstAged]!.at - arrivals[0]!.at;
     const withAge = replay(arrivals, true);
     const arrivalOnly = replay(arrivals, false);
     const speed = pct(withAge.motion, 0.5);
@@ -107,11 +111,14 @@ describe('remote ship smoothness on a bad link', () => {
       `correction max ${Math.max(...r.corrections).toFixed(3)} / p99 ${pct(r.corrections, 0.99).toFixed(3)} / p50 ${pct(r.corrections, 0.5).toFixed(4)}, distance from the true position p50 ${pct(r.errors, 0.5).toFixed(2)} / p95 ${pct(r.errors, 0.95).toFixed(2)}`;
     console.log(
       `smoothness: ${arrivals.length} states at ~10 Hz over ${((arrivals[arrivals.length - 1]!.at - arrivals[0]!.at) / 1000).toFixed(1)} s with net_fakelag 150, net_fakeloss 5; ` +
+        `clock synchronised after ${syncedAfterMs.toFixed(0)} ms (${firstAged} states unaged), then ${aged.length} of ${synced.length} states aged; ` +
         `state age by common time p50 ${pct(aged, 0.5)} ms; ship motion ${speed.toFixed(3)} units/frame at 60 fps; ` +
         `placed by game time: ${report(withAge)}; placed by arrival time: ${report(arrivalOnly)} (units)`,
     );
     // The clock is synchronised (ages are measured and about the fake lag), and states are placed by them.
-    expect(aged.length).toBeGreaterThan(arrivals.length * 0.9);
+    expect(firstAged).toBeGreaterThanOrEqual(0);
+    expect(syncedAfterMs).toBeLessThan(6_000); // half the run: a sync that never settles trips this, a slow machine does not
+    expect(aged.length).toBeGreaterThan(synced.length * 0.9);
     expect(pct(aged, 0.5)).toBeGreaterThan(120);
     expect(pct(aged, 0.5)).toBeLessThan(1000); // beyond a second an age is treated as clock trouble
     // No frame jumps. Snapping to a state 150 ms old would move the ship by some nine frames of its own motion;
