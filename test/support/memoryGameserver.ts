@@ -44,6 +44,7 @@ import { MAX_WIRE_SLOTS, PacketType, type ReliableGameEvent } from '../../src/sh
 import { matchPages } from '../../src/shared/game/matchSync';
 import type { MemoryNet } from './memoryNet';
 import type { VirtualClock } from './virtualClock';
+import { oneRoom } from './oneRoom';
 
 /** What a memory gameserver's options may set (the socket and TCP ones have no meaning here). */
 export type MemoryGameserverOptions = Pick<GameserverOptions, 'killLimit' | 'timeLimitS' | 'filterRadius' | 'tickHz' | 'flush' | 'gatherMs' | 'timeoutMs' | 'strikeLimit'>;
@@ -93,7 +94,7 @@ export class MemoryGameserver {
     const a2s = new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } });
     const datagrams = new GameDatagrams({
       udp,
-      fwd,
+      rooms: oneRoom(fwd),
       sources,
       a2s,
       discovery,

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Quat, Vec3 } from '../../src/shared/sim/types';
 import { fillPacket, headerSize, linkSize, MAX_ANGULAR_RATE, MAX_COORD, TERMINATOR_SIZE } from '../../src/shared/wire/codec';
-import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_SLOTS, MATCH_PAGES, MATCH_SCORES_PER_PAGE, NO_SLOT, PacketType, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
+import { MAX_ACK_IDS, MAX_BREAKS, MAX_DATAGRAM_BYTES, MAX_FRAME_INPUTS, MAX_MOVES, MAX_NAME_LENGTH, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, MAX_TEXT_BYTES, MAX_WIRE_GATES, MAX_WIRE_SLOTS, MATCH_PAGES, MATCH_SCORES_PER_PAGE, NO_SLOT, PacketType, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES } from '../../src/shared/wire/types';
 import { MAX_WIRE_SPEED, POSITION_STEPS, VELOCITY_STEPS } from '../../src/shared/wire/shipStateCodec';
 import type { LinkedMessage, LinkSection, Packet, PacketHeader, PlayerEntry, RemoteEvent, RemoteEventType, ShipState, WireAddr } from '../../src/shared/wire/types';
 
@@ -104,6 +104,9 @@ export const arbText: fc.Arbitrary<string> = fc
   .map((s) => s.replace(/[\u0000-\u001f\u007f-\u009f]/gu, '?'))
   .filter((s) => utf8Length(s) <= MAX_TEXT_BYTES && !hasControl(s));
 
+/** A solar system's name: 1..31 of A–Z a–z 0–9 . _ - (galaxyMap.ts). */
+export const arbSystemName: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z0-9._-]{1,31}$/);
+
 export const arbPlayerEntry: fc.Arbitrary<PlayerEntry> = fc.record({ slot: arbSlot, addr: arbWireAddr, name: arbName, joined: fc.boolean() });
 
 /** One chunk of a state transfer or difference: its frame, index of count (1..MAX_STATE_CHUNKS) and 1..STATE_CHUNK_BYTES bytes. */
@@ -153,6 +156,19 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
         .map((scores) => ({ ...m, page, scores })),
     ),
   ),
+  solarSystem: fc.record({
+    type: fc.constant('solarSystem'),
+    name: arbSystemName,
+    seed: arbU32,
+    asteroids: arbU16,
+    radius: arbU16,
+    fields: arbU8,
+    gates: fc.array(fc.record({ to: arbSystemName, pos: arbCoordVec }), { maxLength: MAX_WIRE_GATES }),
+    placed: fc.boolean(),
+    pos: arbCoordVec,
+    rot: arbQuat,
+    vel: arbCoordVec,
+  }),
   asteroidBreaks: fc.record({
     type: fc.constant('asteroidBreaks'),
     round: arbU16,

@@ -35,7 +35,7 @@ export const HEADER: PacketHeader = {
 /** HEADER as the byte table in docs/PROTOCOL.md says it goes on the wire. */
 export const HEADER_BYTES = [
   0x53, 0x4c, // magic 'SL'
-  0x0e, // version 14
+  0x0f, // version 15
   0x01, // type GameState
   0x02, // sender slot
   0x19, // flags: joined (bit 0), game time (bit 3), ship state (bit 4)

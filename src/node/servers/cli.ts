@@ -14,6 +14,7 @@ import { APP_VERSION } from '../version';
 import { DEFAULT_MAX_SERVERS_PER_ADDRESS, startMasterserver } from './master/masterserver';
 import type { MasterRegistration } from './master/masterClient';
 import { startSlotserver, renderSlotserverStatus } from './slot/slotserver';
+import { loadGalaxy } from './game/galaxyFile';
 import { startGameserver } from './game/gameserver';
 import { NETGAME_MAX_PLAYERS, startNetgameServer } from './netgame/netgameServer';
 import { renderNetgameStatus } from './netgame/netgameStatus';
@@ -126,6 +127,7 @@ interface GameOpts extends SlotOpts {
   recordKeep: number;
   maxSpectators: number;
   spectatorDelay: number;
+  galaxy?: string;
 }
 
 withPlayerOptions(
@@ -156,10 +158,12 @@ withPlayerOptions(
   .option(...RECORD_KEEP_OPTION)
   .option(...MAX_SPECTATORS_OPTION)
   .option(...SPECTATOR_DELAY_OPTION)
+  .option('--galaxy <file>', 'the solar systems this server hosts and their stargates (docs/GALAXY.md); a bad file is refused naming its line (default: one system, Sol)')
   .action(
     namingBusyPorts('gameserver', async (o: GameOpts, cmd: Command) => {
       checkMasterOptions(o, cmd);
       const log = createLogger('starlane-gameserver', o.logLevel);
+      const galaxy = o.galaxy === undefined ? undefined : await loadGalaxy(o.galaxy);
       const link: { registration?: MasterRegistration } = {};
       const server = await startGameserver({
         ...seatOptions(o, log, link),
@@ -178,6 +182,7 @@ withPlayerOptions(
         maxSpectators: o.maxSpectators,
         spectatorDelayS: o.spectatorDelay,
         ...(o.record === undefined ? {} : { record: { dir: o.record, keep: o.recordKeep } }),
+        ...(galaxy === undefined ? {} : { galaxy }),
       });
       await serveAndRegister(o, log, server, 'gameserver', link, {
         '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),

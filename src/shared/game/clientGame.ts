@@ -38,6 +38,7 @@ import type { GameJournal } from './journal';
 import { seatBot, unseatBot } from './botSeats';
 import { anotherGame, shipsInNewSlot } from './newSlot';
 import { foreignKill } from './foreignKills';
+import { enterSystem, type SolarSystemMessage, type SystemView } from './systemEntry';
 
 /** Ticks between the local ship's destruction and its respawn (3 s). */
 export const RESPAWN_TICKS = RULES.respawnTicks;
@@ -77,6 +78,8 @@ export class ClientGame {
   private synced = false;
   /** The correction time last set (so an unchanged one set every tick is not journaled). */
   private converge: number;
+  /** The solar system a gameserver last said we are in (systemEntry.ts); null: none said (p2p, offline: the default arena). */
+  private system: SolarSystemMessage | null = null;
   /** A recording's ear (journal.ts): hears every change made to this game, after it is made; null when nothing records. Never part of a snapshot. */
   journal: GameJournal | null = null;
 
@@ -151,6 +154,11 @@ export class ClientGame {
   /** The kill and time limits of the matches this game decides (the `killlimit` and `timelimit` cvars). */
   get matchLimits(): Partial<MatchLimits> {
     return { ...this.match.limits };
+  }
+
+  /** The solar system we are in and its stargates, as a gameserver said; null outside a gameserver's galaxy. */
+  get solarSystem(): SystemView | null {
+    return this.system === null ? null : { name: this.system.name, gates: this.system.gates };
   }
 
   /** Slots of the computer pilots in this offline game (`bot add`), ascending. */
@@ -365,6 +373,12 @@ export class ClientGame {
       this.local = net ?? 0;
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
+      // Out of a gameserver's solar system: the default arena again (a gameserver says its system as we join it).
+      if (this.system !== null) {
+        this.system = null;
+        const fresh = createWorld(WORLD_SEED, { ships: 0, match: this.match.limits });
+        this.currWorld = { ...fresh, nextId: Math.max(fresh.nextId, this.currWorld.nextId), ships: this.currWorld.ships };
+      }
       // Another game, another match (the authority's word replaces it if it is not us): newSlot.ts.
       this.currWorld = anotherGame(this.currWorld, this.match.limits);
       this.remote.clear();
@@ -374,6 +388,20 @@ export class ClientGame {
     }
     this.currWorld = { ...this.currWorld, ships };
     this.prevWorld = { ...this.prevWorld, ships: this.prevWorld.ships.filter((s) => ships.some((n) => n.slot === s.slot)) };
+  }
+
+  /** Into the solar system of `m` (systemEntry.ts): a new arena, a new match, nothing of the last system left. */
+  private entered(m: SolarSystemMessage): void {
+    const entry = enterSystem(this.currWorld, m, this.system, this.netSlot === NO_SLOT ? null : this.local, this.match.limits);
+    this.system = m;
+    this.currWorld = entry.world;
+    this.prevWorld = entry.world;
+    if (!entry.changed) return;
+    this.replicas.retain(new Set());
+    this.remote.clear();
+    this.extraClaims.clear();
+    this.shotLog.clear();
+    this.match.clear();
   }
 
   /** A remote ship state that arrived at `nowMs`, `ageMs` old by common game time. */
@@ -400,6 +428,11 @@ export class ClientGame {
     if (slot === this.netSlot && slot !== NO_SLOT) return;
     // The one place an event's age is checked: the kinds and the match take it as it is.
     const ageMs = rawAgeMs > 0 && Number.isFinite(rawAgeMs) ? rawAgeMs : 0;
+    // The gameserver's word on the solar system we are in (as we join, after a jump): its arena replaces the last.
+    if (ev.type === 'solarSystem') {
+      if (slot === NO_SLOT && this.netSlot !== null) this.entered(ev);
+      return;
+    }
     if (ev.type === 'matchState' || ev.type === 'asteroidBreaks') {
       this.currWorld = this.match.heard(this.currWorld, slot, ev, ageMs, this.local, this.netSlot);
       return;

@@ -281,6 +281,11 @@ export class ReliableLink<M> {
     return null;
   }
 
+  /** Whether message `id` is still waiting or in flight (not acknowledged, not given up on). */
+  unacknowledged(id: number): boolean {
+    return this.inFlight.has(id) || this.waiting.some((o) => o.id === id);
+  }
+
   /** Messages not yet acknowledged (queued or in flight). */
   get pending(): number {
     return this.waiting.length + this.inFlight.size;

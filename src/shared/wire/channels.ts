@@ -43,6 +43,7 @@ export const EVENT_CHANNELS = {
   particleObject: 'world',
   matchState: 'world',
   asteroidBreaks: 'world',
+  solarSystem: 'world',
   playerList: 'membership',
   connectQueue: 'membership',
   playerLook: 'membership',

@@ -6,12 +6,12 @@
  */
 import { flagBit, list, position, radius, refine, slot, slotOrNone, smallGameSlot, struct, u16, u32, u8, unitQuat, velocity } from './fields';
 import type { Codec } from './fields';
-import { chatText, playerName, wireAddr } from './strings';
+import { chatText, playerName, systemName, wireAddr } from './strings';
 import { fail, refuse } from './stream';
 import { frameInput } from './frameInputs';
 import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
-import { MATCH_PAGES, MATCH_SCORES_PER_PAGE, MAX_BREAKS, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
-import type { BreakEntry, LockstepStateEvent, MoveEntry, PlayerEntry, RemoteEvent, RemoteEventType, ScoreEntry } from './types';
+import { MATCH_PAGES, MATCH_SCORES_PER_PAGE, MAX_BREAKS, MAX_WIRE_GATES, MAX_MOVES, MAX_QUEUE, MAX_SLOTS, MAX_STATE_CHUNKS, SMALL_GAME_SLOTS, STATE_CHUNK_BYTES, WIRE_KILL_CAUSES } from './types';
+import type { BreakEntry, LockstepStateEvent, MoveEntry, PlayerEntry, RemoteEvent, RemoteEventType, ScoreEntry, WireStargate } from './types';
 
 /** Wire type code of each remote event (1..10, the order of the RemoteEvent union). */
 export const EVENT_CODES = {
@@ -37,6 +37,7 @@ export const EVENT_CODES = {
   lateControl: 23,
   netgameWelcome: 24,
   playerLook: 25,
+  solarSystem: 26,
 } as const satisfies Record<RemoteEventType, number>;
 
 type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
@@ -45,6 +46,7 @@ export type EventBody<K extends RemoteEventType> = Omit<EventOf<K>, 'type'>;
 const playerEntry = struct<PlayerEntry>({ slot: smallGameSlot, joined: flagBit, addr: wireAddr, name: playerName });
 const scoreEntry = struct<ScoreEntry>({ slot, kills: u16, deaths: u16 });
 const breakEntry = struct<BreakEntry>({ id: u32, tick: u32 });
+const stargate = struct<WireStargate>({ to: systemName, pos: position });
 
 function duplicateBreak(breaks: readonly BreakEntry[]): string | null {
   const seen = new Set<number>();
@@ -165,6 +167,7 @@ export const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = 
     'out-of-range',
   ),
   asteroidBreaks: struct({ round: u16, breaks: refine(list(breakEntry, MAX_BREAKS), duplicateBreak, 'bad-list') }),
+  solarSystem: struct({ name: systemName, seed: u32, asteroids: u16, radius: u16, fields: u8, gates: list(stargate, MAX_WIRE_GATES), placed: flagBit, pos: position, rot: unitQuat, vel: velocity }),
   lockstepStatus: struct({
     frame: u32,
     epoch: u16,

@@ -98,6 +98,23 @@ export const playerName: Codec<string> = {
   },
 };
 
+/** A solar system's name (galaxyMap.ts): u8 length + 1..31 of A–Z a–z 0–9 . _ - (`bad-name`). */
+const SYSTEM_NAME = /^[A-Za-z0-9._-]{1,31}$/;
+export const systemName: Codec<string> = {
+  write(s, v) {
+    if (typeof v !== 'string' || !SYSTEM_NAME.test(v)) refuse(`system name ${JSON.stringify(v)} is not 1..31 letters, digits, dots, underscores or dashes`);
+    s.u8(v.length);
+    s.utf8(v, v.length);
+  },
+  read(r) {
+    const n = r.u8();
+    if (n < 1 || n > 31) fail('bad-name');
+    const text = String.fromCharCode(...r.peekBytes(n));
+    if (!SYSTEM_NAME.test(text)) fail('bad-name');
+    return text;
+  },
+};
+
 /** Longest player name a player may choose (the wire's MAX_NAME_LENGTH). */
 export const PLAYER_NAME_MAX = 16;
 

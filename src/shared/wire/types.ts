@@ -8,7 +8,7 @@ import type { Quat, Vec3 } from '../sim/types';
 /** First two bytes of every datagram: 'S' 'L'. */
 export const WIRE_MAGIC = 0x534c;
 /** Version of this format; a datagram with another version is dropped (`bad-version`). */
-export const WIRE_VERSION = 14;
+export const WIRE_VERSION = 15;
 
 /** Datagram kinds (one byte). */
 export const PacketType = {
@@ -144,9 +144,9 @@ export interface RelayedEvent {
 }
 
 /** Game events that may travel as reliable messages (see src/shared/net/reliable.ts). */
-export type ReliableGameEvent = Extract<WorldMessage, { type: 'createExtra' | 'killObject' | 'sendText' | 'playerName' | 'matchState' | 'asteroidBreaks' }>;
+export type ReliableGameEvent = Extract<WorldMessage, { type: 'createExtra' | 'killObject' | 'sendText' | 'playerName' | 'matchState' | 'asteroidBreaks' | 'solarSystem' }>;
 /** The game event types that are sent reliably (extras since wire v6: a lost one would be missing from a screen for its whole life). */
-export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['createExtra', 'killObject', 'sendText', 'playerName', 'matchState', 'asteroidBreaks'];
+export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['createExtra', 'killObject', 'sendText', 'playerName', 'matchState', 'asteroidBreaks', 'solarSystem'];
 
 /** A reliable message: a game event with the sender's 16-bit message id for this link; the receiver acknowledges the id. */
 export interface LinkedMessage {
@@ -335,7 +335,11 @@ export const WIRE_KILL_CAUSES = ['laser', 'missile', 'mine', 'emp', 'asteroid'] 
  * (wire v6), the authority's word on which asteroids broke at which tick of
  * match `round` (src/shared/game/arena.ts); and since v9 a killObject
  * announcing the sender's own ship may end with the weapon that destroyed it
- * (`cause`, src/shared/game/killCause.ts). `playerName` belongs here: game
+ * (`cause`, src/shared/game/killCause.ts); and `solarSystem` (wire v15), a
+ * gameserver's word on the solar system the player is in (its arena's seed,
+ * asteroids, radius and energy fields, its stargates) and, after a jump,
+ * where the ship arrives (`placed`: position, rotation, velocity; zeros
+ * otherwise). `playerName` belongs here: game
  * code raises it (and it travels as a reliable message); p2p control packets
  * carry it too, beside the membership messages (see ControlPacketEvent).
  */
@@ -349,7 +353,16 @@ export type WorldMessage =
   | { type: 'playerName'; name: string }
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
   | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; page: number; scores: ScoreEntry[] }
-  | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] };
+  | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] }
+  | { type: 'solarSystem'; name: string; seed: number; asteroids: number; radius: number; fields: number; gates: WireStargate[]; placed: boolean; pos: Vec3; rot: Quat; vel: Vec3 };
+
+/** A stargate in a solarSystem event: the system it leads to, and where it stands. */
+export interface WireStargate {
+  to: string;
+  pos: Vec3;
+}
+/** Most stargates a solarSystem event lists (galaxyMap.ts MAX_GATES). */
+export const MAX_WIRE_GATES = 8;
 
 /**
  * The membership channel: the slot table (`playerList`, in ConnectReply

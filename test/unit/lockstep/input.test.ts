@@ -57,7 +57,7 @@ describe('quantised lockstep inputs', () => {
     const bytes = encodePacket(packet);
     // Header 10 (flags: joined, lockstep, frame section), section: frame 81, offset −1, count 3; inputs: all but
     // pitch and roll against the neutral input (mask 0b110011), then nothing, then the thrust alone; terminator.
-    expect([...bytes]).toEqual([0x53, 0x4c, 0x0e, PacketType.GameState, 1, 0x25, 0, 0, 0, 7, 81, 0xff, 3, 0b110011, 127, 0x81, 1, 2, 0, 0b1, 0, 0]);
+    expect([...bytes]).toEqual([0x53, 0x4c, 0x0f, PacketType.GameState, 1, 0x25, 0, 0, 0, 7, 81, 0xff, 3, 0b110011, 127, 0x81, 1, 2, 0, 0b1, 0, 0]);
     expect(decodePacket(bytes)).toEqual({ ok: true, packet });
     const at = 14; // the first input's fields
     const minus128 = bytes.slice();

@@ -21,6 +21,7 @@ import { Forwarder } from '../../../src/node/servers/game/forwarder';
 import { GameDatagrams } from '../../../src/node/servers/game/gameDatagrams';
 import { BacklogProbe } from '../../../src/node/servers/game/receiveBacklog';
 import { resolveGameserverOptions } from '../../../src/node/servers/game/gameserverOptions';
+import { oneRoom } from '../../support/oneRoom';
 
 const NODE = {} as NodeAddress;
 const address = (slot: number) => `10.0.0.${slot + 1}`;
@@ -36,7 +37,7 @@ function server(gatherMs: number, players = 3) {
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const now = () => clock.now();
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
-  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: clock, kick: () => undefined });
+  const d = new GameDatagrams({ udp, rooms: oneRoom(fwd), sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: clock, kick: () => undefined });
   const seats = Array.from({ length: players }, (_, slot) => slot).map((slot) => fwd.add(slot, address(slot), () => 0x1000 + slot, 0));
   let id = 1;
   const state = (slot: number) => {

@@ -23,6 +23,7 @@ import { GAME_ADMISSION, GameDatagrams } from '../../../src/node/servers/game/ga
 import { BacklogProbe } from '../../../src/node/servers/game/receiveBacklog';
 import { resolveGameserverOptions } from '../../../src/node/servers/game/gameserverOptions';
 import { NETGAME_ADMISSION, NetgameDatagrams, newSeat, type NetSeat } from '../../../src/node/servers/netgame/netgameDatagrams';
+import { oneRoom } from '../../support/oneRoom';
 
 const ADDRESS = '10.0.0.7';
 const SLOT = 3;
@@ -126,7 +127,7 @@ function gameserverSide(): Side {
   const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
   const sources = new SourceGuard({ datagramsPerSecond: config.udpRate, strangersPerSecond: config.strangerRate, strikes: { limit: config.sourceStrikeLimit, windowMs: 10_000 }, blockMs: config.blockMs });
   const now = () => clock.now;
-  const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
+  const d = new GameDatagrams({ udp, rooms: oneRoom(fwd), sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
   const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
   return { receive: (m, f) => d.onDatagram(m, f), drops: () => ({ ...d.codecDrops.snapshot(), ...Object.fromEntries(d.serverDrops) }), seat, clock, sent };
 }
@@ -189,7 +190,7 @@ describe('both servers run the one ladder', () => {
     const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget: config.budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail });
     const sources = new SourceGuard({ datagramsPerSecond: config.udpRate });
     const now = () => clock.now;
-    const d = new GameDatagrams({ udp, fwd, sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
+    const d = new GameDatagrams({ udp, rooms: oneRoom(fwd), sources, discovery: new DiscoveryResponder({ udp, log, info: () => null }), a2s: new A2sResponder({ udp, log, clock: now, source: { info: () => null, players: () => [], rules: () => [] } }), time: new ServerTimeService(udp, now), backlog: new BacklogProbe(), config, log, clock: now, timers: systemClock, kick: () => undefined });
     const seat = fwd.add(SLOT, ADDRESS, () => TOKEN, 0);
     d.onDatagram(datagram(1), at(5000));
     clock.now = MIGRATE_AFTER_QUIET_MS;

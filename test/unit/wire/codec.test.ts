@@ -35,16 +35,16 @@ describe('wire layout (golden bytes)', () => {
 
   it('a header without a game time or ship state is the 10-byte base; each adds its bytes and its flag (wire v10)', () => {
     const base: PacketHeader = { type: PacketType.NodeAlive, senderSlot: 2, messageId: 0x01020304, joined: false };
-    expect([...encodePacket({ header: base, events: [] })]).toEqual([0x53, 0x4c, 0x0e, PacketType.NodeAlive, 0x02, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00]);
+    expect([...encodePacket({ header: base, events: [] })]).toEqual([0x53, 0x4c, 0x0f, PacketType.NodeAlive, 0x02, 0x00, 0x01, 0x02, 0x03, 0x04, 0x00]);
     const timed = encodePacket({ header: { ...base, type: PacketType.Ping, gameTime: 0x0a0b0c0d }, events: [] });
-    expect([...timed]).toEqual([0x53, 0x4c, 0x0e, PacketType.Ping, 0x02, 0x08, 0x01, 0x02, 0x03, 0x04, 0x0a, 0x0b, 0x0c, 0x0d, 0x00]);
+    expect([...timed]).toEqual([0x53, 0x4c, 0x0f, PacketType.Ping, 0x02, 0x08, 0x01, 0x02, 0x03, 0x04, 0x0a, 0x0b, 0x0c, 0x0d, 0x00]);
     const tokened = encodePacket({ header: { ...base, token: 0xdeadbeef }, events: [] });
-    expect([...tokened]).toEqual([0x53, 0x4c, 0x0e, PacketType.NodeAlive, 0x02, 0x02, 0x01, 0x02, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef, 0x00]);
+    expect([...tokened]).toEqual([0x53, 0x4c, 0x0f, PacketType.NodeAlive, 0x02, 0x02, 0x01, 0x02, 0x03, 0x04, 0xde, 0xad, 0xbe, 0xef, 0x00]);
     const back = decodePacket(tokened);
     expect(back.ok && back.packet.header).toEqual({ ...base, token: 0xdeadbeef });
   });
 
-  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepStatus 16, lockstepState 17, the netgame messages 18..24 and playerLook 25', () => {
+  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepStatus 16, lockstepState 17, the netgame messages 18..24, playerLook 25 and solarSystem 26', () => {
     expect(Object.entries(EVENT_CODES)).toEqual([
       ['createObject', 1],
       ['createLaser', 2],
@@ -68,6 +68,7 @@ describe('wire layout (golden bytes)', () => {
       ['lateControl', 23],
       ['netgameWelcome', 24],
       ['playerLook', 25],
+      ['solarSystem', 26],
     ]);
   });
 

@@ -63,7 +63,7 @@ describe('a relayed state written partial', () => {
     const moved = { ...s, pos: { x: 10, y: 0, z: -2 } };
     const bytes = relayedPartialBytes(inner(3, 100, moved), { distance: 1, sent: quantiseState(s) });
     // Event code 11, payload 26, slot 3, inner 23: the 10-byte base, time, portions 0x21, distance 1, the change (0, 0, −16 eighths), the terminator.
-    expect([...bytes]).toEqual([11, 0, 26, 3, 0, 23, 0x53, 0x4c, 14, PacketType.GameState, 3, 0x19, 0, 0, 0, 100, 0, 0, 0, 7, 0x21, 1, 0, 0, 0, 0, 0xff, 0xf0, 0]);
+    expect([...bytes]).toEqual([11, 0, 26, 3, 0, 23, 0x53, 0x4c, 15, PacketType.GameState, 3, 0x19, 0, 0, 0, 100, 0, 0, 0, 7, 0x21, 1, 0, 0, 0, 0, 0xff, 0xf0, 0]);
     const relayed = decodePacket(relay(5, [bytes, relayedStateBytes(inner(4, 9, s))]), { at: () => undefined, relayed: (slot) => (slot === 3 ? { at: (id) => (id === 99 ? s : undefined) } : undefined) });
     expect(relayed.ok && relayed.packet.events.map((e) => e.type === 'relayed' && e.packet.header.state?.pos)).toEqual([moved.pos, s.pos]);
     // The codec's own Relay of the two full states is 22 bytes longer: a full state is 30 bytes, this partial 8.

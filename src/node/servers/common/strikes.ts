@@ -17,7 +17,7 @@
  *   checked against the simulation's limits (src/shared/game/shipValidation.ts).
  * Time always comes from the caller (ms).
  */
-import { checkLaser, checkShipState, newShipTrack, stateTime, type ShipTrack, type Violation } from '../../../shared/game/shipValidation';
+import { checkLaser, checkShipState, newShipTrack, SHIP_LIMITS, stateTime, type ShipTrack, type Violation } from '../../../shared/game/shipValidation';
 import { RateLimiter } from '../../../shared/util/rateLimit';
 import type { Vec3 } from '../../../shared/sim/types';
 import type { Packet, RemoteEvent } from '../../../shared/wire/types';
@@ -345,6 +345,17 @@ export class ClientGuard {
     let kick: string | null = null;
     for (const v of violations) kick ??= this.strikes.add(v.kind, v.detail, now, v.severity === 'blatant');
     return { violations, kick };
+  }
+
+  /**
+   * The server moved the ship to `pos` (a stargate jump): its travel is judged from there, as of `now`, with
+   * its full reserve, so the first state from its new place is no teleport.
+   */
+  arrived(pos: Vec3, now: number): void {
+    const t = this.track;
+    if (t.state) t.state = { ...t.state, pos: { x: pos.x, y: pos.y, z: pos.z } };
+    t.at = now;
+    t.reserve = SHIP_LIMITS.maxSpeed * SHIP_LIMITS.jitterSeconds;
   }
 
   /** A strike for something other than the ship (events it may not send, undecodable datagrams from its endpoint). */

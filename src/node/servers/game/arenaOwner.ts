@@ -21,6 +21,7 @@ import { stepWorld } from '../../../shared/game/step';
 import { MATCH_OWNER, type Extra, type World } from '../../../shared/game/types';
 import { createWorld } from '../../../shared/game/world';
 import { STEP_MS } from '../../../shared/sim/types';
+import type { SolarSystem } from '../../../shared/servers/galaxyMap';
 import { NO_SLOT, objectId, objectOwner, type RemoteEvent, type ReliableGameEvent } from '../../../shared/wire/types';
 
 /** Most lasers the arena simulates at once (a flooding client cannot make every tick expensive). */
@@ -28,6 +29,9 @@ const MAX_LASERS = 256;
 /** Answers the arena remembers (which extra went to whom) for late claims. */
 const MEMORY = 64;
 const NEVER = (): boolean => false;
+
+/** What makes a solar system's arena (galaxyMap.ts SolarSystem). */
+export type ArenaShape = Pick<SolarSystem, 'seed' | 'asteroids' | 'radius' | 'fields'>;
 
 export class ArenaOwner {
   private world: World;
@@ -39,8 +43,9 @@ export class ArenaOwner {
   /** Counters for the status page and the tests. */
   readonly counters = { extrasSpawned: 0, extrasTaken: 0, claimsRefused: 0, asteroidsBroken: 0 };
 
-  constructor(round: number) {
-    this.world = fresh(createWorld(WORLD_SEED, { ships: 0 }), round);
+  /** The arena of a solar system (galaxyMap.ts: its seed, asteroids, field radius, energy fields); default: the default system's. */
+  constructor(round: number, arena?: ArenaShape) {
+    this.world = fresh(createWorld(arena?.seed ?? WORLD_SEED, { ships: 0, ...(arena ? { asteroids: arena.asteroids, radius: arena.radius, fields: arena.fields } : {}) }), round);
   }
 
   /** The arena's world (for tests). */

@@ -88,7 +88,8 @@ const DROPS_PER_DEATH = 3;
 export class Forwarder {
   /** Joined players by slot. */
   readonly clients = new Map<number, ClientSeat>();
-  readonly byToken = new Map<number, ClientSeat>();
+  /** Every seat by its token: the server's, shared by the forwarders of its solar systems (galaxyRooms.ts). */
+  readonly byToken: Map<number, ClientSeat>;
   readonly eventDrops: EventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0, spectator: 0 };
   /** The spectators, apart from the players (spectatorStand.ts). */
   readonly stand: SpectatorStand;
@@ -126,7 +127,11 @@ export class Forwarder {
   /** Packs what is due for one client into its datagrams. */
   private readonly flusher: SeatFlush;
 
-  constructor(private readonly cfg: ForwarderConfig) {
+  constructor(
+    private readonly cfg: ForwarderConfig,
+    tokens: Map<number, ClientSeat> = new Map(),
+  ) {
+    this.byToken = tokens;
     this.interest = new StateInterest(cfg.radius, cfg.levelOfDetail);
     this.flusher = new SeatFlush(this.interest, this.clients, this.eventDrops, cfg.outdatedMs);
     this.stand = new SpectatorStand({ delayMs: cfg.spectatorDelayMs ?? 0, queueCap: cfg.queueCap, budget: cfg.budget, outdatedMs: cfg.outdatedMs }, this.clients);
@@ -144,12 +149,36 @@ export class Forwarder {
   add(slot: number, address: string, newToken: () => number, now: number): ClientSeat {
     const token = this.freshToken(newToken);
     const s = new ClientSeat(this.nextId++, slot, address, token, now, this.cfg.queueCap, this.cfg.budget, newToken() & 0xffff);
-    this.interest.seated(s);
-    // The newcomer gets every player's newest state at its first flush.
-    for (const other of this.clients.values()) if (other.header !== null) s.due.add(other);
-    this.clients.set(slot, s);
-    this.dirty.add(s);
     this.byToken.set(token, s);
+    this.adopt(s);
+    return s;
+  }
+
+  /**
+   * Seats `s` (new, or moved here from another solar system's forwarder by
+   * `release`): it gets every player's newest state at its first flush.
+   */
+  adopt(s: ClientSeat): void {
+    this.interest.seated(s);
+    for (const other of this.clients.values()) if (other.header !== null) s.due.add(other);
+    this.clients.set(s.slot, s);
+    this.dirty.add(s);
+  }
+
+  /**
+   * Takes the seat in `slot` out of this forwarder without ending it (its
+   * token, endpoint and reliable link stay: it moves to another solar
+   * system, galaxyRooms.ts): the others forget it, it forgets them and has
+   * no state here any more. Returns it, or null.
+   */
+  release(slot: number): ClientSeat | null {
+    const s = this.clients.get(slot);
+    if (!s) return null;
+    this.unseat(s);
+    s.outbox.remove(() => true);
+    s.due.clear();
+    for (const c of this.clients.values()) s.forgetStates(c);
+    s.leftSystem();
     return s;
   }
 
@@ -188,9 +217,14 @@ export class Forwarder {
   remove(slot: number): void {
     const s = this.clients.get(slot);
     if (!s) return;
-    this.clients.delete(slot);
     this.byToken.delete(s.token);
-    this.drops.delete(slot);
+    this.unseat(s);
+  }
+
+  /** `s` leaves this forwarder: the others forget what they had queued from it. */
+  private unseat(s: ClientSeat): void {
+    this.clients.delete(s.slot);
+    this.drops.delete(s.slot);
     for (const c of this.clients.values()) {
       c.outbox.remove((p) => p.from === s.slot);
       c.forgetStates(s);
@@ -340,10 +374,11 @@ export class Forwarder {
     this.claimable.delete(id);
   }
 
-  /** A reliable message from the server itself to seat `s` (the match state, a page at a time): it travels in the Relay packets' outer event list; a newer page supersedes the same page not yet sent. */
-  sayToSeat(s: ClientSeat, event: ReliableGameEvent, now: number): void {
-    s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? `match:server:${event.page}` : undefined);
+  /** A reliable message from the server itself to seat `s` (the match state, a page at a time): it travels in the Relay packets' outer event list; a newer page supersedes the same page not yet sent. Returns its link id. */
+  sayToSeat(s: ClientSeat, event: ReliableGameEvent, now: number): number {
+    const id = s.link.queue({ from: NO_SLOT, event }, now, event.type === 'matchState' ? `match:server:${event.page}` : undefined);
     this.dirty.add(s);
+    return id;
   }
 
   /** A reliable message from the server itself to every player and spectator (sayToSeat each). */

@@ -34,6 +34,7 @@ import type { Logger } from '../../log';
 import type { DiscoveryResponder } from '../common/discoveryResponder';
 import type { A2sResponder } from '../common/a2sResponder';
 import type { Forwarder } from './forwarder';
+import type { Vec3 } from '../../../shared/sim/types';
 import type { GameserverConfig } from './gameserverOptions';
 import { unwrapAddress } from '../common/lineServer';
 import { SeatAdmission, settleSeat, type SeatAdmissionRules, type SeatDrop } from '../common/seatAdmission';
@@ -72,11 +73,28 @@ export const GAME_ADMISSION: SeatAdmissionRules = {
 };
 
 /** The gameserver's own drop reasons besides the ladder's (SeatDrop: no-token … replayed, unexpected-type, no-state). */
-type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'bad-a2s' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token' | 'backlog' | 'spectator-state';
+type ServerDrop = SeatDrop | 'bad-discovery' | 'bad-time-sync' | 'bad-a2s' | 'stale' | 'rate-limited' | 'strangers-over-budget' | 'blocked' | 'forged-token' | 'backlog' | 'spectator-state' | 'arriving';
+
+/** The seats the datagrams are for, in their solar systems (galaxyRooms.ts GalaxyRooms). */
+export interface SeatRooms {
+  /** Every seat by its token. */
+  readonly tokens: ReadonlyMap<number, ClientSeat>;
+  hasPlayer(slot: number): boolean;
+  players(): Iterable<ClientSeat>;
+  readonly spectators: ReadonlyMap<number, ClientSeat>;
+  /** The forwarder of `s`'s solar system. */
+  forwarderOf(s: ClientSeat): Forwarder;
+  seated(s: ClientSeat): boolean;
+  undirty(s: ClientSeat): void;
+  takeDirty(flush: (c: ClientSeat) => void): void;
+  /** `s` took a newer state, its ship having been at `from` (through a stargate, it jumps). */
+  stateTaken(s: ClientSeat, from: Vec3 | undefined, now: number): void;
+}
 
 export interface GameDatagramsParts {
   udp: ServerUdp;
-  fwd: Forwarder;
+  /** The galaxy's solar systems, each with its forwarder; the seats' tokens (galaxyRooms.ts). */
+  rooms: SeatRooms;
   sources: SourceGuard;
   discovery: DiscoveryResponder;
   /** Valve's server query (A2S) on the game port (common/a2sResponder.ts). */
@@ -106,7 +124,7 @@ export class GameDatagrams {
   private readonly endpoints = new Map<string, ClientSeat>();
   private readonly guards = new WeakMap<ClientSeat, ClientGuard>();
   /** The rules of the match: weapons, kill claims, hits ignored (per seat, and what the server saw of every projectile). */
-  readonly rules = new RuleGuard((slot) => this.parts.fwd.clients.has(slot));
+  readonly rules = new RuleGuard((slot) => this.parts.rooms.hasPlayer(slot));
   /** Tokens of sessions that ended lately → until when their datagrams are excused (see ENDED_TOKEN_GRACE_MS). */
   private readonly endedTokens = new Map<number, number>();
   /** Why the datagram being handled was dropped (null: accepted), so the handler can hold it against its source. */
@@ -118,7 +136,7 @@ export class GameDatagrams {
   constructor(private readonly parts: GameDatagramsParts) {
     this.admission = new SeatAdmission<ClientSeat>({
       rules: GAME_ADMISSION,
-      seatByToken: (token) => parts.fwd.byToken.get(token),
+      seatByToken: (token) => parts.rooms.tokens.get(token),
       // The backlog of a session that just ended is no attack: counted, but no strike against its source.
       endedLately: (token) => (this.endedTokens.get(token) ?? -Infinity) > parts.clock(),
       codecDrops: this.codecDrops,
@@ -188,25 +206,25 @@ export class GameDatagrams {
     // The gathering this flush overtakes has nothing left to relay: cancelled, or it would run beside the next one.
     this.cancelPendingFlush();
     const now = this.parts.clock();
-    for (const c of this.parts.fwd.clients.values()) {
-      this.parts.fwd.dirty.delete(c);
+    for (const c of this.parts.rooms.players()) {
+      this.parts.rooms.undirty(c);
       this.flushSeat(c, now);
     }
     // Spectators only on the tick: what they watch is no race (spectatorStand.ts).
-    for (const c of this.parts.fwd.stand.seats.values()) this.flushSeat(c, now);
+    for (const c of this.parts.rooms.spectators.values()) this.flushSeat(c, now);
   }
 
   /** Relays what waits for the seats that got something new since their last flush: the flush on arrival. */
   flushDirty(): void {
     this.flushPending = undefined;
     const now = this.parts.clock();
-    this.parts.fwd.takeDirty((c) => this.flushSeat(c, now));
+    this.parts.rooms.takeDirty((c) => this.flushSeat(c, now));
   }
 
   private flushSeat(c: ClientSeat, now: number): void {
     let datagrams: Uint8Array[];
     try {
-      datagrams = this.parts.fwd.flush(c, now, () => this.header(c, PacketType.Relay, now));
+      datagrams = this.parts.rooms.forwarderOf(c).flush(c, now, () => this.header(c, PacketType.Relay, now));
     } catch (err) {
       return this.parts.log.error({ err, slot: c.slot }, 'could not encode a relay datagram (server bug)');
     }
@@ -217,7 +235,7 @@ export class GameDatagrams {
   pruneEndpoints(): void {
     const now = this.parts.clock();
     for (const [token, until] of this.endedTokens) if (now >= until) this.endedTokens.delete(token);
-    for (const [source, s] of this.endpoints) if (!this.parts.fwd.seated(s)) this.forgetEndpoint(source, s, now);
+    for (const [source, s] of this.endpoints) if (!this.parts.rooms.seated(s)) this.forgetEndpoint(source, s, now);
   }
 
   /** `source` was the endpoint of `seat`, which is gone: its token's backlog is excused for ENDED_TOKEN_GRACE_MS. */
@@ -250,7 +268,7 @@ export class GameDatagrams {
   }
 
   private receive(msg: Uint8Array, from: UdpEndpoint): void {
-    const { fwd, config } = this.parts;
+    const { rooms, config } = this.parts;
     const now = this.parts.clock();
     // Token, address, port (NAT rebinding), slot, type, replay window, a GameState's ship and time: the servers' one ladder.
     const a = this.admission.admit(msg, from, now);
@@ -267,6 +285,7 @@ export class GameDatagrams {
     const sentAt = h.gameTime === undefined ? now : stateTime(h.gameTime, now);
     const claims: RuleViolation[] = [];
     const pos = h.type === PacketType.GameState ? h.state?.pos : undefined;
+    const fwd = rooms.forwarderOf(s);
     const { packet, farPickups } = fwd.takeLinkEvents(s, a.packet, now, (ev) => {
       const v = this.rules.reliable(s, ev, sentAt, pos);
       if (v) claims.push(v);
@@ -278,6 +297,18 @@ export class GameDatagrams {
       this.strike('far-pickup', farPickups);
       const why = this.guards.get(s)?.strike('far-pickup', `${farPickups} claim(s) of an extra it was nowhere near`, now, farPickups);
       if (why) return this.parts.kick(s, why);
+    }
+    // After a jump its states wait for the acknowledgement of the system message that placed it (galaxyRooms.ts):
+    // one sent before it knew would put its ship back at the old gate. Then the guard's track starts where it arrived.
+    if (s.arrival !== null) {
+      if (s.link.unacknowledged(s.arrival.linkId) && h.type === PacketType.GameState) {
+        if (!moved && s.udp) settleSeat(s, from, msg.length, now);
+        return this.drop('arriving');
+      }
+      if (!s.link.unacknowledged(s.arrival.linkId)) {
+        this.guardOf(s, now).arrived(s.arrival.pos, now);
+        s.arrival = null;
+      }
     }
     let verdict: 'newest' | 'late' | undefined;
     if (h.type === PacketType.GameState) {
@@ -312,7 +343,10 @@ export class GameDatagrams {
       if (checked.kick) return this.parts.kick(s, checked.kick);
       // Weapons, kill claims and ignored hits: refused events leave the packet before it is forwarded.
       if (this.ruleStrikes(s, this.rules.gameState(s, packet, verdict === 'newest', sentAt), now)) return;
+      const before = s.pos;
       const foreign = fwd.onGameState(s, packet, verdict === 'newest', now);
+      // Through a stargate: a jump (galaxyRooms.ts), after the state was relayed where it was.
+      if (verdict === 'newest') rooms.stateTaken(s, before, now);
       if (foreign > 0) {
         this.strike('foreign-event', foreign);
         const why = guard.strike('foreign-event', `${foreign} event(s) it may not send`, now, foreign);
@@ -356,7 +390,7 @@ export class GameDatagrams {
   /** The seat of a joined endpoint, null for any other admitted source, false when refused before decoding. */
   private admitted(msg: Uint8Array, source: string, now: number): ClientSeat | null | false {
     let seat = this.endpoints.get(source) ?? null;
-    if (seat && !this.parts.fwd.seated(seat)) {
+    if (seat && !this.parts.rooms.seated(seat)) {
       // The seat went between two ticks (its TCP link closed): its backlog may be read before the tick forgets it.
       this.forgetEndpoint(source, seat, now);
       seat = null;

@@ -20,29 +20,24 @@
 import { randomInt } from 'node:crypto';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT } from '../../../shared/servers/joinProtocol';
 import { systemClock } from '../../../shared/time/clock';
-import { PacketType, type ReliableGameEvent } from '../../../shared/wire/types';
+import { PacketType } from '../../../shared/wire/types';
 import { APP_VERSION } from '../../version';
 import { DiscoveryResponder } from '../common/discoveryResponder';
 import { OverloadWatch } from './overload';
 import { BacklogProbe, PROBE_EVERY_MS, ReceiveBufferControl, SHED_AGE_MS } from './receiveBacklog';
 import { tierEveryMs } from './levelOfDetail';
-import { Forwarder } from './forwarder';
+import { GalaxyRooms } from './galaxyRooms';
+import { defaultGalaxy } from '../../../shared/servers/galaxyMap';
 import { GameDatagrams } from './gameDatagrams';
 import { resolveGameserverOptions, type Gameserver, type GameserverOptions, type GameserverStats } from './gameserverOptions';
 import { startJoinServer } from '../join/joinServer';
+import type { JoinServer } from '../join/joinOptions';
 import { unwrapAddress } from '../common/lineServer';
 import { hostPort } from '../common/playerAddress';
 import { ServerUdp } from '../common/serverUdp';
 import { SourceGuard } from '../common/strikes';
-import { MatchReferee } from './matchReferee';
-import { ArenaOwner } from './arenaOwner';
-import { EXTRA_KINDS } from '../../../shared/game/combat';
-import { RULES } from '../../../shared/game/rules';
-import { MATCH_OVER } from '../../../shared/game/types';
-import { matchPages } from '../../../shared/game/matchSync';
 import { ServerTimeService } from '../common/timeService';
-import { MAX_WIRE_SLOTS, NO_SLOT, type RemoteEvent } from '../../../shared/wire/types';
-import { MatchRecorder } from '../common/matchRecorder';
+import { MAX_WIRE_SLOTS } from '../../../shared/wire/types';
 import { A2sResponder } from '../common/a2sResponder';
 import { a2sInfo, A2S_MAP } from '../common/a2sInfo';
 import { serverMatch } from '../common/matchStatus';
@@ -66,8 +61,30 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const timers = options.clock ?? systemClock;
   const t0 = timers.now();
   const clock = () => timers.now() - t0;
-  const fwd = new Forwarder({ radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail, spectatorDelayMs: config.spectatorDelayMs });
-  const clients = fwd.clients;
+  /** The join server, once it listens (the hooks below run only after that). */
+  let seats: JoinServer | undefined;
+  // The galaxy's solar systems, each its own arena, match and interest space (galaxyRooms.ts, systemRoom.ts).
+  const galaxy = options.galaxy ?? defaultGalaxy(name);
+  const rooms: GalaxyRooms = new GalaxyRooms(galaxy, {
+    forwarding: { radius: config.radius, outdatedMs: config.outdatedMs, budget, queueCap: config.queueCap, levelOfDetail: config.levelOfDetail, spectatorDelayMs: config.spectatorDelayMs },
+    match: { killLimit: options.killLimit, timeLimitS: options.timeLimitS },
+    maxPlayers,
+    grantAmmo: (slot, missiles, mines) => datagrams.rules.grantAmmo(slot, missiles, mines),
+    playersIn: (room) => (seats ? seats.players().filter((p) => rooms.roomOfSlot(p.slot) === room).map((p) => ({ slot: p.slot, name: p.name })) : []),
+    ...(options.record ? { record: { dir: options.record.dir, keep: options.record.keep, serverName: name, server: `${options.host ?? '0.0.0.0'}:${options.port ?? GAMESERVER_PORT}`, log, timers } } : {}),
+    log,
+    now: clock(),
+    clock,
+    nameOf: (slot) => seats?.players().find((p) => p.slot === slot)?.name ?? `slot ${slot}`,
+    jumped(s, from, to, arrival, before) {
+      log.info({ slot: s.slot, player: seats?.players().find((p) => p.slot === s.slot)?.name, from: from.name, to: to.name, at: arrival.pos }, 'player jumped');
+      seats?.regroup(s.slot, before, `jumped to ${to.name}`);
+    },
+    refused(s, from, to) {
+      log.info({ slot: s.slot, player: seats?.players().find((p) => p.slot === s.slot)?.name, from: from.name, to }, 'jump refused: no server has that solar system');
+      from.fwd.sayToSeat(s, { type: 'sendText', text: `The stargate to ${to} leads nowhere: no server has that solar system.` }, clock());
+    },
+  });
   let closing = false;
   let kicked = 0;
 
@@ -91,29 +108,35 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     source: {
       info: () => (seats ? a2sInfo({ name, map: A2S_MAP, players: seats.playerCount(), maxPlayers, gamePort: seats.port }) : null),
       players: () => {
-        const match = serverMatch(referee.announcement(clock()));
-        return seats.players().map((p) => ({ name: p.name, score: match.scoreOf(p.slot).kills, seconds: Math.max(0, (Date.now() - p.joinedAt) / 1000) }));
+        const now = clock();
+        const matches = new Map(rooms.rooms.map((r) => [r, serverMatch(r.referee.announcement(now))]));
+        return (seats?.players() ?? []).map((p) => {
+          const room = rooms.roomOfSlot(p.slot);
+          return { name: p.name, score: (room ? matches.get(room)?.scoreOf(p.slot).kills : 0) ?? 0, seconds: Math.max(0, (Date.now() - p.joinedAt) / 1000) };
+        });
       },
       rules: () => {
-        const m = referee.announcement(clock());
+        const m = rooms.first.referee.announcement(clock());
         return [
           ['protocol', 'gameserver'],
           ['version', APP_VERSION],
           ['wire', String(WIRE_VERSION)],
-          ['join', `tcp ${seats.port}`],
+          ['join', `tcp ${seats?.port ?? 0}`],
           ['kill_limit', String(m.killLimit)],
           ['time_limit', String(m.timeLimitS)],
           ['filter_radius', String(config.radius)],
           ['tick_hz', String(config.tickHz)],
-          ['spectators', `${fwd.stand.seats.size}/${config.maxSpectators}`],
+          ['spectators', `${rooms.spectators.size}/${config.maxSpectators}`],
+          ['galaxy', galaxy.name],
+          ['systems', rooms.rooms.map((r) => r.name).join(',')],
           ['spectator_delay', String(config.spectatorDelayMs / 1000)],
         ];
       },
     },
   });
-  const datagrams = new GameDatagrams({
+  const datagrams: GameDatagrams = new GameDatagrams({
     udp,
-    fwd,
+    rooms,
     sources,
     discovery,
     a2s,
@@ -125,7 +148,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     timers,
     kick(s, reason) {
       kicked += 1;
-      const player = seats.players().find((p) => p.slot === s.slot);
+      const player = seats?.players().find((p) => p.slot === s.slot);
       log.warn({ slot: s.slot, spectator: s.spectator ?? undefined, player: player?.name, address: s.address, udp: s.udp ? `${s.udp.address}:${s.udp.port}` : null, reason }, 'player dropped for bad data');
       dropSeat(s, `dropped for bad data: ${reason}`);
     },
@@ -138,7 +161,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     const now = clock();
     if (from.port === udpPort && backlog.take(msg, now)) {
       // What each player sent before the probe waited at least since the probe left (receiveBacklog.ts).
-      for (const s of clients.values()) s.inputAge.probed(backlog.lastSent);
+      for (const s of rooms.players()) s.inputAge.probed(backlog.lastSent);
       return;
     }
     if (now - lastTickAt >= STALL_MS) dropSilent?.(now);
@@ -148,42 +171,6 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   // A server that stays behind bounds its queue by its receive buffer, and gets it back once calm (receiveBacklog.ts).
   const buffer = new ReceiveBufferControl(recvBufferBytes, (bytes) => udp.setReceiveBuffer(bytes));
   const buffering = timers.setInterval(() => buffer.second(backlog.takeLongest(clock())), 1000);
-  // The server is its game's match authority: scores from the kills players' games announce, limits from its options.
-  const referee = new MatchReferee({ killLimit: options.killLimit, timeLimitS: options.timeLimitS }, clock());
-  fwd.onOwnKill = (victim, killer, now) => referee.kill(victim, killer, now);
-  // A missile or mine pack the authority gave a player: the rules guard lets it fire those too.
-  fwd.onExtraTaken = (winner, type) => {
-    const x = RULES.extras;
-    if (EXTRA_KINDS[type] === 'missiles') datagrams.rules.grantAmmo(winner, x.missilePack, 0);
-    else if (EXTRA_KINDS[type] === 'mines') datagrams.rules.grantAmmo(winner, 0, x.minePack);
-  };
-  // The server owns the arena too: asteroids, energy fields and extras (arenaOwner.ts), on the referee's clock.
-  const arena = new ArenaOwner(referee.currentRound);
-  /** Tells every player what the arena did (new extras, extras gone, breaks), keeping the claimable extras in step. */
-  const sayArena = (events: ReliableGameEvent[], now: number): void => {
-    for (const ev of events) {
-      recorder?.event(NO_SLOT, ev);
-      if (ev.type === 'createExtra') fwd.serverExtra(ev.id, ev.pos, ev.kind);
-      else if (ev.type === 'killObject') fwd.forget(ev.id);
-      fwd.sayToEveryone(ev, now);
-    }
-  };
-  fwd.onLaser = (slot, ev) => arena.laser(slot, ev);
-  fwd.onServerClaim = (slot, id, now) => {
-    const r = arena.claim(slot, id);
-    if (r.won !== undefined) fwd.onExtraTaken?.(slot, r.won);
-    sayArena([r.answer], now);
-  };
-
-  // Every match into a demo file (--record): the server watches its own game as a spectator would (matchRecorder.ts).
-  let recorder: MatchRecorder | null = null;
-  let playersChanged = false;
-  fwd.onRelayed = (slot, what, gameTime) => {
-    if (!recorder) return;
-    if (what.state) recorder.state(slot, what.state, gameTime);
-    else recorder.event(slot, what.event, gameTime);
-  };
-  let seats: Awaited<ReturnType<typeof startJoinServer>>;
   try {
     seats = await startJoinServer({
       ...options,
@@ -197,29 +184,19 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         joined(player) {
           // It has a good token now: whatever it sent without one before no longer counts against it.
           sources.unblockAddress(player.address);
-          const now = clock();
-          const s = fwd.add(player.slot, player.address, () => randomInt(0, 0x1_0000_0000), now);
-          // The newcomer hears the match at once; everyone else at the next tick (the scores changed).
-          referee.join(player.slot, player.name);
-          playersChanged = true;
-          for (const page of matchPages(referee.announcement(now), config.maxPlayers)) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
-          for (const ev of arena.forNewcomer()) fwd.sayToSeat(s, ev, now);
+          // The newcomer hears its solar system, the match and the arena at once; everyone else the scores at the next tick.
+          const s = rooms.add(player.slot, player.name, player.address, () => randomInt(0, 0x1_0000_0000), clock());
           return { udp: udpPort, token: s.token };
         },
-        left: (player) => {
-          fwd.remove(player.slot);
-          referee.leave(player.slot);
-          playersChanged = true;
-        },
-        // A spectator (spectatorStand.ts): a seat apart, told the match and the arena as a newcomer is, deciding nothing.
+        left: (player) => rooms.remove(player.slot),
+        // A spectator (spectatorStand.ts): a seat apart, told the system, the match and the arena as a newcomer is, deciding nothing.
         spectatorJoined(spectator) {
-          const now = clock();
-          const s = fwd.addSpectator(spectator.slot, spectator.address, () => randomInt(0, 0x1_0000_0000), now);
-          for (const page of matchPages(referee.announcement(now), config.maxPlayers)) fwd.sayToSeat(s, { type: 'matchState', ...page }, now);
-          for (const ev of arena.forNewcomer()) fwd.sayToSeat(s, ev, now);
+          const s = rooms.addSpectator(spectator.slot, spectator.address, () => randomInt(0, 0x1_0000_0000), clock());
           return { udp: udpPort, token: s.token };
         },
-        spectatorLeft: (spectator) => fwd.removeSpectator(spectator.slot),
+        spectatorLeft: (spectator) => rooms.removeSpectator(spectator.slot),
+        // Players see the players of their own solar system.
+        together: (a, b) => rooms.together(a, b),
       },
     });
   } catch (err) {
@@ -227,33 +204,26 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     timers.clearInterval(probing);
     timers.clearInterval(buffering);
     await udp.close();
+    await Promise.all(rooms.rooms.map((r) => r.recorder?.close('the server did not start')));
     throw err;
   }
+  const joinServer = seats;
 
   /** Drops a player's seat (the others told `othersRead`, if given) or a spectator's, telling it why. */
   const dropSeat = (s: { slot: number; spectator: number | null }, why: string, othersRead?: string): void => {
-    if (s.spectator !== null) seats.kickSpectator(s.spectator, why, true);
-    else seats.kick(s.slot, why, true, othersRead);
+    if (s.spectator !== null) joinServer.kickSpectator(s.spectator, why, true);
+    else joinServer.kick(s.slot, why, true, othersRead);
   };
-  /** The match's word and the arena's as a newcomer hears them (the first thing a match recording's game hears). */
-  const welcomeNow = (now: number): RemoteEvent[] => [...matchPages(referee.announcement(now), config.maxPlayers).map((page) => ({ type: 'matchState' as const, ...page })), ...arena.forNewcomer()];
-  const recordedPlayers = () => seats.players().map((p) => ({ slot: p.slot, name: p.name }));
-  if (options.record) {
-    recorder = new MatchRecorder({ dir: options.record.dir, keep: options.record.keep, serverName: name, server: `${options.host ?? '0.0.0.0'}:${seats.port}`, protocol: 'gameserver', log, clock, timers });
-    recorder.startMatch({ round: referee.currentRound, players: recordedPlayers(), welcome: welcomeNow(clock()) });
-  }
   let lastPing = clock();
-  /** The round whose end was logged last. */
-  let loggedEnd = -1;
   dropSilent = (now) => {
     lastTickAt = now;
-    for (const s of [...fwd.everySeat()]) {
+    for (const s of [...rooms.everySeat()]) {
       // A new seat proves its endpoint with a first datagram with its token (the game sends at once), or it is freed and its host struck.
       if (s.udp === null && config.proveUdpMs > 0 && now - s.lastHeard > config.proveUdpMs) {
         const why = `no game datagram with your token within ${Math.round(config.proveUdpMs / 1000)} s of joining`;
         log.info({ slot: s.slot, spectator: s.spectator ?? undefined, address: s.address }, 'player removed: no game datagram with its token after the join');
-        if (s.spectator === null) seats.unproved(s.slot, why);
-        else seats.kickSpectator(s.spectator, why, true);
+        if (s.spectator === null) joinServer.unproved(s.slot, why);
+        else joinServer.kickSpectator(s.spectator, why, true);
         continue;
       }
       // Only game datagrams with the seat's token keep it: a TCP line costs a squatter nothing and plays no game.
@@ -272,9 +242,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     overload.tick(now, now - tickDue);
     // The interval timer's next run comes a tick after this one ran, however late this one was.
     tickDue = Math.max(tickDue, now) + tickMs;
-    fwd.slowdown = overload.slowdown;
+    rooms.slowdown = overload.slowdown;
     dropSilent?.(now);
-    for (const s of [...fwd.everySeat()]) {
+    for (const s of [...rooms.everySeat()]) {
       const unacked = s.link.check(now);
       if (unacked) {
         log.warn({ slot: s.slot, spectator: s.spectator ?? undefined, address: s.address, reason: unacked }, 'player dropped: stopped acknowledging reliable messages');
@@ -284,51 +254,33 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     datagrams.pruneEndpoints();
     const ping = now - lastPing >= pingEvery;
     if (ping) lastPing = now;
-    for (const s of fwd.everySeat()) {
+    for (const s of rooms.everySeat()) {
       s.budget = budget;
       if (ping && s.udp) {
         datagrams.send(s, { header: datagrams.header(s, PacketType.Ping, s.connection.roundTrip.ping(now)), events: [] });
       }
     }
-    if (playersChanged) {
-      playersChanged = false;
-      recorder?.players(recordedPlayers());
-    }
-    const roundBefore = referee.currentRound;
-    referee.tick(now);
-    // A new match: a new recording, which hears the arena's fresh start as a newcomer would.
-    if (recorder && referee.currentRound !== roundBefore) recorder.startMatch({ round: referee.currentRound, players: recordedPlayers(), welcome: welcomeNow(now) });
-    sayArena(arena.advance(referee.currentRound, referee.playedMs(now)), now);
-    const said = referee.due(now);
-    if (said) {
-      const pages = matchPages(said, config.maxPlayers);
-      for (const page of pages) fwd.sayToEveryone({ type: 'matchState', ...page }, now);
-      for (const page of pages) recorder?.event(NO_SLOT, { type: 'matchState', ...page });
-      if (said.phase === MATCH_OVER && said.round !== loggedEnd) {
-        loggedEnd = said.round;
-        log.info({ round: said.round, ranking: referee.lastRanking }, 'match over');
-      }
-    }
-    fwd.releaseHeld(now);
+    rooms.tick(now);
     datagrams.flushAll();
   }, 1000 / config.tickHz);
 
-  log.info({ port: seats.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick', gatherMs: config.flushOnArrival ? config.gatherMs : null }, 'gameserver listening');
+  log.info({ port: joinServer.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick', gatherMs: config.flushOnArrival ? config.gatherMs : null }, 'gameserver listening');
 
   return {
     kind: 'gameserver',
     name,
     maxPlayers,
-    ports: { tcp: seats.port, udp: udpPort },
-    playerCount: () => seats.playerCount(),
-    players: () => seats.players(),
-    reloadBans: (why) => seats.reloadBans(why),
-    match: () => referee.announcement(clock()),
-    recording: () => recorder?.status() ?? null,
+    ports: { tcp: joinServer.port, udp: udpPort },
+    playerCount: () => joinServer.playerCount(),
+    players: () => joinServer.players(),
+    reloadBans: (why) => joinServer.reloadBans(why),
+    match: () => rooms.first.referee.announcement(clock()),
+    recording: () => rooms.first.recorder?.status() ?? null,
+    systems: () => rooms.census(),
     stats() {
-      const named = new Map(seats.players().map((p) => [p.slot, p.name]));
+      const named = new Map(joinServer.players().map((p) => [p.slot, p.name]));
       const drops: Record<string, number> = { ...datagrams.codecDrops.snapshot(), ...Object.fromEntries(datagrams.serverDrops) };
-      const clientStats = [...clients.values()]
+      const clientStats = [...rooms.players()]
         .sort((a, b) => a.slot - b.slot)
         .map((s) => ({
           slot: s.slot,
@@ -339,13 +291,14 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           pingMs: s.connection.roundTrip.last === undefined ? null : Math.round(s.connection.roundTrip.last * 10) / 10,
           queued: s.outbox.size,
           strikes: datagrams.strikesOf(s),
+          system: rooms.roomOf(s).name,
           ...s.counters,
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);
       const queries = a2s.stats();
       const answered = { discovery: discovery.stats().answered, timeSync: time.stats().answered, a2s: Object.values(queries.answered).reduce((a, b) => a + b, 0), a2sChallenges: queries.challenges };
-      const watching = new Map(seats.spectators().map((p) => [p.slot, p.name]));
-      const spectators = [...fwd.stand.seats.values()].map((s) => ({
+      const watching = new Map(joinServer.spectators().map((p) => [p.slot, p.name]));
+      const spectators = [...rooms.spectators.values()].map((s) => ({
         spectator: s.spectator ?? 0,
         name: watching.get(s.spectator ?? -1) ?? '?',
         address: s.address,
@@ -358,21 +311,24 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         datagramsSent: s.counters.datagramsSent,
         bytesSent: s.counters.bytesSent,
       }));
-      const watchers = { max: config.maxSpectators, delayS: config.spectatorDelayMs / 1000, held: fwd.stand.held, drops: { ...fwd.stand.drops }, list: spectators };
-      return { ...datagrams.totals, drops, answered, eventDrops: { ...fwd.eventDrops }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: seats.counters(), clients: clientStats, spectators: watchers, load: loadOf(overload, backlog, buffer, { count: datagrams.serverDrops.get('backlog') ?? 0, longestMs: datagrams.longestShedMs }, config.levelOfDetail) };
+      const stand = rooms.first.fwd.stand;
+      const watchers = { max: config.maxSpectators, delayS: config.spectatorDelayMs / 1000, held: stand.held, drops: { ...stand.drops }, list: spectators };
+      const eventDrops = { outdated: 0, overflow: 0, foreign: 0, farPickup: 0, spectator: 0 };
+      for (const r of rooms.rooms) for (const k of Object.keys(eventDrops) as (keyof typeof eventDrops)[]) eventDrops[k] += r.fwd.eventDrops[k];
+      return { ...datagrams.totals, drops, answered, eventDrops, jumps: { ...rooms.jumps }, strikes, kicked, blocks: sources.blocks, blockedNow: sources.blockedNow(clock()), tcp: joinServer.counters(), clients: clientStats, spectators: watchers, load: loadOf(overload, backlog, buffer, { count: datagrams.serverDrops.get('backlog') ?? 0, longestMs: datagrams.longestShedMs }, config.levelOfDetail) };
     },
     async close(reason = 'server shutting down') {
       if (closing) return;
       closing = true;
-      log.info({ reason, players: seats.playerCount() }, 'gameserver closing');
+      log.info({ reason, players: joinServer.playerCount() }, 'gameserver closing');
       timers.clearInterval(tick);
       timers.clearInterval(probing);
       timers.clearInterval(buffering);
-      await recorder?.close(reason);
+      await Promise.all(rooms.rooms.map((r) => r.recorder?.close(reason)));
       datagrams.close();
-      await seats.close(reason);
-      for (const slot of [...clients.keys()]) fwd.remove(slot);
-      for (const n of [...fwd.stand.seats.keys()]) fwd.removeSpectator(n);
+      await joinServer.close(reason);
+      for (const s of [...rooms.players()]) rooms.remove(s.slot);
+      for (const n of [...rooms.spectators.keys()]) rooms.removeSpectator(n);
       await udp.close();
     },
   };

@@ -10,6 +10,7 @@ import type { CommonServerOptions, RunningServer } from '../common/types';
 import type { RecordingStatus } from '../common/matchRecorder';
 import type { SpectatorDrops } from './spectatorStand';
 import { spectatorSeats } from '../common/spectatorSeats';
+import type { Galaxy } from '../../../shared/servers/galaxyMap';
 
 /** Seats of a gameserver unless `--max-players` says otherwise (up to MAX_WIRE_SLOTS, 255). */
 export const DEFAULT_GAMESERVER_PLAYERS = 64;
@@ -34,6 +35,8 @@ export interface GameserverOptions extends CommonServerOptions {
   welcome?: string[];
   /** Records every match into `dir`, one demo file each, keeping the newest `keep` (matchRecorder.ts); absent: none. */
   record?: { dir: string; keep: number };
+  /** Its galaxy (`--galaxy`, galaxyMap.ts): the solar systems it hosts and their stargates; absent: one system, the default arena. */
+  galaxy?: Galaxy;
   banFile?: string;
   /** Players farther apart than this (units) get no state or local events of each other (default 2000). */
   filterRadius?: number;
@@ -107,6 +110,8 @@ export interface ClientStats extends ClientCounters {
   queued: number;
   /** Strikes counted against this client (corrected states, impossible lasers, events it may not send). */
   strikes: number;
+  /** The solar system it is in. */
+  system: string;
 }
 
 /** One spectator's line in {@link GameserverStats}. */
@@ -140,6 +145,8 @@ export interface GameserverStats {
   drops: Record<string, number>;
   /** Dropped events: `outdated`, `overflow`, `foreign` (not the client's to send). */
   eventDrops: EventDrops;
+  /** Stargate jumps made between this server's solar systems, and refused (no server has the destination). */
+  jumps: { made: number; refused: number };
   /** Strikes by kind (`speed`, `teleport`, `foreign-event`, …) over all clients since start. */
   strikes: Record<string, number>;
   /** Datagrams answered without a session: LAN-discovery and time-sync requests, A2S queries (and the challenges sent for them). */
@@ -195,6 +202,14 @@ export interface Gameserver extends RunningServer {
   reloadBans(why?: string): Promise<void>;
   /** Its match recordings (`--record`), or null when it records nothing. */
   recording(): RecordingStatus | null;
+  /** Its solar systems: players in each, and where their stargates lead (`local`: a system of this server). */
+  systems(): SystemCensus[];
+}
+
+export interface SystemCensus {
+  name: string;
+  players: number;
+  gates: { to: string; local: boolean }[];
 }
 
 /** How long a flush on arrival gathers by default (ms): a few players' states share a datagram, for at most this much more latency. */

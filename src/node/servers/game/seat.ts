@@ -136,6 +136,13 @@ export class ClientSeat {
   readonly inputAge = new InputAge();
   /** Server clock (ms) of the last datagram taken from the bound UDP endpoint. */
   udpHeardAt = -Infinity;
+  /**
+   * After a jump (galaxyRooms.ts): the link id of the system message that
+   * placed the ship, and where; its states wait until it is acknowledged.
+   */
+  arrival: { linkId: number; pos: Vec3 } | null = null;
+  /** Server time before which the ship goes through no stargate (a cooldown after a jump or a refused one). */
+  jumpReadyAt = 0;
   readonly counters: ClientCounters = seatCounters(this);
   /** New states of others judged beyond the filter radius (when they came, or when their turn came). */
   filteredJudged = 0;
@@ -256,6 +263,22 @@ export class ClientSeat {
   /** The newest state of `other` went to this client (or was skipped for it). */
   stateTaken(other: ClientSeat): void {
     this.sentSeq[other.slot] = other.seq;
+  }
+
+  /**
+   * This seat moves to another solar system (forwarder.ts release): the
+   * states it had filtered there stay counted, and it has no state of its
+   * own in the next system until it sends one.
+   */
+  leftSystem(): void {
+    this.filteredJudged += this.unlooked();
+    this.ownArrivals = 0;
+    this.looked = 0;
+    this.arrivals = () => 0;
+    this.arrivalsAtJoin = 0;
+    this.header = null;
+    this.relayed = null;
+    this.partials.fill(undefined);
   }
 
   /** `other` left: the next player in its slot starts from its first state. */

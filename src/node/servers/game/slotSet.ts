@@ -49,6 +49,17 @@ export class SlotSet<T extends { readonly slot: number }> {
     this.count -= 1;
   }
 
+  /** Empties the set. */
+  clear(): void {
+    for (let i = 0; i < this.length; i++) {
+      const t = this.items[i];
+      if (t !== null && t !== undefined) this.index[t.slot] = -1;
+      this.items[i] = null;
+    }
+    this.length = 0;
+    this.count = 0;
+  }
+
   /**
    * Calls `visit` for each seat in the set, in order, until it returns false;
    * `visit` may delete any seat (one deleted before its turn is not visited)

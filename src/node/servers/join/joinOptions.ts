@@ -38,6 +38,11 @@ export interface JoinHooks {
   spectatorJoined?(spectator: SeatedPlayer): { udp: number; token: number } | undefined;
   /** A spectator left (`remove me`, dropped connection, kick). */
   spectatorLeft?(spectator: SeatedPlayer, why: string): void;
+  /**
+   * Whether the players in slots `a` and `b` play one game, so each is on the other's client list (a
+   * gameserver's solar systems, galaxyRooms.ts); absent: everyone plays one game. Spectators hear everyone.
+   */
+  together?(a: number, b: number): boolean;
 }
 
 /** Options of `startJoinServer` (joinServer.ts). */
@@ -74,6 +79,12 @@ export interface JoinServer {
   players(): SeatedPlayer[];
   /** Spectators by their number (copies; `slot` is the spectator's number). */
   spectators(): SeatedPlayer[];
+  /**
+   * The player in `slot` moved to another game of the server (a jump between solar systems): the players it
+   * was with (`before`, slots) and is no longer with get `remove` lines for it (1.1 clients read `reason`)
+   * and it gets theirs; those it is with now and was not get `add` lines (and ship looks) both ways.
+   */
+  regroup(slot: number, before: ReadonlySet<number>, reason: string): void;
   /** Removes spectator `n` like a dropped connection, telling it why with `tell`. */
   kickSpectator(n: number, why: string, tell?: boolean): void;
   /**

@@ -147,10 +147,13 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   };
 
   const joined = () => seats.filter((s): s is Seat => s !== undefined);
-  // Spectators hear every client-list line the players hear.
+  /** Whether two players play one game (a gameserver's solar system), so each is on the other's client list. */
+  const together = (a: Seat, b: Seat) => a.spectator === true || b.spectator === true || (guarded('together hook', () => hooks.together?.(a.player.slot, b.player.slot) ?? true) ?? true);
+  // Spectators hear every client-list line the players hear; players those of the players they play with.
   const toOthers = (except: Seat, line: string) => {
-    for (const s of [...joined(), ...watching()]) if (s !== except) s.conn.send(line);
+    for (const s of [...joined(), ...watching()]) if (s !== except && together(s, except)) s.conn.send(line);
   };
+  const addLine = (s: Seat) => formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot });
   const guarded = <T>(what: string, run: () => T): T | undefined => {
     try {
       return run();
@@ -203,9 +206,9 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     conn.send(formatJoinAccepted({ name: req.name, slot, serverName: name, ...session }));
     for (const line of welcome) conn.send(line);
     // The newcomer learns everyone already here; everyone else learns the newcomer.
-    for (const s of joined()) if (s !== seat) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
-    toOthers(seat, formatAdd({ endpoint: endpointOf(player), name: player.name, slot }));
-    if (seat.minor >= SHIP_LOOK_MINOR) for (const s of joined()) if (s !== seat && !sameLook(s.look, AUTO_LOOK)) conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
+    for (const s of joined()) if (s !== seat && together(s, seat)) conn.send(addLine(s));
+    toOthers(seat, addLine(seat));
+    if (seat.minor >= SHIP_LOOK_MINOR) for (const s of joined()) if (s !== seat && together(s, seat) && !sameLook(s.look, AUTO_LOOK)) conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
     log.info({ slot, player: req.name, address: conn.address, port, os: req.os, version: req.version }, 'player joined');
     changed();
   };
@@ -252,11 +255,13 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     seats[seat.player.slot] = undefined;
     perAddress.remove(seat.player.address);
     if (closing) return;
+    // Those who played with it, asked before the hook forgets where it played.
+    const audience = [...joined(), ...watching()].filter((s) => s !== seat && together(s, seat));
     guarded('left hook', () => hooks.left?.({ ...seat.player }, why));
     const plain = formatRemove(endpointOf(seat.player));
     const reason = leaveReason(told);
     const withReason = reason === null ? plain : formatRemove(endpointOf(seat.player), reason);
-    for (const s of [...joined(), ...watching()]) if (s !== seat) s.conn.send(s.minor >= LEAVE_REASON_MINOR ? withReason : plain);
+    for (const s of audience) s.conn.send(s.minor >= LEAVE_REASON_MINOR ? withReason : plain);
     log.info({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address, port: seat.player.port, why }, 'player left');
     changed();
   };
@@ -282,7 +287,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (sameLook(look, seat.look)) return;
     seat.look = look;
     const line = formatShipUpdate({ endpoint: endpointOf(seat.player), look });
-    for (const s of [...joined(), ...watching()]) if (s !== seat && s.minor >= SHIP_LOOK_MINOR) s.conn.send(line);
+    for (const s of [...joined(), ...watching()]) if (s !== seat && s.minor >= SHIP_LOOK_MINOR && together(s, seat)) s.conn.send(line);
     logOnce(conn.address, 'ship-look', { slot: seat.player.slot, look: formatLook(look) }, 'player chose a ship look', 'info');
   };
 
@@ -398,6 +403,26 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     playerCount: () => joined().length,
     players: () => joined().map((s) => ({ ...s.player })),
     spectators: () => watching().map((s) => ({ ...s.player })),
+    regroup(slot, before, reason) {
+      const mover = seats[slot];
+      if (!mover || closing) return;
+      const told = leaveReason(reason);
+      const removal = (of: Seat, to: Seat) => (told !== null && to.minor >= LEAVE_REASON_MINOR ? formatRemove(endpointOf(of.player), told) : formatRemove(endpointOf(of.player)));
+      for (const s of joined()) {
+        if (s === mover) continue;
+        const was = before.has(s.player.slot);
+        const now = together(s, mover);
+        if (was && !now) {
+          s.conn.send(removal(mover, s));
+          mover.conn.send(removal(s, mover));
+        } else if (!was && now) {
+          s.conn.send(addLine(mover));
+          mover.conn.send(addLine(s));
+          if (s.minor >= SHIP_LOOK_MINOR && !sameLook(mover.look, AUTO_LOOK)) s.conn.send(formatShipUpdate({ endpoint: endpointOf(mover.player), look: mover.look }));
+          if (mover.minor >= SHIP_LOOK_MINOR && !sameLook(s.look, AUTO_LOOK)) mover.conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
+        }
+      }
+    },
     kickSpectator(n, why, tell = false) {
       const seat = watchers[n];
       if (!seat || closing) return;
