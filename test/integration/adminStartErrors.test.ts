@@ -6,11 +6,12 @@
  * needs `npx electron-vite build` first.
  */
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { botEntry, serverEntry, webEntry } from '../support/paths';
-import { spawnTracked } from '../support/testRun';
+import { spawnTracked, tempDir } from '../support/testRun';
 
 interface Outcome {
   code: number | null;
@@ -104,5 +105,20 @@ describe.concurrent('a port another program holds', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)).toEqual([`starlane-server: ${kind}: ${role} port ${port} on 127.0.0.1 is in use (change it with ${option})`]);
+  });
+});
+
+describe.concurrent('a galaxy file the gameserver cannot use', () => {
+  it.for([
+    ['a bad line', 'starlane galaxy 1\nsystem Sol\n  asteroids lots\n', (f: string) => `starlane-server: galaxy file ${f}, line 3: asteroids needs one whole number from 0 to 1000 (got "lots")`],
+    ['a gate to its own system', 'starlane galaxy 1\nsystem Sol\n  gate Sol 0 0 900\n', (f: string) => `starlane-server: galaxy file ${f}, line 3: a gate of Sol cannot lead to Sol itself`],
+    ['no file', null, (f: string) => `starlane-server: galaxy file ${f}: cannot be read (ENOENT)`],
+  ] as const)('%s: one line naming the file (and the line), and the server does not start', async ([, text, error], { expect }) => {
+    const file = join(tempDir('galaxy'), 'universe.galaxy');
+    if (text !== null) writeFileSync(file, text);
+    const r = await run(serverEntry, ['gameserver', '--port', '0', '--udp-port', '0', '--host', '127.0.0.1', '--galaxy', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(lines(r.stderr)).toEqual([error(file)]);
   });
 });

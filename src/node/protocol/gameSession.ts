@@ -218,6 +218,8 @@ export class GameSession<M extends Membership> {
     switch (n.kind) {
       case 'chat':
         return ctx.print(`${n.from}: ${n.text}`);
+      case 'system':
+        return ctx.print(n.jumped ? `jumped to solar system ${n.name}` : `in solar system ${n.name}`);
       case 'killed':
         return ctx.print(n.killer === null ? `${n.victim} was destroyed` : `${n.victim} was shot down by ${n.killer}`);
       case 'link-failed':

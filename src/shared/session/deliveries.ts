@@ -60,12 +60,14 @@ export class GameDeliveries {
   event(slot: number, event: RemoteEvent, stamp: number | undefined): void {
     const { game, notify } = this.d;
     if (event.type === 'sendText') {
-      const from = this.nameOf(slot);
+      // From no player's slot: the server's own word (a refused jump).
+      const from = slot === NO_SLOT ? 'server' : this.nameOf(slot);
       notify({ kind: 'chat', from, text: event.text });
       game.deliver({ kind: 'chat', slot, from, text: event.text });
     } else if (event.type === 'playerName') {
       this.players();
     } else if (isWorldMessage(event)) {
+      if (event.type === 'solarSystem' && slot === NO_SLOT) notify({ kind: 'system', name: event.name, jumped: event.placed });
       if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) {
         notify({ kind: 'killed', victim: this.nameOf(slot), killer: event.killerSlot === NO_SLOT ? null : this.nameOf(event.killerSlot) });
       }

@@ -1,8 +1,11 @@
 /**
  * A gameserver's galaxy at run time (issue 29): one SystemRoom per solar
  * system (systemRoom.ts), every seat in exactly one of them, the seats'
- * tokens shared. A player joins the first system; a ship whose path between
- * two of its states passes through a stargate (stargate.ts) jumps: to a
+ * tokens shared. A player joins the first system; a ship whose path passes
+ * through a stargate (stargate.ts) jumps — its path between two of its
+ * states, and on each tick since its last state where its velocity takes it
+ * (a ship flying straight sends a state only twice a second: dead
+ * reckoning, net/sendPolicy.ts) — to a
  * system of this galaxy at once — its seat moves to that system's room,
  * keeping its token, endpoint and reliable link, and it hears the new
  * system with where it arrives — or, for a system this server does not
@@ -43,6 +46,8 @@ export class GalaxyRooms {
   /** The room of each player's seat, by slot. */
   private readonly where = new Map<number, SystemRoom>();
   private readonly byName = new Map<string, SystemRoom>();
+  /** Each player's last state (where, how fast, when) and the point of its path judged last (the tick extrapolates from it). */
+  private readonly paths = new WeakMap<ClientSeat, { pos: Vec3; vel: Vec3; at: number; judged: Vec3 }>();
   /** Counters for the status page: jumps made, refused. */
   readonly jumps = { made: 0, refused: 0 };
 
@@ -153,9 +158,22 @@ export class GalaxyRooms {
     this.roomOf(c).fwd.dirty.delete(c);
   }
 
-  /** The server's tick for every system. */
+  /** The server's tick for every system; ships flying on since their last state go through the gates on their way. */
   tick(now: number): void {
     for (const r of this.rooms) r.tick(now);
+    for (const r of this.rooms) {
+      if (r.system.gates.length === 0) continue;
+      for (const s of [...r.fwd.clients.values()]) {
+        const path = this.paths.get(s);
+        if (!path || s.arrival !== null || now < s.jumpReadyAt) continue;
+        // At most a second on: a ship silent for longer is judged by its next state.
+        const t = Math.min(1000, Math.max(0, now - path.at)) / 1000;
+        const at = { x: path.pos.x + path.vel.x * t, y: path.pos.y + path.vel.y * t, z: path.pos.z + path.vel.z * t };
+        const gate = gateCrossed(r.system.gates, path.judged, at);
+        path.judged = at;
+        if (gate) this.jump(s, r, gate, now);
+      }
+    }
   }
 
   /**
@@ -163,10 +181,13 @@ export class GalaxyRooms {
    * (or is refused). A seat still arriving, or cooling down after a jump or a refusal, goes through no gate.
    */
   stateTaken(s: ClientSeat, from: Vec3 | undefined, now: number): void {
-    const to = s.pos;
-    if (s.spectator !== null || to === undefined || s.arrival !== null || now < s.jumpReadyAt) return;
+    const state = s.header?.state;
+    if (s.spectator !== null || !state || s.arrival !== null) return;
+    const judged = this.paths.get(s)?.judged ?? from ?? null;
+    this.paths.set(s, { pos: state.pos, vel: state.vel, at: now, judged: state.pos });
+    if (now < s.jumpReadyAt) return;
     const room = this.roomOf(s);
-    const gate = gateCrossed(room.system.gates, from ?? null, to);
+    const gate = gateCrossed(room.system.gates, judged, state.pos);
     if (gate) this.jump(s, room, gate, now);
   }
 
@@ -179,6 +200,7 @@ export class GalaxyRooms {
       return;
     }
     const before = new Set([...from.fwd.clients.keys()].filter((slot) => slot !== s.slot));
+    this.paths.delete(s);
     const vel = s.header?.state?.vel;
     const speed = vel ? Math.sqrt(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z) : 0;
     from.fwd.release(s.slot);
