@@ -12,6 +12,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { until } from '../support/testHost';
 import { hostsAndServersPerTest } from '../support/hostsAndServers';
 import { startGameserver } from '../../src/node/servers/game/gameserver';
+import { renderGameserverStatus } from '../../src/node/servers/game/gameserverStatus';
 import { readGalaxy } from '../../src/shared/servers/galaxyMap';
 import { ARRIVAL_DISTANCE, GATE_RADIUS } from '../../src/shared/game/stargate';
 import { forwardOf } from '../../src/shared/sim/vec';
@@ -58,12 +59,23 @@ describe('a gameserver of two solar systems', () => {
     await until('each sees the other in Sol', () => alpha.states(1) > 3 && bravo.states(0) > 3);
 
     // alpha flies straight through the gate ahead: from the moment its ship is in the ring to the moment it is in Vega.
+    // (When the server, following the ship's path, jumps it before the host's own tick has it in the ring, the moment it
+    // reached the ring is where its last sample in Sol and its speed put it.)
     let inRing: number | null = null;
     let inVega: number | null = null;
+    let lastInSol: { t: number; z: number; vz: number } | null = null;
     const watch = setInterval(() => {
       const g = alpha.host.game?.game;
-      if (inRing === null && (g?.localShip?.pos.z ?? 0) <= -300 + GATE_RADIUS) inRing = performance.now();
-      if (inVega === null && g?.solarSystem?.name === 'Vega') inVega = performance.now();
+      const t = performance.now();
+      if (inVega !== null) return;
+      if (g?.solarSystem?.name === 'Vega') {
+        inVega = t;
+        return;
+      }
+      const ship = g?.localShip;
+      if (!ship) return;
+      lastInSol = { t, z: ship.pos.z, vz: ship.vel.z };
+      if (inRing === null && ship.pos.z <= -300 + GATE_RADIUS) inRing = t;
     }, 2);
     onTestFinished(() => clearInterval(watch));
     await until('alpha jumped to Vega', () => /^jumped to solar system Vega$/m.test(alpha.text()), 20_000).catch((e) => {
@@ -71,7 +83,9 @@ describe('a gameserver of two solar systems', () => {
       throw e;
     });
     await until('the arrival seen', () => inVega !== null);
-    const jumpMs = inRing === null || inVega === null ? NaN : (inVega as number) - (inRing as number);
+    const last = lastInSol as { t: number; z: number; vz: number } | null;
+    const ringAt = inRing ?? (last && last.vz < 0 ? last.t + ((last.z - (-300 + GATE_RADIUS)) / -last.vz) * 1000 : null);
+    const jumpMs = ringAt === null || inVega === null ? NaN : (inVega as number) - ringAt;
     const game = alpha.host.game?.game;
     expect(game?.solarSystem?.name).toBe('Vega');
     const arrived = game?.localShip;
@@ -82,6 +96,10 @@ describe('a gameserver of two solar systems', () => {
     expect(forwardOf(arrived!.rot).z).toBeLessThan(-0.99);
     await until('bravo hears alpha left for Vega', () => /alpha left.*jumped to Vega/.test(bravo.text()));
     await until('the server has alpha in Vega', () => server.stats().clients.find((c) => c.name === 'alpha')?.system === 'Vega');
+    // alpha hears bravo stayed behind; `players` names the system alpha is in and its gates.
+    await until('alpha hears bravo stayed in Sol', () => /^bravo left \(still in Sol\)$/m.test(alpha.text()));
+    await alpha.run('players');
+    await until('players names the system and its gates', () => alpha.text().includes('solar system Vega: stargates to Sol at (0, 0, 800), Kappa at (0, 0, 300)'));
     const statesAtJump = bravo.states(0);
     const seenByAlpha = alpha.states(1);
 
@@ -89,7 +107,7 @@ describe('a gameserver of two solar systems', () => {
     await until('the jump to Kappa refused', () => /server: The stargate to Kappa leads nowhere/.test(alpha.text()), 20_000);
     expect(alpha.host.game?.game.solarSystem?.name).toBe('Vega');
     const stats = server.stats();
-    console.log(`galaxy: a jump between two systems of one server took ${jumpMs.toFixed(1)} ms from the ship in the ring to the ship in the other system (the state to the server, the system message back, on loopback); jumps ${JSON.stringify(stats.jumps)}; alpha's states held while arriving ${stats.drops.arriving ?? 0}; strikes ${JSON.stringify(stats.strikes)}; systems ${JSON.stringify(server.systems())}`);
+    console.log(`galaxy: a jump between two systems of one server took ${jumpMs.toFixed(1)} ms from the ship reaching the ring to the ship in the other system (the server following its path, the system message back, on loopback; below 0: the server's judgement of its path was ahead of the host's tick); jumps ${JSON.stringify(stats.jumps)}; alpha's states held while arriving ${stats.drops.arriving ?? 0}; strikes ${JSON.stringify(stats.strikes)}; systems ${JSON.stringify(server.systems().map((s) => `${s.name}: ${s.players} player(s)`))}`);
     expect(stats.jumps).toEqual({ made: 1, refused: 1 });
     // Bound only breakage trips (a jump waiting for a resend, a tick or a time sync is seconds): the figure is printed above.
     expect(jumpMs).toBeLessThan(1000);
@@ -97,10 +115,16 @@ describe('a gameserver of two solar systems', () => {
       ['alpha', 'Vega', 0],
       ['bravo', 'Sol', 0],
     ]);
-    expect(server.systems()).toEqual([
+    expect(server.systems().map(({ match: _match, ...s }) => s)).toEqual([
       { name: 'Sol', players: 1, gates: [{ to: 'Vega', local: true }] },
       { name: 'Vega', players: 1, gates: [{ to: 'Sol', local: true }, { to: 'Kappa', local: false }] },
     ]);
+    // The status page lists the systems, their players and gates, and where each player is; each player's score is its system's.
+    const page = renderGameserverStatus(server);
+    expect(page.html).toContain('Galaxy Test: Sol (1 player; gates to Vega); Vega (1 player; gates to Sol, Kappa (not on this server)). Jumps: 1 made, 1 refused.');
+    const json = JSON.parse(page.json) as { galaxy: { name: string; systems: { name: string; players: number }[] }; players: { name: string; system: string }[] };
+    expect(json.galaxy.systems.map((s) => [s.name, s.players])).toEqual([['Sol', 1], ['Vega', 1]]);
+    expect(json.players.map((p) => [p.name, p.system])).toEqual([['alpha', 'Vega'], ['bravo', 'Sol']]);
     // In different systems, neither gets the other's states any more (one relayed in flight at most).
     expect(bravo.states(0)).toBeLessThanOrEqual(statesAtJump + 1);
     expect(alpha.states(1)).toBeLessThanOrEqual(seenByAlpha + 1);

@@ -76,6 +76,10 @@ export class GameSession<M extends Membership> {
   private readonly versions = new VersionNotices();
   /** Silence of the server (see GameSessionOptions.server). */
   readonly serverSilence = new SilenceWatch();
+  /** The gameserver's solar system we are in (as it last said), for the status line; null before it says. */
+  solarSystem: string | null = null;
+  /** Its stargates, for `players`. */
+  private stargates: { to: string; pos: { x: number; y: number; z: number } }[] = [];
   /** This connection only watches (`spectate`): it never joins by itself, whatever cl_autojoin says; `connect` plays again. */
   watchOnly = false;
 
@@ -196,7 +200,12 @@ export class GameSession<M extends Membership> {
   playerLines(): string[] {
     const pipeline = this.pipeline;
     if (pipeline.member.state !== 'connected') return ['not connected'];
-    const lines = [`slot  name              address                  ping    state`];
+    const lines: string[] = [];
+    if (this.solarSystem !== null) {
+      const gates = this.stargates.map((g) => `${g.to} at (${Math.round(g.pos.x)}, ${Math.round(g.pos.y)}, ${Math.round(g.pos.z)})`);
+      lines.push(`solar system ${this.solarSystem}: ${gates.length > 0 ? `stargates to ${gates.join(', ')}` : 'no stargates'}`);
+    }
+    lines.push(`slot  name              address                  ping    state`);
     for (const p of pipeline.playerRows()) lines.push(playerLine(p));
     lines.push(...(this.options.extraPlayerLines?.() ?? []));
     const clock = pipeline.clock.status();
@@ -219,6 +228,8 @@ export class GameSession<M extends Membership> {
       case 'chat':
         return ctx.print(`${n.from}: ${n.text}`);
       case 'system':
+        this.solarSystem = n.name;
+        this.stargates = n.gates;
         return ctx.print(n.jumped ? `jumped to solar system ${n.name}` : `in solar system ${n.name}`);
       case 'killed':
         return ctx.print(n.killer === null ? `${n.victim} was destroyed` : `${n.victim} was shot down by ${n.killer}`);

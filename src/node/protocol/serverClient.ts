@@ -187,7 +187,7 @@ export abstract class ServerClientProtocol implements Protocol {
     switch (this.phase) {
       case 'joined':
         if (this.peer?.slot() === NO_SLOT) return `spectating ${this.name} "${this.serverName}" at ${where}, ${(this.peer?.players().length ?? 1) - 1} players`;
-        return `joined ${this.name} "${this.serverName}" at ${where} as slot ${this.peer?.slot()}, ${this.peer?.players().length ?? 0} players`;
+        return `joined ${this.name} "${this.serverName}" at ${where} as slot ${this.peer?.slot()}, ${this.peer?.players().length ?? 0} players${this.session?.solarSystem ? `, in solar system ${this.session.solarSystem}` : ''}`;
       case 'connecting':
       case 'joining':
       case 'welcome':

@@ -3,6 +3,7 @@
  * kind's view) and asteroids, with our slot and respawn countdown. The host
  * sends one per tick; the renderer interpolates between the last two.
  */
+import type { SystemView } from './systemEntry';
 import type { ClientGame } from './clientGame';
 import { kindOf, type ObjectView } from './registry';
 import { TICK_HZ } from '../sim/types';
@@ -85,6 +86,8 @@ export interface WorldView {
    * camera.
    */
   camera?: { pos: Vec3; rot: Quat };
+  /** The gameserver's solar system we are in and its stargates (systemEntry.ts); absent outside a galaxy. */
+  system?: SystemView;
 }
 
 /** A world event the view draws: an extra taken (a sparkle where it lay), a blow on our ship (the damage-direction marker). */
@@ -110,7 +113,9 @@ export type { ObjectView } from './registry';
 export function worldView(game: ClientGame, pings: readonly PlayerPing[] = []): WorldView {
   const w = game.curr;
   const m = w.match;
+  const system = game.solarSystem;
   return {
+    ...(system ? { system } : {}),
     tick: w.tick,
     localSlot: game.localSlot,
     respawnSeconds: game.dead ? game.respawnSeconds : null,

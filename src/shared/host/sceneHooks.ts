@@ -33,4 +33,6 @@ export interface SceneHookState {
   fieldGlints: number;
   /** The sky drawn: stars, specks of near dust (both by `r_quality`), and whether the nebula backdrop shows. */
   sky: { stars: number; dust: number; backdrop: boolean };
+  /** The stargates drawn (the solar system's, on a gameserver with a galaxy), by the system each leads to. */
+  gates: string[];
 }

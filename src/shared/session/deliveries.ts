@@ -67,7 +67,7 @@ export class GameDeliveries {
     } else if (event.type === 'playerName') {
       this.players();
     } else if (isWorldMessage(event)) {
-      if (event.type === 'solarSystem' && slot === NO_SLOT) notify({ kind: 'system', name: event.name, jumped: event.placed });
+      if (event.type === 'solarSystem' && slot === NO_SLOT) notify({ kind: 'system', name: event.name, jumped: event.placed, gates: event.gates });
       if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) {
         notify({ kind: 'killed', victim: this.nameOf(slot), killer: event.killerSlot === NO_SLOT ? null : this.nameOf(event.killerSlot) });
       }

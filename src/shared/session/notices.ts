@@ -12,7 +12,7 @@ export type SessionNotice =
   /** A chat line from `from` (already delivered to the game view). */
   | { kind: 'chat'; from: string; text: string }
   /** A gameserver said which solar system we are in (`jumped`: we arrived there through a stargate). */
-  | { kind: 'system'; name: string; jumped: boolean }
+  | { kind: 'system'; name: string; jumped: boolean; gates: { to: string; pos: { x: number; y: number; z: number } }[] }
   /** A player's ship was destroyed; `killer` null when nobody shot it. */
   | { kind: 'killed'; victim: string; killer: string | null }
   /** A linked node stopped acknowledging reliable messages (`who`: its name or address). */

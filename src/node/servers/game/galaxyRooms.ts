@@ -23,6 +23,7 @@ import type { Vec3 } from '../../../shared/sim/types';
 import type { ClientSeat } from './seat';
 import { SystemRoom, type SystemRoomParts } from './systemRoom';
 import type { Forwarder } from './forwarder';
+import type { SystemCensus } from './gameserverOptions';
 
 /** After a refused jump, or an arrival, the ship may go through a gate again this much later (ms). */
 export const JUMP_COOLDOWN_MS = 2000;
@@ -214,8 +215,8 @@ export class GalaxyRooms {
     this.p.jumped(s, from, to, arrival, before);
   }
 
-  /** Players per system, for the status page and the server browser. */
-  census(): { name: string; players: number; gates: { to: string; local: boolean }[] }[] {
-    return this.rooms.map((r) => ({ name: r.name, players: r.fwd.clients.size, gates: r.system.gates.map((g) => ({ to: g.to, local: this.byName.has(g.to.toLowerCase()) })) }));
+  /** Players per system, where its gates lead and its match at `now`, for the status page and the server browser. */
+  census(now: number): SystemCensus[] {
+    return this.rooms.map((r) => ({ name: r.name, players: r.fwd.clients.size, gates: r.system.gates.map((g) => ({ to: g.to, local: this.byName.has(g.to.toLowerCase()) })), match: r.referee.announcement(now) }));
   }
 }

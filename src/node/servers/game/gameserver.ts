@@ -78,7 +78,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     nameOf: (slot) => seats?.players().find((p) => p.slot === slot)?.name ?? `slot ${slot}`,
     jumped(s, from, to, arrival, before) {
       log.info({ slot: s.slot, player: seats?.players().find((p) => p.slot === s.slot)?.name, from: from.name, to: to.name, at: arrival.pos }, 'player jumped');
-      seats?.regroup(s.slot, before, `jumped to ${to.name}`);
+      seats?.regroup(s.slot, before, `jumped to ${to.name}`, `still in ${from.name}`);
     },
     refused(s, from, to) {
       log.info({ slot: s.slot, player: seats?.players().find((p) => p.slot === s.slot)?.name, from: from.name, to }, 'jump refused: no server has that solar system');
@@ -276,7 +276,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     reloadBans: (why) => joinServer.reloadBans(why),
     match: () => rooms.first.referee.announcement(clock()),
     recording: () => rooms.first.recorder?.status() ?? null,
-    systems: () => rooms.census(),
+    galaxy: galaxy.name,
+    systems: () => rooms.census(clock()),
     stats() {
       const named = new Map(joinServer.players().map((p) => [p.slot, p.name]));
       const drops: Record<string, number> = { ...datagrams.codecDrops.snapshot(), ...Object.fromEntries(datagrams.serverDrops) };

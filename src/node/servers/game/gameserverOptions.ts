@@ -202,7 +202,9 @@ export interface Gameserver extends RunningServer {
   reloadBans(why?: string): Promise<void>;
   /** Its match recordings (`--record`), or null when it records nothing. */
   recording(): RecordingStatus | null;
-  /** Its solar systems: players in each, and where their stargates lead (`local`: a system of this server). */
+  /** Its galaxy's name. */
+  readonly galaxy: string;
+  /** Its solar systems: players in each, where their stargates lead (`local`: a system of this server), each one's match. */
   systems(): SystemCensus[];
 }
 
@@ -210,6 +212,8 @@ export interface SystemCensus {
   name: string;
   players: number;
   gates: { to: string; local: boolean }[];
+  /** Its match as it stands (each system runs its own). */
+  match: MatchStanding;
 }
 
 /** How long a flush on arrival gathers by default (ms): a few players' states share a datagram, for at most this much more latency. */

@@ -24,8 +24,9 @@ const recordingLines = (server: Gameserver): string[] => {
 
 /**
  * Renders the page and the JSON. JSON: `{ name, maxPlayers, udpPort,
- * match: { decidedBy, round, phase, killLimit, timeLimitSeconds, secondsLeft } (matchStatus.ts),
- * players: [{ slot, name, address, port, endpoint, playsFrom, via, udp, os, joinedAt,
+ * match: { decidedBy, round, phase, killLimit, timeLimitSeconds, secondsLeft } (matchStatus.ts; the first solar system's),
+ * galaxy: { name, systems: [{ name, players, gates: [{ to, local }], match }], jumps: { made, refused } } (galaxyRooms.ts),
+ * players: [{ slot, name, system, address, port, endpoint, playsFrom, via, udp, os, joinedAt,
  * joinedForSeconds, kills, deaths, pingMs, packetsIn, bytesIn, statesSent, statesPartial, statesFiltered, statesThinned,
  * eventsSent, eventsFiltered, datagramsSent, bytesSent, queued, strikes }],
  * packetsIn, bytesIn, packetsOut, bytesOut, nodeAlive, drops, eventDrops,
@@ -40,12 +41,16 @@ const recordingLines = (server: Gameserver): string[] => {
 export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
   const stats = server.stats();
   const match = serverMatch(server.match());
+  const systems = server.systems();
+  // Each solar system runs its own match: a player's score is its system's.
+  const matches = new Map(systems.map((s) => [s.name, serverMatch(s.match)]));
   const bySlot = new Map(stats.clients.map((c) => [c.slot, c]));
   const players = server.players().map((p) => {
     const c = bySlot.get(p.slot);
     return {
       slot: p.slot,
       name: p.name,
+      system: c?.system ?? systems[0]?.name ?? '',
       address: p.address,
       port: p.port,
       endpoint: formatEndpoint({ address: p.address, port: p.port }),
@@ -55,7 +60,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       os: p.os,
       joinedAt: new Date(p.joinedAt).toISOString(),
       joinedForSeconds: Math.max(0, Math.floor((now - p.joinedAt) / 1000)),
-      ...match.scoreOf(p.slot),
+      ...(matches.get(c?.system ?? '') ?? match).scoreOf(p.slot),
       pingMs: c?.pingMs ?? null,
       packetsIn: c?.packetsIn ?? 0,
       bytesIn: c?.bytesIn ?? 0,
@@ -80,7 +85,8 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     `Starlane gameserver: ${server.name}`,
     [
       `${players.length} of ${server.maxPlayers} slots taken. UDP port ${server.ports.udp}.`,
-      match.line,
+      ...galaxyLines(server.galaxy, systems, stats.jumps),
+      systems.length > 1 ? `${systems[0]?.name ?? ''}: ${match.line}` : match.line,
       ...recordingLines(server),
       spectatorsLine(stats.spectators),
       loadLine(stats.load),
@@ -89,10 +95,11 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
         `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
         `TCP connections closed or refused: ${dropText(stats.tcp)}.`,
     ],
-    ['slot', 'name', 'kills', 'deaths', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
+    ['slot', 'name', 'system', 'kills', 'deaths', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
     players.map((p) => [
       String(p.slot),
       p.name,
+      p.system,
       String(p.kills),
       String(p.deaths),
       p.via === 'udp' ? p.playsFrom : `${p.playsFrom} (tcp; no game packet yet)`,
@@ -109,6 +116,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     maxPlayers: server.maxPlayers,
     udpPort: server.ports.udp,
     match: match.json,
+    galaxy: { name: server.galaxy, systems: systems.map((s) => ({ name: s.name, players: s.players, gates: s.gates, match: serverMatch(s.match).json })), jumps: stats.jumps },
     players: players.map(({ joinedMs: _joinedMs, ...p }) => p),
     packetsIn: stats.packetsIn,
     bytesIn: stats.bytesIn,
@@ -129,6 +137,16 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     ...processStatus(),
   });
   return { html, json };
+}
+
+/** The page's line on the galaxy: its solar systems, the players in each, where their gates lead (a system of another server marked so), and the jumps made. */
+function galaxyLines(name: string, systems: ReturnType<Gameserver['systems']>, jumps: GameserverStats['jumps']): string[] {
+  if (systems.length === 1 && (systems[0]?.gates.length ?? 0) === 0) return [];
+  const each = systems.map((s) => {
+    const gates = s.gates.map((g) => (g.local ? g.to : `${g.to} (not on this server)`));
+    return `${s.name} (${s.players} player${s.players === 1 ? '' : 's'}${gates.length > 0 ? `; gates to ${gates.join(', ')}` : ''})`;
+  });
+  return [`Galaxy ${name}: ${each.join('; ')}. Jumps: ${jumps.made} made, ${jumps.refused} refused.`];
 }
 
 /** The page's line on spectators: how many of how many seats, the delay, and each one with its endpoint, ping and what it was sent. */

@@ -82,9 +82,10 @@ export interface JoinServer {
   /**
    * The player in `slot` moved to another game of the server (a jump between solar systems): the players it
    * was with (`before`, slots) and is no longer with get `remove` lines for it (1.1 clients read `reason`)
-   * and it gets theirs; those it is with now and was not get `add` lines (and ship looks) both ways.
+   * and it gets theirs (reading `theirReason`); those it is with now and was not get `add` lines (and ship
+   * looks) both ways.
    */
-  regroup(slot: number, before: ReadonlySet<number>, reason: string): void;
+  regroup(slot: number, before: ReadonlySet<number>, reason: string, theirReason: string): void;
   /** Removes spectator `n` like a dropped connection, telling it why with `tell`. */
   kickSpectator(n: number, why: string, tell?: boolean): void;
   /**

@@ -403,11 +403,13 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     playerCount: () => joined().length,
     players: () => joined().map((s) => ({ ...s.player })),
     spectators: () => watching().map((s) => ({ ...s.player })),
-    regroup(slot, before, reason) {
+    regroup(slot, before, reason, theirReason) {
       const mover = seats[slot];
       if (!mover || closing) return;
-      const told = leaveReason(reason);
-      const removal = (of: Seat, to: Seat) => (told !== null && to.minor >= LEAVE_REASON_MINOR ? formatRemove(endpointOf(of.player), told) : formatRemove(endpointOf(of.player)));
+      const removal = (of: Seat, to: Seat) => {
+        const told = leaveReason(of === mover ? reason : theirReason);
+        return told !== null && to.minor >= LEAVE_REASON_MINOR ? formatRemove(endpointOf(of.player), told) : formatRemove(endpointOf(of.player));
+      };
       for (const s of joined()) {
         if (s === mover) continue;
         const was = before.has(s.player.slot);

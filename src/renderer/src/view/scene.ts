@@ -12,6 +12,7 @@ import { EXTRA_KINDS } from '../../../shared/game/combat';
 import { RULES } from '../../../shared/game/rules';
 import { STEP_MS } from '../../../shared/sim/types';
 import { Starfield } from './starfield';
+import { Stargates } from './stargates';
 import { ShipModels, type ShipModel } from './shipModels';
 import { engineLevel, lookOfSlot, type ShipLook } from './shipLooks';
 import { AUTO_LOOK, type ShipLook as ChosenLook } from '../../../shared/wire/shipLook';
@@ -61,6 +62,8 @@ export class SceneView {
   private readonly meshes = new Map<string, THREE.Mesh>();
   /** The other players' ships and their name tags. */
   private readonly remoteShips: RemoteShips;
+  /** The stargates of the solar system we are in. */
+  private readonly stargates: Stargates;
   private readonly seen = new Set<string>();
   // Reused every frame (indexes of the previous world by id), so rendering makes little garbage.
   private readonly prevShips = new Map<number, ShipView>();
@@ -90,6 +93,7 @@ export class SceneView {
     this.scene.add(this.camera);
     this.effects = new Effects(this.scene);
     this.remoteShips = new RemoteShips(this.scene, this.camera, this.models, (slot, model) => this.lookChange(slot, model));
+    this.stargates = new Stargates(this.scene);
     this.resizeObserver = new ResizeObserver(() => this.resize());
     this.resizeObserver.observe(container);
     this.resize();
@@ -158,6 +162,7 @@ export class SceneView {
     if (!ownDrawn && this.own) this.own.model.group.visible = false;
     // A free camera (demo playback, spectating) is placed where the host says, between its last two poses.
     if (curr.camera) this.placeCamera(prev.camera ?? curr.camera, curr.camera, alpha);
+    this.stargates.show(curr.system?.name ?? null, curr.system?.gates ?? []);
     const prevRocks = reindex(this.prevRocks, prev.asteroids, (a) => a.id);
     for (const rock of curr.asteroids) {
       const mesh = this.mesh(`a${rock.id}`, this.asteroidGeometry, this.asteroidMaterial, rock.radius);
@@ -266,6 +271,7 @@ export class SceneView {
       fields: this.fieldsDrawn,
       fieldGlints: fx.glints,
       sky: this.sky.drawn,
+      gates: this.stargates.destinations,
     };
   }
 
@@ -354,6 +360,7 @@ export class SceneView {
     this.remoteShips.draw([], 0);
     if (this.own) this.scene.remove(this.own.model.group);
     this.sky.dispose();
+    this.stargates.dispose();
     for (const d of [this.asteroidGeometry, this.asteroidMaterial]) d.dispose();
     this.models.dispose();
     this.effects.dispose();

@@ -231,7 +231,7 @@ export class CombatHud {
     return { name: drawn.name, pos: drawn.pos, vel: ship.vel, shield: ship.shield, damage: ship.damage };
   }
 
-  /** The radar's contacts round `us`: the other ships as drawn, missiles, mines and extras. */
+  /** The radar's contacts round `us`: the other ships as drawn, missiles, mines, extras and the system's stargates. */
   private contacts(f: CombatFrame, us: Pose): Contact[] {
     const out: Contact[] = [];
     for (const r of f.remotes) out.push({ kind: r.slot === f.target ? 'target' : 'enemy', body: bodyOffset(r.pos, us.pos, us.rot) });
@@ -240,6 +240,7 @@ export class CombatHud {
       const kind = o.kind === 'missile' ? (o.type === local && o.owner !== local ? 'incoming' : 'missile') : o.kind === 'mine' || o.kind === 'extra' ? o.kind : null;
       if (kind) out.push({ kind, body: bodyOffset(o.pos, us.pos, us.rot) });
     }
+    for (const g of f.curr.system?.gates ?? []) out.push({ kind: 'gate', body: bodyOffset(g.pos, us.pos, us.rot) });
     return out;
   }
 }

@@ -4,7 +4,8 @@
  * it — ahead is up, right is right, a stalk rises to a contact above our
  * plane and drops to one below. Enemies are orange, the target yellow and
  * ringed, missiles red (larger, and blinking, when they home on us), mines
- * violet, extras green; a contact beyond the range sits hollow on the rim.
+ * violet, extras green, stargates cyan rings; a contact beyond the range
+ * sits hollow on the rim.
  * A 2-D canvas redrawn each frame (a few dozen marks); its bitmap follows
  * the panel's size on screen (the window, ui_scale, the display's pixels).
  */
@@ -21,7 +22,7 @@ export const RADAR_RANGE = 1000;
  */
 export const RADAR_ASPECT = 0.66;
 
-export type ContactKind = 'enemy' | 'target' | 'missile' | 'incoming' | 'mine' | 'extra';
+export type ContactKind = 'enemy' | 'target' | 'missile' | 'incoming' | 'mine' | 'extra' | 'gate';
 
 /** One contact: what it is and where, in our ship's body axes (scope.ts bodyOffset). */
 export interface Contact {
@@ -35,6 +36,7 @@ export interface RadarCounts {
   missiles: number;
   mines: number;
   extras: number;
+  gates: number;
 }
 
 const COLOUR: { readonly [K in ContactKind]: string } = {
@@ -44,16 +46,17 @@ const COLOUR: { readonly [K in ContactKind]: string } = {
   incoming: '#ff2020',
   mine: '#c080ff',
   extra: '#60ff90',
+  gate: '#60e0ff',
 };
 
 /** Marks drawn later are drawn over earlier ones: the target and incoming missiles on top. */
-const ORDER: { readonly [K in ContactKind]: number } = { extra: 0, mine: 1, missile: 2, enemy: 3, incoming: 4, target: 5 };
+const ORDER: { readonly [K in ContactKind]: number } = { gate: 0, extra: 1, mine: 2, missile: 3, enemy: 4, incoming: 5, target: 6 };
 
 export class Radar {
   readonly panel: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
   private readonly g: CanvasRenderingContext2D | null;
-  private counted: RadarCounts = { ships: 0, missiles: 0, mines: 0, extras: 0 };
+  private counted: RadarCounts = { ships: 0, missiles: 0, mines: 0, extras: 0, gates: 0 };
   private blink = false;
 
   constructor(parent: HTMLElement) {
@@ -83,7 +86,7 @@ export class Radar {
 
   /** Draws `contacts` (none at all while we have no ship: `alive` false dims the scope). */
   draw(contacts: readonly Contact[], alive: boolean, nowMs: number): void {
-    const counts = { ships: 0, missiles: 0, mines: 0, extras: 0 };
+    const counts = { ships: 0, missiles: 0, mines: 0, extras: 0, gates: 0 };
     const g = this.g;
     this.blink = Math.floor(nowMs / 250) % 2 === 0;
     if (!g) return;
@@ -100,6 +103,7 @@ export class Radar {
         if (c.kind === 'enemy' || c.kind === 'target') counts.ships++;
         else if (c.kind === 'missile' || c.kind === 'incoming') counts.missiles++;
         else if (c.kind === 'mine') counts.mines++;
+        else if (c.kind === 'gate') counts.gates++;
         else counts.extras++;
       }
     }
@@ -157,6 +161,12 @@ export class Radar {
     const size = c.kind === 'target' || c.kind === 'enemy' ? u * 1.4 : c.kind === 'incoming' ? u * 1.5 : u;
     if (c.kind === 'incoming' && !this.blink) return;
     g.beginPath();
+    if (c.kind === 'gate') {
+      // A stargate: a ring, like the gate itself.
+      g.arc(x, top, size * 1.3, 0, Math.PI * 2);
+      g.stroke();
+      return;
+    }
     if (c.kind === 'mine') {
       g.moveTo(x - size, top - size);
       g.lineTo(x + size, top + size);
