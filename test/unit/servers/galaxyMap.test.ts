@@ -4,6 +4,8 @@
  * refused naming its line and why, and no file — mutated, truncated or
  * random — makes the reader throw.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultGalaxy, galaxyRefusal, MAX_GATES, MAX_SYSTEMS, readGalaxy, writeGalaxy, type Galaxy } from '../../../src/shared/servers/galaxyMap';
@@ -120,5 +122,19 @@ describe('galaxy files', () => {
     );
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => void readGalaxy(text)), { numRuns: 5_000 });
     console.log(`galaxy fuzz: 20,000 mutated or truncated files, ${refused} refused with a line and a reason; 5,000 random strings; none threw`);
+  });
+
+  it("docs/GALAXY.md's example is a galaxy the reader takes, as the page describes it", () => {
+    const page = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'GALAXY.md'), 'utf8');
+    const example = /## Example\s+```\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+    const r = readGalaxy(example);
+    if (!r.ok) throw new Error(galaxyRefusal('docs/GALAXY.md', r));
+    expect(r.galaxy.name).toBe('Orion');
+    expect(r.galaxy.systems.map((x) => [x.name, x.gates.map((g) => g.to)])).toEqual([
+      ['Sol', ['Vega', 'Rigel']],
+      ['Vega', ['Sol']],
+      ['Rigel', ['Sol', 'Betelgeuse']],
+    ]);
+    expect(r.galaxy.systems[0]?.seed).toBe(WORLD_SEED);
   });
 });

@@ -264,7 +264,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     datagrams.flushAll();
   }, 1000 / config.tickHz);
 
-  log.info({ port: joinServer.port, udp: udpPort, server: name, maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick', gatherMs: config.flushOnArrival ? config.gatherMs : null }, 'gameserver listening');
+  log.info({ port: joinServer.port, udp: udpPort, server: name, galaxy: galaxy.name, systems: rooms.rooms.map((r) => r.name), maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick', gatherMs: config.flushOnArrival ? config.gatherMs : null }, 'gameserver listening');
 
   return {
     kind: 'gameserver',
