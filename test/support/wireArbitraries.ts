@@ -156,6 +156,14 @@ export const arbEventOf: { [K in RemoteEventType]: fc.Arbitrary<Extract<RemoteEv
         .map((scores) => ({ ...m, page, scores })),
     ),
   ),
+  jumpTicket: fc.record({
+    type: fc.constant('jumpTicket'),
+    host: fc.constantFrom('127.0.0.1', '10.20.30.40', '::1', 'fd00::1:2'),
+    port: arbU16,
+    system: arbSystemName,
+    ticket: fc.stringMatching(/^[A-Za-z0-9_-]{1,120}$/),
+    clockShift: arbU32,
+  }),
   solarSystem: fc.record({
     type: fc.constant('solarSystem'),
     name: arbSystemName,

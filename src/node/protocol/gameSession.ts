@@ -50,6 +50,8 @@ export interface GameSessionOptions<M extends Membership> {
    * gameserver client disconnects instead.
    */
   linkFailed?: (addr: WireAddr, reason: string) => void;
+  /** The gameserver sends our ship through a stargate to another server (a `jumpTicket`): the protocol goes there. */
+  jumpOrdered?: (order: Extract<SessionNotice, { kind: 'jump' }>) => void;
   /**
    * The server this client should hear from every second while connected (a
    * gameserver, a slotserver's time port); null or absent: none (p2p). While
@@ -227,6 +229,8 @@ export class GameSession<M extends Membership> {
     switch (n.kind) {
       case 'chat':
         return ctx.print(`${n.from}: ${n.text}`);
+      case 'jump':
+        return this.options.jumpOrdered?.(n);
       case 'system':
         this.solarSystem = n.name;
         this.stargates = n.gates;

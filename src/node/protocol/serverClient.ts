@@ -27,7 +27,11 @@ import {
   parseServerLine,
   MESSAGE_LINES,
   type JoinAccepted,
+  JUMP_REFUSED,
 } from '../../shared/servers/joinProtocol';
+import type { SessionNotice } from '../../shared/session/notices';
+
+type JumpOrder = Extract<SessionNotice, { kind: 'jump' }>;
 import { GameSession, WATCHING_LINE, type GameSessionOptions } from './gameSession';
 import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
@@ -83,6 +87,12 @@ export abstract class ServerClientProtocol implements Protocol {
   private readonly removal: ServerRemoval;
   /** What the connection under way asks the server for: a player's seat, or a spectator's (`spectate`). */
   private seat: 'player' | 'spectator' = 'player';
+  /** Through a stargate to another server (the gameserver's `jumpTicket`): where to, once this link is closed. */
+  private jumping: JumpOrder | null = null;
+  /** The ticket the next join line carries (a jump's arrival), and the server to go back to if the far side refuses it. */
+  private ticket: { text: string; system: string; back: string | null } | null = null;
+  /** A refused arrival: the server the ship came from, joined again once this link is closed. */
+  private returnTo: string | null = null;
 
   protected constructor(
     protected readonly ctx: ProtocolContext,
@@ -135,6 +145,8 @@ export abstract class ServerClientProtocol implements Protocol {
       },
       ...this.sessionKind(),
       // The server's own messages (slot NO_SLOT: a gameserver's match, a netgame's moves and states) are the protocol's; the players' go to the game.
+      // A gameserver of a universe sends our ship to another server (a jump): we go there.
+      jumpOrdered: (order) => this.jumpTo(order),
       takeGameState: (slot: number, packet: Packet) => {
         if (slot !== NO_SLOT) return false;
         this.fromServer(packet);
@@ -245,7 +257,8 @@ export abstract class ServerClientProtocol implements Protocol {
       connected: () => {
         this.phase = 'joining';
         const spectate = this.seat === 'spectator' ? { spectate: true as const } : {};
-        link.send(formatJoin({ version: PROTOCOL_VERSION, name: this.ctx.game.playerName(), os: `${platform()}-${arch()}`.slice(0, 31), port: this.ctx.packetApi.localPort(), ...spectate }));
+        const ticket = this.ticket ? { ticket: this.ticket.text } : {};
+        link.send(formatJoin({ version: PROTOCOL_VERSION, name: this.ctx.game.playerName(), os: `${platform()}-${arch()}`.slice(0, 31), port: this.ctx.packetApi.localPort(), ...spectate, ...ticket }));
       },
       line: (line) => this.onLine(line),
       closed: (error) => this.onClosed(error),
@@ -294,12 +307,22 @@ export abstract class ServerClientProtocol implements Protocol {
       if (this.welcomeLeft === 0) this.phase = 'joined';
       return;
     }
+    // The far side of a stargate would not take our ticket: back to the server we came from.
+    if (this.phase === 'joining' && this.ticket && line.startsWith(JUMP_REFUSED)) {
+      this.ctx.print(`the ${this.name} at the far side of the stargate to ${this.ticket.system} refused the ship: ${line.slice(JUMP_REFUSED.length)}`);
+      this.returnTo = this.ticket.back;
+      this.ticket = null;
+      this.phase = 'leaving';
+      this.link?.close();
+      return;
+    }
     const list = { peer, api: this.ctx.packetApi, print: (l: string) => this.ctx.print(l), playersChanged: () => session.deliverPlayers() };
     if (shipLine(line, list)) return;
     const msg = parseServerLine(line);
     if (listLine(msg, list)) return;
     switch (msg.kind) {
       case 'accepted': {
+        this.ticket = null;
         if (!this.takeSeat(peer, session, msg.accepted, this.kind.relayed)) return;
         // Our chosen ship look (none: left to the slot) goes to the server, which passes it on.
         if (!sameLook(peer.ownLook(), AUTO_LOOK)) this.link?.send(formatMyShip(peer.ownLook()));
@@ -380,6 +403,15 @@ export abstract class ServerClientProtocol implements Protocol {
     this.heartbeat = null;
     this.peer?.leave();
     this.session?.pipeline.deliverPlayers();
+    const jump = this.jumping;
+    if (jump) return this.arrive(jump);
+    const back = this.returnTo;
+    if (back !== null) {
+      this.returnTo = null;
+      this.ctx.print(`back to the ${this.name} at ${back}`);
+      const line = this.connect(back);
+      return line === null ? undefined : this.ctx.print(line);
+    }
     if (this.rejoin.pending) return this.connectAgain();
     if (was === 'leaving') return;
     if (closing !== null) return this.ended('lost', closedLine(this.name, this.serverName, closing));
@@ -391,6 +423,32 @@ export abstract class ServerClientProtocol implements Protocol {
       this.ctx.print(`lost connection to the ${this.name} at ${where} after it stopped responding: ${error}; rejoining`);
       this.connectAgain();
     } else this.ended('lost', `lost connection to the ${this.name} at ${where}: ${error}${howToRejoin(this.target)}`);
+  }
+
+  /**
+   * The gameserver sends our ship through a stargate to another server of its universe: we leave (the
+   * others read `jumped to <system>`) and, once the link is closed, join there with the ticket (`arrive`).
+   */
+  private jumpTo(order: JumpOrder): void {
+    if (this.phase !== 'joined' || !this.kind.relayed || this.session?.watchOnly || this.jumping) return;
+    const host = order.host.includes(':') ? `[${order.host}]` : order.host;
+    this.ctx.print(`through the stargate to ${order.system} on the ${this.name} at ${host}:${order.port}…`);
+    this.jumping = order;
+    this.phase = 'leaving';
+    this.rejoin.pending = false;
+    this.link?.send(formatRemoveMe(leaveReason(`jumped to ${order.system}`) ?? undefined));
+    this.link?.close();
+  }
+
+  /** Joins the far side of the stargate with the ticket; the clock carries over (the servers of a universe share a time reference). */
+  private arrive(order: JumpOrder): void {
+    this.jumping = null;
+    const back = targetText(this.target);
+    this.session?.pipeline.clock.carryOver(order.clockShift);
+    this.ticket = { text: order.ticket, system: order.system, back };
+    const host = order.host.includes(':') ? `[${order.host}]` : order.host;
+    const line = this.connect(`${host}:${order.port}`);
+    if (line !== null) this.ctx.print(line);
   }
 
   /** `connect` to the server we were on (the link is closed). */

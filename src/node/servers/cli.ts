@@ -15,6 +15,7 @@ import { DEFAULT_MAX_SERVERS_PER_ADDRESS, startMasterserver } from './master/mas
 import type { MasterRegistration } from './master/masterClient';
 import { startSlotserver, renderSlotserverStatus } from './slot/slotserver';
 import { loadGalaxy } from './game/galaxyFile';
+import { loadUniverseKey, writeUniverseKey } from './common/universeKey';
 import { startGameserver } from './game/gameserver';
 import { NETGAME_MAX_PLAYERS, startNetgameServer } from './netgame/netgameServer';
 import { renderNetgameStatus } from './netgame/netgameStatus';
@@ -48,10 +49,13 @@ withCommonOptions(program.command('masterserver').description('list running slot
   .option('--max-servers <n>', 'most servers listed at once', int(1, DEFAULT_MAX_SERVERS), DEFAULT_MAX_SERVERS)
   .option('--max-servers-per-address <n>', 'most servers one host (an IPv4 address or an IPv6 /64) may list at once', int(1, DEFAULT_MAX_SERVERS), DEFAULT_MAX_SERVERS_PER_ADDRESS)
   .addOption(new Option('--expire-seconds <s>', 'drop a server not heard from for this long').argParser(seconds(0.1, 86_400)).default(90).hideHelp())
+  .option('--universe-key <file>', "route stargate jumps between the gameservers that prove this universe key (the same file theirs name; create one with the keygen command)")
   .action(
-    namingBusyPorts('masterserver', async (o: CommonOpts & { maxServers: number; maxServersPerAddress: number; expireSeconds: number }) => {
+    namingBusyPorts('masterserver', async (o: CommonOpts & { maxServers: number; maxServersPerAddress: number; expireSeconds: number; universeKey?: string }) => {
       const log = createLogger('starlane-masterserver', o.logLevel);
+      const universeKey = o.universeKey === undefined ? undefined : await loadUniverseKey(o.universeKey);
       const server = await startMasterserver({
+        ...(universeKey ? { universeKey } : {}),
         name: o.name,
         host: o.host,
         port: o.port,
@@ -128,6 +132,7 @@ interface GameOpts extends SlotOpts {
   maxSpectators: number;
   spectatorDelay: number;
   galaxy?: string;
+  universeKey?: string;
 }
 
 withPlayerOptions(
@@ -159,11 +164,14 @@ withPlayerOptions(
   .option(...MAX_SPECTATORS_OPTION)
   .option(...SPECTATOR_DELAY_OPTION)
   .option('--galaxy <file>', 'the solar systems this server hosts and their stargates (docs/GALAXY.md); a bad file is refused naming its line (default: one system, Sol)')
+  .option('--universe-key <file>', "with --master: this server belongs to that masterserver's universe (the same key file): its gates lead to the other servers' solar systems")
   .action(
     namingBusyPorts('gameserver', async (o: GameOpts, cmd: Command) => {
       checkMasterOptions(o, cmd);
+      if (o.universeKey !== undefined && !o.master) cmd.error('error: --universe-key needs --master (the masterserver routes the jumps)');
       const log = createLogger('starlane-gameserver', o.logLevel);
       const galaxy = o.galaxy === undefined ? undefined : await loadGalaxy(o.galaxy);
+      const universeKey = o.universeKey === undefined ? undefined : await loadUniverseKey(o.universeKey);
       const link: { registration?: MasterRegistration } = {};
       const server = await startGameserver({
         ...seatOptions(o, log, link),
@@ -183,11 +191,27 @@ withPlayerOptions(
         spectatorDelayS: o.spectatorDelay,
         ...(o.record === undefined ? {} : { record: { dir: o.record, keep: o.recordKeep } }),
         ...(galaxy === undefined ? {} : { galaxy }),
+        ...(universeKey === undefined ? {} : { universe: { key: universeKey, link: () => link.registration ?? null } }),
       });
-      await serveAndRegister(o, log, server, 'gameserver', link, {
-        '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
-        '/status.json': () => ({ type: 'json', body: renderGameserverStatus(server).json }),
-      });
+      // Its solar systems are listed at the masterserver; with the key it belongs to the universe there.
+      const universe = {
+        ...(universeKey ? { key: universeKey } : {}),
+        systems: () => server.systems().map((s) => ({ name: s.name, players: s.players, gates: s.gates.map((g) => g.to) })),
+        epoch: server.epoch,
+        carried: (id: string, state: string) => server.carried(id, state),
+      };
+      await serveAndRegister(
+        o,
+        log,
+        server,
+        'gameserver',
+        link,
+        {
+          '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
+          '/status.json': () => ({ type: 'json', body: renderGameserverStatus(server).json }),
+        },
+        universe,
+      );
     }),
   );
 
@@ -260,6 +284,15 @@ withPlayerOptions(
       });
     }),
   );
+
+program
+  .command('keygen')
+  .description("write a fresh universe key to a file (readable by its owner only): give the same file to the universe's masterserver and gameservers (--universe-key)")
+  .argument('<file>', 'where to write it (an existing file is not overwritten)')
+  .action(async (file: string) => {
+    await writeUniverseKey(file);
+    process.stdout.write(`universe key written to ${file}\n`);
+  });
 
 program.parseAsync().catch((err: unknown) => {
   process.stderr.write(`starlane-server: ${(err as Error).message}\n`);

@@ -7,7 +7,7 @@
 import { Command, Option } from 'commander';
 import type { Logger } from '../log';
 import { DEFAULT_MAX_PER_ADDRESS, DEFAULT_PROVE_UDP_MS } from './join/joinOptions';
-import { MasterRegistration } from './master/masterClient';
+import { MasterRegistration, type UniverseMembership } from './master/masterClient';
 import { loopbackWarning } from './common/discoveryResponder';
 import { MAX_WIRE_SLOTS } from '../../shared/wire/types';
 import { startStatusHttp, type StatusBody, type StatusHttp } from './common/statusHttp';
@@ -71,6 +71,7 @@ export async function serveAndRegister(
   type: 'slotserver' | 'gameserver' | 'netgame',
   link: { registration?: MasterRegistration },
   routes: Record<string, () => StatusBody>,
+  universe?: UniverseMembership,
 ): Promise<void> {
   let status: StatusHttp | undefined;
   if (o.httpPort !== undefined) {
@@ -95,6 +96,7 @@ export async function serveAndRegister(
         ...(server.ports.udp !== undefined ? { udp: server.ports.udp } : {}),
         log,
         heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
+        ...(universe ? { universe } : {}),
       });
     } catch (err) {
       // Only a URL built from --public-host or --host can still be invalid here (too long).
@@ -167,6 +169,10 @@ export function seatOptions(o: SlotOpts, log: Logger, link: { registration?: Mas
     joinTimeoutMs: Math.round(o.joinTimeoutSeconds * 1000),
     limits: limitsOf(o),
     log,
-    onPlayersChanged: (count: number, max: number) => link.registration?.update(count, max),
+    onPlayersChanged: (count: number, max: number) => {
+      link.registration?.update(count, max);
+      // A gameserver of a universe says its solar systems' players too.
+      link.registration?.systemsChanged();
+    },
   };
 }

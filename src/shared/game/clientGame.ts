@@ -80,6 +80,11 @@ export class ClientGame {
   private converge: number;
   /** The solar system a gameserver last said we are in (systemEntry.ts); null: none said (p2p, offline: the default arena). */
   private system: SolarSystemMessage | null = null;
+  /**
+   * Our ship is going through a stargate to another server (its `jumpTicket`): the next game joined keeps
+   * the ship as it is (energy, hull, ammunition) rather than a fresh one, until that server places it.
+   */
+  private jumping = false;
   /** A recording's ear (journal.ts): hears every change made to this game, after it is made; null when nothing records. Never part of a snapshot. */
   journal: GameJournal | null = null;
 
@@ -369,12 +374,14 @@ export class ClientGame {
     let ships = this.currWorld.ships.filter((s) => s.slot === this.local || this.shown.has(s.slot) || this.botSlots.includes(s.slot));
     if (net !== this.netSlot) {
       this.netSlot = net;
-      ships = shipsInNewSlot(ships, this.local, net, this.currWorld);
+      // Through a stargate to another server, our ship goes on as it was (the new server places it); else a new slot's ship.
+      const mine = this.jumping ? ships.find((s) => s.slot === this.local) : undefined;
+      ships = mine && net !== NO_SLOT ? withShip(ships.filter((s) => s.slot !== this.local && s.slot !== (net ?? 0)), { ...mine, slot: net ?? 0 }) : shipsInNewSlot(ships, this.local, net, this.currWorld);
       this.local = net ?? 0;
       // Our ids restart counting from here: objects reported under the old slot stay reported.
       this.reportedId = this.currWorld.nextId - 1;
-      // Out of a gameserver's solar system: the default arena again (a gameserver says its system as we join it).
-      if (this.system !== null) {
+      // Out of a gameserver's solar system: the default arena again (a gameserver says its system as we join it; a jump's next one says it at once).
+      if (this.system !== null && !this.jumping) {
         this.system = null;
         const fresh = createWorld(WORLD_SEED, { ships: 0, match: this.match.limits });
         this.currWorld = { ...fresh, nextId: Math.max(fresh.nextId, this.currWorld.nextId), ships: this.currWorld.ships };
@@ -394,6 +401,7 @@ export class ClientGame {
   private entered(m: SolarSystemMessage): void {
     const entry = enterSystem(this.currWorld, m, this.system, this.netSlot === NO_SLOT ? null : this.local, this.match.limits);
     this.system = m;
+    if (m.placed) this.jumping = false;
     this.currWorld = entry.world;
     this.prevWorld = entry.world;
     if (!entry.changed) return;
@@ -431,6 +439,11 @@ export class ClientGame {
     // The gameserver's word on the solar system we are in (as we join, after a jump): its arena replaces the last.
     if (ev.type === 'solarSystem') {
       if (slot === NO_SLOT && this.netSlot !== null) this.entered(ev);
+      return;
+    }
+    // The server sends our ship to another server: it goes on as it is there.
+    if (ev.type === 'jumpTicket') {
+      if (slot === NO_SLOT && this.netSlot !== null && this.netSlot !== NO_SLOT) this.jumping = true;
       return;
     }
     if (ev.type === 'matchState' || ev.type === 'asteroidBreaks') {

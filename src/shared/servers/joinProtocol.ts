@@ -9,7 +9,8 @@
  *
  * Grammar (one line each, single spaces, lower-case keywords, `\n` ends a line):
  *
- *   join      = "version: " D "." D " join me: " NAME " os: " OS [ " port: " PORT ]
+ *   join      = "version: " D "." D " join me: " NAME " os: " OS [ " port: " PORT ] [ " ticket: " TICKET ]
+ *               (the ticket: Starlane 1.2 universes, a jump's arrival; base64url and dots)
  *   remove    = "remove me" [ ": " REASON ]                 (the reason: Starlane 1.1)
  *   rename    = "my new name: " NAME
  *   accepted  = "join from " NAME " accepted, slot: " SLOT ", server name: " SERVER
@@ -117,7 +118,14 @@ export interface JoinRequest {
   port?: number;
   /** `spectate:` instead of `join me:` (Starlane 1.2): a seat apart from the players', watching without a ship. */
   spectate?: true;
+  /** A jump ticket (Starlane 1.2 universes, `ticket:` at the end): the player arrives through a stargate (jumpTicket.ts). */
+  ticket?: string;
 }
+
+/** A ticket's text on a join line: base64url and a dot, no spaces or colons. */
+const TICKET = /^[A-Za-z0-9_.-]{1,400}$/;
+/** The start of the line a server refuses a jump's join with (then it closes): `jump refused: <why>`. */
+export const JUMP_REFUSED = 'jump refused: ';
 
 /** `spectate from … accepted`: a game- or netgame server's spectator seat, with its UDP port and session token. */
 export type SpectateAccepted = { name: string; serverName: string; udp: number; token: number };
@@ -150,7 +158,15 @@ export function parseJoin(line: string): JoinParse {
   const rest = line.slice(version[0].length);
   const verb = rest.startsWith('join me: ') ? 'join me: ' : rest.startsWith('spectate: ') ? 'spectate: ' : null;
   if (verb === null) return invalid;
-  const body = rest.slice(verb.length);
+  let body = rest.slice(verb.length);
+  let ticket: string | undefined;
+  // A ticket follows the OS (and port): " ticket: " inside a name is part of the name.
+  const ticketAt = body.lastIndexOf(' ticket: ');
+  if (ticketAt >= 0 && ticketAt > body.lastIndexOf(' os: ') && verb === 'join me: ') {
+    ticket = body.slice(ticketAt + ' ticket: '.length);
+    if (!TICKET.test(ticket)) return invalid;
+    body = body.slice(0, ticketAt);
+  }
   const split = body.lastIndexOf(' os: ');
   if (split < 0) return invalid;
   const name = body.slice(0, split);
@@ -168,6 +184,7 @@ export function parseJoin(line: string): JoinParse {
   const join: JoinRequest = { version: `${version[1]}.${version[2]}`, name, os };
   if (port !== undefined) join.port = port;
   if (verb === 'spectate: ') join.spectate = true;
+  if (ticket !== undefined) join.ticket = ticket;
   return { ok: true, join };
 }
 
@@ -177,7 +194,8 @@ export function formatJoin(join: JoinRequest): string {
   checkField(isProtocolName(join.name), 'name', join.name);
   checkField(isOsName(join.os), 'os', join.os);
   if (join.port !== undefined) checkField(isPort(join.port), 'port', join.port);
-  return `version: ${join.version} ${join.spectate ? 'spectate:' : 'join me:'} ${join.name} os: ${join.os}${join.port === undefined ? '' : ` port: ${join.port}`}`;
+  if (join.ticket !== undefined) checkField(!join.spectate && TICKET.test(join.ticket), 'ticket', join.ticket);
+  return `version: ${join.version} ${join.spectate ? 'spectate:' : 'join me:'} ${join.name} os: ${join.os}${join.port === undefined ? '' : ` port: ${join.port}`}${join.ticket === undefined ? '' : ` ticket: ${join.ticket}`}`;
 }
 
 /** True when the line is exactly `remove me`. */

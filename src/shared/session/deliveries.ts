@@ -68,6 +68,7 @@ export class GameDeliveries {
       this.players();
     } else if (isWorldMessage(event)) {
       if (event.type === 'solarSystem' && slot === NO_SLOT) notify({ kind: 'system', name: event.name, jumped: event.placed, gates: event.gates });
+      if (event.type === 'jumpTicket' && slot === NO_SLOT) notify({ kind: 'jump', host: event.host, port: event.port, system: event.system, ticket: event.ticket, clockShift: event.clockShift });
       if (event.type === 'killObject' && event.id === objectId(slot, SHIP_LOCAL_ID)) {
         notify({ kind: 'killed', victim: this.nameOf(slot), killer: event.killerSlot === NO_SLOT ? null : this.nameOf(event.killerSlot) });
       }

@@ -13,6 +13,8 @@ export type SessionNotice =
   | { kind: 'chat'; from: string; text: string }
   /** A gameserver said which solar system we are in (`jumped`: we arrived there through a stargate). */
   | { kind: 'system'; name: string; jumped: boolean; gates: { to: string; pos: { x: number; y: number; z: number } }[] }
+  /** The gameserver sends our ship through a stargate to another server of its universe (`jumpTicket`). */
+  | { kind: 'jump'; host: string; port: number; system: string; ticket: string; clockShift: number }
   /** A player's ship was destroyed; `killer` null when nobody shot it. */
   | { kind: 'killed'; victim: string; killer: string | null }
   /** A linked node stopped acknowledging reliable messages (`who`: its name or address). */

@@ -88,6 +88,17 @@ export class SessionClock {
     return this.good;
   }
 
+  /**
+   * Our ship jumps to another server of a universe whose game time is this one's plus `shiftMs` (mod 2^32):
+   * the servers share a time reference, so the common time is good there at once — no fresh sync to wait
+   * for; sync with the new source goes on refining it.
+   */
+  carryOver(shiftMs: number): void {
+    this.offset += shiftMs | 0;
+    this.good = true;
+    this.pendingJoin = false;
+  }
+
   /** Not connected any more: everything starts over at the next connection (the offset is kept). */
   reset(): void {
     this.sync = null;

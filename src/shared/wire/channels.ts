@@ -44,6 +44,7 @@ export const EVENT_CHANNELS = {
   matchState: 'world',
   asteroidBreaks: 'world',
   solarSystem: 'world',
+  jumpTicket: 'world',
   playerList: 'membership',
   connectQueue: 'membership',
   playerLook: 'membership',

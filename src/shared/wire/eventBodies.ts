@@ -6,7 +6,7 @@
  */
 import { flagBit, list, position, radius, refine, slot, slotOrNone, smallGameSlot, struct, u16, u32, u8, unitQuat, velocity } from './fields';
 import type { Codec } from './fields';
-import { chatText, playerName, systemName, wireAddr } from './strings';
+import { chatText, hostText, playerName, systemName, ticketText, wireAddr } from './strings';
 import { fail, refuse } from './stream';
 import { frameInput } from './frameInputs';
 import { LOOK_AUTO, SHIP_COLOURS, SHIP_DESIGNS } from './shipLook';
@@ -38,6 +38,7 @@ export const EVENT_CODES = {
   netgameWelcome: 24,
   playerLook: 25,
   solarSystem: 26,
+  jumpTicket: 27,
 } as const satisfies Record<RemoteEventType, number>;
 
 type EventOf<K extends RemoteEventType> = Extract<RemoteEvent, { type: K }>;
@@ -167,6 +168,7 @@ export const BODIES: { readonly [K in RemoteEventType]: Codec<EventBody<K>> } = 
     'out-of-range',
   ),
   asteroidBreaks: struct({ round: u16, breaks: refine(list(breakEntry, MAX_BREAKS), duplicateBreak, 'bad-list') }),
+  jumpTicket: struct({ host: hostText, port: u16, system: systemName, ticket: ticketText, clockShift: u32 }),
   solarSystem: struct({ name: systemName, seed: u32, asteroids: u16, radius: u16, fields: u8, gates: list(stargate, MAX_WIRE_GATES), placed: flagBit, pos: position, rot: unitQuat, vel: velocity }),
   lockstepStatus: struct({
     frame: u32,

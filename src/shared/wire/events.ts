@@ -6,7 +6,7 @@
  * travel in the header's link section since v11, linkSection.ts),
  * 14 `matchState` (wire v5), 15 `asteroidBreaks` (wire v6), 16 `lockstepStatus`
  * (wire v10; `lockstepFrame` from v7 to v9) and 17 `lockstepState` (wire v7), 18..24 the netgame messages (wire v8),
- * 25 `playerLook` (wire v9), 26 `solarSystem` (wire v15); 0 ends the list.
+ * 25 `playerLook` (wire v9), 26 `solarSystem` and 27 `jumpTicket` (wire v15); 0 ends the list.
  * Each game event payload is one `struct` (eventBodies.ts), whose key order
  * is the byte order. A `relayed` payload is `[slot u8][u16 length][inner datagram]`,
  * allowed only in Relay packets, and the inner datagram is a GameState

@@ -115,6 +115,29 @@ export const systemName: Codec<string> = {
   },
 };
 
+/** A text field of `pattern` (ASCII), `what` in errors: u8 length + the bytes (`bad-name` when it does not match). */
+function asciiField(pattern: RegExp, what: string): Codec<string> {
+  return {
+    write(s, v) {
+      if (typeof v !== 'string' || !pattern.test(v)) refuse(`${what} ${JSON.stringify(v)} is not one`);
+      s.u8(v.length);
+      s.utf8(v, v.length);
+    },
+    read(r) {
+      const n = r.u8();
+      if (n < 1) fail('bad-name');
+      const text = String.fromCharCode(...r.peekBytes(n));
+      if (!pattern.test(text)) fail('bad-name');
+      return text;
+    },
+  };
+}
+
+/** A server's IP address as text (a jump's destination): 2..45 of hex digits, dots and colons. */
+export const hostText = asciiField(/^[0-9A-Fa-f.:]{2,45}$/, 'host');
+/** A jump ticket (jumpTicket.ts): 1..120 characters of base64url. */
+export const ticketText = asciiField(/^[A-Za-z0-9_-]{1,120}$/, 'ticket');
+
 /** Longest player name a player may choose (the wire's MAX_NAME_LENGTH). */
 export const PLAYER_NAME_MAX = 16;
 

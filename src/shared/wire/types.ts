@@ -144,9 +144,9 @@ export interface RelayedEvent {
 }
 
 /** Game events that may travel as reliable messages (see src/shared/net/reliable.ts). */
-export type ReliableGameEvent = Extract<WorldMessage, { type: 'createExtra' | 'killObject' | 'sendText' | 'playerName' | 'matchState' | 'asteroidBreaks' | 'solarSystem' }>;
+export type ReliableGameEvent = Extract<WorldMessage, { type: 'createExtra' | 'killObject' | 'sendText' | 'playerName' | 'matchState' | 'asteroidBreaks' | 'solarSystem' | 'jumpTicket' }>;
 /** The game event types that are sent reliably (extras since wire v6: a lost one would be missing from a screen for its whole life). */
-export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['createExtra', 'killObject', 'sendText', 'playerName', 'matchState', 'asteroidBreaks', 'solarSystem'];
+export const RELIABLE_EVENT_TYPES: readonly ReliableGameEvent['type'][] = ['createExtra', 'killObject', 'sendText', 'playerName', 'matchState', 'asteroidBreaks', 'solarSystem', 'jumpTicket'];
 
 /** A reliable message: a game event with the sender's 16-bit message id for this link; the receiver acknowledges the id. */
 export interface LinkedMessage {
@@ -339,7 +339,11 @@ export const WIRE_KILL_CAUSES = ['laser', 'missile', 'mine', 'emp', 'asteroid'] 
  * gameserver's word on the solar system the player is in (its arena's seed,
  * asteroids, radius and energy fields, its stargates) and, after a jump,
  * where the ship arrives (`placed`: position, rotation, velocity; zeros
- * otherwise). `playerName` belongs here: game
+ * otherwise); and `jumpTicket` (wire v15), a gameserver's word that our
+ * ship goes through a stargate to another server of its universe: that
+ * server's address and join port, the system, the ticket to join it with,
+ * and the shift from this server's game time to that one's (u32, mod 2^32).
+ * `playerName` belongs here: game
  * code raises it (and it travels as a reliable message); p2p control packets
  * carry it too, beside the membership messages (see ControlPacketEvent).
  */
@@ -354,7 +358,8 @@ export type WorldMessage =
   | { type: 'particleObject'; id: number; kind: number; pos: Vec3; radius: number; ttl: number }
   | { type: 'matchState'; round: number; phase: number; killLimit: number; timeLimitS: number; msLeft: number; msPlayed: number; page: number; scores: ScoreEntry[] }
   | { type: 'asteroidBreaks'; round: number; breaks: BreakEntry[] }
-  | { type: 'solarSystem'; name: string; seed: number; asteroids: number; radius: number; fields: number; gates: WireStargate[]; placed: boolean; pos: Vec3; rot: Quat; vel: Vec3 };
+  | { type: 'solarSystem'; name: string; seed: number; asteroids: number; radius: number; fields: number; gates: WireStargate[]; placed: boolean; pos: Vec3; rot: Quat; vel: Vec3 }
+  | { type: 'jumpTicket'; host: string; port: number; system: string; ticket: string; clockShift: number };
 
 /** A stargate in a solarSystem event: the system it leads to, and where it stands. */
 export interface WireStargate {

@@ -44,7 +44,7 @@ describe('wire layout (golden bytes)', () => {
     expect(back.ok && back.packet.header).toEqual({ ...base, token: 0xdeadbeef });
   });
 
-  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepStatus 16, lockstepState 17, the netgame messages 18..24, playerLook 25 and solarSystem 26', () => {
+  it('event type codes are 1..10 in the order of the 1998 events, matchState is 14 (after the envelopes 11..13), asteroidBreaks 15, lockstepStatus 16, lockstepState 17, the netgame messages 18..24, playerLook 25, solarSystem 26 and jumpTicket 27', () => {
     expect(Object.entries(EVENT_CODES)).toEqual([
       ['createObject', 1],
       ['createLaser', 2],
@@ -69,6 +69,7 @@ describe('wire layout (golden bytes)', () => {
       ['netgameWelcome', 24],
       ['playerLook', 25],
       ['solarSystem', 26],
+      ['jumpTicket', 27],
     ]);
   });
 

@@ -53,7 +53,7 @@ describe('decode drops malformed datagrams with a reason', () => {
     ['bad-quat', 'a rotation whose three smaller components are all −1/√2 (all-zero bits: longer than 1)', patched(good, AT.rot, new Array<number>(6).fill(0))],
     ['bad-quat', 'a rotation with its last (always 0) bit set', patched(good, AT.rot + 5, [0xff])],
     ['bad-quat', 'a rotation component at step 32767 (steps are 0..32766)', patched(good, AT.rot + 4, [0xff, 0xfe])],
-    ['unknown-event', 'event type 27', datagram(ev(27, [0]))],
+    ['unknown-event', 'event type 28', datagram(ev(28, [0]))],
     ['out-of-range', 'matchState phase 2', datagram(ev(14, [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))],
     ['out-of-range', 'killObject cause 0', datagram(ev(5, [0, 0, 0, 0, 1, 0]))],
     ['out-of-range', 'killObject cause 6 (there are five)', datagram(ev(5, [0, 0, 0, 0, 1, 6]))],

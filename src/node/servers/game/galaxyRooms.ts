@@ -25,10 +25,25 @@ import { SystemRoom, type SystemRoomParts } from './systemRoom';
 import type { Forwarder } from './forwarder';
 import type { SystemCensus } from './gameserverOptions';
 
-/** After a refused jump, or an arrival, the ship may go through a gate again this much later (ms). */
+/** After a refused jump the ship may go through a gate again this much later (ms); an arriving ship is beyond the gate back, and goes on at once. */
 export const JUMP_COOLDOWN_MS = 2000;
 
-export interface GalaxyRoomsParts extends Omit<SystemRoomParts, 'tokens' | 'record'> {
+/** A player's totals over every system it played in (they travel with it through the gates). */
+export interface Career {
+  kills: number;
+  deaths: number;
+  jumps: number;
+}
+
+/** A ship arriving from another server (universeDoor.ts): the system, the one it left, its speed. */
+export interface Arriving {
+  system: string;
+  from: string;
+  speed: number;
+  career: Career;
+}
+
+export interface GalaxyRoomsParts extends Omit<SystemRoomParts, 'tokens' | 'record' | 'killed'> {
   /** --record: each system's matches into files beginning with the server's name (and the system's, after the first). */
   record?: Omit<NonNullable<SystemRoomParts['record']>, 'recordAs'> & { serverName: string };
   clock: () => number;
@@ -36,8 +51,8 @@ export interface GalaxyRoomsParts extends Omit<SystemRoomParts, 'tokens' | 'reco
   nameOf(slot: number): string;
   /** `s` jumped from `from` to `to` through `gate`, arriving at `arrival`; `before`: the slots of the players it was with. */
   jumped(s: ClientSeat, from: SystemRoom, to: SystemRoom, arrival: Arrival, before: ReadonlySet<number>): void;
-  /** `s` flew through the gate to `to`, which no server of this galaxy has: the ship stays. */
-  refused(s: ClientSeat, from: SystemRoom, to: string): void;
+  /** `s` flew through the gate to `to`, a system this server does not host: another server's, or nobody's (the server decides). */
+  elsewhere(s: ClientSeat, from: SystemRoom, to: string): void;
 }
 
 export class GalaxyRooms {
@@ -49,8 +64,10 @@ export class GalaxyRooms {
   private readonly byName = new Map<string, SystemRoom>();
   /** Each player's last state (where, how fast, when) and the point of its path judged last (the tick extrapolates from it). */
   private readonly paths = new WeakMap<ClientSeat, { pos: Vec3; vel: Vec3; at: number; judged: Vec3 }>();
-  /** Counters for the status page: jumps made, refused. */
-  readonly jumps = { made: 0, refused: 0 };
+  /** Counters for the status page: jumps made inside the server, and to other systems (their fate is the universe door's). */
+  readonly jumps = { made: 0, refused: 0, elsewhere: 0 };
+  /** Each player's career totals, by slot. */
+  private readonly careers = new Map<number, Career>();
 
   constructor(
     readonly galaxy: Galaxy,
@@ -59,7 +76,8 @@ export class GalaxyRooms {
     const { record: recording, ...parts } = p;
     this.rooms = galaxy.systems.map((system, i) => {
       const record = recording ? { dir: recording.dir, keep: recording.keep, server: recording.server, log: recording.log, timers: recording.timers, recordAs: i === 0 ? recording.serverName : `${recording.serverName}-${system.name}` } : undefined;
-      const room = new SystemRoom(system, { ...parts, tokens: this.tokens, ...(record ? { record } : {}) }, p.clock);
+      const killed = (victim: number, killer: number) => this.killed(victim, killer);
+      const room = new SystemRoom(system, { ...parts, killed, tokens: this.tokens, ...(record ? { record } : {}) }, p.clock);
       this.byName.set(system.name.toLowerCase(), room);
       return room;
     });
@@ -90,13 +108,41 @@ export class GalaxyRooms {
     return this.where.get(a) === this.where.get(b);
   }
 
-  /** A player seated in `slot` as `name`: its seat in the first system, which it hears as it joins. */
-  add(slot: number, name: string, address: string, newToken: () => number, now: number): ClientSeat {
-    const room = this.first;
+  /**
+   * A player seated in `slot` as `name`: its seat in the first system, which it hears as it joins — or,
+   * `arriving` through a stargate from another server, in that system, placed beyond the gate back.
+   */
+  add(slot: number, name: string, address: string, newToken: () => number, now: number, arriving?: Arriving): ClientSeat {
+    const room = (arriving && this.byName.get(arriving.system.toLowerCase())) || this.first;
     const s = room.fwd.add(slot, address, newToken, now);
     this.where.set(slot, room);
-    room.greet(s, name, now);
+    this.careers.set(slot, arriving ? { ...arriving.career } : { kills: 0, deaths: 0, jumps: 0 });
+    if (!arriving) {
+      room.greet(s, name, now);
+      return s;
+    }
+    const arrival = arrivalAt(room.system, arriving.from, arriving.speed);
+    s.arrival = { linkId: room.greet(s, name, now, arrival), pos: arrival.pos };
     return s;
+  }
+
+  /** The career totals of the player in `slot` (zeros for nobody). */
+  careerOf(slot: number): Career {
+    return { ...(this.careers.get(slot) ?? { kills: 0, deaths: 0, jumps: 0 }) };
+  }
+
+  /** Counts a kill in the careers: the victim's death, the killer's kill (not for a ship that destroyed itself). */
+  private killed(victim: number, killer: number): void {
+    const v = this.careers.get(victim);
+    if (v) v.deaths += 1;
+    const k = killer !== victim ? this.careers.get(killer) : undefined;
+    if (k) k.kills += 1;
+  }
+
+  /** A jump to another server left with the player: its career counts it. */
+  jumpedAway(slot: number): void {
+    const c = this.careers.get(slot);
+    if (c) c.jumps += 1;
   }
 
   /** The player in `slot` left the server. */
@@ -104,6 +150,7 @@ export class GalaxyRooms {
     const room = this.where.get(slot);
     if (!room) return;
     this.where.delete(slot);
+    this.careers.delete(slot);
     room.fwd.remove(slot);
     room.farewell(slot);
   }
@@ -193,11 +240,12 @@ export class GalaxyRooms {
   }
 
   private jump(s: ClientSeat, from: SystemRoom, gate: Stargate, now: number): void {
-    s.jumpReadyAt = now + JUMP_COOLDOWN_MS;
     const to = this.byName.get(gate.to.toLowerCase());
     if (!to) {
-      this.jumps.refused += 1;
-      this.p.refused(s, from, gate.to);
+      // Another server's system (or nobody's): no second try while the server finds out.
+      s.jumpReadyAt = now + JUMP_COOLDOWN_MS;
+      this.jumps.elsewhere += 1;
+      this.p.elsewhere(s, from, gate.to);
       return;
     }
     const before = new Set([...from.fwd.clients.keys()].filter((slot) => slot !== s.slot));
@@ -212,7 +260,14 @@ export class GalaxyRooms {
     const linkId = to.greet(s, this.p.nameOf(s.slot), now, arrival);
     s.arrival = { linkId, pos: arrival.pos };
     this.jumps.made += 1;
+    const c = this.careers.get(s.slot);
+    if (c) c.jumps += 1;
     this.p.jumped(s, from, to, arrival, before);
+  }
+
+  /** Whether this server hosts `system` (any case). */
+  hosts(system: string): boolean {
+    return this.byName.has(system.toLowerCase());
   }
 
   /** Players per system, where its gates lead and its match at `now`, for the status page and the server browser. */

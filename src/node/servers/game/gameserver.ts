@@ -26,7 +26,11 @@ import { DiscoveryResponder } from '../common/discoveryResponder';
 import { OverloadWatch } from './overload';
 import { BacklogProbe, PROBE_EVERY_MS, ReceiveBufferControl, SHED_AGE_MS } from './receiveBacklog';
 import { tierEveryMs } from './levelOfDetail';
-import { GalaxyRooms } from './galaxyRooms';
+import { GalaxyRooms, JUMP_COOLDOWN_MS } from './galaxyRooms';
+import type { SystemRoom } from './systemRoom';
+import type { ClientSeat } from './seat';
+import { UniverseDoor } from './universeDoor';
+import { RULES } from '../../../shared/game/rules';
 import { defaultGalaxy } from '../../../shared/servers/galaxyMap';
 import { GameDatagrams } from './gameDatagrams';
 import { resolveGameserverOptions, type Gameserver, type GameserverOptions, type GameserverStats } from './gameserverOptions';
@@ -42,6 +46,9 @@ import { A2sResponder } from '../common/a2sResponder';
 import { a2sInfo, A2S_MAP } from '../common/a2sInfo';
 import { serverMatch } from '../common/matchStatus';
 import { WIRE_VERSION } from '../../../shared/wire/types';
+
+/** How long a ship that went through a gate to another server waits for the masterserver's route before it may go through a gate again (ms). */
+const DEPARTURE_WAIT_MS = 5000;
 
 /** A tick this late (ms) means the server itself was stopped: the silence check runs before the backlog is read. */
 const STALL_MS = 1000;
@@ -80,11 +87,47 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       log.info({ slot: s.slot, player: seats?.players().find((p) => p.slot === s.slot)?.name, from: from.name, to: to.name, at: arrival.pos }, 'player jumped');
       seats?.regroup(s.slot, before, `jumped to ${to.name}`, `still in ${from.name}`);
     },
-    refused(s, from, to) {
-      log.info({ slot: s.slot, player: seats?.players().find((p) => p.slot === s.slot)?.name, from: from.name, to }, 'jump refused: no server has that solar system');
-      from.fwd.sayToSeat(s, { type: 'sendText', text: `The stargate to ${to} leads nowhere: no server has that solar system.` }, clock());
-    },
+    elsewhere: (s, from, to) => departure(s, from, to),
   });
+  // The wall-clock ms the game clock counts from: the servers of a universe share the wall clock as their time reference.
+  const epoch = Date.now() - clock();
+  /** Jumps to and from the other servers of the universe (universeDoor.ts); null: not in one. */
+  const door = options.universe
+    ? new UniverseDoor({ key: options.universe.key, link: options.universe.link, self: () => `${name}:${seats?.port ?? 0}`, epoch, hosts: (system) => rooms.hosts(system), log })
+    : null;
+  /** `s` flew through the gate from `from` to `to`, a system this server does not host: to the server of the universe that has it, or refused. */
+  const departure = (s: ClientSeat, from: SystemRoom, to: string): void => {
+    const player = seats?.players().find((p) => p.slot === s.slot)?.name ?? `slot ${s.slot}`;
+    const refuse = (why: string, text: string) => {
+      rooms.jumps.refused += 1;
+      s.jumpReadyAt = clock() + JUMP_COOLDOWN_MS;
+      log.info({ slot: s.slot, player, from: from.name, to, why }, 'jump refused');
+      from.fwd.sayToSeat(s, { type: 'sendText', text }, clock());
+    };
+    if (!door) return refuse('no server has that solar system', `The stargate to ${to} leads nowhere: no server has that solar system.`);
+    // No second departure while this one is on its way.
+    s.jumpReadyAt = clock() + DEPARTURE_WAIT_MS;
+    const state = s.header?.state;
+    const vel = state?.vel ?? { x: 0, y: 0, z: 0 };
+    const ammo = datagrams.rules.ammoOf(s.slot) ?? { missiles: RULES.missile.startAmmo, mines: RULES.mine.startAmmo };
+    const career = rooms.careerOf(s.slot);
+    const carried = {
+      from: from.name,
+      energy: Math.min(100, Math.max(0, state?.energy ?? 100)),
+      damage: Math.min(100, Math.max(0, state?.damage ?? 0)),
+      missiles: Math.min(255, ammo.missiles),
+      mines: Math.min(255, ammo.mines),
+      speed: Math.min(10_000, Math.sqrt(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z)),
+      career: { ...career, jumps: career.jumps + 1 },
+    };
+    void door.depart(player, to, carried).then((r) => {
+      if (!rooms.seated(s)) return;
+      if (!r.ok) return refuse(r.why, `The stargate to ${to} is closed: ${r.why}.`);
+      rooms.jumpedAway(s.slot);
+      log.info({ slot: s.slot, player, from: from.name, to, server: `${r.order.host}:${r.order.port}`, carried }, 'player jumping to another server');
+      rooms.forwarderOf(s).sayToSeat(s, { type: 'jumpTicket', ...r.order, clockShift: r.order.clockShift >>> 0 }, clock());
+    });
+  };
   let closing = false;
   let kicked = 0;
 
@@ -181,13 +224,22 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       maxSpectators: config.maxSpectators,
       welcome: options.welcome ?? [],
       hooks: {
-        joined(player) {
+        joined(player, ticket) {
           // It has a good token now: whatever it sent without one before no longer counts against it.
           sources.unblockAddress(player.address);
+          // Through a stargate from another server: into that system with what it carried (the door let its ticket in).
+          const arriving = ticket === undefined ? null : (door?.take(player.name) ?? null);
+          const now = clock();
           // The newcomer hears its solar system, the match and the arena at once; everyone else the scores at the next tick.
-          const s = rooms.add(player.slot, player.name, player.address, () => randomInt(0, 0x1_0000_0000), clock());
+          const c = arriving?.carried;
+          const s = rooms.add(player.slot, player.name, player.address, () => randomInt(0, 0x1_0000_0000), now, arriving && c ? { system: arriving.system, from: c.from, speed: c.speed, career: c.career } : undefined);
+          if (arriving && c) {
+            datagrams.rules.arrivedWith(s, c.missiles, c.mines, now);
+            log.info({ slot: player.slot, player: player.name, system: arriving.system, from: c.from, carried: c }, 'player arrived through a stargate');
+          }
           return { udp: udpPort, token: s.token };
         },
+        ...(door ? { admit: (ticket: string, who: string, address: string) => door.admit(ticket, who, address) } : {}),
         left: (player) => rooms.remove(player.slot),
         // A spectator (spectatorStand.ts): a seat apart, told the system, the match and the arena as a newcomer is, deciding nothing.
         spectatorJoined(spectator) {
@@ -278,6 +330,9 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     recording: () => rooms.first.recorder?.status() ?? null,
     galaxy: galaxy.name,
     systems: () => rooms.census(clock()),
+    epoch,
+    carried: (id, state) => door?.carried(id, state),
+    universe: () => (door ? { ...door.counters, ticketsRefused: { ...door.counters.ticketsRefused } } : null),
     stats() {
       const named = new Map(joinServer.players().map((p) => [p.slot, p.name]));
       const drops: Record<string, number> = { ...datagrams.codecDrops.snapshot(), ...Object.fromEntries(datagrams.serverDrops) };
@@ -293,6 +348,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
           queued: s.outbox.size,
           strikes: datagrams.strikesOf(s),
           system: rooms.roomOf(s).name,
+          career: rooms.careerOf(s.slot),
           ...s.counters,
         }));
       const strikes = Object.fromEntries(datagrams.strikeKinds);

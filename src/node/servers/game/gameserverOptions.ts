@@ -11,6 +11,7 @@ import type { RecordingStatus } from '../common/matchRecorder';
 import type { SpectatorDrops } from './spectatorStand';
 import { spectatorSeats } from '../common/spectatorSeats';
 import type { Galaxy } from '../../../shared/servers/galaxyMap';
+import type { UniverseDoor, UniverseLink } from './universeDoor';
 
 /** Seats of a gameserver unless `--max-players` says otherwise (up to MAX_WIRE_SLOTS, 255). */
 export const DEFAULT_GAMESERVER_PLAYERS = 64;
@@ -37,6 +38,8 @@ export interface GameserverOptions extends CommonServerOptions {
   record?: { dir: string; keep: number };
   /** Its galaxy (`--galaxy`, galaxyMap.ts): the solar systems it hosts and their stargates; absent: one system, the default arena. */
   galaxy?: Galaxy;
+  /** Its universe (`--universe-key` with `--master`): the key, and the masterserver once registered (universeDoor.ts). */
+  universe?: { key: Buffer; link: () => UniverseLink | null };
   banFile?: string;
   /** Players farther apart than this (units) get no state or local events of each other (default 2000). */
   filterRadius?: number;
@@ -112,6 +115,8 @@ export interface ClientStats extends ClientCounters {
   strikes: number;
   /** The solar system it is in. */
   system: string;
+  /** Its career totals over every system it played in (they travel through the gates). */
+  career: { kills: number; deaths: number; jumps: number };
 }
 
 /** One spectator's line in {@link GameserverStats}. */
@@ -146,7 +151,7 @@ export interface GameserverStats {
   /** Dropped events: `outdated`, `overflow`, `foreign` (not the client's to send). */
   eventDrops: EventDrops;
   /** Stargate jumps made between this server's solar systems, and refused (no server has the destination). */
-  jumps: { made: number; refused: number };
+  jumps: { made: number; refused: number; elsewhere: number };
   /** Strikes by kind (`speed`, `teleport`, `foreign-event`, …) over all clients since start. */
   strikes: Record<string, number>;
   /** Datagrams answered without a session: LAN-discovery and time-sync requests, A2S queries (and the challenges sent for them). */
@@ -204,6 +209,12 @@ export interface Gameserver extends RunningServer {
   recording(): RecordingStatus | null;
   /** Its galaxy's name. */
   readonly galaxy: string;
+  /** The wall-clock ms its game clock counts from (its universe's time reference). */
+  readonly epoch: number;
+  /** A jumping ship's carried state for this server, from the masterserver (universeDoor.ts). */
+  carried(id: string, state: string): void;
+  /** Its universe door's counters (jumps out and refused, arrivals, tickets refused by reason), or null outside a universe. */
+  universe(): UniverseDoor['counters'] | null;
   /** Its solar systems: players in each, where their stargates lead (`local`: a system of this server), each one's match. */
   systems(): SystemCensus[];
 }

@@ -95,11 +95,12 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
         `Strikes: ${dropText(stats.strikes)}; players dropped for bad data: ${stats.kicked}; sources blocked: ${stats.blockedNow} now, ${stats.blocks} since start. ` +
         `TCP connections closed or refused: ${dropText(stats.tcp)}.`,
     ],
-    ['slot', 'name', 'system', 'kills', 'deaths', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
+    // A galaxy of several systems says which one each player is in.
+    ['slot', 'name', ...(systems.length > 1 ? ['system'] : []), 'kills', 'deaths', 'plays from', 'OS', 'ping', 'in', 'out', 'states sent / filtered', 'joined for'],
     players.map((p) => [
       String(p.slot),
       p.name,
-      p.system,
+      ...(systems.length > 1 ? [p.system] : []),
       String(p.kills),
       String(p.deaths),
       p.via === 'udp' ? p.playsFrom : `${p.playsFrom} (tcp; no game packet yet)`,

@@ -59,6 +59,17 @@ export class RuleGuard {
     return w;
   }
 
+  /** The ammunition the ship in `slot` may still fire (what a jump to another server carries). */
+  ammoOf(slot: number): { missiles: number; mines: number } | null {
+    const seat = this.bySlot.get(slot);
+    return seat ? (this.weapons.get(seat)?.ammoLeft() ?? null) : null;
+  }
+
+  /** `seat`'s ship arrived from another server carrying `missiles` and `mines` (at server time `at`). */
+  arrivedWith(seat: RuleSeat, missiles: number, mines: number, at: number): void {
+    this.weaponsOf(seat, at).carriedIn(missiles, mines);
+  }
+
   /** A pickup gave the ship in `slot` more ammunition (the extras work calls this). */
   grantAmmo(slot: number, missiles: number, mines: number): void {
     const seat = this.bySlot.get(slot);

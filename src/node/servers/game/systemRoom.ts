@@ -30,6 +30,8 @@ export interface SystemRoomParts {
   tokens: Map<number, ClientSeat>;
   match: { killLimit?: number; timeLimitS?: number };
   maxPlayers: number;
+  /** A player's ship was destroyed in this system (`killer`: NO_SLOT or a slot): the career totals count it. */
+  killed(victim: number, killer: number): void;
   /** Grants the ammunition an extra carried to its winner (the rules guard: ruleGuard.ts). */
   grantAmmo(slot: number, missiles: number, mines: number): void;
   /** Who is seated where (the join server's players), for the recordings. */
@@ -57,7 +59,10 @@ export class SystemRoom {
     this.fwd = new Forwarder(p.forwarding, p.tokens);
     // The server is each system's match authority: scores from the kills players' games announce, limits from its options.
     this.referee = new MatchReferee(p.match, p.now);
-    this.fwd.onOwnKill = (victim, killer, now) => this.referee.kill(victim, killer, now);
+    this.fwd.onOwnKill = (victim, killer, now) => {
+      this.referee.kill(victim, killer, now);
+      p.killed(victim, killer);
+    };
     // A missile or mine pack the authority gave a player: the rules guard lets it fire those too.
     this.fwd.onExtraTaken = (winner, type) => {
       const x = RULES.extras;

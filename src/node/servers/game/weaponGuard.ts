@@ -134,6 +134,17 @@ export class WeaponGuard {
     if (mines > 0 && Number.isFinite(mines)) this.granted.mines += mines;
   }
 
+  /** What this life may still fire: the start ammunition and what pickups granted, less what it fired. */
+  ammoLeft(): { missiles: number; mines: number } {
+    return { missiles: Math.max(0, RULES.missile.startAmmo + this.granted.missiles - this.used.missiles), mines: Math.max(0, RULES.mine.startAmmo + this.granted.mines - this.used.mines) };
+  }
+
+  /** The ship arrived through a stargate from another server with this much (jumpTicket.ts): this life may fire that, and what it picks up. */
+  carriedIn(missiles: number, mines: number): void {
+    this.used = { missiles: 0, mines: 0 };
+    this.granted = { missiles: missiles - RULES.missile.startAmmo, mines: mines - RULES.mine.startAmmo };
+  }
+
   /** The seat announced its own ship's destruction: this life is over. */
   ownDeath(): void {
     this.dead = true;

@@ -25,8 +25,16 @@ export interface SeatedPlayer {
 
 /** What a server plugs into the shared join handling. Hooks must not throw (a throw is logged and ignored). */
 export interface JoinHooks {
-  /** A player has its seat; runs before the accept line is sent. Returns the gameserver's accept fields, if any. */
-  joined?(player: SeatedPlayer): { udp?: number; token?: number; time?: number } | undefined;
+  /**
+   * A player has its seat; runs before the accept line is sent. Returns the gameserver's accept fields, if any.
+   * `ticket`: the jump ticket its join line carried, which `admit` let through.
+   */
+  joined?(player: SeatedPlayer, ticket?: string): { udp?: number; token?: number; time?: number } | undefined;
+  /**
+   * A join line carrying a jump ticket (a universe's arrival): null lets it join, else why not (the line
+   * `jump refused: <why>` answers it and the connection closes). Without this hook every ticket is refused.
+   */
+  admit?(ticket: string, name: string, address: string): string | null;
   /** A seated player left (`remove me`, dropped connection, kick); not called for the players close() removes. */
   left?(player: SeatedPlayer, why: string): void;
   /** A seated player's new name was accepted (`my new name:`) and told to the others; `player` carries it. */

@@ -51,6 +51,7 @@ import {
   LEAVE_REASON_MINOR,
   formatServerClosing,
   INVALID_REQUEST,
+  JUMP_REFUSED,
   MAX_LINE_BYTES,
   NAME_TAKEN,
   NEW_NAME_ACCEPTED,
@@ -195,6 +196,15 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (joined().some((s) => s.player.address === conn.address && s.player.port === port)) {
       return refuse(conn, INVALID_REQUEST, 'endpoint already joined', who);
     }
+    // A jump's arrival: its ticket decides (the gameserver checks it, jumpTicket.ts).
+    const ticket = req.ticket;
+    if (ticket !== undefined) {
+      const admit = hooks.admit;
+      const verdict = admit ? guarded('admit hook', () => admit(ticket, req.name, conn.address)) : 'this server takes no jump tickets';
+      // undefined: the hook threw (logged); null: let in.
+      const why = verdict === undefined ? 'the server could not check the ticket' : verdict;
+      if (why !== null) return refuse(conn, `${JUMP_REFUSED}${why}`, 'jump ticket refused', { ...who, why }, true);
+    }
     const player: SeatedPlayer = { slot, name: req.name, address: conn.address, port, tcpPort: conn.port, os: req.os, joinedAt: Date.now() };
     const seat: Seat = { player, conn, minor: Number(req.version.split('.')[1] ?? 0), look: AUTO_LOOK };
     seats[slot] = seat;
@@ -202,7 +212,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     st.seat = seat;
     st.joinedOnce = true;
     clearTimeout(st.timer);
-    const session = guarded('joined hook', () => hooks.joined?.({ ...player }));
+    const session = guarded('joined hook', () => hooks.joined?.({ ...player }, ticket));
     conn.send(formatJoinAccepted({ name: req.name, slot, serverName: name, ...session }));
     for (const line of welcome) conn.send(line);
     // The newcomer learns everyone already here; everyone else learns the newcomer.

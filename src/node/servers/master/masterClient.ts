@@ -22,6 +22,8 @@ import {
   parseReply,
   type MasterServerType,
 } from '../../../shared/servers/masterProtocol';
+import { formatUniverseRequest, parseUniverseReply, type RouteFound, type SystemLine } from '../../../shared/servers/universeProtocol';
+import { proofOf } from './universe';
 
 /** Options of {@link MasterRegistration}. */
 export interface MasterRegistrationOptions {
@@ -43,7 +45,27 @@ export interface MasterRegistrationOptions {
   /** First reconnect delay; it doubles per failure up to `maxRetryMs` (defaults 1,000 and 60,000 ms). */
   retryMs?: number;
   maxRetryMs?: number;
+  /** A gameserver of a universe (masterserver 1.2, universe.ts): its key, its solar systems, its clock's epoch, and where carried states for it go. */
+  universe?: UniverseMembership;
 }
+
+/** What a gameserver tells its masterserver of its solar systems and, in a universe, hears from it. */
+export interface UniverseMembership {
+  /** The universe's key; absent: the server lists its systems but belongs to no universe (never a jump destination). */
+  key?: Buffer;
+  /** Its solar systems as they stand (players, gates). */
+  systems(): SystemLine[];
+  /** The wall-clock ms its game clock counts from. */
+  epoch: number;
+  /** A jumping ship's carried state for this server (ticket `id`): jumpTicket.ts openCarried checks it. */
+  carried(id: string, state: string): void;
+}
+
+/** Where a solar system is, or why no server of the universe can take the jump. */
+export type RouteAnswer = ({ ok: true } & Omit<RouteFound, 'ref'>) | { ok: false; why: string };
+
+/** How long a route or a carry waits for the masterserver's answer (ms). */
+const UNIVERSE_ANSWER_MS = 3000;
 
 /** Where a registration is: not started, connecting/awaiting the join reply, listed, or stopped. */
 export type RegistrationState = 'idle' | 'joining' | 'joined' | 'waiting' | 'stopped';
@@ -77,6 +99,14 @@ export class MasterRegistration {
   private socket: Socket | undefined;
   private current: RegistrationState = 'idle';
   private failures = 0;
+  private readonly universe: UniverseMembership | undefined;
+  private readonly serverName: string;
+  private readonly serverPort: number | null;
+  /** Whether the masterserver took this server's proof of the universe key. */
+  private memberNow = false;
+  private nextRef = 1;
+  private readonly routes = new Map<number, { done: (a: RouteAnswer) => void; timer: NodeJS.Timeout }>();
+  private readonly carries = new Map<string, { done: (why: string | null) => void; timer: NodeJS.Timeout }>();
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private joinTimer: NodeJS.Timeout | undefined;
@@ -93,6 +123,100 @@ export class MasterRegistration {
     this.heartbeatMs = options.heartbeatMs ?? 30_000;
     this.retryMs = options.retryMs ?? 1000;
     this.maxRetryMs = options.maxRetryMs ?? 60_000;
+    this.universe = options.universe;
+    this.serverName = options.name;
+    this.serverPort = options.port ?? null;
+  }
+
+  /** Whether the masterserver counts this server a member of its universe (it proved the key). */
+  get member(): boolean {
+    return this.memberNow;
+  }
+
+  /** Asks the masterserver where solar system `system` is. Never rejects: no masterserver, no answer in time, or a refusal are answers with a reason. */
+  route(system: string): Promise<RouteAnswer> {
+    if (this.current !== 'joined') return Promise.resolve({ ok: false, why: 'the masterserver is not reachable' });
+    const ref = this.nextRef++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done({ ok: false, why: 'the masterserver did not answer' }), UNIVERSE_ANSWER_MS);
+      const done = (a: RouteAnswer) => {
+        clearTimeout(timer);
+        this.routes.delete(ref);
+        resolve(a);
+      };
+      this.routes.set(ref, { done, timer });
+      this.write(formatUniverseRequest({ kind: 'route', ref, system }));
+    });
+  }
+
+  /** Hands ticket `id`'s sealed carried state to server `to` through the masterserver: null once forwarded, else why not. */
+  carry(id: string, to: string, state: string): Promise<string | null> {
+    if (this.current !== 'joined') return Promise.resolve('the masterserver is not reachable');
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done('the masterserver did not answer'), UNIVERSE_ANSWER_MS);
+      const done = (why: string | null) => {
+        clearTimeout(timer);
+        this.carries.delete(id);
+        resolve(why);
+      };
+      this.carries.set(id, { done, timer });
+      this.write(formatUniverseRequest({ kind: 'carry', id, to, state }));
+    });
+  }
+
+  /** Sends the solar systems' lines again (their players changed). */
+  systemsChanged(): void {
+    if (this.current === 'joined') this.sendSystems();
+  }
+
+  private sendSystems(): void {
+    const u = this.universe;
+    if (!u) return;
+    for (const sys of u.systems()) this.write(formatUniverseRequest({ kind: 'system', ...sys }));
+  }
+
+  /** A universe line from the masterserver: handled (true) or not one (false). */
+  private universeLine(line: string): boolean {
+    const r = parseUniverseReply(line.trim());
+    if (!r) return false;
+    const u = this.universe;
+    switch (r.kind) {
+      case 'challenge':
+        // Only a server of a universe answers; one without the key stays listed, never a destination.
+        if (u?.key) this.write(formatUniverseRequest({ kind: 'proof', proof: proofOf(u.key, r.nonce, this.serverName, this.serverPort) }));
+        return true;
+      case 'member':
+        this.memberNow = true;
+        this.log.info('the masterserver took the universe key: this server is a jump destination');
+        return true;
+      case 'proof-refused':
+        this.memberNow = false;
+        this.log.error('the masterserver refused this server\'s universe key: it stays listed but is never a jump destination (is its key file the universe\'s?)');
+        return true;
+      case 'route':
+        this.routes.get(r.ref)?.done({ ok: true, host: r.host, port: r.port, server: r.server, epoch: r.epoch });
+        return true;
+      case 'route-refused':
+        this.routes.get(r.ref)?.done({ ok: false, why: r.why });
+        return true;
+      case 'carry':
+        u?.carried(r.id, r.state);
+        return true;
+      case 'carry-forwarded':
+        this.carries.get(r.id)?.done(null);
+        return true;
+      case 'carry-refused':
+        this.carries.get(r.id)?.done(r.why);
+        return true;
+      case 'acknowledged':
+        return true;
+    }
+  }
+
+  /** Every route and carry waiting for an answer gets `why` (the connection is gone). */
+  private failPending(why: string): void {
+    for (const r of [...this.routes.values()]) r.done({ ok: false, why });
+    for (const c of [...this.carries.values()]) c.done(why);
   }
 
   /** Where the registration is now. */
@@ -122,6 +246,7 @@ export class MasterRegistration {
     const listed = this.current === 'joined' || this.current === 'joining';
     this.current = 'stopped';
     this.clearTimers();
+    this.failPending('the server is stopping');
     const socket = this.socket;
     if (!socket) return;
     if (listed && socket.writable && !socket.connecting) {
@@ -175,6 +300,8 @@ export class MasterRegistration {
       if (this.socket !== socket) return;
       this.socket = undefined;
       this.clearTimers();
+      this.memberNow = false;
+      this.failPending('the masterserver connection was lost');
       if (this.current === 'stopped') return;
       const wasJoined = this.current === 'joined';
       this.current = 'waiting';
@@ -191,6 +318,7 @@ export class MasterRegistration {
     this.lastReplyAt = Date.now();
     this.onReply?.(line.trim());
     if (this.current === 'stopped') return;
+    if (reply === undefined && this.universeLine(line)) return;
     if (this.current === 'joining') {
       // An acknowledgement of a heartbeat sent before a re-join is stale, not a problem.
       if (reply === PLAYERS_ACKNOWLEDGED) return;
@@ -200,6 +328,10 @@ export class MasterRegistration {
         this.failures = 0;
         this.log.info({ players: this.players, maxPlayers: this.maxPlayers }, 'listed by the masterserver');
         this.sendPlayers();
+        if (this.universe) {
+          this.write(formatUniverseRequest({ kind: 'clock', epoch: this.universe.epoch }));
+          this.sendSystems();
+        }
         this.heartbeat = setInterval(() => this.beat(socket), this.heartbeatMs);
         this.heartbeat.unref();
       } else if (reply === MASTERSERVER_FULL || reply === VERSION_INCOMPATIBLE || reply === ILLEGAL_REQUEST) {

@@ -28,6 +28,7 @@ import { RateLimiter } from '../../../shared/util/rateLimit';
 import { systemClock } from '../../../shared/time/clock';
 import type { CommonServerOptions, RunningServer } from '../common/types';
 import { linkOrText, statusPage } from '../../../shared/servers/html';
+import { Universe, type UniverseSeat, type UniverseSystem } from './universe';
 import {
   DEFAULT_MAX_SERVERS,
   JOIN_ACCEPTED,
@@ -54,6 +55,8 @@ export interface MasterserverOptions extends CommonServerOptions {
   maxServersPerAddress?: number;
   /** A server not heard from (no line at all) for this long is dropped from the list (default 90,000 ms). */
   expireMs?: number;
+  /** The universe's key (`--universe-key`, universeKey.ts): with it the masterserver routes jumps between the servers that prove it (universe.ts). */
+  universeKey?: Buffer;
 }
 
 /** One listed server (a snapshot; changing it changes nothing). */
@@ -81,11 +84,13 @@ export interface MasterEntry {
   connected: boolean;
 }
 
-/** A running masterserver: {@link RunningServer} plus the current list. */
-export type Masterserver = RunningServer & { servers(): MasterEntry[] };
+/** A running masterserver: {@link RunningServer} plus the current list and the universe's solar systems. */
+export type Masterserver = RunningServer & { servers(): MasterEntry[]; universe(): UniverseSystem[] };
 
 interface Entry extends MasterEntry {
   conn: LineConnection | undefined;
+  /** What the universe knows of it (universe.ts). */
+  uni: UniverseSeat;
 }
 
 /** Entries one host may hold by default: a machine running several slot- and gameservers fits. */
@@ -117,6 +122,18 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
   const expireMs = options.expireMs ?? 90_000;
   const clock = options.clock ?? systemClock;
   const entries = new Set<Entry>();
+  const universe = new Universe(options.universeKey ?? null, () => [...entries].map((e) => e.uni), log);
+  /** The universe's view of an entry: its id as tickets name it, its address, and its connection to send on. */
+  const seatOf = (e: Entry): UniverseSeat => ({
+    id: () => `${e.name}:${e.port ?? '?'}`,
+    address: () => e.address,
+    port: () => e.port,
+    send: (line) => e.conn?.send(line),
+    challenge: null,
+    member: false,
+    systems: new Map(),
+    epoch: null,
+  });
   const entryOf = (conn: LineConnection) => conn.state as Entry | undefined;
   const logged = (e: Entry) => ({ server: e.name, address: e.address, port: e.port, type: e.type });
   // Per-connection bad-line counts live beside the connection (its `state` is the entry).
@@ -182,9 +199,11 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     if (old) {
       if (old.conn && old.conn !== conn) old.conn.state = undefined;
       Object.assign(old, fields);
+      old.uni = seatOf(old);
       conn.state = old;
       routine('info', conn.address, req.name, logged(old), 'server re-joined; entry replaced');
-      return conn.send(JOIN_ACCEPTED);
+      conn.send(JOIN_ACCEPTED);
+      return universe.joined(old.uni);
     }
     if (entries.size >= maxServers) {
       routine('warn', conn.address, req.name, { server: req.name, address: conn.address, limit: maxServers }, 'list full; join refused');
@@ -195,11 +214,13 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       note(conn.address, 'address-full', { server: req.name, limit: perAddress }, 'this address holds its share of the list; join refused');
       return conn.send(MASTERSERVER_FULL);
     }
-    const entry: Entry = { ...fields, joinedAt: now };
+    const entry = { ...fields, joinedAt: now } as Entry;
+    entry.uni = seatOf(entry);
     entries.add(entry);
     conn.state = entry;
     routine('info', conn.address, req.name, { ...logged(entry), maxPlayers: entry.maxPlayers, os: entry.os, url: entry.url }, 'server joined');
     conn.send(JOIN_ACCEPTED);
+    universe.joined(entry.uni);
   };
 
   const lines = await startLineServer(
@@ -216,6 +237,8 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
           for (const e of entries) conn.send(formatListedServer({ name: e.name, type: e.type, host: e.address, port: e.port, players: e.players, maxPlayers: e.maxPlayers, udp: e.udp }));
           return conn.send(END_OF_LIST);
         }
+        // The universe's lines (masterserver 1.2) from a joined server: systems, proofs, routes, carried states.
+        if (entry && universe.line(entry.uni, entry.name, line)) return;
         const req = parseRequest(line);
         if (!req.ok) {
           log.debug({ address: conn.address, error: req.error, reply: req.reply }, 'request refused');
@@ -269,7 +292,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     }
   }, Math.min(1000, Math.max(25, expireMs / 4)));
 
-  const snapshot = (): MasterEntry[] => [...entries].map(({ conn: _conn, ...e }) => ({ ...e }));
+  const snapshot = (): MasterEntry[] => [...entries].map(({ conn: _conn, uni: _uni, ...e }) => ({ ...e }));
   let http: StatusHttp | undefined;
   try {
     if (options.httpPort !== undefined) {
@@ -278,7 +301,8 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
         host: options.host,
         caps: httpCaps(options.limits),
         routes: {
-          '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot()) }),
+          '/': () => ({ type: 'html', body: renderHtml(options.name, snapshot(), universe.routing ? universe.systems() : null) }),
+          '/universe.json': () => ({ type: 'json', body: JSON.stringify({ routing: universe.routing, systems: universe.systems(), counters: universe.counters }) }),
           '/servers.json': () => ({ type: 'json', body: renderJson(snapshot(), clock.now()) }),
           // For admins and tests: how the server itself is doing (the list stays as game clients expect it).
           '/status.json': () => ({ type: 'json', body: JSON.stringify({ name: options.name, listed: entries.size, connections: lines.connections().length, closed: Object.fromEntries(counts), ...processStatus() }) }),
@@ -298,6 +322,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
     kind: 'masterserver',
     ports,
     servers: snapshot,
+    universe: () => universe.systems(),
     close: (reason = 'close') => {
       closing ??= (async () => {
         clock.clearInterval(sweep);
@@ -310,8 +335,12 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
   };
 }
 
-/** The HTML list page: every listed server with its player count as `n/max` and a link to its URL. */
-export function renderHtml(title: string, servers: readonly MasterEntry[]): string {
+/**
+ * The HTML list page: every listed server with its player count as `n/max` and a link to its URL; with a
+ * universe (`systems` not null), its solar systems below: server, players, where each gate leads, a
+ * destination no member of the universe hosts marked unreachable.
+ */
+export function renderHtml(title: string, servers: readonly MasterEntry[], systems: readonly UniverseSystem[] | null = null): string {
   const rows = servers.map((s) => [
     s.name,
     `${s.players}/${s.maxPlayers}`,
@@ -321,7 +350,17 @@ export function renderHtml(title: string, servers: readonly MasterEntry[]): stri
     { html: linkOrText(s.url) },
   ]);
   const intro = `${servers.length} server${servers.length === 1 ? '' : 's'} listed. Join one with its address and port.`;
-  return statusPage(`${title} — Starlane masterserver`, intro, ['name', 'players', 'type', 'address', 'OS', 'URL'], rows);
+  const list = statusPage(`${title} — Starlane masterserver`, intro, ['name', 'players', 'type', 'address', 'OS', 'URL'], rows);
+  if (systems === null) return list;
+  const universe = statusPage(
+    `The universe`,
+    `${systems.length} solar system${systems.length === 1 ? '' : 's'} on ${new Set(systems.map((s) => s.server)).size} server(s). A jump goes only to a server that proved the universe's key.`,
+    ['solar system', 'server', 'in the universe', 'players', 'stargates to'],
+    systems.map((s) => [s.name, s.server, s.member ? 'yes' : 'no (never a destination)', String(s.players), s.gates.map((g) => (g.reachable ? g.to : `${g.to} (unreachable)`)).join(', ') || '—']),
+  );
+  // The second page's body goes after the first's table.
+  const body = /<body>([\s\S]*)<\/body>/.exec(universe)?.[1] ?? '';
+  return list.replace('</body>', `${body}</body>`);
 }
 
 /** The JSON list `{ servers: [{ name, players, maxPlayers, type, host, port, udp, os, url, lastHeardMs }] }`; lastHeardMs is the age of the last line. */
