@@ -6,12 +6,13 @@
  * needs `npx electron-vite build` first.
  */
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { botEntry, serverEntry, webEntry } from '../support/paths';
 import { spawnTracked, tempDir } from '../support/testRun';
+import { parseUniverseKey } from '../../src/node/servers/common/universeKey';
 
 interface Outcome {
   code: number | null;
@@ -120,5 +121,33 @@ describe.concurrent('a galaxy file the gameserver cannot use', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)).toEqual([error(file)]);
+  });
+});
+
+describe.concurrent('a universe key', () => {
+  it('keygen writes a fresh key readable by its owner only, and will not overwrite it', async ({ expect }) => {
+    const file = join(tempDir('universe'), 'universe.key');
+    const r = await run(serverEntry, ['keygen', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`universe key written to ${file}\n`);
+    expect(parseUniverseKey(readFileSync(file, 'latin1')).ok).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const again = await run(serverEntry, ['keygen', file]);
+    expect(again.code).toBe(1);
+    expect(lines(again.stderr)).toEqual([`starlane-server: universe key file ${file} exists already: not overwritten`]);
+  });
+
+  it('a gameserver with --universe-key but no --master gets one line and the pointer', async ({ expect }) => {
+    const r = await run(serverEntry, ['gameserver', '--port', '0', '--udp-port', '0', '--host', '127.0.0.1', '--universe-key', '/nonexistent.key']);
+    expect(r.code).not.toBe(0);
+    expect(lines(r.stderr)).toEqual(['error: --universe-key needs --master (the masterserver routes the jumps)', '(add --help for usage)']);
+  });
+
+  it('a key file without a usable key stops the masterserver with one line', async ({ expect }) => {
+    const file = join(tempDir('universe'), 'short.key');
+    writeFileSync(file, 'abcd\n');
+    const r = await run(serverEntry, ['masterserver', '--port', '0', '--host', '127.0.0.1', '--universe-key', file]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([`starlane-server: universe key file ${file}: the key is 2 bytes; a universe needs at least 32 (64 hex digits)`]);
   });
 });

@@ -97,9 +97,10 @@ function flyTheRing(pilot: TestHost) {
 
 describe('a universe of three gameservers', () => {
   it('a ship flies a ring of five solar systems across three servers, arriving each time with what it carried; a stopped server\'s system is refused, and a server without the key is never a destination', async () => {
-    const master = await startMasterserver({ name: 'Universe', log, port: 0, host: '127.0.0.1', universeKey: KEY });
+    const master = await startMasterserver({ name: 'Universe', log, port: 0, httpPort: 0, host: '127.0.0.1', universeKey: KEY });
     servers.push(master);
     const mport = master.ports.tcp as number;
+    const page = async (path: string) => (await fetch(`http://127.0.0.1:${master.ports.http}${path}`)).text();
     const alpha = await gameserver('Alpha_GS', galaxy('One', system('Sol', 'Altair', 'Vega', 1) + system('Vega', 'Sol', 'Rigel', 2)), mport, true);
     const beta = await gameserver('Beta_GS', galaxy('Two', system('Rigel', 'Vega', 'Deneb', 3) + system('Altair', 'Deneb', 'Sol', 5)), mport, true);
     const gamma = await gameserver('Gamma_GS', galaxy('Three', system('Deneb', 'Rigel', 'Altair', 4)), mport, true);
@@ -107,6 +108,18 @@ describe('a universe of three gameservers', () => {
     await gameserver('Rogue_GS', galaxy('Rogue', system('Deneb', 'Rigel', 'Altair', 4)), mport, false);
     await until('the universe known to the masterserver', () => master.universe().filter((s) => s.member).length === 5 && master.universe().length === 6 && [alpha, beta, gamma].every((g) => g.registration.member));
     expect(master.universe().filter((s) => !s.member).map((s) => `${s.name}@${s.server.split(':')[0]}`)).toEqual(['Deneb@Rogue_GS']);
+    // The masterserver's page and JSON show the universe: every system, its server, whether that is in the universe, where its gates lead.
+    const json = JSON.parse(await page('/universe.json')) as { routing: boolean; systems: { name: string; server: string; member: boolean; gates: { to: string; reachable: boolean }[] }[] };
+    expect(json.routing).toBe(true);
+    expect(json.systems.map((x) => `${x.name}@${x.server.split(':')[0]}${x.member ? '' : ' (outside)'}: ${x.gates.map((g) => g.to + (g.reachable ? '' : '?')).join(' ')}`).sort()).toEqual([
+      'Altair@Beta_GS: Deneb Sol',
+      'Deneb@Gamma_GS: Rigel Altair',
+      'Deneb@Rogue_GS (outside): Rigel Altair',
+      'Rigel@Beta_GS: Vega Deneb',
+      'Sol@Alpha_GS: Altair Vega',
+      'Vega@Alpha_GS: Sol Rigel',
+    ]);
+    expect(await page('/')).toContain('<td>Deneb</td><td>Rogue_GS:');
 
     const pilot = await node('pilot');
     await pilot.run(`connect 127.0.0.1:${alpha.server.ports.tcp}`);
@@ -140,6 +153,8 @@ describe('a universe of three gameservers', () => {
     await until('the masterserver forgot Gamma_GS', () => master.universe().every((s) => !s.server.startsWith('Gamma_GS')));
     await until('the jump to Deneb refused', () => /server: The stargate to Deneb is closed: the server with Deneb is not in this universe\./.test(pilot.text()), 60_000);
     expect(pilot.host.game?.game.solarSystem?.name).toBe('Rigel');
+    // The page marks the gates to Deneb unreachable now.
+    expect(await page('/')).toContain('Deneb (unreachable)');
     expect(beta.server.stats().jumps.refused).toBeGreaterThanOrEqual(1);
   }, 240_000);
 

@@ -135,6 +135,9 @@ interface GameOpts extends SlotOpts {
   universeKey?: string;
 }
 
+/** How often a gameserver tells its masterserver its solar systems' players. */
+const SYSTEMS_EVERY_MS = 5000;
+
 withPlayerOptions(
   withCommonOptions(program.command('gameserver').description('relay game packets between players over UDP, joined over TCP (Parsec gameserver protocol)'), {
     name: 'starlane-game',
@@ -212,6 +215,8 @@ withPlayerOptions(
         },
         universe,
       );
+      // Players move between its systems without joining or leaving: the masterserver hears the counts every few seconds too.
+      setInterval(() => link.registration?.systemsChanged(), SYSTEMS_EVERY_MS).unref();
     }),
   );
 
