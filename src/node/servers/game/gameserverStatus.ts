@@ -35,7 +35,8 @@ const recordingLines = (server: Gameserver): string[] => {
  * receiveBufferCut, statesShed, longestShedMs (receiveBacklog.ts) }, spectators: { max, delayS, held, drops: { overflow,
  * outdated }, list: [{ spectator, name, address, udp, pingMs, queued, statesSent, statesPartial, eventsSent,
  * datagramsSent, bytesSent }] } (spectatorStand.ts), recording: null | { dir, file, files,
- * failed, keep } (--record: common/matchRecorder.ts), memory: { rss, heapUsed },
+ * failed, keep } (--record: common/matchRecorder.ts), universe: null | { jumpsOut, refusedOut, arrivals,
+ * ticketsRefused: { <reason>: n }, carriesRefused } (universeDoor.ts), memory: { rss, heapUsed },
  * cpu: { userMs, systemMs }, uptimeSeconds }`.
  */
 export function renderGameserverStatus(server: Gameserver, now = Date.now()): { html: string; json: string } {
@@ -74,6 +75,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
       bytesSent: c?.bytesSent ?? 0,
       queued: c?.queued ?? 0,
       strikes: c?.strikes ?? 0,
+      career: c?.career ?? { kills: 0, deaths: 0, jumps: 0 },
       joinedMs: now - p.joinedAt,
     };
   });
@@ -135,6 +137,7 @@ export function renderGameserverStatus(server: Gameserver, now = Date.now()): { 
     load: stats.load,
     spectators: stats.spectators,
     recording: server.recording(),
+    universe: server.universe(),
     ...processStatus(),
   });
   return { html, json };
