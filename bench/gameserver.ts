@@ -1,7 +1,7 @@
 /**
  * Gameserver load benchmark (`npm run bench:gameserver -- [--bots N]
  * [--filtered] [--seconds S] [--warmup S] [--sweep] [--baseline]
- * [--flush arrival|tick] [--gather-ms N] [--tick-hz N] [--level-of-detail on|off] [--full-states]`): starts one gameserver PROCESS
+ * [--flush arrival|tick] [--gather-ms N] [--tick-hz N] [--level-of-detail on|off] [--full-states] [--systems K]`): starts one gameserver PROCESS
  * (several past 255 clients)
  * (out/main/server.js gameserver on free ports, every limit at its default
  * but --max-players N when N > 64, and the filter radius of the layout) and
@@ -42,24 +42,30 @@
  * gameserver processes of 250 (gameserverLayout.ts), all pinned to the same
  * core: their CPU, memory and counters are summed, the worst tick lateness
  * shown.
+ * `--systems K` (issue 29) measures each point twice: the clients in one solar
+ * system, then spread over K (a galaxy file of K entry systems, which the
+ * clients join in turn, each seeing only its system's players), and prints
+ * the server's CPU per player side by side with the target: no worse over K
+ * systems than in one.
  * `--baseline` also measures, for each N, a bare relay process
  * (gameserverFloor.ts, pinned as the server is, its senders in this bench
  * process) that gathers and packs as the server does but decides nothing:
  * its CPU and latency are the floor this machine puts under any Node relay.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { SERVER_NODE_FLAGS } from '../test/support/serverProcess';
 import { DEFAULT_GATHER_MS, MAX_GATHER_MS } from '../src/node/servers/game/gameserverOptions';
 import { MAX_RELAY_BYTES } from '../src/shared/wire/types';
 import type { ServerTally } from './gameserverLoss';
-import { allVisibleLayout, clientsOf, filteredLayout, mostVisible, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
+import { allVisibleLayout, clientsOf, filteredLayout, mostVisible, withSystems, type FromLoad, type Layout, type LoadResult, type ToLoad } from './gameserverLayout';
 import { MAX_LOOPBACK_CLIENTS } from './loopbackHosts';
 import { baseline } from './gameserverFloor';
 import { procCpuSeconds } from './procCpu';
-import { pointName, fmt, runLines, SEND_HZ, summaryLines, SWEEP, type Result } from './gameserverSweep';
+import { pointName, fmt, runLines, SEND_HZ, summaryLines, SWEEP, systemsLines, type Result } from './gameserverSweep';
 
 const repoRoot = join(import.meta.dirname, '..');
 /** Players a gameserver seats by default; past this the bench asks for N seats. */
@@ -196,7 +202,7 @@ async function run(layout: Layout, o: Options): Promise<Result | null> {
   try {
     for (let k = 0; k < layout.servers; k++) {
       const seats = clientsOf(layout, k);
-      const args = ['--flush', o.flush, '--gather-ms', String(o.gatherMs), '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), '--level-of-detail', o.levelOfDetail, ...(seats > DEFAULT_MAX_PLAYERS ? ['--max-players', String(seats)] : [])];
+      const args = ['--flush', o.flush, '--gather-ms', String(o.gatherMs), '--tick-hz', String(o.tickHz), '--filter-radius', String(layout.filterRadius), '--level-of-detail', o.levelOfDetail, ...(seats > DEFAULT_MAX_PLAYERS ? ['--max-players', String(seats)] : []), ...((layout.systems ?? 1) > 1 ? ['--galaxy', galaxyFile(layout.systems ?? 1)] : [])];
       const server = await startServer(args);
       if (typeof server === 'string') {
         console.log(`gameserver bench, ${pointName(layout)}: the gameserver refused to start (with ${args.join(' ')}): "${server}"; N=${n} not measured`);
@@ -264,6 +270,20 @@ async function runOn(servers: Server[], layout: Layout, o: Options): Promise<Res
   }
 }
 
+/** A galaxy file of `k` solar systems, every one an entry, no asteroids (nothing for the grid to hit), written once per k. */
+const galaxies = new Map<number, string>();
+let galaxyDir: string | null = null;
+function galaxyFile(k: number): string {
+  const known = galaxies.get(k);
+  if (known) return known;
+  galaxyDir ??= mkdtempSync(join(tmpdir(), 'starlane-bench-galaxy-'));
+  const file = join(galaxyDir, `systems-${k}.galaxy`);
+  const systems = Array.from({ length: k }, (_, i) => `system S${i + 1}\n  asteroids 0\n  entry\n`).join('');
+  writeFileSync(file, `starlane galaxy 1\ngalaxy Bench\n${systems}`);
+  galaxies.set(k, file);
+  return file;
+}
+
 const intFrom = (min: number, max: number) => (v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer from ${min} to ${max}`);
@@ -277,6 +297,7 @@ const program = new Command('bench:gameserver')
   .option('--sweep', 'run N = 16, 64, 128, 255 all visible and N = 255 and 1,000 filtered, and print a summary line per N and issue 27 targets')
   .option('--full-states', "bots acknowledge no Relays, so the server relays every state full (as before wire v14); by default they acknowledge like real clients and get the others' states partial")
   .option('--baseline', "also measure a bare relay process for each N, gathering and packing as the server does (this machine's floor: its CPU and latency)")
+  .option('--systems <k>', "issue 29: measure each point twice, its clients in one solar system and spread over k (each seeing only its system's), and print the server's CPU per player for both", intFrom(1, 16), 1)
   .addOption(new Option('--flush <when>', 'server relay mode').choices(['arrival', 'tick']).default('arrival'))
   .option('--gather-ms <ms>', "how long the server's flush on arrival gathers (its --gather-ms; 0: after each burst read)", intFrom(0, MAX_GATHER_MS), DEFAULT_GATHER_MS)
   .option('--tick-hz <n>', 'server ticks per second (its --tick-hz)', intFrom(1, 1000), 20)
@@ -286,7 +307,7 @@ const program = new Command('bench:gameserver')
       .default('off'),
   )
   .parse();
-const opts = program.opts<{ bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; fullStates?: boolean; flush: string; gatherMs: number; tickHz: number; levelOfDetail: string }>();
+const opts = program.opts<{ systems: number; bots: number; filtered?: boolean; seconds?: number; warmup: number; sweep?: boolean; baseline?: boolean; fullStates?: boolean; flush: string; gatherMs: number; tickHz: number; levelOfDetail: string }>();
 const o = { ...opts, seconds: opts.seconds ?? (opts.sweep ? 5 : 10) };
 type Options = typeof o;
 
@@ -297,6 +318,7 @@ const flushMode = o.flush === 'arrival' ? `arrival (gathering ${o.gatherMs} ms)`
 console.log(`gameserver bench: flush ${flushMode}, server tick ${o.tickHz} Hz, level of detail ${o.levelOfDetail}, clients send at ${SEND_HZ} Hz; ${pinning}`);
 const points = o.sweep ? SWEEP : [o.filtered ? filteredLayout(o.bots) : allVisibleLayout(o.bots)];
 const results: Result[] = [];
+const systemPairs: { one: Result; many: Result }[] = [];
 for (const layout of points) {
   if (layout.kind === 'filtered') console.log(`(N=${layout.bots} filtered: each client sees at most ${mostVisible(layout)} others)`);
   const r = await run(layout, o);
@@ -304,6 +326,13 @@ for (const layout of points) {
     // A sweep reports a refused N in its summary (N = 1,000 always is); a single run that was refused fails.
     if (!o.sweep) process.exitCode = 1;
     continue;
+  }
+  if (o.systems > 1) {
+    const spread = withSystems(layout, o.systems);
+    console.log(`(the same N over ${o.systems} solar systems: each client sees at most ${mostVisible(spread)} others)`);
+    const many = await run(spread, o);
+    if (many) systemPairs.push({ one: r, many });
+    else process.exitCode = 1;
   }
   if (o.baseline) {
     r.floor = await baseline(layout.bots, o.seconds, o.warmup, o.flush === 'arrival' ? o.gatherMs : 1000 / o.tickHz, (command, args) => pinned(0, command, args));
@@ -314,3 +343,5 @@ for (const layout of points) {
 const totalSeconds = (performance.now() - started) / 1000;
 if (o.sweep) for (const line of summaryLines(points, results, { ...o, flush: flushMode, pinning, totalSeconds, states: o.fullStates ? 'full (the bots acknowledge no Relays: --full-states)' : 'partial where the bots acknowledged a base (wire v14)' })) console.log(line);
 else console.log(`total time ${fmt(totalSeconds)} s`);
+if (o.systems > 1) for (const line of systemsLines(systemPairs, o.systems)) console.log(line);
+if (galaxyDir) rmSync(galaxyDir, { recursive: true, force: true });

@@ -31,6 +31,25 @@ export interface Layout {
   filterRadius: number;
   /** Gameserver processes the clients are spread over (1 unless more than one seats). */
   servers: number;
+  /** Solar systems each gameserver hosts (`--systems`; absent: 1), every one an entry: its clients join them in turn. */
+  systems?: number;
+}
+
+/** `l` with its clients spread over `systems` solar systems of each gameserver. */
+export function withSystems(l: Layout, systems: number): Layout {
+  return systems > 1 ? { ...l, systems } : l;
+}
+
+/**
+ * The solar system (0-based) client `i` plays in: a gameserver seats each newcomer in the entry
+ * system with fewest players, the first of those tied, so its clients, joining in order, go round them.
+ */
+export function systemOf(l: Layout, i: number): number {
+  const k = l.systems ?? 1;
+  if (k <= 1) return 0;
+  let first = i;
+  while (first > 0 && serverOf(l, first - 1) === serverOf(l, i)) first -= 1;
+  return (i - first) % k;
 }
 
 /** The most players a gameserver seats (--max-players 1..255: a slot is a byte). */
@@ -67,9 +86,10 @@ export function gridPosition(l: Layout, i: number): { x: number; y: number } {
   return { x: (i % l.columns) * l.spacing, y: Math.floor(i / l.columns) * l.spacing };
 }
 
-/** Whether clients `a` and `b` see each other: on the same server, within the filter radius (by their grid places). */
+/** Whether clients `a` and `b` see each other: on the same server, in the same solar system, within the filter radius (by their grid places). */
 export function visible(l: Layout, a: number, b: number): boolean {
   if (l.servers > 1 && serverOf(l, a) !== serverOf(l, b)) return false;
+  if ((l.systems ?? 1) > 1 && systemOf(l, a) !== systemOf(l, b)) return false;
   const p = gridPosition(l, a);
   const q = gridPosition(l, b);
   return Math.hypot(p.x - q.x, p.y - q.y) <= l.filterRadius;

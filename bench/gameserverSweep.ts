@@ -71,7 +71,27 @@ export const holds20Hz = (r: Result) => figures(r).minSendHz >= SEND_HZ - 1 && r
 /** Holds 20 Hz with ≥ 99 % delivery and p99 ≤ 10 ms. */
 export const holds = (r: Result) => holds20Hz(r) && figures(r).delivery >= DELIVERY_LIMIT && r.load.latency.p99 <= P99_LIMIT_MS;
 
-export const pointName = (l: Layout) => `N=${l.bots} ${l.kind} (grid ${l.spacing} units apart, filter radius ${l.filterRadius}${l.servers > 1 ? `; ${l.servers} gameserver processes on the one core, each its own space` : ''})`;
+export const pointName = (l: Layout) =>
+  `N=${l.bots} ${l.kind} (grid ${l.spacing} units apart, filter radius ${l.filterRadius}${l.servers > 1 ? `; ${l.servers} gameserver processes on the one core, each its own space` : ''}${(l.systems ?? 1) > 1 ? `; ${l.systems} solar systems per server, the clients joining them in turn` : ''})`;
+
+/**
+ * `--systems K`: each point measured with one solar system and with K, the server's CPU per player side by
+ * side. Target (issue 29): spread over K systems a player costs no more than in one (each system its own
+ * interest space: the server costs what its systems cost, not their product).
+ */
+export function systemsLines(pairs: { one: Result; many: Result }[], systems: number): string[] {
+  const lines = ['', `solar systems (issue 29's target: CPU per player over ${systems} systems no worse than in one system):`];
+  for (const { one, many } of pairs) {
+    const per = (r: Result) => r.cpuPercent / r.layout.bots;
+    const ratio = per(many) / per(one);
+    lines.push(
+      `  N=${String(one.layout.bots).padStart(4)} ${one.layout.kind.padEnd(11)}: one system ${fmt(per(one), 3)} % of a core per player (server ${fmt(one.cpuPercent)} %), ` +
+        `${systems} systems ${fmt(per(many), 3)} % per player (server ${fmt(many.cpuPercent)} %, each client seeing ${fmt(many.load.pairs / Math.max(1, many.layout.bots), 1)} others instead of ${fmt(one.load.pairs / Math.max(1, one.layout.bots), 1)}): ` +
+        `${fmt(ratio, 2)}× → ${ratio <= 1.05 ? 'met' : 'missed'}${one.othersPercent > OTHERS_LIMIT || many.othersPercent > OTHERS_LIMIT ? ' (DISTURBED: run again on a quiet machine)' : ''}`,
+    );
+  }
+  return lines;
+}
 
 /** The lines of one run (per client when there are at most 16). */
 export function runLines(r: Result, warmup: number): string[] {

@@ -13,6 +13,8 @@
  *     radius <1..1500>           the field's radius, units (default 400)
  *     fields <0..6>              energy fields (default 3)
  *     gate <system> <x> <y> <z>  a stargate to that system, at that point (0..MAX_GATES)
+ *     entry                      players join here (several: the one with fewest players);
+ *                                no system says so: the first
  *
  * `#` starts a comment; blank lines and indentation mean nothing. Names are
  * 1..31 of A–Z a–z 0–9 . _ - ; system names are one per galaxy (any case).
@@ -50,6 +52,8 @@ export interface SolarSystem {
   radius: number;
   fields: number;
   gates: Stargate[];
+  /** Players join here (galaxy file `entry`); when no system is, the first is. */
+  entry?: true;
 }
 
 export interface Galaxy {
@@ -173,8 +177,14 @@ export function readGalaxy(text: string): GalaxyRead {
         system.gates.push({ to, pos });
         break;
       }
+      case 'entry':
+        if (!system) return refuse(n, 'entry belongs to a system: put it after a "system <name>" line');
+        if (args.length > 0) return refuse(n, 'entry takes nothing after it');
+        if (system.entry) return refuse(n, `entry is given twice for system ${system.name}`);
+        system.entry = true;
+        break;
       default:
-        return refuse(n, `unknown statement "${keyword}" (galaxy, system, seed, asteroids, radius, fields or gate)`);
+        return refuse(n, `unknown statement "${keyword}" (galaxy, system, seed, asteroids, radius, fields, gate or entry)`);
     }
   }
   if (!format) return refuse(0, `the file is empty (it must begin "starlane galaxy ${GALAXY_FORMAT}")`);
@@ -188,6 +198,7 @@ export function writeGalaxy(g: Galaxy): string {
   for (const s of g.systems) {
     out.push(`system ${s.name}`, `  seed ${s.seed}`, `  asteroids ${s.asteroids}`, `  radius ${s.radius}`, `  fields ${s.fields}`);
     for (const gate of s.gates) out.push(`  gate ${gate.to} ${gate.pos.x} ${gate.pos.y} ${gate.pos.z}`);
+    if (s.entry) out.push('  entry');
   }
   return `${out.join('\n')}\n`;
 }

@@ -67,7 +67,9 @@ describe('galaxy files', () => {
     expect(refusal('starlane galaxy 1\nsystem Sol\n  gate Sol 0 0 900\n')).toBe('galaxy file orion.galaxy, line 3: a gate of Sol cannot lead to Sol itself');
     expect(refusal('starlane galaxy 1\nsystem Sol\n  gate Alpha 0 0 900\n  gate alpha 0 900 0\n')).toBe('galaxy file orion.galaxy, line 4: Sol already has a gate to alpha (one gate per destination: a jump arrives at the matching gate)');
     expect(refusal('starlane galaxy 1\nsystem Sol\n  gate Alpha 0 0 900\n  gate Vega 0 100 900\n')).toBe('galaxy file orion.galaxy, line 4: the gate to Vega is less than 200 units from the gate to Alpha');
-    expect(refusal('starlane galaxy 1\nsystem Sol\n  nebula 3\n')).toBe('galaxy file orion.galaxy, line 3: unknown statement "nebula" (galaxy, system, seed, asteroids, radius, fields or gate)');
+    expect(refusal('starlane galaxy 1\nsystem Sol\n  nebula 3\n')).toBe('galaxy file orion.galaxy, line 3: unknown statement "nebula" (galaxy, system, seed, asteroids, radius, fields, gate or entry)');
+    expect(refusal('starlane galaxy 1\nsystem Sol\n  entry now\n')).toBe('galaxy file orion.galaxy, line 3: entry takes nothing after it');
+    expect(refusal('starlane galaxy 1\nentry\n')).toBe('galaxy file orion.galaxy, line 2: entry belongs to a system: put it after a "system <name>" line');
     expect(refusal('starlane galaxy 1\nsystem Sol\ngalaxy Orion\n')).toBe('galaxy file orion.galaxy, line 3: the galaxy is named before its first system');
     expect(refusal('starlane galaxy 1\nsystem S\u00f6l\n')).toBe('galaxy file orion.galaxy, line 2: only printable ASCII, spaces and tabs may be used');
     const many = ['starlane galaxy 1', ...Array.from({ length: MAX_SYSTEMS + 1 }, (_, i) => `system S${i}`)].join('\n');
@@ -122,6 +124,13 @@ describe('galaxy files', () => {
     );
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => void readGalaxy(text)), { numRuns: 5_000 });
     console.log(`galaxy fuzz: 20,000 mutated or truncated files, ${refused} refused with a line and a reason; 5,000 random strings; none threw`);
+  });
+
+  it('entry marks the systems players join, and writes back', () => {
+    const r = readGalaxy('starlane galaxy 1\nsystem Sol\nsystem Vega\n  entry\nsystem Rigel\n  entry\n');
+    if (!r.ok) throw new Error(r.error);
+    expect(r.galaxy.systems.map((x) => x.entry === true)).toEqual([false, true, true]);
+    expect(readGalaxy(writeGalaxy(r.galaxy))).toEqual(r);
   });
 
   it("docs/GALAXY.md's example is a galaxy the reader takes, as the page describes it", () => {

@@ -83,7 +83,14 @@ export class GalaxyRooms {
     });
   }
 
-  /** The system players join (the galaxy's first), where spectators watch. */
+  /** Where a player joins: of the systems marked `entry`, the one with fewest players (the first of those tied); none marked: the first. */
+  private entryRoom(): SystemRoom {
+    const entries = this.rooms.filter((r) => r.system.entry);
+    if (entries.length === 0) return this.first;
+    return entries.reduce((a, b) => (b.fwd.clients.size < a.fwd.clients.size ? b : a));
+  }
+
+  /** The galaxy's first system, where spectators watch. */
   get first(): SystemRoom {
     return this.rooms[0] as SystemRoom;
   }
@@ -113,7 +120,7 @@ export class GalaxyRooms {
    * `arriving` through a stargate from another server, in that system, placed beyond the gate back.
    */
   add(slot: number, name: string, address: string, newToken: () => number, now: number, arriving?: Arriving): ClientSeat {
-    const room = (arriving && this.byName.get(arriving.system.toLowerCase())) || this.first;
+    const room = (arriving && this.byName.get(arriving.system.toLowerCase())) || this.entryRoom();
     const s = room.fwd.add(slot, address, newToken, now);
     this.where.set(slot, room);
     this.careers.set(slot, arriving ? { ...arriving.career } : { kills: 0, deaths: 0, jumps: 0 });
