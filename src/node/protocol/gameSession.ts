@@ -234,6 +234,8 @@ export class GameSession<M extends Membership> {
       case 'system':
         this.solarSystem = n.name;
         this.stargates = n.gates;
+        // The status line names the system: the view hears it now.
+        this.pipeline.deliverPlayers();
         return ctx.print(n.jumped ? `jumped to solar system ${n.name}` : `in solar system ${n.name}`);
       case 'killed':
         return ctx.print(n.killer === null ? `${n.victim} was destroyed` : `${n.victim} was shot down by ${n.killer}`);

@@ -214,6 +214,12 @@ export class GameDatagrams {
     for (const c of this.parts.rooms.spectators.values()) this.flushSeat(c, now);
   }
 
+  /** With `flush: arrival`, a flush of the seats with something new after this turn of the event loop (or the gathering time). */
+  flushSoon(): void {
+    const { config, timers } = this.parts;
+    if (config.flushOnArrival) this.flushPending ??= config.gatherMs > 0 ? { timer: timers.setTimeout(() => this.flushDirty(), config.gatherMs) } : { immediate: setImmediate(() => this.flushDirty()) };
+  }
+
   /** Relays what waits for the seats that got something new since their last flush: the flush on arrival. */
   flushDirty(): void {
     this.flushPending = undefined;
@@ -268,7 +274,7 @@ export class GameDatagrams {
   }
 
   private receive(msg: Uint8Array, from: UdpEndpoint): void {
-    const { rooms, config } = this.parts;
+    const { rooms } = this.parts;
     const now = this.parts.clock();
     // Token, address, port (NAT rebinding), slot, type, replay window, a GameState's ship and time: the servers' one ladder.
     const a = this.admission.admit(msg, from, now);
@@ -303,6 +309,12 @@ export class GameDatagrams {
     if (s.arrival !== null) {
       if (s.link.unacknowledged(s.arrival.linkId) && h.type === PacketType.GameState) {
         if (!moved && s.udp) settleSeat(s, from, msg.length, now);
+        // Its first datagram binds its endpoint: what waits for it (the system message placing it) goes now, not at the tick.
+        if (!s.udp) {
+          settleSeat(s, from, msg.length, now);
+          this.endpoints.set(`${from.address}:${from.port}`, s);
+        }
+        this.flushSoon();
         return this.drop('arriving');
       }
       if (!s.link.unacknowledged(s.arrival.linkId)) {
@@ -353,7 +365,7 @@ export class GameDatagrams {
         if (why) return this.parts.kick(s, why);
       }
       // After the datagrams read in this turn of the event loop (or gathered for gatherMs): relayed together, with no tick to wait for.
-      if (config.flushOnArrival) this.flushPending ??= config.gatherMs > 0 ? { timer: this.parts.timers.setTimeout(() => this.flushDirty(), config.gatherMs) } : { immediate: setImmediate(() => this.flushDirty()) };
+      this.flushSoon();
     } else if (h.type === PacketType.NodeAlive) {
       this.totals.nodeAlive += 1;
     } else if (h.type === PacketType.Ping) {

@@ -126,6 +126,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
       rooms.jumpedAway(s.slot);
       log.info({ slot: s.slot, player, from: from.name, to, server: `${r.order.host}:${r.order.port}`, carried }, 'player jumping to another server');
       rooms.forwarderOf(s).sayToSeat(s, { type: 'jumpTicket', ...r.order, clockShift: r.order.clockShift >>> 0 }, clock());
+      // At once, not at the next tick: the ship is in the ring.
+      datagrams.flushSoon();
     });
   };
   let closing = false;
