@@ -1,9 +1,9 @@
 /**
  * The server browser page as a player uses it (headless Chromium through the
  * browser shell, real server processes on loopback): a masterserver lists a
- * gameserver with a bot in it, a slotserver, a netgame server and a
- * gameserver of one seat that a bot holds. The page lists all four with
- * their kind and a ping, Refresh shows its progress, a column header sorts
+ * gameserver of two solar systems with a bot in it, a slotserver, a netgame
+ * server and a gameserver of one seat that a bot holds. The page lists all
+ * four with their kind, their solar systems and a ping, Refresh shows its progress, a column header sorts
  * (again: the other way), the rows are reached by keys, Enter on the full
  * server says why it cannot be joined and what to do, a double click on the
  * gameserver joins it (the bot's ship is seen), the star keeps
@@ -12,6 +12,7 @@
  * list. The page reads well at 1280×720 and 2560×1440; screenshots in
  * test-artifacts/menu-servers-*.png.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,10 +25,11 @@ import { startServer, stopServers, type ServerProcess } from '../support/serverP
 import { repoRoot } from '../support/webShellProcess';
 import { queryMaster } from '../../src/node/net/masterQuery';
 import { waitFor } from '../support/waitFor';
+import { tempDir } from '../support/testRun';
 
 const artifacts = join(repoRoot, 'test-artifacts');
 
-/** The table as the player reads it: one array of cell texts per row (star, name, kind, players, ping, address). */
+/** The table as the player reads it: one array of cell texts per row (star, name, kind, systems, players, ping, address). */
 const tableRows = (page: Page): Promise<string[][]> =>
   page.$$eval('#servers-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent ?? '')));
 const names = async (page: Page) => (await tableRows(page)).map((r) => r[1]);
@@ -54,15 +56,20 @@ describe('the server browser page (real servers on loopback)', () => {
   beforeAll(async () => {
     master = await startServer(['masterserver', '--name', 'browser-master', '--port', '0']);
     const registered = (name: string) => ['--name', name, '--port', '0', '--udp-port', '0', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`];
+    const galaxy = join(tempDir('browser-galaxy'), 'arena.galaxy');
+    writeFileSync(galaxy, 'starlane galaxy 1\nsystem Sol\n  gate Vega 0 0 -400\nsystem Vega\n  gate Sol 0 0 400\n');
     [arena, , , full] = await Promise.all([
-      startServer(['gameserver', ...registered('Arena')]),
+      startServer(['gameserver', ...registered('Arena'), '--galaxy', galaxy]),
       startServer(['slotserver', ...registered('Slots')]),
       startServer(['netgame', ...registered('Netgame')]),
       startServer(['gameserver', ...registered('Full'), '--max-players', '1']),
     ]) as [ServerProcess, ServerProcess, ServerProcess, ServerProcess];
     bots.push(serverBot('gameserver', 'owl', `127.0.0.1:${arena.tcp}`, 21), serverBot('gameserver', 'squatter', `127.0.0.1:${full.tcp}`, 22));
     await botsJoined(bots);
-    await waitFor('four servers listed', async () => (await queryMaster('127.0.0.1', master.tcp)).length === 4);
+    await waitFor('four servers listed, the gameservers with their solar systems', async () => {
+      const listed = await queryMaster('127.0.0.1', master.tcp);
+      return listed.length === 4 && listed.filter((s) => s.systems.length > 0).length === 2;
+    });
     game = await openWatchedGame(problems, { width: 1280, height: 720 });
     page = game.page;
   });
@@ -73,22 +80,23 @@ describe('the server browser page (real servers on loopback)', () => {
     stopServers();
   });
 
-  it('opened from the console, it asks at once and lists all four servers with their kind, players and a ping', async () => {
+  it('opened from the console, it asks at once and lists all four servers with their kind, solar systems, players and a ping', async () => {
     await consoleLines(page, `net_master 127.0.0.1:${master.tcp}`, 'menu servers');
     await waitMenu(page, 'menu-servers');
     await page.waitForFunction(() => document.getElementById('servers-status')?.textContent === '4 servers found', undefined, { timeout: 20_000 });
     const rows = await tableRows(page);
-    expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual([
-      ['Arena', 'gameserver', '1/64'],
-      ['Full', 'gameserver', '1/1'],
-      ['Netgame', 'netgame', '0/8'],
-      ['Slots', 'slotserver', '0/8'],
+    // A gameserver without a galaxy file hosts the one system Sol; the other kinds host none.
+    expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual([
+      ['Arena', 'gameserver', 'Sol, Vega', '1/64'],
+      ['Full', 'gameserver', 'Sol', '1/1'],
+      ['Netgame', 'netgame', '—', '0/8'],
+      ['Slots', 'slotserver', '—', '0/8'],
     ]);
     for (const r of rows) {
-      expect(r[4], `${r[1]}'s ping`).toMatch(/^\d+(\.\d)? ms$/);
-      expect(r[5]).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(r[5], `${r[1]}'s ping`).toMatch(/^\d+(\.\d)? ms$/);
+      expect(r[6]).toMatch(/^127\.0\.0\.1:\d+$/);
     }
-    console.log(`e2e server browser pings: ${rows.map((r) => `${r[1]} ${r[4]}`).join(', ')}`);
+    console.log(`e2e server browser pings: ${rows.map((r) => `${r[1]} ${r[5]}`).join(', ')}`);
     expect(await page.isVisible('#servers-problem')).toBe(false);
     expect(await page.isVisible('#servers-empty')).toBe(false);
   });
@@ -130,6 +138,10 @@ describe('the server browser page (real servers on loopback)', () => {
     expect(selected).toEqual(['Arena']);
     expect(await page.evaluate(() => document.activeElement?.querySelectorAll('td')[1]?.textContent)).toBe('Arena');
     expect(await page.isEnabled('#servers-join')).toBe(true);
+    // By solar system: Sol before Sol, Vega; servers hosting none last, in list order.
+    await page.click('#servers-sort-systems');
+    expect(await names(page)).toEqual(['Full', 'Arena', 'Netgame', 'Slots']);
+    expect(await text(page, '#servers-sort-systems')).toBe('Systems ▲');
   });
 
   it('the page reads well at 1280×720 and 2560×1440', async () => {
@@ -187,7 +199,7 @@ describe('the server browser page (real servers on loopback)', () => {
       ['☆', 'Arena', 'gameserver'],
       ['★', 'Slots', 'slotserver'],
     ]);
-    for (const r of rows) expect(r[4]).toMatch(/^\d+(\.\d)? ms$/);
+    for (const r of rows) expect(r[5]).toMatch(/^\d+(\.\d)? ms$/);
     await page.screenshot({ path: join(artifacts, 'menu-servers-unreachable.png') });
     expect(problems).toEqual([]);
   });

@@ -3,24 +3,24 @@ import { parseTarget } from '../protocol/serverPick';
 import { DEFAULT_MASTER_PORT, MASTER_SERVER_TYPES } from '../../shared/servers/masterProtocol';
 import { inListOrder } from '../../shared/servers/listOrder';
 import type { BrowserRow } from '../../shared/servers/browserModel';
+import { systemsText } from '../../shared/servers/browserWords';
 import type { HostService } from './hostService';
 import { isServerKind, ServerBrowser } from './serverBrowser';
 import { registerFavouriteCommand } from './favouriteCommand';
 
 type Printer = { print(text: string, level?: 'info' | 'warn' | 'error'): void };
 
-/** Console lines of a merged list numbered from 1: `#  name  kind  players  ping  address  from`. */
+/** Console lines of a merged list numbered from 1: `#  name  kind  players  ping  address  from` (and `systems` when a row names any). */
 export function formatBrowserRows(rows: readonly BrowserRow[]): string[] {
   const where = Math.max(7, ...rows.map((r) => r.address.length));
   const ping = (r: BrowserRow) => (r.pingMs !== null ? `${r.pingMs.toFixed(1)} ms` : r.ping === 'unreachable' ? 'no reply' : '?');
   const players = (r: BrowserRow) => (r.maxPlayers > 0 ? `${r.players}/${r.maxPlayers}` : '?');
   const from = (r: BrowserRow) => (r.fromMaster && r.fromLan ? 'master+LAN' : r.fromMaster ? 'master' : r.fromLan ? 'LAN' : r.favourite ? 'favourite' : 'recent');
+  const withSystems = rows.some((r) => r.systems.length > 0);
+  const systems = (r: BrowserRow) => (withSystems ? ` ${from(r).padEnd(10)} ${systemsText(r)}` : ` ${from(r)}`);
   return [
-    `  #  ${'name'.padEnd(20)} ${'kind'.padEnd(11)} players  ${'ping'.padEnd(9)} ${'address'.padEnd(where)} from`,
-    ...rows.map(
-      (r, i) =>
-        `${String(i + 1).padStart(3)}  ${r.name.padEnd(20)} ${(r.kind ?? '?').padEnd(11)} ${players(r).padEnd(8)} ${ping(r).padEnd(9)} ${r.address.padEnd(where)} ${from(r)}`,
-    ),
+    `  #  ${'name'.padEnd(20)} ${'kind'.padEnd(11)} players  ${'ping'.padEnd(9)} ${'address'.padEnd(where)} ${withSystems ? `${'from'.padEnd(10)} solar systems` : 'from'}`,
+    ...rows.map((r, i) => `${String(i + 1).padStart(3)}  ${r.name.padEnd(20)} ${(r.kind ?? '?').padEnd(11)} ${players(r).padEnd(8)} ${ping(r).padEnd(9)} ${r.address.padEnd(where)}${systems(r)}`),
   ];
 }
 

@@ -43,6 +43,8 @@ export interface BrowserRow {
   port: number | null;
   /** Discovery UDP port from the masterserver's list, null when not given. */
   udp: number | null;
+  /** The solar systems it hosts, as the masterserver lists them (empty: none named, or not listed there). */
+  systems: string[];
   /** `host:port` as `connect` takes it (`[v6]:port`); just the host without a port. */
   address: string;
   /** Where the row came from. */
@@ -55,7 +57,7 @@ export interface BrowserRow {
 }
 
 /** A sortable column. */
-export type BrowserColumn = 'name' | 'kind' | 'players' | 'ping' | 'address';
+export type BrowserColumn = 'name' | 'kind' | 'systems' | 'players' | 'ping' | 'address';
 
 /** Which rows to hide. */
 export interface BrowserFilter {
@@ -97,6 +99,7 @@ export function mergeServers(master: readonly ListedServer[], lan: readonly LanA
       host: s.host,
       port: s.port,
       udp: s.udp,
+      systems: [...s.systems],
       address: formatAddress(s.host, s.port),
       fromMaster: true,
       fromLan: false,
@@ -115,7 +118,7 @@ export function mergeServers(master: readonly ListedServer[], lan: readonly LanA
       Object.assign(known, fresh);
       continue;
     }
-    const row: BrowserRow = { ...fresh, host: a.address, port: a.port, udp: null, address: formatAddress(a.address, a.port), fromMaster: false };
+    const row: BrowserRow = { ...fresh, host: a.address, port: a.port, udp: null, systems: [], address: formatAddress(a.address, a.port), fromMaster: false };
     byKey.set(key, row);
     rows.push(row);
   }
@@ -163,6 +166,8 @@ const defaultOrder = (a: BrowserRow, b: BrowserRow) => compareListed(a, b);
 const byColumn: Record<BrowserColumn, (a: BrowserRow, b: BrowserRow) => number> = {
   name: (a, b) => compareListed({ name: a.name, address: '' }, { name: b.name, address: '' }),
   kind: (a, b) => (a.kind ?? '\uffff').localeCompare(b.kind ?? '\uffff'),
+  // By the first system's name; servers naming none come after those that do.
+  systems: (a, b) => (a.systems.join(',') || '\uffff').localeCompare(b.systems.join(',') || '\uffff'),
   players: (a, b) => a.players - b.players || a.maxPlayers - b.maxPlayers,
   // Unmeasured pings are handled in sortRows: last either way.
   ping: (a, b) => (a.pingMs ?? 0) - (b.pingMs ?? 0),

@@ -31,6 +31,11 @@ export function pingText(row: BrowserRow, status: BrowserState['status']): strin
   return '?';
 }
 
+/** The solar systems a server hosts (`Sol, Vega`), `—` when the masterserver named none. */
+export function systemsText(row: BrowserRow): string {
+  return row.systems.length === 0 ? '—' : row.systems.join(', ');
+}
+
 /** `3/16`, or `?` when nobody has said. */
 export function playersText(row: BrowserRow): string {
   return row.maxPlayers > 0 ? `${row.players}/${row.maxPlayers}` : '?';

@@ -311,12 +311,14 @@ export function parseReply(line: string): MasterReply | undefined {
  * request `list servers` on the masterserver port, answered by one line per
  * listed server and a closing `end of list`:
  *
- *     server: <name> type: <slotserver|gameserver|netgame|?> host: <ip> port: <n|?> players: <n> max: <m> [udp: <u>]
+ *     server: <name> type: <slotserver|gameserver|netgame|?> host: <ip> port: <n|?> players: <n> max: <m> [udp: <u>] [systems: <a,b,…>]
  *
  * `udp:` (masterserver 1.1) is the server's discovery UDP port, present when
  * its join line gave one: a client pings the server there by a unicast
  * discovery request. Lines without it (older masterservers, or servers that
- * did not say) still parse, with `udp` null.
+ * did not say) still parse, with `udp` null. `systems:` (masterserver 1.2) names
+ * the solar systems a gameserver hosts (its `system:` lines), at most 16;
+ * absent, `systems` is empty.
  */
 export const LIST_SERVERS = 'list servers';
 export const END_OF_LIST = 'end of list';
@@ -331,25 +333,33 @@ export interface ListedServer {
   maxPlayers: number;
   /** Its discovery UDP port, or null when the line did not give one. */
   udp: number | null;
+  /** The solar systems it hosts (a gameserver of a galaxy or universe); empty when the line named none. */
+  systems: string[];
 }
 
-const LISTED = /^server: (\S+) type: (slotserver|gameserver|netgame|\?) host: ([0-9A-Fa-f.:]+) port: (\d{1,5}|\?) players: (\d{1,3}) max: (\d{1,3})(?: udp: (\d{1,5}))?$/;
+/** Most solar systems a `server:` line names (galaxyMap.ts MAX_SYSTEMS). */
+export const MAX_LISTED_SYSTEMS = 16;
+const SYSTEM_NAME = '[A-Za-z0-9._-]{1,31}';
+const LISTED = new RegExp(
+  `^server: (\\S+) type: (slotserver|gameserver|netgame|\\?) host: ([0-9A-Fa-f.:]+) port: (\\d{1,5}|\\?) players: (\\d{1,3}) max: (\\d{1,3})(?: udp: (\\d{1,5}))?(?: systems: (${SYSTEM_NAME}(?:,${SYSTEM_NAME}){0,${MAX_LISTED_SYSTEMS - 1}}))?$`,
+);
 
-/** The `server:` line for `s` (` udp: <u>` at the end only when known). */
+/** The `server:` line for `s` (` udp: <u>` only when known, ` systems: …` only when it hosts any). */
 export function formatListedServer(s: ListedServer): string {
   const udp = s.udp === null ? '' : ` udp: ${s.udp}`;
-  return `server: ${s.name} type: ${s.type ?? '?'} host: ${s.host} port: ${s.port ?? '?'} players: ${s.players} max: ${s.maxPlayers}${udp}`;
+  const systems = s.systems.length === 0 ? '' : ` systems: ${s.systems.slice(0, MAX_LISTED_SYSTEMS).join(',')}`;
+  return `server: ${s.name} type: ${s.type ?? '?'} host: ${s.host} port: ${s.port ?? '?'} players: ${s.players} max: ${s.maxPlayers}${udp}${systems}`;
 }
 
 /** Parses a `server:` line; null for anything else (a client distrusts the master's lines too). */
 export function parseListedServer(line: string): ListedServer | null {
   const m = LISTED.exec(line);
   if (!m) return null;
-  const [, name, type, host, port, players, max, udp] = m as unknown as [string, string, string, string, string, string, string, string | undefined];
+  const [, name, type, host, port, players, max, udp, systems] = m as unknown as [string, string, string, string, string, string, string, string | undefined, string | undefined];
   const portNumber = port === '?' ? null : Number(port);
   const udpNumber = udp === undefined ? null : Number(udp);
   const inRange = (p: number | null) => p === null || (p >= 1 && p <= 65535);
   if (validateServerToken(name) !== undefined || !inRange(portNumber) || !inRange(udpNumber)) return null;
   if (Number(players) > Number(max) || Number(max) < 1 || Number(max) > MAX_PLAYERS_LIMIT) return null;
-  return { name, type: type === '?' ? null : (type as MasterServerType), host, port: portNumber, players: Number(players), maxPlayers: Number(max), udp: udpNumber };
+  return { name, type: type === '?' ? null : (type as MasterServerType), host, port: portNumber, players: Number(players), maxPlayers: Number(max), udp: udpNumber, systems: systems === undefined ? [] : systems.split(',') };
 }

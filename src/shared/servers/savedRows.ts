@@ -31,6 +31,7 @@ function savedRow(s: SavedServer): BrowserRow {
     host,
     port,
     udp: s.udp,
+    systems: [],
     address: formatAddress(host, port),
     fromMaster: false,
     fromLan: false,

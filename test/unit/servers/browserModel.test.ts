@@ -4,9 +4,9 @@ import { applyPings, filterRows, mergeServers, pingTargets, sortRows, type Brows
 import type { ListedServer } from '../../../src/shared/servers/masterProtocol';
 
 const master: ListedServer[] = [
-  { name: 'Charlie', type: 'netgame', host: '198.51.100.3', port: 6583, players: 8, maxPlayers: 8, udp: 6524 },
-  { name: 'alpha', type: 'slotserver', host: '192.0.2.1', port: 6582, players: 1, maxPlayers: 8, udp: 6523 },
-  { name: 'Old', type: null, host: '2001:db8::9', port: null, players: 0, maxPlayers: 16, udp: null },
+  { name: 'Charlie', type: 'netgame', host: '198.51.100.3', port: 6583, players: 8, maxPlayers: 8, udp: 6524, systems: [] },
+  { name: 'alpha', type: 'slotserver', host: '192.0.2.1', port: 6582, players: 1, maxPlayers: 8, udp: 6523, systems: [] },
+  { name: 'Old', type: null, host: '2001:db8::9', port: null, players: 0, maxPlayers: 16, udp: null, systems: [] },
 ];
 const lan: LanAnswer[] = [
   // The same slotserver heard on the LAN, with a fresher player count.
@@ -31,6 +31,20 @@ describe('mergeServers', () => {
     expect(rows.filter((r) => r.name === 'alpha')).toHaveLength(1);
     expect(rows.find((r) => r.name === 'alpha')).toMatchObject({ fromMaster: true, fromLan: true, players: 2 });
     expect(mergeServers([], [])).toEqual([]);
+  });
+
+  it('keeps the solar systems the masterserver lists for a gameserver, also when the LAN answered for it, and sorts by them', () => {
+    const galaxy: ListedServer = { name: 'Bravo', type: 'gameserver', host: 'fe80::2', port: 6581, players: 0, maxPlayers: 12, udp: 6522, systems: ['Vega', 'Sol'] };
+    const rows = mergeServers([...master, galaxy], lan);
+    expect(rows.map((r) => [r.name, r.systems])).toEqual([
+      ['alpha', []],
+      ['Bravo', ['Vega', 'Sol']],
+      ['Charlie', []],
+      ['Old', []],
+    ]);
+    expect(rows.find((r) => r.name === 'Bravo')).toMatchObject({ fromMaster: true, fromLan: true });
+    const sol: ListedServer = { ...galaxy, name: 'Delta', host: '192.0.2.9', systems: ['Sol'] };
+    expect(names(sortRows(mergeServers([...master, galaxy, sol], []), 'systems'))).toEqual(['Delta', 'Bravo', 'alpha', 'Charlie', 'Old']);
   });
 });
 

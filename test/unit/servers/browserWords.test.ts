@@ -1,10 +1,10 @@
 /** What the server browser page says: progress, pings, empty tables and failed joins with the way forward. */
 import { describe, expect, it } from 'vitest';
-import { emptyText, joinErrorText, pingText, playersText, problemText, statusLine } from '../../../src/shared/servers/browserWords';
+import { emptyText, joinErrorText, pingText, playersText, problemText, statusLine, systemsText } from '../../../src/shared/servers/browserWords';
 import { emptyBrowserState, type BrowserState } from '../../../src/shared/servers/browserState';
 import type { BrowserRow } from '../../../src/shared/servers/browserModel';
 
-const row: BrowserRow = { name: 'Arena', kind: 'gameserver', players: 3, maxPlayers: 16, pingMs: 23.4, ping: 'measured', host: '192.0.2.7', port: 6581, udp: 6522, address: '192.0.2.7:6581', fromMaster: true, fromLan: false };
+const row: BrowserRow = { name: 'Arena', kind: 'gameserver', players: 3, maxPlayers: 16, pingMs: 23.4, ping: 'measured', host: '192.0.2.7', port: 6581, udp: 6522, systems: [], address: '192.0.2.7:6581', fromMaster: true, fromLan: false };
 const state = (s: Partial<BrowserState>): BrowserState => ({ ...emptyBrowserState(), ...s });
 
 describe('browser words', () => {
@@ -24,6 +24,8 @@ describe('browser words', () => {
     expect(pingText({ ...row, pingMs: null, ping: 'unknown' }, 'done')).toBe('?');
     expect(playersText(row)).toBe('3/16');
     expect(playersText({ ...row, players: 0, maxPlayers: 0 })).toBe('?');
+    expect(systemsText({ ...row, systems: ['Sol', 'Vega'] })).toBe('Sol, Vega');
+    expect(systemsText(row)).toBe('—');
   });
 
   it('an empty table says why and what to do', () => {

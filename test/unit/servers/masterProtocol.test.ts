@@ -256,7 +256,7 @@ describe('masterserver 1.1: the discovery UDP port', () => {
 });
 
 describe('the list servers lines', () => {
-  const listed: ListedServer = { name: 'Alpha', type: 'slotserver', host: '192.0.2.7', port: 6582, players: 1, maxPlayers: 8, udp: 6523 };
+  const listed: ListedServer = { name: 'Alpha', type: 'slotserver', host: '192.0.2.7', port: 6582, players: 1, maxPlayers: 8, udp: 6523, systems: [] };
 
   it('formats a server with its udp port at the end and parses it back', () => {
     expect(formatListedServer(listed)).toBe('server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: 6523');
@@ -265,9 +265,20 @@ describe('the list servers lines', () => {
 
   it('still parses an older line without udp:, and accepts netgame servers', () => {
     expect(parseListedServer('server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8')).toEqual({ ...listed, udp: null });
-    expect(parseListedServer('server: Mars type: netgame host: 2001:db8::1 port: 6583 players: 0 max: 8 udp: 6524')).toEqual({ name: 'Mars', type: 'netgame', host: '2001:db8::1', port: 6583, players: 0, maxPlayers: 8, udp: 6524 });
+    expect(parseListedServer('server: Mars type: netgame host: 2001:db8::1 port: 6583 players: 0 max: 8 udp: 6524')).toEqual({ name: 'Mars', type: 'netgame', host: '2001:db8::1', port: 6583, players: 0, maxPlayers: 8, udp: 6524, systems: [] });
     expect(parseListedServer('server: Old type: ? host: 192.0.2.8 port: ? players: 0 max: 16')).toMatchObject({ type: null, port: null, udp: null });
     expect(formatListedServer({ ...listed, udp: null })).toBe('server: Alpha type: slotserver host: 192.0.2.7 port: 6582 players: 1 max: 8');
+  });
+
+  it("names a gameserver's solar systems after its udp port (masterserver 1.2) and parses them back", () => {
+    const galaxy: ListedServer = { ...listed, type: 'gameserver', systems: ['Sol', 'Vega', 'Alpha_Centauri'] };
+    expect(formatListedServer(galaxy)).toBe('server: Alpha type: gameserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: 6523 systems: Sol,Vega,Alpha_Centauri');
+    expect(parseListedServer(formatListedServer(galaxy))).toEqual(galaxy);
+    expect(parseListedServer('server: Alpha type: gameserver host: 192.0.2.7 port: 6582 players: 1 max: 8 systems: Sol')).toMatchObject({ udp: null, systems: ['Sol'] });
+    const sixteen = Array.from({ length: 16 }, (_, i) => `S${i}`);
+    expect(parseListedServer(formatListedServer({ ...galaxy, systems: sixteen }))?.systems).toEqual(sixteen);
+    for (const bad of [' systems: ', ' systems: Sol,', ' systems: Sol Vega', ' systems: Sol,,Vega', ` systems: ${'x'.repeat(32)}`, ` systems: ${[...sixteen, 'S16'].join(',')}`, ' systems: Sol systems: Vega'])
+      expect(parseListedServer(`server: Alpha type: gameserver host: 192.0.2.7 port: 6582 players: 1 max: 8 udp: 6523${bad}`), bad).toBeNull();
   });
 
   it('drops lines out of range or of another form', () => {
@@ -293,6 +304,7 @@ describe('the list servers lines', () => {
         players: fc.integer({ min: 0, max }),
         maxPlayers: fc.constant(max),
         udp: fc.option(fc.integer({ min: 1, max: 65535 })),
+        systems: fc.array(fc.stringMatching(/^[A-Za-z0-9._-]{1,31}$/), { maxLength: 16 }),
       }),
     );
     fc.assert(fc.property(arbListed, (s) => {

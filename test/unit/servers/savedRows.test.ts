@@ -6,8 +6,8 @@ import type { ListedServer } from '../../../src/shared/servers/masterProtocol';
 import type { SavedServers } from '../../../src/shared/servers/savedServers';
 
 const master: ListedServer[] = [
-  { name: 'Arena', type: 'gameserver', host: '192.0.2.7', port: 6581, players: 3, maxPlayers: 16, udp: 6522 },
-  { name: 'Slots', type: 'slotserver', host: '192.0.2.8', port: 6582, players: 8, maxPlayers: 8, udp: 6523 },
+  { name: 'Arena', type: 'gameserver', host: '192.0.2.7', port: 6581, players: 3, maxPlayers: 16, udp: 6522, systems: [] },
+  { name: 'Slots', type: 'slotserver', host: '192.0.2.8', port: 6582, players: 8, maxPlayers: 8, udp: 6523, systems: [] },
 ];
 const saved: SavedServers = {
   // Arena is listed; Home is not (it was seen answering at UDP 6524 before); Old never gave a UDP port.

@@ -234,7 +234,7 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
           // A request costs a whole list: asked faster than any client needs, it is ignored and counted against the asker.
           if (!listRequests.allow(conn.address, now)) return badLine(conn, null, 'list servers too often', now);
           // Game clients ask for the list (Starlane extension); servers never need it.
-          for (const e of entries) conn.send(formatListedServer({ name: e.name, type: e.type, host: e.address, port: e.port, players: e.players, maxPlayers: e.maxPlayers, udp: e.udp }));
+          for (const e of entries) conn.send(formatListedServer({ name: e.name, type: e.type, host: e.address, port: e.port, players: e.players, maxPlayers: e.maxPlayers, udp: e.udp, systems: [...e.uni.systems.values()].map((sys) => sys.name) }));
           return conn.send(END_OF_LIST);
         }
         // The universe's lines (masterserver 1.2) from a joined server: systems, proofs, routes, carried states.

@@ -1,6 +1,7 @@
 /**
  * The server browser's table (issue 24): one row per server — favourite
- * star, name, kind, players, ping, address — with sortable column headers.
+ * star, name, kind, solar systems, players, ping, address — with sortable
+ * column headers.
  * Rows are focusable (the menu's Up/Down reach them) and the focused row is
  * the selected one; a double click, Enter, or a gamepad's A on a row joins
  * it; a click on the star keeps or forgets it. Rows are kept per address and
@@ -9,7 +10,7 @@
  */
 import type { BrowserColumn, BrowserRow } from '../../../shared/servers/browserModel';
 import type { BrowserState } from '../../../shared/servers/browserState';
-import { pingText, playersText } from '../../../shared/servers/browserWords';
+import { pingText, playersText, systemsText } from '../../../shared/servers/browserWords';
 import { el } from './menuPanel';
 
 export interface TableEvents {
@@ -24,6 +25,7 @@ export interface TableEvents {
 const COLUMNS: { column: BrowserColumn; label: string }[] = [
   { column: 'name', label: 'Name' },
   { column: 'kind', label: 'Kind' },
+  { column: 'systems', label: 'Systems' },
   { column: 'players', label: 'Players' },
   { column: 'ping', label: 'Ping' },
   { column: 'address', label: 'Address' },
@@ -92,11 +94,12 @@ export function serversTable(events: TableEvents) {
 
   const fill = (v: RowView, status: BrowserState['status']) => {
     const r = v.row;
-    const texts = [r.favourite ? '★' : '☆', r.name, r.kind ?? '?', playersText(r), pingText(r, status), r.address];
+    const texts = [r.favourite ? '★' : '☆', r.name, r.kind ?? '?', systemsText(r), playersText(r), pingText(r, status), r.address];
     texts.forEach((t, i) => {
       const cell = v.cells[i] as HTMLTableCellElement;
       if (cell.textContent !== t) cell.textContent = t;
     });
+    (v.cells[3] as HTMLTableCellElement).title = r.systems.length === 0 ? 'no solar systems listed' : `solar systems: ${r.systems.join(', ')}`;
     (v.cells[0] as HTMLTableCellElement).title = r.favourite ? 'a favourite: click to forget it' : 'click to keep it as a favourite';
     v.tr.classList.toggle('servers-favourite', r.favourite === true);
     v.tr.classList.toggle('servers-silent', r.pingMs === null && status === 'done');
