@@ -11,6 +11,10 @@
  * jump there is refused with the masterserver's reason, though the keyless
  * server has that system: it is never a destination. Forged, expired,
  * misdirected and replayed tickets are refused at the door, and counted.
+ * A kill made in one system goes with the killer through the gate: the
+ * next server's match counts nothing of it, its career the kill; the
+ * killer's demo, recording across the jump, is one file that replays from
+ * one system into the other with every digest matching.
  */
 import pino from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -23,6 +27,9 @@ import { MasterRegistration } from '../../src/node/servers/master/masterClient';
 import { readGalaxy } from '../../src/shared/servers/galaxyMap';
 import { GATE_RADIUS } from '../../src/shared/game/stargate';
 import { issueTicket, sealCarried, ticketId } from '../../src/node/servers/common/jumpTicket';
+import { GameClient } from '../support/gameClient';
+import { renderGameserverStatus } from '../../src/node/servers/game/gameserverStatus';
+import { objectId, PacketType } from '../../src/shared/wire/types';
 
 const { node, servers } = hostsAndServersPerTest('gameserver');
 const log = pino({ level: 'silent' });
@@ -194,4 +201,73 @@ describe('a universe of three gameservers', () => {
     expect(door?.ticketsRefused).toEqual({ forged: 2, expired: 1, misdirected: 2, 'not-yours': 1, 'not-arrived': 1, replayed: 1 });
     expect(door?.arrivals).toBe(1);
   }, 60_000);
+
+  it("a kill goes with the killer through the gate (the next server's match counts nothing of it, the career the kill), and the pilot's demo goes on across the jump", async () => {
+    const master = await startMasterserver({ name: 'Universe', log, port: 0, host: '127.0.0.1', universeKey: KEY });
+    servers.push(master);
+    const mport = master.ports.tcp as number;
+    // Sol's gate to Rigel far enough out that bob, on the pilot's laser path, is not in its ring.
+    const alpha = await gameserver('Alpha_GS', galaxy('One', 'system Sol\n  seed 1\n  asteroids 0\n  gate Rigel 0 0 -200\n'), mport, true);
+    const beta = await gameserver('Beta_GS', galaxy('Two', system('Rigel', 'Sol', 'Deneb', 3)), mport, true);
+    await until('both servers in the universe', () => master.universe().filter((s) => s.member).length === 2 && alpha.registration.member && beta.registration.member);
+    type Seat = { name: string; kills: number; deaths: number; career: { kills: number; deaths: number; jumps: number } };
+    // What the status page's JSON says of each player: its system's match, and its career.
+    const seats = (g: { server: Gameserver }) => (JSON.parse(renderGameserverStatus(g.server).json) as { players: Seat[] }).players;
+
+    const pilot = await node('pilot');
+    await pilot.run(`connect 127.0.0.1:${alpha.server.ports.tcp}`);
+    await until('pilot in Sol', () => pilot.host.game?.game.solarSystem?.name === 'Sol' && pilot.host.game.game.localShip !== undefined);
+    const bob = await GameClient.join({ tcpPort: alpha.server.ports.tcp as number, name: 'bob' });
+    onTestFinished(() => bob.close());
+    const pilotSlot = pilot.host.game?.game.localSlot as number;
+    // The pilot fires, standing; bob puts itself on a laser's path and says the pilot destroyed its ship.
+    let frame = 0;
+    const near = () => {
+      const at = pilot.host.game?.game.localShip?.pos ?? { x: 0, y: 0, z: 0 };
+      return { x: at.x + 30, y: at.y, z: at.z };
+    };
+    const firing = setInterval(() => {
+      pilot.host.frame({ frame: ++frame, tick: 0, input: { thrust: 0, yaw: 0, pitch: 0, roll: 0, fire: true } });
+      // Bob beside the pilot, so the server sends it the pilot's lasers.
+      if (frame % 10 === 0) bob.sendState(near());
+    }, 5);
+    onTestFinished(() => clearInterval(firing));
+    await bob.until(() => bob.relayed().some((r) => r.slot === pilotSlot && r.packet.events.some((e) => e.type === 'createLaser')), 10_000, "the pilot's laser to reach bob");
+    const laser = bob.relayed().flatMap((r) => (r.slot === pilotSlot ? r.packet.events : [])).find((e) => e.type === 'createLaser');
+    if (laser?.type !== 'createLaser') throw new Error('no laser');
+    const onPath = { x: laser.pos.x + laser.vel.x * 0.01, y: laser.pos.y + laser.vel.y * 0.01, z: laser.pos.z + laser.vel.z * 0.01 };
+    bob.sendState(onPath);
+    bob.sendRaw(bob.packet({ type: PacketType.Reliable, pos: onPath, link: { messages: [{ id: 1, event: { type: 'killObject', id: objectId(bob.slot, 0), killerSlot: pilotSlot } }] } }));
+    await until("the pilot's kill counted in Sol", () => seats(alpha).find((p) => p.name === 'pilot')?.kills === 1);
+    clearInterval(firing);
+    expect(seats(alpha).map((p) => [p.name, p.kills, p.deaths, p.career])).toEqual([
+      ['pilot', 1, 0, { kills: 1, deaths: 0, jumps: 0 }],
+      ['bob', 0, 1, { kills: 0, deaths: 1, jumps: 0 }],
+    ]);
+
+    // Through the gate to Rigel on the other server, recording: a new match there, the career with the kill.
+    await pilot.run('record hop');
+    const jumps = flyTheRing(pilot);
+    await until('the pilot in Rigel', () => jumps.length >= 1 && pilot.host.game?.game.solarSystem?.name === 'Rigel', 30_000);
+    const there = await until("the pilot's seat at Beta_GS", () => seats(beta).find((p) => p.name === 'pilot') ?? null);
+    console.log(`universe career: at Beta_GS in Rigel the pilot's match ${there.kills} kills, ${there.deaths} deaths; career ${JSON.stringify(there.career)}`);
+    expect([there.kills, there.deaths, there.career]).toEqual([0, 0, { kills: 1, deaths: 0, jumps: 1 }]);
+
+    // The demo went on across the jump: one file, played back from Sol into Rigel with every digest matching.
+    const systemsSeen = () => pilot.events.flatMap((e) => (e.kind === 'world' && e.view.system ? [e.view.system.name] : []));
+    const inRigel = systemsSeen().length;
+    await until('100 ticks in Rigel', () => systemsSeen().length >= inRigel + 100, 20_000);
+    await pilot.run('stop');
+    await until('the recording ended', () => /recorded demo hop: /.test(pilot.text()));
+    expect(pilot.text()).not.toMatch(/recording goes on in demo hop-2/);
+    const played = pilot.events.length;
+    await pilot.run('playdemo hop');
+    await pilot.run('demo speed 4');
+    const end = await until('the demo played to its end', () => /demo hop played to its end \((\d+) of (\d+) digests matched\)/.exec(pilot.text()), 30_000);
+    const replayed = pilot.events.slice(played).flatMap((e) => (e.kind === 'world' && e.view.system ? [e.view.system.name] : []));
+    console.log(`universe demo: ${end[0]}; systems replayed ${[...new Set(replayed)].join(' → ')}`);
+    expect(Number(end[2])).toBeGreaterThanOrEqual(3);
+    expect(end[1]).toBe(end[2]);
+    expect([...new Set(replayed)]).toEqual(['Sol', 'Rigel']);
+  }, 90_000);
 });
