@@ -1,12 +1,15 @@
 /**
  * The README's "How to play" pictures, taken from the real game:
- * `npm run screenshots` builds, starts a masterserver with a gameserver, a
- * slotserver and a netgame server registered on loopback, opens the browser
+ * `npm run screenshots` builds, starts a masterserver with a gameserver (a
+ * galaxy of three solar systems), a slotserver and a netgame server
+ * registered on loopback, opens the browser
  * shell in headless Chromium at 1280×720 as a new player, and saves
  * docs/images/menu.png (the main menu), servers.png (the server browser)
  * and fight.png (practice against two skill-5 bots, once one is close and
  * shooting).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/support/browser';
@@ -40,8 +43,14 @@ async function consoleLines(page: Page, ...lines: string[]): Promise<void> {
 async function main(): Promise<void> {
   const master = await startServer(['masterserver', '--name', 'readme-master', '--port', '0']);
   const registered = (name: string) => ['--name', name, '--port', '0', '--udp-port', '0', '--master', `127.0.0.1:${master.tcp}`, '--url', 'http://starlane.example/'];
-  await Promise.all([startServer(['gameserver', ...registered('Arena')]), startServer(['slotserver', ...registered('Dogfight_Club')]), startServer(['netgame', ...registered('Sunday_Netgame')])]);
-  await waitFor('three servers listed', async () => (await queryMaster('127.0.0.1', master.tcp)).length === 3, 20_000);
+  const dir = mkdtempSync(join(tmpdir(), 'starlane-screenshots-'));
+  const galaxy = join(dir, 'arena.galaxy');
+  writeFileSync(galaxy, 'starlane galaxy 1\nsystem Sol\n  gate Vega 0 0 -400\nsystem Vega\n  gate Sol 0 0 400\n  gate Rigel 400 0 0\nsystem Rigel\n  gate Vega -400 0 0\n');
+  await Promise.all([startServer(['gameserver', ...registered('Arena'), '--galaxy', galaxy]), startServer(['slotserver', ...registered('Dogfight_Club')]), startServer(['netgame', ...registered('Sunday_Netgame')])]);
+  await waitFor('three servers listed, Arena with its systems', async () => {
+    const listed = await queryMaster('127.0.0.1', master.tcp);
+    return listed.length === 3 && listed.some((s) => s.systems.length === 3);
+  }, 20_000);
   const shell = await startWebShell();
   const browser = await launchChromium();
   try {
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
     await browser.close();
     await shell.stop();
     stopServers();
+    rmSync(dir, { recursive: true, force: true });
     await cleanUpFile();
   }
 }
