@@ -3,8 +3,10 @@
  * browser shell, a real gameserver process with a galaxy file): the page
  * joins the first solar system, sees the gate to the other ahead (drawn and
  * on the radar), flies through it on the thrust key and arrives in the other
- * system, whose gate back it then sees. Screenshots (test-artifacts/):
- * stargate.png (the gate ahead), stargate-arrived.png (the other system).
+ * system, whose gate back it then sees; flying on through a gate to a
+ * system no server has, it is refused (the reason on the HUD) and stays.
+ * Screenshots (test-artifacts/): stargate.png (the gate ahead),
+ * stargate-arrived.png (the other system), stargate-refused.png.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +31,7 @@ system Vega
   asteroids 12
   radius 500
   gate Sol 0 0 900
+  gate Kappa 0 0 450
 `;
 
 const ownShip = (page: Page) =>
@@ -82,11 +85,23 @@ describe('flying through a stargate (the game page)', () => {
     // Arrived beyond the gate back to Sol (z 900), on the side of the centre.
     expect(ship?.pos.z).toBeLessThan(900);
     expect(ship?.pos.z).toBeGreaterThan(600);
-    await page.waitForFunction(() => window.__starlane!.scene().gates.join() === 'Sol' && window.__starlane!.world().asteroids.length === 12, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => window.__starlane!.scene().gates.join() === 'Sol,Kappa' && window.__starlane!.world().asteroids.length === 12, undefined, { timeout: 10_000 });
     await page.keyboard.press('Backquote');
     await waitConsole(page, /jumped to solar system Vega/);
     await page.keyboard.press('Backquote');
     await page.screenshot({ path: join(artifacts, 'stargate-arrived.png') });
+    expect(problems).toEqual([]);
+  });
+
+  it('flying on through the gate to Kappa, which no server has, is refused: the reason on the HUD, the ship still in Vega (screenshot)', async () => {
+    await page.keyboard.down('KeyW');
+    await page.waitForFunction(() => window.__starlane!.chat().some((l) => /^server: The stargate to Kappa leads nowhere: no server has that solar system\.$/.test(l)), undefined, { timeout: 20_000, polling: 'raf' });
+    await page.keyboard.up('KeyW');
+    await page.screenshot({ path: join(artifacts, 'stargate-refused.png') });
+    expect(await page.evaluate(() => window.__starlane!.world().system?.name)).toBe('Vega');
+    const ship = await ownShip(page);
+    // Through the gate's ring (z 450) or at it: the ship flew on, still in Vega.
+    expect(ship?.pos.z).toBeLessThan(500);
     expect(problems).toEqual([]);
   });
 });
