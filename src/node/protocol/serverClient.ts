@@ -13,7 +13,7 @@ import { formatMyShip } from '../../shared/servers/shipLines';
 import { platform, arch } from 'node:os';
 import type { PlayerPing } from '../../shared/net/gameLink';
 import type { CarriedConnect, LinkStats, Protocol, ProtocolContext } from '../../shared/protocol/protocol';
-import { ManagedPeer, type ManagedNotice } from '../../shared/session/managedPeer';
+import type { ManagedPeer, ManagedNotice } from '../../shared/session/managedPeer';
 import type { SessionPipeline } from '../../shared/session/pipeline';
 import { NO_SLOT, type Packet, type WireAddr } from '../../shared/wire/types';
 import {
@@ -23,16 +23,12 @@ import {
   leaveReason,
   REMOVING_YOU,
   formatJoin,
-  formatNewName,
   parseServerLine,
   MESSAGE_LINES,
   type JoinAccepted,
-  JUMP_REFUSED,
 } from '../../shared/servers/joinProtocol';
-import type { SessionNotice } from '../../shared/session/notices';
-
-type JumpOrder = Extract<SessionNotice, { kind: 'jump' }>;
-import { GameSession, WATCHING_LINE, type GameSessionOptions } from './gameSession';
+import { WATCHING_LINE, type GameSession } from './gameSession';
+import { serverSession, serverStatusLine, type ServerSessionKind } from './serverSession';
 import { ServerLink } from './serverLink';
 import { parseTarget, resolveConnectTarget } from './serverPick';
 import { closedLine, removedLine } from './leaveWords';
@@ -41,6 +37,7 @@ import { serverRoute } from './serverRoute';
 import { listLine, shipLine } from './serverListLines';
 import { LanLookup } from './serverDiscovery';
 import { howToRejoin, RejoinPolicy, targetText, type ServerTarget } from './serverRejoin';
+import { ServerJump, type JumpOrder } from './serverJump';
 
 const TICK_MS = 10;
 
@@ -60,8 +57,7 @@ export interface ServerKind {
   readonly spectatorSeats?: boolean;
 }
 
-/** What a protocol changes in its session. */
-export type ServerSessionKind = Pick<GameSessionOptions<ManagedPeer>, 'proveAddresses' | 'noShipStates' | 'extraPlayerLines'>;
+export type { ServerSessionKind } from './serverSession';
 
 export abstract class ServerClientProtocol implements Protocol {
   readonly name: string;
@@ -87,12 +83,8 @@ export abstract class ServerClientProtocol implements Protocol {
   private readonly removal: ServerRemoval;
   /** What the connection under way asks the server for: a player's seat, or a spectator's (`spectate`). */
   private seat: 'player' | 'spectator' = 'player';
-  /** Through a stargate to another server (the gameserver's `jumpTicket`): where to, once this link is closed. */
-  private jumping: JumpOrder | null = null;
-  /** The ticket the next join line carries (a jump's arrival), and the server to go back to if the far side refuses it. */
-  private ticket: { text: string; system: string; back: string | null } | null = null;
-  /** A refused arrival: the server the ship came from, joined again once this link is closed. */
-  private returnTo: string | null = null;
+  /** Through a stargate to another server of a universe (the gameserver's `jumpTicket`; serverJump.ts). */
+  private readonly jump: ServerJump;
 
   protected constructor(
     protected readonly ctx: ProtocolContext,
@@ -102,6 +94,7 @@ export abstract class ServerClientProtocol implements Protocol {
     this.removal = new ServerRemoval(kind.name, (line) => ctx.print(line));
     this.rejoin = new RejoinPolicy(ctx, () => this.session?.serverSilence);
     this.lan = new LanLookup(ctx, kind.name);
+    this.jump = new ServerJump(kind.name, (line) => ctx.print(line));
   }
 
   /** What the protocol changes in the session; nothing here. */
@@ -125,43 +118,24 @@ export abstract class ServerClientProtocol implements Protocol {
 
   async init(): Promise<void> {
     if (this.peer) return;
-    const api = this.ctx.packetApi;
-    const session = new GameSession(this.ctx, {
-      status: () => this.status(),
-      // One membership for the protocol's life: peer to peer at a slotserver; `adopt` routes it through a gameserver.
-      // A gameserver pings us each second and answers time sync; a slotserver's time port answers time sync.
-      server: () => (this.phase === 'welcome' || this.phase === 'joined' ? this.heartbeat : null),
-      member: (transport) => {
-        const member = new ManagedPeer(
-          api.encodeNode(api.localNode()),
-          this.ctx.game.playerName(),
-          (to, packet) => transport.send(to, packet),
-          (n) => this.onNotice(n),
-          (name) => this.link?.send(formatNewName(name)),
-          (addr) => transport.keyOf(addr),
-        );
-        member.onLookChange = (look) => this.link?.send(formatMyShip(look));
-        return member;
+    const session = serverSession(
+      this.ctx,
+      {
+        name: this.name,
+        relayed: this.kind.relayed,
+        status: () => this.status(),
+        heartbeat: () => (this.phase === 'welcome' || this.phase === 'joined' ? this.heartbeat : null),
+        notice: (n) => this.onNotice(n),
+        sendLine: (line) => this.link?.send(line),
+        jumpOrdered: (order) => this.jumpTo(order),
+        fromServer: (packet) => this.fromServer(packet),
+        lost: (reason) => {
+          this.ended('lost', `lost contact with the ${this.name} "${this.serverName}": ${reason}; disconnecting`);
+          this.disconnect();
+        },
       },
-      ...this.sessionKind(),
-      // The server's own messages (slot NO_SLOT: a gameserver's match, a netgame's moves and states) are the protocol's; the players' go to the game.
-      // A gameserver of a universe sends our ship to another server (a jump): we go there.
-      jumpOrdered: (order) => this.jumpTo(order),
-      takeGameState: (slot: number, packet: Packet) => {
-        if (slot !== NO_SLOT) return false;
-        this.fromServer(packet);
-        return true;
-      },
-      // Through a gameserver (or a netgame server) the only link is the server: if it stops acknowledging, the game is over for us.
-      ...(this.kind.relayed
-        ? {
-            linkFailed: (_addr: Uint8Array, reason: string) => {
-              this.ended('lost', `lost contact with the ${this.name} "${this.serverName}": ${reason}; disconnecting`);
-              this.disconnect();
-            },
-          }
-        : {}),
-    });
+      this.sessionKind(),
+    );
     this.session = session;
     this.peer = session.member;
     this.stop = session.start(
@@ -196,19 +170,8 @@ export abstract class ServerClientProtocol implements Protocol {
 
   status(): string {
     const where = this.target ? `${this.target.host}:${this.target.port}` : '';
-    switch (this.phase) {
-      case 'joined':
-        if (this.peer?.slot() === NO_SLOT) return `spectating ${this.name} "${this.serverName}" at ${where}, ${(this.peer?.players().length ?? 1) - 1} players`;
-        return `joined ${this.name} "${this.serverName}" at ${where} as slot ${this.peer?.slot()}, ${this.peer?.players().length ?? 0} players${this.session?.solarSystem ? `, in solar system ${this.session.solarSystem}` : ''}`;
-      case 'connecting':
-      case 'joining':
-      case 'welcome':
-        return `connecting to the ${this.name} at ${where}`;
-      case 'leaving':
-        return `leaving the ${this.name}`;
-      default:
-        return this.peer ? 'not connected (type connect host[:port])' : 'not started';
-    }
+    const players = this.peer?.players().length ?? 0;
+    return serverStatusLine({ name: this.name, phase: this.phase, where, serverName: this.serverName, slot: this.peer?.slot(), players, solarSystem: this.session?.solarSystem ?? null, started: this.peer !== null });
   }
 
   linkStats(): LinkStats {
@@ -257,8 +220,7 @@ export abstract class ServerClientProtocol implements Protocol {
       connected: () => {
         this.phase = 'joining';
         const spectate = this.seat === 'spectator' ? { spectate: true as const } : {};
-        const ticket = this.ticket ? { ticket: this.ticket.text } : {};
-        link.send(formatJoin({ version: PROTOCOL_VERSION, name: this.ctx.game.playerName(), os: `${platform()}-${arch()}`.slice(0, 31), port: this.ctx.packetApi.localPort(), ...spectate, ...ticket }));
+        link.send(formatJoin({ version: PROTOCOL_VERSION, name: this.ctx.game.playerName(), os: `${platform()}-${arch()}`.slice(0, 31), port: this.ctx.packetApi.localPort(), ...spectate, ...this.jump.joinField() }));
       },
       line: (line) => this.onLine(line),
       closed: (error) => this.onClosed(error),
@@ -308,10 +270,7 @@ export abstract class ServerClientProtocol implements Protocol {
       return;
     }
     // The far side of a stargate would not take our ticket: back to the server we came from.
-    if (this.phase === 'joining' && this.ticket && line.startsWith(JUMP_REFUSED)) {
-      this.ctx.print(`the ${this.name} at the far side of the stargate to ${this.ticket.system} refused the ship: ${line.slice(JUMP_REFUSED.length)}`);
-      this.returnTo = this.ticket.back;
-      this.ticket = null;
+    if (this.phase === 'joining' && this.jump.refused(line)) {
       this.phase = 'leaving';
       this.link?.close();
       return;
@@ -322,7 +281,7 @@ export abstract class ServerClientProtocol implements Protocol {
     if (listLine(msg, list)) return;
     switch (msg.kind) {
       case 'accepted': {
-        this.ticket = null;
+        this.jump.seated();
         if (!this.takeSeat(peer, session, msg.accepted, this.kind.relayed)) return;
         // Our chosen ship look (none: left to the slot) goes to the server, which passes it on.
         if (!sameLook(peer.ownLook(), AUTO_LOOK)) this.link?.send(formatMyShip(peer.ownLook()));
@@ -403,13 +362,10 @@ export abstract class ServerClientProtocol implements Protocol {
     this.heartbeat = null;
     this.peer?.leave();
     this.session?.pipeline.deliverPlayers();
-    const jump = this.jumping;
-    if (jump) return this.arrive(jump);
-    const back = this.returnTo;
-    if (back !== null) {
-      this.returnTo = null;
-      this.ctx.print(`back to the ${this.name} at ${back}`);
-      const line = this.connect(back);
+    const next = this.jump.closed(targetText(this.target));
+    if (next?.kind === 'arrive') return this.arrive(next.order);
+    if (next?.kind === 'back') {
+      const line = this.connect(next.target);
       return line === null ? undefined : this.ctx.print(line);
     }
     if (this.rejoin.pending) return this.connectAgain();
@@ -430,10 +386,8 @@ export abstract class ServerClientProtocol implements Protocol {
    * others read `jumped to <system>`) and, once the link is closed, join there with the ticket (`arrive`).
    */
   private jumpTo(order: JumpOrder): void {
-    if (this.phase !== 'joined' || !this.kind.relayed || this.session?.watchOnly || this.jumping) return;
-    const host = order.host.includes(':') ? `[${order.host}]` : order.host;
-    this.ctx.print(`through the stargate to ${order.system} on the ${this.name} at ${host}:${order.port}…`);
-    this.jumping = order;
+    if (this.phase !== 'joined' || !this.kind.relayed || this.session?.watchOnly || this.jump.underWay) return;
+    this.jump.take(order);
     this.phase = 'leaving';
     this.rejoin.pending = false;
     this.link?.send(formatRemoveMe(leaveReason(`jumped to ${order.system}`) ?? undefined));
@@ -442,12 +396,8 @@ export abstract class ServerClientProtocol implements Protocol {
 
   /** Joins the far side of the stargate with the ticket; the clock carries over (the servers of a universe share a time reference). */
   private arrive(order: JumpOrder): void {
-    this.jumping = null;
-    const back = targetText(this.target);
     this.session?.pipeline.clock.carryOver(order.clockShift);
-    this.ticket = { text: order.ticket, system: order.system, back };
-    const host = order.host.includes(':') ? `[${order.host}]` : order.host;
-    const line = this.connect(`${host}:${order.port}`);
+    const line = this.connect(ServerJump.address(order));
     if (line !== null) this.ctx.print(line);
   }
 
