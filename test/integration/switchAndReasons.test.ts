@@ -47,7 +47,7 @@ describe('switching protocol: one line when there is no server, and the way back
     for (const h of [alpha, bravo]) {
       await h.run('protocol gameserver');
       await h.run(`connect 127.0.0.1:${gs.ports.tcp}`);
-      await until(`${h === alpha ? 'alpha' : 'bravo'} joined`, () => /joined gameserver "Arena"/.test(h.text()));
+      await until(`${h === alpha ? 'alpha' : 'bravo'} joined`, () => /joined gameserver "Arena"[^]*in solar system Sol/.test(h.text()));
     }
     await until('alpha sees bravo', () => /bravo connected/.test(alpha.text()));
     const from = bravo.text().length;
@@ -95,7 +95,8 @@ describe('a server that shuts down says so', () => {
     const alpha = await host('alpha');
     await alpha.run('protocol gameserver');
     await alpha.run(`connect 127.0.0.1:${server.tcp}`);
-    await until('alpha joined', () => /joined gameserver "Evening"/.test(alpha.text()));
+    // Joined, and told its solar system (that line comes over UDP, after the join's).
+    await until('alpha joined', () => /joined gameserver "Evening"[^]*in solar system Sol/.test(alpha.text()));
     const from = alpha.text().length;
     server.child.kill('SIGTERM');
     await until('alpha is told', () => /closed/.test(alpha.text().slice(from)), 10_000);
