@@ -60,7 +60,7 @@ describe('spectating from a host', () => {
     // The own view of a spectator follows the first ship, with its HUD; nobody's ship is the spectator's.
     expect(lastView(eye)?.localSlot).toBe(0);
     expect(eye.host.game?.game.localSlot).toBe(NO_SLOT);
-    await until('the status line', () => /spectating gameserver "Watched" .*; watching, following alice/.test(statusLine(eye)));
+    await until('the status line', () => /spectating gameserver "Watched" at [^,]+, 2 players, in solar system Sol; watching, following alice/.test(statusLine(eye)));
     await run(eye, 'camera follow next');
     expect(eye.text()).toMatch(/camera: following slot 1/);
     await until('the camera on bob', () => lastView(eye)?.localSlot === 1 && /following bob/.test(statusLine(eye)));

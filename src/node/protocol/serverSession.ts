@@ -85,9 +85,11 @@ export interface ServerStanding {
 /** The status line: joined where, as which slot, with how many players, in which solar system; or how far the join is. */
 export function serverStatusLine(s: ServerStanding): string {
   switch (s.phase) {
-    case 'joined':
-      if (s.slot === NO_SLOT) return `spectating ${s.name} "${s.serverName}" at ${s.where}, ${Math.max(0, s.players - 1)} players`;
-      return `joined ${s.name} "${s.serverName}" at ${s.where} as slot ${s.slot}, ${s.players} players${s.solarSystem ? `, in solar system ${s.solarSystem}` : ''}`;
+    case 'joined': {
+      const system = s.solarSystem ? `, in solar system ${s.solarSystem}` : '';
+      if (s.slot === NO_SLOT) return `spectating ${s.name} "${s.serverName}" at ${s.where}, ${Math.max(0, s.players - 1)} players${system}`;
+      return `joined ${s.name} "${s.serverName}" at ${s.where} as slot ${s.slot}, ${s.players} players${system}`;
+    }
     case 'connecting':
     case 'joining':
     case 'welcome':
