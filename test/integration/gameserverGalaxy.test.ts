@@ -4,7 +4,7 @@
  * each other; one flies through the stargate to the other system and
  * arrives there at once — beyond the matching gate, facing out, nothing
  * struck — and from then on the two no longer see each other (states,
- * client lists). A gate to a system no server has refuses the jump with a
+ * client lists); a spectator, who watches the first system, hears it go. A gate to a system no server has refuses the jump with a
  * message, and the ship flies on where it was.
  */
 import pino from 'pino';
@@ -16,6 +16,7 @@ import { renderGameserverStatus } from '../../src/node/servers/game/gameserverSt
 import { readGalaxy } from '../../src/shared/servers/galaxyMap';
 import { ARRIVAL_DISTANCE, GATE_RADIUS } from '../../src/shared/game/stargate';
 import { forwardOf } from '../../src/shared/sim/vec';
+import { GameClient } from '../support/gameClient';
 
 const { node, servers } = hostsAndServersPerTest('gameserver');
 
@@ -48,6 +49,11 @@ describe('a gameserver of two solar systems', () => {
     }
     await until('both told they are in Sol', () => [alpha, bravo].every((p) => /^in solar system Sol$/m.test(p.text()) && p.host.game?.game.solarSystem?.name === 'Sol'));
     expect(alpha.host.game?.game.solarSystem?.gates).toEqual([{ to: 'Vega', pos: { x: 0, y: 0, z: -300 } }]);
+    // A spectator watches the first system: both players are on its client list.
+    const eye = await GameClient.join({ tcpPort: server.ports.tcp as number, name: 'eye', spectate: true });
+    onTestFinished(() => eye.close());
+    const heard = (what: RegExp) => eye.tcp.lines.some((l) => what.test(l));
+    await until("the spectator's client list", () => heard(/^add ip: \S+ name: alpha in 0$/) && heard(/^add ip: \S+ name: bravo in 1$/));
     // Both fly (a page sends its input with every frame; a host takes none after a while without), and each sees the other.
     let frame = 0;
     const flying = setInterval(() => {
@@ -95,6 +101,7 @@ describe('a gameserver of two solar systems', () => {
     expect(Math.abs(arrived?.pos.x ?? NaN)).toBeLessThan(1);
     expect(forwardOf(arrived!.rot).z).toBeLessThan(-0.99);
     await until('bravo hears alpha left for Vega', () => /alpha left.*jumped to Vega/.test(bravo.text()));
+    await until('the spectator hears alpha left for Vega', () => heard(/^remove ip: \S+ left: jumped to Vega$/));
     await until('the server has alpha in Vega', () => server.stats().clients.find((c) => c.name === 'alpha')?.system === 'Vega');
     // alpha hears bravo stayed behind; `players` names the system alpha is in and its gates.
     await until('alpha hears bravo stayed in Sol', () => /^bravo left \(still in Sol\)$/m.test(alpha.text()));

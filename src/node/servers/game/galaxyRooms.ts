@@ -110,6 +110,11 @@ export class GalaxyRooms {
     return this.where.get(slot);
   }
 
+  /** Whether the spectators watch the player in `slot`: it is in the first system, where they watch. */
+  watched(slot: number): boolean {
+    return this.where.get(slot) === this.first;
+  }
+
   /** Whether the players in slots `a` and `b` are in one system (the join server's client lists follow it). */
   together(a: number, b: number): boolean {
     return this.where.get(a) === this.where.get(b);

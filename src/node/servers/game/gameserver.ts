@@ -85,7 +85,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     nameOf: (slot) => seats?.players().find((p) => p.slot === slot)?.name ?? `slot ${slot}`,
     jumped(s, from, to, arrival, before) {
       log.info({ slot: s.slot, player: seats?.players().find((p) => p.slot === s.slot)?.name, from: from.name, to: to.name, at: arrival.pos }, 'player jumped');
-      seats?.regroup(s.slot, before, `jumped to ${to.name}`, `still in ${from.name}`);
+      // The spectators watch the first system: they hear the player come or go when its jump leaves or enters it.
+      seats?.regroup(s.slot, before, `jumped to ${to.name}`, `still in ${from.name}`, new Set(from === rooms.first ? rooms.spectators.keys() : []));
     },
     elsewhere: (s, from, to) => departure(s, from, to),
   });
@@ -251,6 +252,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
         spectatorLeft: (spectator) => rooms.removeSpectator(spectator.slot),
         // Players see the players of their own solar system.
         together: (a, b) => rooms.together(a, b),
+        watches: (_n, slot) => rooms.watched(slot),
       },
     });
   } catch (err) {

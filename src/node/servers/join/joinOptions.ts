@@ -48,9 +48,11 @@ export interface JoinHooks {
   spectatorLeft?(spectator: SeatedPlayer, why: string): void;
   /**
    * Whether the players in slots `a` and `b` play one game, so each is on the other's client list (a
-   * gameserver's solar systems, galaxyRooms.ts); absent: everyone plays one game. Spectators hear everyone.
+   * gameserver's solar systems, galaxyRooms.ts); absent: everyone plays one game.
    */
   together?(a: number, b: number): boolean;
+  /** Whether spectator `n` watches the game of the player in `slot` (its solar system), so it hears of that player; absent: it watches everyone. */
+  watches?(n: number, slot: number): boolean;
 }
 
 /** Options of `startJoinServer` (joinServer.ts). */
@@ -91,9 +93,10 @@ export interface JoinServer {
    * The player in `slot` moved to another game of the server (a jump between solar systems): the players it
    * was with (`before`, slots) and is no longer with get `remove` lines for it (1.1 clients read `reason`)
    * and it gets theirs (reading `theirReason`); those it is with now and was not get `add` lines (and ship
-   * looks) both ways.
+   * looks) both ways. Spectators who watched it (`watchedBefore`, their numbers) and no longer do get its
+   * `remove` line; those who watch it now and did not, its `add` line (and look).
    */
-  regroup(slot: number, before: ReadonlySet<number>, reason: string, theirReason: string): void;
+  regroup(slot: number, before: ReadonlySet<number>, reason: string, theirReason: string, watchedBefore?: ReadonlySet<number>): void;
   /** Removes spectator `n` like a dropped connection, telling it why with `tell`. */
   kickSpectator(n: number, why: string, tell?: boolean): void;
   /**

@@ -148,9 +148,16 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   };
 
   const joined = () => seats.filter((s): s is Seat => s !== undefined);
-  /** Whether two players play one game (a gameserver's solar system), so each is on the other's client list. */
-  const together = (a: Seat, b: Seat) => a.spectator === true || b.spectator === true || (guarded('together hook', () => hooks.together?.(a.player.slot, b.player.slot) ?? true) ?? true);
-  // Spectators hear every client-list line the players hear; players those of the players they play with.
+  /** Whether two players play one game (a gameserver's solar system), so each is on the other's client list; a spectator and a player: whether it watches that player's game. */
+  const together = (a: Seat, b: Seat) => {
+    if (a.spectator === true && b.spectator === true) return true;
+    if (a.spectator === true || b.spectator === true) {
+      const [watcher, player] = a.spectator === true ? [a, b] : [b, a];
+      return guarded('watches hook', () => hooks.watches?.(watcher.player.slot, player.player.slot) ?? true) ?? true;
+    }
+    return guarded('together hook', () => hooks.together?.(a.player.slot, b.player.slot) ?? true) ?? true;
+  };
+  // Spectators hear the client-list lines of the players they watch; players those of the players they play with.
   const toOthers = (except: Seat, line: string) => {
     for (const s of [...joined(), ...watching()]) if (s !== except && together(s, except)) s.conn.send(line);
   };
@@ -244,7 +251,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     clearTimeout(st.timer);
     conn.send(formatSpectateAccepted({ name: req.name, serverName: name, ...session }));
     for (const line of welcome) conn.send(line);
-    for (const s of joined()) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
+    for (const s of joined()) if (together(seat, s)) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
     log.info({ spectator: n, name: req.name, address: conn.address, port, os: req.os }, 'spectator joined');
   };
 
@@ -413,7 +420,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     playerCount: () => joined().length,
     players: () => joined().map((s) => ({ ...s.player })),
     spectators: () => watching().map((s) => ({ ...s.player })),
-    regroup(slot, before, reason, theirReason) {
+    regroup(slot, before, reason, theirReason, watchedBefore) {
       const mover = seats[slot];
       if (!mover || closing) return;
       const removal = (of: Seat, to: Seat) => {
@@ -432,6 +439,16 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
           mover.conn.send(addLine(s));
           if (s.minor >= SHIP_LOOK_MINOR && !sameLook(mover.look, AUTO_LOOK)) s.conn.send(formatShipUpdate({ endpoint: endpointOf(mover.player), look: mover.look }));
           if (mover.minor >= SHIP_LOOK_MINOR && !sameLook(s.look, AUTO_LOOK)) mover.conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
+        }
+      }
+      if (!watchedBefore) return;
+      for (const s of watching()) {
+        const was = watchedBefore.has(s.player.slot);
+        const now = together(s, mover);
+        if (was && !now) s.conn.send(removal(mover, s));
+        else if (!was && now) {
+          s.conn.send(addLine(mover));
+          if (s.minor >= SHIP_LOOK_MINOR && !sameLook(mover.look, AUTO_LOOK)) s.conn.send(formatShipUpdate({ endpoint: endpointOf(mover.player), look: mover.look }));
         }
       }
     },
