@@ -3,7 +3,8 @@
  * servers' spectators build on them): a spectate line gets a seat apart
  * from the players', with its UDP port and token, the welcome lines and the
  * client list; it hears players come and go but is on nobody's list; the
- * 33rd spectator of 32 seats is refused with `spectators full`; a server
+ * 33rd spectator of 32 seats is refused with `spectators full`; a spectator
+ * hears the ship looks chosen before it came; a server
  * without spectator seats calls a spectate line invalid.
  */
 import pino from 'pino';
@@ -73,6 +74,23 @@ describe('spectator seats', () => {
     blue.send('remove me');
     expect(await blue.next()).toBe('removing you');
     expect(await eye.next()).toMatch(/^remove ip: 127\.0\.0\.1:6602/);
+  });
+
+  it("a spectator joining hears the ship looks the players chose before it came, after their add lines", async () => {
+    const s = await server(true);
+    const red = await client(s);
+    red.send('version: 1.2 join me: Red os: linux port: 6600');
+    await red.take(5);
+    red.send('my ship: manta orange');
+    // Blue hears Red's look: the server has taken it.
+    const blue = await client(s);
+    blue.send('version: 1.2 join me: Blue os: linux port: 6602');
+    await blue.take(5);
+    expect(await blue.take(2)).toEqual(['add ip: 127.0.0.1:6600 name: Red in 0', 'ship ip: 127.0.0.1:6600 ship: manta orange']);
+    const eye = await client(s);
+    eye.send('version: 1.2 spectate: Eye os: linux port: 6601');
+    await eye.take(5);
+    expect(await eye.take(3)).toEqual(['add ip: 127.0.0.1:6600 name: Red in 0', 'add ip: 127.0.0.1:6602 name: Blue in 1', 'ship ip: 127.0.0.1:6600 ship: manta orange']);
   });
 
   it('the 33rd spectator of 32 seats is told spectators full, and its connection closed', async () => {

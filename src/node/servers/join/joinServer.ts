@@ -43,11 +43,8 @@ import { formatShipUpdate, parseMyShip, SHIP_LOOK_MINOR } from '../../../shared/
 import { DEFAULT_CLIENT_PORT } from '../../../shared/net/packetApi';
 import {
   BANNED,
-  formatAdd,
   formatJoinAccepted,
   formatNameUpdate,
-  formatRemove,
-  leaveReason,
   LEAVE_REASON_MINOR,
   formatServerClosing,
   INVALID_REQUEST,
@@ -71,18 +68,9 @@ import { watchBanList, type BanWatch } from './banWatch';
 import { lineLimits } from '../common/connectionLimits';
 import { checkJoinOptions, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_SPECTATORS, UNPROVED_STRIKES, type JoinServer, type JoinServerOptions, type SeatedPlayer } from './joinOptions';
 import { startLineServer, type LineConnection } from '../common/lineServer';
+import { addLine, ClientLists, endpointOf, type Seat } from './clientLists';
 import { LogThrottle, StrikeBook, StrikeCounter } from '../common/strikes';
 
-interface Seat {
-  player: SeatedPlayer;
-  conn: LineConnection;
-  /** A spectator's seat (`player.slot` its number among the spectators): it hears the client list, it is none of it. */
-  spectator?: true;
-  /** The minor of the protocol version it joined with: 1.1 clients read why others left, 1.2 clients ship looks. */
-  minor: number;
-  /** The ship look it chose (`my ship:`; AUTO_LOOK until it says). */
-  look: ShipLook;
-}
 /** Per-connection state kept in `conn.state`. */
 interface ConnState {
   seat?: Seat;
@@ -102,7 +90,6 @@ const JOINED_STRIKES = { limit: 10, windowMs: 60_000 };
 const ADDRESS_STRIKES = { limit: 20, windowMs: 60_000 };
 
 const NO_BANS = emptyBanList();
-const endpointOf = (p: SeatedPlayer) => ({ address: p.address, port: p.port });
 const stateOf = (conn: LineConnection) => conn.state as ConnState;
 
 /**
@@ -148,20 +135,6 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
   };
 
   const joined = () => seats.filter((s): s is Seat => s !== undefined);
-  /** Whether two players play one game (a gameserver's solar system), so each is on the other's client list; a spectator and a player: whether it watches that player's game. */
-  const together = (a: Seat, b: Seat) => {
-    if (a.spectator === true && b.spectator === true) return true;
-    if (a.spectator === true || b.spectator === true) {
-      const [watcher, player] = a.spectator === true ? [a, b] : [b, a];
-      return guarded('watches hook', () => hooks.watches?.(watcher.player.slot, player.player.slot) ?? true) ?? true;
-    }
-    return guarded('together hook', () => hooks.together?.(a.player.slot, b.player.slot) ?? true) ?? true;
-  };
-  // Spectators hear the client-list lines of the players they watch; players those of the players they play with.
-  const toOthers = (except: Seat, line: string) => {
-    for (const s of [...joined(), ...watching()]) if (s !== except && together(s, except)) s.conn.send(line);
-  };
-  const addLine = (s: Seat) => formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot });
   const guarded = <T>(what: string, run: () => T): T | undefined => {
     try {
       return run();
@@ -170,6 +143,8 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
       return undefined;
     }
   };
+  // Who hears of whom: the add, remove, name and ship lines (clientLists.ts).
+  const lists = new ClientLists(hooks, joined, watching, guarded);
   const changed = () => guarded('onPlayersChanged', () => options.onPlayersChanged?.(joined().length, maxPlayers));
   const nameTaken = (candidate: string, except?: Seat) =>
     [...joined(), ...watching()].some((s) => s !== except && s.player.name.toLowerCase() === candidate.toLowerCase());
@@ -222,10 +197,9 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     const session = guarded('joined hook', () => hooks.joined?.({ ...player }, ticket));
     conn.send(formatJoinAccepted({ name: req.name, slot, serverName: name, ...session }));
     for (const line of welcome) conn.send(line);
-    // The newcomer learns everyone already here; everyone else learns the newcomer.
-    for (const s of joined()) if (s !== seat && together(s, seat)) conn.send(addLine(s));
-    toOthers(seat, addLine(seat));
-    if (seat.minor >= SHIP_LOOK_MINOR) for (const s of joined()) if (s !== seat && together(s, seat) && !sameLook(s.look, AUTO_LOOK)) conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
+    // The newcomer learns everyone already here (and their looks); everyone else learns the newcomer.
+    for (const line of lists.listFor(seat)) conn.send(line);
+    lists.toOthers(seat, addLine(seat));
     log.info({ slot, player: req.name, address: conn.address, port, os: req.os, version: req.version }, 'player joined');
     changed();
   };
@@ -251,7 +225,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     clearTimeout(st.timer);
     conn.send(formatSpectateAccepted({ name: req.name, serverName: name, ...session }));
     for (const line of welcome) conn.send(line);
-    for (const s of joined()) if (together(seat, s)) conn.send(formatAdd({ endpoint: endpointOf(s.player), name: s.player.name, slot: s.player.slot }));
+    for (const line of lists.listFor(seat)) conn.send(line);
     log.info({ spectator: n, name: req.name, address: conn.address, port, os: req.os }, 'spectator joined');
   };
 
@@ -273,12 +247,9 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     perAddress.remove(seat.player.address);
     if (closing) return;
     // Those who played with it, asked before the hook forgets where it played.
-    const audience = [...joined(), ...watching()].filter((s) => s !== seat && together(s, seat));
+    const audience = lists.audienceOf(seat);
     guarded('left hook', () => hooks.left?.({ ...seat.player }, why));
-    const plain = formatRemove(endpointOf(seat.player));
-    const reason = leaveReason(told);
-    const withReason = reason === null ? plain : formatRemove(endpointOf(seat.player), reason);
-    for (const s of audience) s.conn.send(s.minor >= LEAVE_REASON_MINOR ? withReason : plain);
+    lists.left(seat, audience, told);
     log.info({ slot: seat.player.slot, player: seat.player.name, address: seat.player.address, port: seat.player.port, why }, 'player left');
     changed();
   };
@@ -292,7 +263,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     conn.send(NEW_NAME_ACCEPTED);
     // A spectator is on nobody's client list: its new name is its own business.
     if (newName !== old && !seat.spectator) {
-      toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
+      lists.toOthers(seat, formatNameUpdate({ endpoint: endpointOf(seat.player), name: newName }));
       guarded('renamed hook', () => hooks.renamed?.({ ...seat.player }, old));
     }
     logOnce(conn.address, 'renamed', { slot: seat.player.slot, from: old, to: newName }, 'player renamed', 'info');
@@ -304,7 +275,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     if (sameLook(look, seat.look)) return;
     seat.look = look;
     const line = formatShipUpdate({ endpoint: endpointOf(seat.player), look });
-    for (const s of [...joined(), ...watching()]) if (s !== seat && s.minor >= SHIP_LOOK_MINOR && together(s, seat)) s.conn.send(line);
+    lists.toOthers(seat, line, SHIP_LOOK_MINOR);
     logOnce(conn.address, 'ship-look', { slot: seat.player.slot, look: formatLook(look) }, 'player chose a ship look', 'info');
   };
 
@@ -423,34 +394,7 @@ export async function startJoinServer(options: JoinServerOptions): Promise<JoinS
     regroup(slot, before, reason, theirReason, watchedBefore) {
       const mover = seats[slot];
       if (!mover || closing) return;
-      const removal = (of: Seat, to: Seat) => {
-        const told = leaveReason(of === mover ? reason : theirReason);
-        return told !== null && to.minor >= LEAVE_REASON_MINOR ? formatRemove(endpointOf(of.player), told) : formatRemove(endpointOf(of.player));
-      };
-      for (const s of joined()) {
-        if (s === mover) continue;
-        const was = before.has(s.player.slot);
-        const now = together(s, mover);
-        if (was && !now) {
-          s.conn.send(removal(mover, s));
-          mover.conn.send(removal(s, mover));
-        } else if (!was && now) {
-          s.conn.send(addLine(mover));
-          mover.conn.send(addLine(s));
-          if (s.minor >= SHIP_LOOK_MINOR && !sameLook(mover.look, AUTO_LOOK)) s.conn.send(formatShipUpdate({ endpoint: endpointOf(mover.player), look: mover.look }));
-          if (mover.minor >= SHIP_LOOK_MINOR && !sameLook(s.look, AUTO_LOOK)) mover.conn.send(formatShipUpdate({ endpoint: endpointOf(s.player), look: s.look }));
-        }
-      }
-      if (!watchedBefore) return;
-      for (const s of watching()) {
-        const was = watchedBefore.has(s.player.slot);
-        const now = together(s, mover);
-        if (was && !now) s.conn.send(removal(mover, s));
-        else if (!was && now) {
-          s.conn.send(addLine(mover));
-          if (s.minor >= SHIP_LOOK_MINOR && !sameLook(mover.look, AUTO_LOOK)) s.conn.send(formatShipUpdate({ endpoint: endpointOf(mover.player), look: mover.look }));
-        }
-      }
+      lists.regroup(mover, before, reason, theirReason, watchedBefore);
     },
     kickSpectator(n, why, tell = false) {
       const seat = watchers[n];
