@@ -1,7 +1,7 @@
 /**
  * A universe on loopback (issue 29): a masterserver with the universe's key,
  * three gameservers that prove it — five solar systems in a ring, each
- * system's gate back 250 units out on +Z and its gate on 60 units out on
+ * system's gate back 170 units out on +Z and its gate on 60 units out on
  * −Z, so a ship flying straight on arrives facing the next gate — and a
  * fourth gameserver without the key that hosts one of the ring's systems
  * too. A full host flies the ring 20 jumps long, across all three servers:
@@ -37,7 +37,7 @@ const KEY = Buffer.alloc(32, 0x5a);
 const GATE_ON = -60;
 
 /** One system of the ring: its gate back to `back` (+Z) and its gate on to `on` (−Z). */
-const system = (name: string, back: string, on: string, seed: number) => `system ${name}\n  seed ${seed}\n  asteroids 0\n  gate ${back} 0 0 250\n  gate ${on} 0 0 ${GATE_ON}\n`;
+const system = (name: string, back: string, on: string, seed: number) => `system ${name}\n  seed ${seed}\n  asteroids 0\n  gate ${back} 0 0 170\n  gate ${on} 0 0 ${GATE_ON}\n`;
 const galaxy = (name: string, systems: string) => {
   const r = readGalaxy(`starlane galaxy 1\ngalaxy ${name}\n${systems}`);
   if (!r.ok) throw new Error(`${r.line}: ${r.error}`);
