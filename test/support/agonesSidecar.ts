@@ -157,7 +157,7 @@ export class AgonesSidecar {
     return {
       ready: (_call: ServerUnaryCall<unknown, unknown>, reply: sendUnaryData<unknown>) => {
         // What the test looks for runs before the answer, while the server waits for it.
-        void (this.beforeReady?.() ?? Promise.resolve(undefined)).then((found) => {
+        void (this.beforeReady?.() ?? Promise.resolve(undefined)).catch((err: unknown) => ({ failed: String(err) })).then((found) => {
           this.readyFound = found;
           this.record('Ready');
           reply(null, new sdkPb.Empty());

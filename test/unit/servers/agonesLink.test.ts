@@ -103,4 +103,14 @@ describe('the Agones link', () => {
     expect(warnings).toEqual(['agones: health failed', 'agones: playerConnect failed']);
     await link.shutdown();
   });
+
+  it('a Shutdown the sidecar refuses is logged, not claimed sent, and the SDK is closed all the same', async () => {
+    const { log, records } = captureLog();
+    const f = fakeSdk({ fail: ['shutdown'] });
+    const link = await open(f.sdk, log);
+    await link.shutdown();
+    await link.shutdown();
+    expect(f.calls).toEqual(['shutdown', 'close']);
+    expect(records.map((r) => r.msg)).toEqual(['agones: shutdown failed']);
+  });
 });

@@ -171,9 +171,11 @@ export class AgonesLink {
     clearInterval(this.health);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)));
-    await Promise.race([this.call('shutdown', () => this.sdk.shutdown()), late]);
+    const answered = this.call('shutdown', () => this.sdk.shutdown()).then(() => !this.failing.has('shutdown'));
+    const ok = await Promise.race([answered, late.then(() => false)]);
     clearTimeout(timer);
-    this.options.log.info('agones: shutdown sent');
+    if (ok) this.options.log.info('agones: shutdown sent');
+    else if (!this.failing.has('shutdown')) this.options.log.warn({ waitedMs: SHUTDOWN_WAIT_MS }, 'agones: the sidecar did not answer Shutdown in time');
     this.close();
   }
 
