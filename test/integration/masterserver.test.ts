@@ -138,12 +138,28 @@ describe('masterserver lists over HTTP', () => {
     await c.ask('players: 3 max: 16');
     const json = await getJson(m);
     expect(json.servers).toEqual([
-      { name: 'Gamma_Quadrant', players: 3, maxPlayers: 16, type: 'gameserver', host: '127.0.0.1', port: 6582, udp: null, os: 'i586-pc-linux-gnu', url: 'http://gamma.example.org/', lastHeardMs: expect.any(Number) },
+      { name: 'Gamma_Quadrant', players: 3, maxPlayers: 16, type: 'gameserver', host: '127.0.0.1', port: 6582, udp: null, fleet: null, os: 'i586-pc-linux-gnu', url: 'http://gamma.example.org/', lastHeardMs: expect.any(Number) },
     ]);
     const html = await getHtml(m);
     expect(html).toContain('<td>3/16</td>');
     expect(html).toContain('<td>127.0.0.1:6582</td>');
     expect(html).toContain('<a href="http://gamma.example.org/" rel="nofollow noopener">');
+  });
+
+  it('lists a server\'s fleet state (1.3) once it says one, answers it, and forgets it when the server joins again', async () => {
+    const m = await master();
+    const stranger = await client(m.ports.tcp as number);
+    expect(await stranger.ask('fleet state: allocated')).toBe("you're not even joined");
+    const c = await client(m.ports.tcp as number);
+    await c.ask(joinAs('Fleet_One', ' port: 6581 type: gameserver'));
+    expect((await getJson(m)).servers.map((s) => s.fleet)).toEqual([null]);
+    expect(await c.ask('fleet state: ready')).toBe('fleet state acknowledged');
+    expect(await c.ask('fleet state: allocated')).toBe('fleet state acknowledged');
+    expect(await c.ask('fleet state: Allocated')).toBe('illegal request not processed');
+    expect((await getJson(m)).servers.map((s) => s.fleet)).toEqual(['allocated']);
+    expect(await getHtml(m)).toContain('<td>gameserver (allocated)</td>');
+    expect(await c.ask(joinAs('Fleet_One', ' port: 6581 type: gameserver'))).toBe('join accepted');
+    expect((await getJson(m)).servers.map((s) => s.fleet)).toEqual([null]);
   });
 
   it('links a server that registered its page at 0.0.0.0 at the address it joined from, and a named host as given', async () => {
@@ -303,6 +319,41 @@ describe('MasterRegistration against a masterserver', () => {
     running.push({ close: () => reg.stop() });
     reg.start();
     await until(() => connections >= 2, 2000);
+  });
+
+  it('tells its fleet state once listed and again after a masterserver restart; a masterserver before 1.3 refusing it is no warning', async () => {
+    const m1 = await startMasterserver({ name: 'm', host: '127.0.0.1', port: 0, log: captureLog().log });
+    const port = m1.ports.tcp as number;
+    const { log, records } = captureLog();
+    const reg = new MasterRegistration(options(port, log));
+    running.push({ close: () => reg.stop() });
+    reg.fleetState('ready');
+    reg.start();
+    await until(() => m1.servers()[0]?.fleet === 'ready');
+    reg.fleetState('allocated');
+    await until(() => m1.servers()[0]?.fleet === 'allocated');
+    await m1.close();
+    const m2 = await master({ port });
+    await until(() => m2.servers()[0]?.fleet === 'allocated');
+    await reg.stop();
+    // An older masterserver: it takes the join and the players, and refuses the line it does not know.
+    const old = createServer((sock) => {
+      sock.setEncoding('utf8');
+      sock.on('data', (d: string) => {
+        for (const line of d.split('\n').filter((l) => l !== '')) sock.write(line.startsWith('version:') ? 'join accepted\n' : line.startsWith('players:') ? 'players acknowledged.\n' : 'illegal request not processed\n');
+      });
+      sock.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => old.listen(0, '127.0.0.1', r));
+    running.push({ close: () => new Promise<void>((r) => old.close(() => r())) });
+    const older = captureLog();
+    const reg2 = new MasterRegistration(options((old.address() as AddressInfo).port, older.log));
+    running.push({ close: () => reg2.stop() });
+    reg2.fleetState('allocated');
+    reg2.start();
+    await until(() => older.records.some((r) => /older than 1\.3/.test(r.msg)));
+    expect(older.records.filter((r) => r.level >= 40)).toEqual([]);
+    expect(records.filter((r) => r.level >= 40 && !/connection lost/.test(r.msg))).toEqual([]);
   });
 
   it('re-joins after the masterserver restarts', async () => {

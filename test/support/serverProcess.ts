@@ -32,9 +32,10 @@ export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
  * Starts `node out/main/server.js <args>` on 127.0.0.1 and waits for its
  * "listening on" line. `logLevel`: what the server logs (default warn: its
  * warnings and errors; info adds joins, leaves and removals for silence).
+ * `env`: variables added to the test's environment for it.
  */
-export async function startServer(args: string[], logLevel: 'warn' | 'info' = 'warn'): Promise<ServerProcess> {
-  const child = spawnTracked(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--host', '127.0.0.1', '--log-level', logLevel], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(args: string[], logLevel: 'warn' | 'info' = 'warn', env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawnTracked(process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args, '--host', '127.0.0.1', '--log-level', logLevel], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   children.push(child);
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -33,6 +33,8 @@ import { MAX_KILL_LIMIT, MAX_TIME_LIMIT_S } from '../../shared/game/match';
 import { RULES } from '../../shared/game/rules';
 import { announce, HELP_POINTER, int, limitsOf, namingBusyPorts, number, seconds, serverName, stopOnSignals, withCommonOptions, type CommonOpts } from './cliOptions';
 import { checkMasterOptions, seatOptions, serveAndRegister, SERVER_NAME_HELP, withPlayerOptions, type SlotOpts } from './cliPlayerServers';
+import { startAgones, withAgonesOptions, type AgonesOpts } from './cliAgones';
+import type { Gameserver } from './game/gameserver';
 
 const program = new Command('starlane-server')
   .description('Starlane servers: a masterserver that lists game servers, a slotserver that hands out game slots, a gameserver that relays game packets, and a netgame server (input sync)')
@@ -114,7 +116,7 @@ const RECORD_KEEP_OPTION = ['--record-keep <n>', 'with --record: keep the newest
 const MAX_SPECTATORS_OPTION = ['--max-spectators <n>', 'seats for spectators (the spectate command), apart from the players\' seats; 0 for none', int(0, MAX_SPECTATOR_SEATS), DEFAULT_MAX_SPECTATORS] as const;
 const SPECTATOR_DELAY_OPTION = ['--spectator-delay <seconds>', 'spectators see the game this many seconds late, so none can call out positions to a player (0: as it happens)', seconds(0, MAX_SPECTATOR_DELAY_S), 0] as const;
 
-interface GameOpts extends SlotOpts {
+interface GameOpts extends SlotOpts, AgonesOpts {
   udpPort: number;
   filterRadius: number;
   levelOfDetail: 'on' | 'off';
@@ -138,7 +140,7 @@ interface GameOpts extends SlotOpts {
 /** How often a gameserver tells its masterserver its solar systems' players. */
 const SYSTEMS_EVERY_MS = 5000;
 
-withPlayerOptions(
+withAgonesOptions(withPlayerOptions(
   withCommonOptions(program.command('gameserver').description('relay game packets between players over UDP, joined over TCP (Parsec gameserver protocol)'), {
     name: 'starlane-game',
     port: GAMESERVER_PORT,
@@ -149,7 +151,7 @@ withPlayerOptions(
   MAX_WIRE_SLOTS,
   `number of slots (1-${MAX_WIRE_SLOTS})`,
   DEFAULT_GAMESERVER_PLAYERS,
-)
+))
   .option('--udp-port <port>', 'UDP port for game packets, time sync and LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)', int(0, 65535), GAMESERVER_UDP_PORT)
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
   .addOption(new Option('--level-of-detail <on|off>', 'far players\' states at lower rates: every state within half the filter radius, 10 a second within three quarters, 5 beyond (off: every state within the radius)').choices(['on', 'off']).default('on'))
@@ -175,9 +177,17 @@ withPlayerOptions(
       const log = createLogger('starlane-gameserver', o.logLevel);
       const galaxy = o.galaxy === undefined ? undefined : await loadGalaxy(o.galaxy);
       const universeKey = o.universeKey === undefined ? undefined : await loadUniverseKey(o.universeKey);
+      // Before any port opens: without its sidecar an Agones game server must not start.
+      const agones = await startAgones(o, cmd, log);
       const link: { registration?: MasterRegistration } = {};
+      const seats = seatOptions(o, log, link);
+      const started: { server?: Gameserver } = {};
       const server = await startGameserver({
-        ...seatOptions(o, log, link),
+        ...seats,
+        onPlayersChanged: (count, max) => {
+          seats.onPlayersChanged(count, max);
+          if (started.server) agones?.players(started.server);
+        },
         udpPort: o.udpPort,
         filterRadius: o.filterRadius,
         levelOfDetail: o.levelOfDetail === 'on',
@@ -195,7 +205,11 @@ withPlayerOptions(
         ...(o.record === undefined ? {} : { record: { dir: o.record, keep: o.recordKeep } }),
         ...(galaxy === undefined ? {} : { galaxy }),
         ...(universeKey === undefined ? {} : { universe: { key: universeKey, link: () => link.registration ?? null } }),
+      }).catch((err: unknown) => {
+        agones?.link.close();
+        throw err;
       });
+      started.server = server;
       // Its solar systems are listed at the masterserver; with the key it belongs to the universe there.
       const universe = {
         ...(universeKey ? { key: universeKey } : {}),
@@ -211,12 +225,19 @@ withPlayerOptions(
         link,
         {
           '/': () => ({ type: 'html', body: renderGameserverStatus(server).html }),
-          '/status.json': () => ({ type: 'json', body: renderGameserverStatus(server).json }),
+          '/status.json': () => {
+            const json = renderGameserverStatus(server).json;
+            return { type: 'json', body: agones ? JSON.stringify({ ...(JSON.parse(json) as object), agones: agones.status() }) : json };
+          },
         },
-        universe,
+        { universe, ...agones?.extras(server, o.name, () => link.registration) },
       );
       // Players move between its systems without joining or leaving: the masterserver hears the counts every few seconds too.
-      setInterval(() => link.registration?.systemsChanged(), SYSTEMS_EVERY_MS).unref();
+      setInterval(() => {
+        link.registration?.systemsChanged();
+        // A renamed player is one the sidecar has not heard of yet.
+        agones?.players(server);
+      }, SYSTEMS_EVERY_MS).unref();
     }),
   );
 

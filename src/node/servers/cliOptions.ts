@@ -10,6 +10,7 @@ import { DEFAULT_HTTP_CAPS, DEFAULT_LINE_CAPS, HTTP_SMALL_SOURCE, type ServerLim
 import { parseHostPort } from './master/masterClient';
 import { validateServerToken, validateServerUrl } from '../../shared/servers/masterProtocol';
 import { explainPortInUse, type PortRole } from './common/portInUse';
+import { optionsFromEnvironment } from './cliEnvironment';
 
 /** What follows a command-line mistake: one line pointing to the help, not the whole help. */
 export const HELP_POINTER = '(add --help for usage)';
@@ -87,14 +88,14 @@ export function limitsOf(o: CommonOpts): ServerLimits {
   };
 }
 
-/** The options every server subcommand takes. */
+/** The options every server subcommand takes; each of its options can also come from the environment (cliEnvironment.ts). */
 export function withCommonOptions(cmd: Command, defaults: { name: string; port: number; nameHelp: string; parseName: (v: string) => string }): Command {
-  return cmd
+  return optionsFromEnvironment(cmd)
     .option('--name <name>', defaults.nameHelp, defaults.parseName, defaults.name)
     .option('--host <address>', 'address to listen on (TCP, HTTP and UDP; :: = every IPv6 and IPv4 interface)', '0.0.0.0')
     .option('--port <port>', 'TCP port (0 = any free port)', int(0, 65535), defaults.port)
     .option('--http-port <port>', 'HTTP port of the status page (0 = any free port; default: no status page)', int(0, 65535))
-    .addOption(new Option('--log-level <level>', 'log level of the JSON logs on stderr').choices(LOG_LEVELS).default(process.env.STARLANE_LOG_LEVEL ?? 'info'))
+    .addOption(new Option('--log-level <level>', 'log level of the JSON logs on stderr').choices(LOG_LEVELS).default('info'))
     .option('--max-connections <n>', 'most TCP connections at once (a quarter kept for addresses holding fewer than 4)', int(1, 1_000_000), DEFAULT_LINE_CAPS.max)
     .option('--max-connections-per-address <n>', 'most TCP connections from one IPv4 address or IPv6 /64', int(1, 1_000_000), DEFAULT_LINE_CAPS.perSource)
     .option('--connects-per-minute <n>', 'new TCP connections one IPv4 address or IPv6 /64 may open per minute (a minute\'s worth may come at once)', int(1, 1_000_000), 30)

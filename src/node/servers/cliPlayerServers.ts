@@ -59,10 +59,20 @@ export function listedUrl(o: Pick<SlotOpts, 'url' | 'publicHost' | 'host'>, stat
   return `http://${host.includes(':') ? `[${host}]` : host}:${statusPort}/`;
 }
 
+/** What a server kind adds around {@link serveAndRegister}: its universe, and steps once it listens and as it stops. */
+export interface ServeExtras {
+  /** A gameserver's solar systems (and universe) for the masterserver. */
+  universe?: UniverseMembership;
+  /** Runs once every socket listens and the announce line is out (an orchestrator told the server is ready). */
+  listening?(): Promise<void>;
+  /** Runs last when a signal stops the server, after its players were told and its sockets closed. */
+  stopped?(): Promise<void>;
+}
+
 /**
  * Everything around a running slot- or gameserver: its status page, its
  * masterserver registration (wired to `link` so player changes reach it),
- * graceful shutdown on signals, and the announce line.
+ * graceful shutdown on signals, the announce line, and then `extras.listening`.
  */
 export async function serveAndRegister(
   o: SlotOpts,
@@ -71,8 +81,9 @@ export async function serveAndRegister(
   type: 'slotserver' | 'gameserver' | 'netgame',
   link: { registration?: MasterRegistration },
   routes: Record<string, () => StatusBody>,
-  universe?: UniverseMembership,
+  extras: ServeExtras = {},
 ): Promise<void> {
+  const { universe } = extras;
   let status: StatusHttp | undefined;
   if (o.httpPort !== undefined) {
     try {
@@ -112,6 +123,7 @@ export async function serveAndRegister(
     // What the players read: "server closing: shut down by its admin (SIGTERM)".
     await server.close(`shut down by its admin (${reason})`);
     await status?.close();
+    await extras.stopped?.();
   });
   // SIGHUP: read the ban file again now (an admin's `kill -HUP`; the file is also watched). Not on Windows, which has no SIGHUP to send.
   process.on('SIGHUP', () => {
@@ -121,6 +133,7 @@ export async function serveAndRegister(
   const loopback = loopbackWarning(o.host);
   if (loopback) log.warn({ host: o.host }, loopback);
   announce(type, o.name, { ...server.ports, http: status?.port });
+  await extras.listening?.();
 }
 
 /** Options of the slot- and gameserver commands beyond the common ones. */

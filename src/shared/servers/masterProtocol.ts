@@ -8,6 +8,7 @@
  *
  *   version: <d.d> join me: <name> os: <os> maxplayers: <n> url: <url> [port: <p>] [type: <t>] [udp: <u>]
  *   players: <n> max: <m>
+ *   fleet state: <ready|reserved|allocated>
  *   remove me
  *
  * Starlane extension: after the url, a join line may carry `port: <1..65535>`
@@ -56,6 +57,9 @@ export const NOT_JOINED = "you're not even joined";
 /** Reply to a valid `players:` update. */
 export const PLAYERS_ACKNOWLEDGED = 'players acknowledged.';
 
+/** Reply to a valid `fleet state:` line (masterserver 1.3). */
+export const FLEET_ACKNOWLEDGED = 'fleet state acknowledged';
+
 /** Every reply a masterserver sends. */
 export const MASTER_REPLIES = [
   JOIN_ACCEPTED,
@@ -65,6 +69,7 @@ export const MASTER_REPLIES = [
   REMOVING_YOU,
   NOT_JOINED,
   PLAYERS_ACKNOWLEDGED,
+  FLEET_ACKNOWLEDGED,
 ] as const;
 /** One of {@link MASTER_REPLIES}. */
 export type MasterReply = (typeof MASTER_REPLIES)[number];
@@ -106,8 +111,23 @@ export interface RemoveRequest {
   kind: 'remove';
 }
 
+/**
+ * Where an orchestrator (Agones) has the server, masterserver 1.3: `ready`
+ * (waiting for a match), `reserved` (held back for a while), `allocated`
+ * (a matchmaker gave it to a match).
+ */
+export type FleetState = 'ready' | 'reserved' | 'allocated';
+/** Every {@link FleetState}. */
+export const FLEET_STATES: readonly FleetState[] = ['ready', 'reserved', 'allocated'];
+
+/** `fleet state: <state>`: the server's state in its fleet changed (and again after each join). */
+export interface FleetStateUpdate {
+  kind: 'fleet';
+  state: FleetState;
+}
+
 /** Any request a masterserver understands. */
-export type MasterRequest = JoinRequest | PlayersUpdate | RemoveRequest;
+export type MasterRequest = JoinRequest | PlayersUpdate | FleetStateUpdate | RemoveRequest;
 
 /** A parse outcome: the value, or the reply to send and a reason for logs. */
 export type MasterParse<T> =
@@ -273,6 +293,20 @@ export function formatPlayers(players: number, maxPlayers: number): string {
   return `players: ${players} max: ${maxPlayers}`;
 }
 
+/** Parses `fleet state: <ready|reserved|allocated>`. */
+export function parseFleetState(line: string): MasterParse<FleetStateUpdate> {
+  const t = tokenize(line);
+  if (!t || t.length !== 3 || t[0] !== 'fleet' || t[1] !== 'state:') return illegal('not a fleet state line');
+  const state = FLEET_STATES.find((f) => f === t[2]);
+  return state ? { ok: true, value: { kind: 'fleet', state } } : illegal('bad fleet state');
+}
+
+/** The fleet state line. Throws a RangeError for an unknown state. */
+export function formatFleetState(state: FleetState): string {
+  if (!FLEET_STATES.includes(state)) throw new RangeError(`fleet state line: state must be ${FLEET_STATES.join(', ')}`);
+  return `fleet state: ${state}`;
+}
+
 /** Parses `remove me`. */
 export function parseRemove(line: string): MasterParse<RemoveRequest> {
   const t = tokenize(line);
@@ -289,6 +323,7 @@ export function parseRequest(line: string): MasterParse<MasterRequest> {
   const first = tokenize(line)?.[0];
   if (first === 'version:') return parseJoin(line);
   if (first === 'players:') return parsePlayers(line);
+  if (first === 'fleet') return parseFleetState(line);
   if (first === 'remove') return parseRemove(line);
   return illegal('unknown request');
 }
@@ -297,6 +332,7 @@ export function parseRequest(line: string): MasterParse<MasterRequest> {
 export function formatRequest(request: MasterRequest): string {
   if (request.kind === 'join') return formatJoin(request);
   if (request.kind === 'players') return formatPlayers(request.players, request.maxPlayers);
+  if (request.kind === 'fleet') return formatFleetState(request.state);
   return formatRemove();
 }
 

@@ -7,6 +7,9 @@ import {
   MASTERSERVER_FULL,
   NOT_JOINED,
   PLAYERS_ACKNOWLEDGED,
+  FLEET_ACKNOWLEDGED,
+  formatFleetState,
+  parseFleetState,
   REMOVING_YOU,
   VERSION_INCOMPATIBLE,
   formatJoin,
@@ -143,6 +146,16 @@ describe('masterserver players, remove and replies', () => {
     expect(refusal('remove you')).toBe(ILLEGAL_REQUEST);
   });
 
+  it('parses a fleet state line (1.3) of the three states and nothing else', () => {
+    for (const state of ['ready', 'reserved', 'allocated'] as const) {
+      expect(parseFleetState(`fleet state: ${state}`)).toEqual({ ok: true, value: { kind: 'fleet', state } });
+      expect(formatFleetState(state)).toBe(`fleet state: ${state}`);
+      expect(parseRequest(` fleet  state: ${state}\t`)).toEqual({ ok: true, value: { kind: 'fleet', state } });
+    }
+    for (const line of ['fleet state:', 'fleet state: Allocated', 'fleet state: shutdown', 'fleet state: ready now', 'fleet: ready']) expect(refusal(line)).toBe(ILLEGAL_REQUEST);
+    expect(() => formatFleetState('gone' as never)).toThrow(RangeError);
+  });
+
   it('refuses empty lines and unknown requests', () => {
     for (const line of ['', '   ', 'hello', 'GET / HTTP/1.0', 'join me: x']) expect(refusal(line)).toBe(ILLEGAL_REQUEST);
   });
@@ -156,8 +169,9 @@ describe('masterserver players, remove and replies', () => {
       'removing you',
       "you're not even joined",
       'players acknowledged.',
+      'fleet state acknowledged',
     ]);
-    for (const r of [JOIN_ACCEPTED, MASTERSERVER_FULL, ILLEGAL_REQUEST, VERSION_INCOMPATIBLE, REMOVING_YOU, NOT_JOINED, PLAYERS_ACKNOWLEDGED]) expect(parseReply(`${r}\r`)).toBe(r);
+    for (const r of [JOIN_ACCEPTED, MASTERSERVER_FULL, ILLEGAL_REQUEST, VERSION_INCOMPATIBLE, REMOVING_YOU, NOT_JOINED, PLAYERS_ACKNOWLEDGED, FLEET_ACKNOWLEDGED]) expect(parseReply(`${r}\r`)).toBe(r);
     expect(parseReply('players acknowledged')).toBeUndefined();
   });
 });
@@ -180,7 +194,7 @@ describe('masterserver protocol properties', () => {
     )
     .map((j) => ({ kind: 'join' as const, ...j }));
   const arbPlayers = fc.integer({ min: 1, max: 256 }).chain((max) => fc.record({ kind: fc.constant('players' as const), players: fc.integer({ min: 0, max }), maxPlayers: fc.constant(max) }));
-  const arbRequest: fc.Arbitrary<MasterRequest> = fc.oneof(arbJoin, arbPlayers, fc.constant({ kind: 'remove' as const }));
+  const arbRequest: fc.Arbitrary<MasterRequest> = fc.oneof(arbJoin, arbPlayers, fc.constant({ kind: 'remove' as const }), fc.constantFrom('ready' as const, 'reserved' as const, 'allocated' as const).map((state) => ({ kind: 'fleet' as const, state })));
 
   it('parses back every request it formats', () => {
     fc.assert(
@@ -192,7 +206,7 @@ describe('masterserver protocol properties', () => {
   });
 
   // Strings built from the protocol's own words reach deep into the parser; plain strings test the edges.
-  const words = fc.constantFrom('version:', '1.0', '2.0', '1.5', 'join', 'me:', 'os:', 'maxplayers:', '16', '0', '256', 'url:', 'http://a.example/', 'https://b.example/x', 'javascript:x', 'port:', '6582', 'type:', 'slotserver', 'gameserver', 'players:', 'max:', 'remove', 'extra:', 'x', '');
+  const words = fc.constantFrom('version:', '1.0', '2.0', '1.5', 'join', 'me:', 'os:', 'maxplayers:', '16', '0', '256', 'url:', 'http://a.example/', 'https://b.example/x', 'javascript:x', 'port:', '6582', 'type:', 'slotserver', 'gameserver', 'players:', 'max:', 'fleet', 'state:', 'allocated', 'remove', 'extra:', 'x', '');
   const soup = fc.array(words, { maxLength: 16 }).map((w) => w.join(' '));
   const anyLine = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'binary', maxLength: 100 }), soup, arbRequest.map(formatRequest).chain((l) => fc.tuple(fc.constant(l), fc.nat(l.length), fc.string({ maxLength: 3 })).map(([s, i, ins]) => s.slice(0, i) + ins + s.slice(i))));
 

@@ -14,12 +14,15 @@ import {
   MASTERSERVER_FULL,
   NOT_JOINED,
   PLAYERS_ACKNOWLEDGED,
+  FLEET_ACKNOWLEDGED,
   REMOVING_YOU,
   VERSION_INCOMPATIBLE,
   formatJoin,
+  formatFleetState,
   formatPlayers,
   formatRemove,
   parseReply,
+  type FleetState,
   type MasterServerType,
 } from '../../../shared/servers/masterProtocol';
 import { formatUniverseRequest, parseUniverseReply, type RouteFound, type SystemLine } from '../../../shared/servers/universeProtocol';
@@ -112,6 +115,10 @@ export class MasterRegistration {
   private joinTimer: NodeJS.Timeout | undefined;
   private onReply: ((reply: string) => void) | undefined;
   private lastReplyAt = 0;
+  /** Its state in an orchestrator's fleet (`--agones`), told after every join; null: not in one. */
+  private fleet: FleetState | null = null;
+  /** Fleet state lines not answered yet: a masterserver before 1.3 refuses them, which is no reason to warn. */
+  private fleetUnanswered = 0;
 
   constructor(options: MasterRegistrationOptions) {
     const target = parseHostPort(options.master);
@@ -162,6 +169,18 @@ export class MasterRegistration {
       this.carries.set(id, { done, timer });
       this.write(formatUniverseRequest({ kind: 'carry', id, to, state }));
     });
+  }
+
+  /** Records where the orchestrator has this server (Agones: Ready, Reserved, Allocated) and tells the masterserver at once if listed. */
+  fleetState(state: FleetState): void {
+    this.fleet = state;
+    if (this.current === 'joined') this.sendFleet();
+  }
+
+  private sendFleet(): void {
+    if (this.fleet === null) return;
+    this.fleetUnanswered += 1;
+    this.write(formatFleetState(this.fleet));
   }
 
   /** Sends the solar systems' lines again (their players changed). */
@@ -301,6 +320,7 @@ export class MasterRegistration {
       this.socket = undefined;
       this.clearTimers();
       this.memberNow = false;
+      this.fleetUnanswered = 0;
       this.failPending('the masterserver connection was lost');
       if (this.current === 'stopped') return;
       const wasJoined = this.current === 'joined';
@@ -320,14 +340,15 @@ export class MasterRegistration {
     if (this.current === 'stopped') return;
     if (reply === undefined && this.universeLine(line)) return;
     if (this.current === 'joining') {
-      // An acknowledgement of a heartbeat sent before a re-join is stale, not a problem.
-      if (reply === PLAYERS_ACKNOWLEDGED) return;
+      // An acknowledgement of a heartbeat (or a fleet state) sent before a re-join is stale, not a problem.
+      if (reply === PLAYERS_ACKNOWLEDGED || reply === FLEET_ACKNOWLEDGED) return;
       if (reply === JOIN_ACCEPTED) {
         clearTimeout(this.joinTimer);
         this.current = 'joined';
         this.failures = 0;
         this.log.info({ players: this.players, maxPlayers: this.maxPlayers }, 'listed by the masterserver');
         this.sendPlayers();
+        this.sendFleet();
         if (this.universe) {
           this.write(formatUniverseRequest({ kind: 'clock', epoch: this.universe.epoch }));
           this.sendSystems();
@@ -343,6 +364,16 @@ export class MasterRegistration {
       return;
     }
     if (reply === PLAYERS_ACKNOWLEDGED) return;
+    if (reply === FLEET_ACKNOWLEDGED) {
+      this.fleetUnanswered = Math.max(0, this.fleetUnanswered - 1);
+      return;
+    }
+    if (reply === ILLEGAL_REQUEST && this.fleetUnanswered > 0) {
+      // The one line it could refuse: a masterserver before 1.3 lists the server as before, without its fleet state.
+      this.fleetUnanswered -= 1;
+      this.log.info({ fleet: this.fleet }, 'the masterserver does not take fleet state lines (it is older than 1.3); it lists this server without it');
+      return;
+    }
     if (reply === NOT_JOINED) {
       // The masterserver lost our entry (it expired or was replaced): join again on this connection.
       this.log.warn('masterserver no longer lists this server; joining again');

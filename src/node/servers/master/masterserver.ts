@@ -35,6 +35,7 @@ import {
   MASTERSERVER_FULL,
   NOT_JOINED,
   PLAYERS_ACKNOWLEDGED,
+  FLEET_ACKNOWLEDGED,
   REMOVING_YOU,
   parseRequest,
   resolveServerUrl,
@@ -43,6 +44,7 @@ import {
   formatListedServer,
   type JoinRequest,
   type MasterServerType,
+  type FleetState,
 } from '../../../shared/servers/masterProtocol';
 
 /** Options of {@link startMasterserver}. */
@@ -77,6 +79,8 @@ export interface MasterEntry {
   type: MasterServerType | null;
   /** The UDP port it answers discovery requests on (1.1 extension field), or null if it did not say. */
   udp: number | null;
+  /** Where its orchestrator has it (`fleet state:`, 1.3: ready, reserved, allocated), or null if it never said. */
+  fleet: FleetState | null;
   /** When it joined and when it last sent a line, in ms on the server's clock (only differences mean anything). */
   joinedAt: number;
   lastHeard: number;
@@ -189,6 +193,8 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
       port: req.port ?? null,
       type: req.type ?? null,
       udp: req.udp ?? null,
+      // A server in a fleet says its state again after every join.
+      fleet: null,
       lastHeard: now,
       connected: true,
       conn,
@@ -251,6 +257,11 @@ export async function startMasterserver(options: MasterserverOptions): Promise<M
           entry.players = msg.players;
           entry.maxPlayers = msg.maxPlayers;
           return conn.send(PLAYERS_ACKNOWLEDGED);
+        }
+        if (msg.kind === 'fleet') {
+          if (entry.fleet !== msg.state) routine('info', conn.address, entry.name, { ...logged(entry), fleet: msg.state }, 'server fleet state');
+          entry.fleet = msg.state;
+          return conn.send(FLEET_ACKNOWLEDGED);
         }
         entries.delete(entry);
         conn.state = undefined;
@@ -344,7 +355,7 @@ export function renderHtml(title: string, servers: readonly MasterEntry[], syste
   const rows = servers.map((s) => [
     s.name,
     `${s.players}/${s.maxPlayers}`,
-    s.type ?? '—',
+    s.fleet === null ? (s.type ?? '—') : `${s.type ?? '—'} (${s.fleet})`,
     hostPort(s.address, s.port),
     s.os,
     { html: linkOrText(s.url) },
@@ -363,7 +374,7 @@ export function renderHtml(title: string, servers: readonly MasterEntry[], syste
   return list.replace('</body>', `${body}</body>`);
 }
 
-/** The JSON list `{ servers: [{ name, players, maxPlayers, type, host, port, udp, os, url, lastHeardMs }] }`; lastHeardMs is the age of the last line. */
+/** The JSON list `{ servers: [{ name, players, maxPlayers, type, host, port, udp, fleet, os, url, lastHeardMs }] }`; lastHeardMs is the age of the last line, fleet null unless the server said one. */
 export function renderJson(servers: readonly MasterEntry[], now: number): string {
   return JSON.stringify({
     servers: servers.map((s) => ({
@@ -374,6 +385,7 @@ export function renderJson(servers: readonly MasterEntry[], now: number): string
       host: s.address,
       port: s.port,
       udp: s.udp,
+      fleet: s.fleet,
       os: s.os,
       url: s.url,
       lastHeardMs: Math.max(0, now - s.lastHeard),
