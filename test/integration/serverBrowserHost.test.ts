@@ -65,7 +65,12 @@ async function browserHost(userDataDir = tempDir('browser')): Promise<Watched> {
 async function listedServers(servers: [string, string][]): Promise<{ master: ServerProcess; started: ServerProcess[] }> {
   const master = await startServer(['masterserver', '--name', 'browser-master', '--port', '0']);
   const started = await Promise.all(servers.map(([kind, name]) => startServer([kind, '--name', name, '--port', '0', '--udp-port', '0', '--master', `127.0.0.1:${master.tcp}`, '--url', `http://${name}.example/`])));
-  await waitFor('every server listed', async () => (await queryMaster('127.0.0.1', master.tcp)).length === servers.length);
+  // A gameserver's solar systems (its system: lines) follow its join: listed once they are there too.
+  const gameservers = servers.filter(([kind]) => kind === 'gameserver').length;
+  await waitFor('every server listed', async () => {
+    const listed = await queryMaster('127.0.0.1', master.tcp);
+    return listed.length === servers.length && listed.filter((l) => l.systems.length > 0).length === gameservers;
+  });
   return { master, started };
 }
 
@@ -113,7 +118,9 @@ describe('the server browser on the host', () => {
     expect(w.host.browser.progress).toEqual({ done: 3, total: 3 });
     // And `servers` prints the same table, the favourite with no reply.
     await w.run('servers');
-    expect(w.lines().filter((l) => /^ +\d+ +Browser_Net/.test(l)).at(-1)).toMatch(/Browser_Net\s+netgame\s+\?\s+no reply\s+127\.0\.0\.1:\d+\s+favourite$/);
+    // The gameserver hosts one solar system, Sol: the table has that column, a dash for the others.
+    expect(w.lines().filter((l) => /^ +\d+ +Browser_Net/.test(l)).at(-1)).toMatch(/Browser_Net\s+netgame\s+\?\s+no reply\s+127\.0\.0\.1:\d+\s+favourite\s+—$/);
+    expect(w.lines().filter((l) => /^ +\d+ +Browser_Game/.test(l)).at(-1)).toMatch(/Browser_Game\s+gameserver\s+0\/64\s+[\d.]+ ms\s+127\.0\.0\.1:\d+\s+master\s+Sol$/);
   });
 
   it('servers join <kind> <address> joins by kind and address, switching protocol; each game joined becomes the newest recent server; both lists survive a restart', { timeout: 40_000 }, async () => {

@@ -24,13 +24,14 @@ describe('ping by unicast discovery (loopback, real server processes)', () => {
     ]);
     const listed = await waitFor('all three listed', async () => {
       const l = await queryMaster('127.0.0.1', master.tcp);
-      return l.length === 3 ? l : null;
+      // The gameserver's solar system follows its join.
+      return l.length === 3 && l.some((s) => s.systems.length > 0) ? l : null;
     });
     const byName = Object.fromEntries(listed.map((s) => [s.name, s]));
     expect(byName).toEqual({
-      Ping_Slots: { name: 'Ping_Slots', type: 'slotserver', host: '127.0.0.1', port: slots.tcp, udp: slots.udp, players: 0, maxPlayers: expect.any(Number) },
-      Ping_Game: { name: 'Ping_Game', type: 'gameserver', host: '127.0.0.1', port: game.tcp, udp: game.udp, players: 0, maxPlayers: expect.any(Number) },
-      Ping_Net: { name: 'Ping_Net', type: 'netgame', host: '127.0.0.1', port: netgame.tcp, udp: netgame.udp, players: 0, maxPlayers: expect.any(Number) },
+      Ping_Slots: { name: 'Ping_Slots', type: 'slotserver', host: '127.0.0.1', port: slots.tcp, udp: slots.udp, players: 0, maxPlayers: expect.any(Number), systems: [] },
+      Ping_Game: { name: 'Ping_Game', type: 'gameserver', host: '127.0.0.1', port: game.tcp, udp: game.udp, players: 0, maxPlayers: expect.any(Number), systems: ['Sol'] },
+      Ping_Net: { name: 'Ping_Net', type: 'netgame', host: '127.0.0.1', port: netgame.tcp, udp: netgame.udp, players: 0, maxPlayers: expect.any(Number), systems: [] },
     });
 
     const report = await pingServers(listed.map((s) => ({ address: s.host, port: s.udp as number })));
