@@ -17,6 +17,8 @@ import { serverBot, botsJoined, stopBots } from '../support/botProcess';
 import { serverEntry, startServer, stopServers } from '../support/serverProcess';
 import { spawnTracked, tempDir } from '../support/testRun';
 import { waitFor } from '../support/waitFor';
+import { LineClient } from '../support/lineClient';
+import { queryMaster } from '../../src/node/net/masterQuery';
 
 const sidecars: AgonesSidecar[] = [];
 afterEach(async () => {
@@ -87,6 +89,23 @@ describe('a gameserver run by Agones', () => {
     expect(code).toBe(0);
     expect(sidecar.count('Shutdown')).toBe(1);
     expect(game.output()).toMatch(/agones: shutdown sent/);
+  });
+
+  it("under a Dynamic port policy it tells players and the masterserver the node's ports Agones gave it", async () => {
+    const sidecar = await AgonesSidecar.start();
+    sidecars.push(sidecar);
+    // The fleet's port names (deploy/agones/fleet.yaml): join (TCP) and game (UDP).
+    sidecar.ports = [{ name: 'join', port: 7401 }, { name: 'game', port: 7402 }];
+    const master = await startServer(['masterserver', '--port', '0']);
+    const game = await startServer(['gameserver', '--agones', '--name', 'Dynamic', '--port', '0', '--udp-port', '0', '--url', 'http://dynamic.example/', '--master', `127.0.0.1:${master.tcp}`], 'warn', { AGONES_SDK_GRPC_PORT: String(sidecar.port) });
+    await sidecar.until('Ready', () => sidecar.count('Ready') === 1);
+    expect(sidecar.calls.findIndex((c) => c.method === 'GetGameServer')).toBeLessThan(sidecar.calls.findIndex((c) => c.method === 'Ready'));
+    const raw = await LineClient.open(game.tcp);
+    raw.send('version: 1.2 join me: raw os: test port: 40000');
+    expect(await raw.next()).toMatch(/^join from raw accepted, slot: 0, server name: Dynamic, udp: 7402, token: [0-9a-f]{8}$/);
+    raw.socket.destroy();
+    const listed = await waitFor('Dynamic listed', async () => (await queryMaster('127.0.0.1', master.tcp)).find((s) => s.name === 'Dynamic') ?? null);
+    expect([listed.port, listed.udp]).toEqual([7401, 7402]);
   });
 
   it('without a reachable sidecar, --agones stops the start with one line naming the port and fails', async () => {

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AGONES_PORT_NAMES } from '../../src/node/servers/game/agonesLink';
 import { repoRoot, serverEntry } from '../support/paths';
 import { GAMESERVER_PORT, GAMESERVER_UDP_PORT } from '../../src/shared/servers/joinProtocol';
 import { DEFAULT_MASTER_PORT } from '../../src/shared/servers/masterProtocol';
@@ -42,8 +43,9 @@ describe('the deployment files', () => {
   });
 
   it('give the fleet the gameserver\'s ports, --agones, and a health period longer than its pings', () => {
-    expect(fleet).toMatch(new RegExp(`containerPort: ${GAMESERVER_PORT}\\n\\s+hostPort: ${GAMESERVER_PORT}\\n\\s+protocol: TCP`));
-    expect(fleet).toMatch(new RegExp(`containerPort: ${GAMESERVER_UDP_PORT}\\n\\s+hostPort: ${GAMESERVER_UDP_PORT}\\n\\s+protocol: UDP`));
+    // Dynamic ports under the names the server reads back from its GameServer (agonesLink.ts AGONES_PORT_NAMES).
+    expect(fleet).toMatch(new RegExp(`- name: ${AGONES_PORT_NAMES.join}\\n\\s+portPolicy: Dynamic\\n\\s+containerPort: ${GAMESERVER_PORT}\\n\\s+protocol: TCP`));
+    expect(fleet).toMatch(new RegExp(`- name: ${AGONES_PORT_NAMES.game}\\n\\s+portPolicy: Dynamic\\n\\s+containerPort: ${GAMESERVER_UDP_PORT}\\n\\s+protocol: UDP`));
     expect(fleet).toMatch(/args: \["gameserver", "--agones"\]/);
     const period = Number(/periodSeconds: (\d+)/.exec(fleet)?.[1]);
     const pings = Number(envOf(fleet).get('STARLANE_AGONES_HEALTH_SECONDS'));

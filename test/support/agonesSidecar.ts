@@ -36,6 +36,11 @@ interface GameServerMessage {
 }
 interface StatusMessage {
   setState(s: string): void;
+  setPortsList(ports: PortMessage[]): void;
+}
+interface PortMessage {
+  setName(n: string): void;
+  setPort(p: number): void;
 }
 interface ObjectMetaMessage {
   setName(n: string): void;
@@ -43,7 +48,7 @@ interface ObjectMetaMessage {
 type Ctor<T> = new () => T;
 interface SdkMessages {
   Empty: Ctor<object>;
-  GameServer: Ctor<GameServerMessage> & { Status: Ctor<StatusMessage>; ObjectMeta: Ctor<ObjectMetaMessage> };
+  GameServer: Ctor<GameServerMessage> & { Status: Ctor<StatusMessage> & { Port: Ctor<PortMessage> }; ObjectMeta: Ctor<ObjectMetaMessage> };
 }
 interface AlphaMessages {
   Empty: Ctor<object>;
@@ -71,6 +76,8 @@ export class AgonesSidecar {
   /** What `beforeReady` found as Ready arrived (it runs before Ready is answered). */
   readyFound: unknown = undefined;
   beforeReady: (() => Promise<unknown>) | null = null;
+  /** The node's ports its GameServer's status lists (a Dynamic port policy's allocation), by the fleet's port names. */
+  ports: { name: string; port: number }[] = [];
   private state = 'Scheduled';
   private readonly watchers = new Set<ServerWritableStream<unknown, unknown>>();
   private readonly healthStreams = new Set<ServerReadableStream<unknown, unknown>>();
@@ -143,6 +150,14 @@ export class AgonesSidecar {
     meta.setName('starlane-test');
     const status = new sdkPb.GameServer.Status();
     status.setState(this.state);
+    status.setPortsList(
+      this.ports.map((p) => {
+        const port = new sdkPb.GameServer.Status.Port();
+        port.setName(p.name);
+        port.setPort(p.port);
+        return port;
+      }),
+    );
     gs.setObjectMeta(meta);
     gs.setStatus(status);
     return gs;

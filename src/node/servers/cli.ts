@@ -118,6 +118,8 @@ const SPECTATOR_DELAY_OPTION = ['--spectator-delay <seconds>', 'spectators see t
 
 interface GameOpts extends SlotOpts, AgonesOpts {
   udpPort: number;
+  announcePort?: number;
+  announceUdpPort?: number;
   filterRadius: number;
   levelOfDetail: 'on' | 'off';
   tickHz: number;
@@ -153,6 +155,8 @@ withAgonesOptions(withPlayerOptions(
   DEFAULT_GAMESERVER_PLAYERS,
 ))
   .option('--udp-port <port>', 'UDP port for game packets, time sync and LAN discovery (0 = any free port: the server is then not found on the LAN; with an IPv6 --host such as :: it also joins the udp6 discovery group)', int(0, 65535), GAMESERVER_UDP_PORT)
+  .option('--announce-udp-port <port>', 'the UDP port players are told to send to, when a NAT or the container runtime maps --udp-port to another (docker run -p 7000:6522/udp: 7000; under --agones: the port the fleet gave its "game" port); default: --udp-port', int(1, 65535))
+  .option('--announce-port <port>', 'the TCP join port the masterserver lists (and a universe\'s tickets name), when it is mapped to another (under --agones: the port the fleet gave its "join" port); default: --port', int(1, 65535))
   .option('--filter-radius <units>', 'players farther apart get no state of each other', number(1, 1e6, 'units'), 2000)
   .addOption(new Option('--level-of-detail <on|off>', 'far players\' states at lower rates: every state within half the filter radius, 10 a second within three quarters, 5 beyond (off: every state within the radius)').choices(['on', 'off']).default('on'))
   .option('--tick-hz <n>', 'server ticks per second (relays at the latest, pings, timeouts)', number(1, 1000, 'ticks per second'), 20)
@@ -179,6 +183,9 @@ withAgonesOptions(withPlayerOptions(
       const universeKey = o.universeKey === undefined ? undefined : await loadUniverseKey(o.universeKey);
       // Before any port opens: without its sidecar an Agones game server must not start.
       const agones = await startAgones(o, cmd, log);
+      // Where players reach it: the admin's word, else (under Agones) the node's ports the fleet gave it, else where it listens.
+      const mapped = agones ? await agones.link.hostPorts() : {};
+      const announce = { ...mapped, ...(o.announcePort === undefined ? {} : { tcp: o.announcePort }), ...(o.announceUdpPort === undefined ? {} : { udp: o.announceUdpPort }) };
       const link: { registration?: MasterRegistration } = {};
       const seats = seatOptions(o, log, link);
       const started: { server?: Gameserver } = {};
@@ -189,6 +196,7 @@ withAgonesOptions(withPlayerOptions(
           if (started.server) agones?.players(started.server);
         },
         udpPort: o.udpPort,
+        ...(announce.tcp !== undefined || announce.udp !== undefined ? { announce } : {}),
         filterRadius: o.filterRadius,
         levelOfDetail: o.levelOfDetail === 'on',
         tickHz: o.tickHz,
@@ -230,7 +238,7 @@ withAgonesOptions(withPlayerOptions(
             return { type: 'json', body: agones ? JSON.stringify({ ...(JSON.parse(json) as object), agones: agones.status() }) : json };
           },
         },
-        { universe, ...agones?.extras(server, o.name, () => link.registration) },
+        { universe, announced: server.announced, ...agones?.extras(server, o.name, () => link.registration) },
       );
       // Players move between its systems without joining or leaving: the masterserver hears the counts every few seconds too.
       setInterval(() => {

@@ -63,6 +63,8 @@ export function listedUrl(o: Pick<SlotOpts, 'url' | 'publicHost' | 'host'>, stat
 export interface ServeExtras {
   /** A gameserver's solar systems (and universe) for the masterserver. */
   universe?: UniverseMembership;
+  /** The ports players reach it at, for the masterserver's list (a gameserver's --announce-port / --announce-udp-port). */
+  announced?: { tcp: number; udp?: number };
   /** Runs once every socket listens and the announce line is out (an orchestrator told the server is ready). */
   listening?(): Promise<void>;
   /** Runs last when a signal stops the server, after its players were told and its sockets closed. */
@@ -102,9 +104,9 @@ export async function serveAndRegister(
         os: `${process.platform}-${process.arch}`,
         maxPlayers: server.maxPlayers,
         url,
-        port: server.ports.tcp,
+        port: extras.announced?.tcp ?? server.ports.tcp,
         type,
-        ...(server.ports.udp !== undefined ? { udp: server.ports.udp } : {}),
+        ...((extras.announced?.udp ?? server.ports.udp) !== undefined ? { udp: extras.announced?.udp ?? server.ports.udp } : {}),
         log,
         heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
         ...(universe ? { universe } : {}),

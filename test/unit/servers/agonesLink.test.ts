@@ -15,7 +15,7 @@ function captureLog() {
 }
 
 /** A fake SDK recording its calls; `fail` names calls that reject; `connect` may never resolve. */
-function fakeSdk(opts: { fail?: string[]; neverConnects?: boolean } = {}) {
+function fakeSdk(opts: { fail?: string[]; neverConnects?: boolean; ports?: { name?: string; port?: number }[] } = {}) {
   const calls: string[] = [];
   let push: ((gs: AgonesGameServer) => void) | undefined;
   const call = (what: string, result: unknown = {}) => {
@@ -24,6 +24,7 @@ function fakeSdk(opts: { fail?: string[]; neverConnects?: boolean } = {}) {
   };
   const sdk: AgonesSdk = {
     connect: () => (opts.neverConnects ? new Promise<void>(() => undefined) : Promise.resolve()),
+    getGameServer: () => call('getGameServer', { status: { state: 'Scheduled', portsList: opts.ports ?? [] } }) as Promise<AgonesGameServer>,
     ready: () => call('ready'),
     health: (onError) => {
       calls.push('health');
@@ -48,6 +49,17 @@ function fakeSdk(opts: { fail?: string[]; neverConnects?: boolean } = {}) {
 const open = (sdk: AgonesSdk, log = captureLog().log) => AgonesLink.connect(sdk, { log, where: 'localhost:9357', connectMs: 50, healthMs: 60_000 });
 
 describe('the Agones link', () => {
+  it("reads the node's ports Agones gave the fleet's join and game ports, and ignores anything else", async () => {
+    const link = await open(fakeSdk({ ports: [{ name: 'join', port: 7001 }, { name: 'game', port: 7002 }, { name: 'other', port: 7003 }] }).sdk);
+    expect(await link.hostPorts()).toEqual({ tcp: 7001, udp: 7002 });
+    const odd = await open(fakeSdk({ ports: [{ name: 'join', port: 0 }, { name: 'game', port: 70_000 }] }).sdk);
+    expect(await odd.hostPorts()).toEqual({});
+    const { log, records } = captureLog();
+    const failing = await open(fakeSdk({ fail: ['getGameServer'] }).sdk, log);
+    expect(await failing.hostPorts()).toEqual({});
+    expect(records.filter((r) => r.msg === 'agones: getGameServer failed')).toHaveLength(1);
+  });
+
   it('makes label values Kubernetes takes: 63 characters at most of letters, digits, dot, dash and underscore, alphanumeric at both ends', () => {
     expect(labelValue('Orion')).toBe('Orion');
     expect(labelValue('Agones_test!')).toBe('Agones_test');

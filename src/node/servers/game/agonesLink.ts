@@ -17,8 +17,11 @@ import type { Logger } from '../../log';
 
 /** The GameServer as the SDK hands it over (only what Starlane reads). */
 export interface AgonesGameServer {
-  status?: { state?: string } | undefined;
+  status?: { state?: string; portsList?: { name?: string; port?: number }[] } | undefined;
 }
+
+/** The names of the fleet's ports (deploy/agones/fleet.yaml): the TCP join port and the UDP game port. */
+export const AGONES_PORT_NAMES = { join: 'join', game: 'game' } as const;
 
 /**
  * What Starlane calls of the Agones SDK: the subset of `AgonesSDK` it uses,
@@ -26,6 +29,7 @@ export interface AgonesGameServer {
  */
 export interface AgonesSdk {
   connect(): Promise<void>;
+  getGameServer(): Promise<AgonesGameServer>;
   ready(): Promise<unknown>;
   health(onError: (error: unknown) => void): void;
   shutdown(): Promise<unknown>;
@@ -105,6 +109,26 @@ export class AgonesLink {
       clearTimeout(timer);
     }
     return new AgonesLink(sdk, options);
+  }
+
+  /**
+   * The node's ports Agones gave this GameServer (its `status.ports`, by the fleet's port names: `join`
+   * TCP, `game` UDP): where players reach it under a Dynamic port policy. A port not there (or an
+   * unanswered call, logged) is undefined: the server then announces the one it listens on.
+   */
+  async hostPorts(): Promise<{ tcp?: number; udp?: number }> {
+    let gs: AgonesGameServer | undefined;
+    await this.call('getGameServer', async () => {
+      gs = await this.sdk.getGameServer();
+    });
+    const ports = Array.isArray(gs?.status?.portsList) ? gs.status.portsList : [];
+    const portOf = (name: string) => {
+      const p = ports.find((x) => x?.name === name)?.port;
+      return typeof p === 'number' && Number.isInteger(p) && p >= 1 && p <= 65535 ? p : undefined;
+    };
+    const tcp = portOf(AGONES_PORT_NAMES.join);
+    const udp = portOf(AGONES_PORT_NAMES.game);
+    return { ...(tcp === undefined ? {} : { tcp }), ...(udp === undefined ? {} : { udp }) };
   }
 
   /** The GameServer's state as the sidecar last said (`Ready`, `Allocated`, …), or null before it said one. */

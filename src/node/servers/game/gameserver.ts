@@ -94,7 +94,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const epoch = Date.now() - clock();
   /** Jumps to and from the other servers of the universe (universeDoor.ts); null: not in one. */
   const door = options.universe
-    ? new UniverseDoor({ key: options.universe.key, link: options.universe.link, self: () => `${name}:${seats?.port ?? 0}`, epoch, hosts: (system) => rooms.hosts(system), log })
+    ? new UniverseDoor({ key: options.universe.key, link: options.universe.link, self: () => `${name}:${options.announce?.tcp ?? seats?.port ?? 0}`, epoch, hosts: (system) => rooms.hosts(system), log })
     : null;
   /** `s` flew through the gate from `from` to `to`, a system this server does not host: to the server of the universe that has it, or refused. */
   const departure = (s: ClientSeat, from: SystemRoom, to: string): void => {
@@ -139,6 +139,8 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   const udp = await ServerUdp.bind(options.host ?? '0.0.0.0', options.udpPort ?? GAMESERVER_UDP_PORT, 'gameserver', { recvBufferBytes });
   for (const warning of udp.warnings()) log.warn(warning);
   const udpPort = udp.port;
+  // What players are told to send to (the join reply's udp:): the mapped port behind a NAT or container runtime, else the bound one.
+  const announcedUdp = options.announce?.udp ?? udpPort;
   // LAN discovery requests share the game port; `seats` exists once the join server listens.
   // Time-sync requests too: the server's clock is the common game time of its players.
   const time = new ServerTimeService(udp, clock);
@@ -240,14 +242,14 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
             datagrams.rules.arrivedWith(s, c.missiles, c.mines, now);
             log.info({ slot: player.slot, player: player.name, system: arriving.system, from: c.from, carried: c }, 'player arrived through a stargate');
           }
-          return { udp: udpPort, token: s.token };
+          return { udp: announcedUdp, token: s.token };
         },
         ...(door ? { admit: (ticket: string, who: string, address: string) => door.admit(ticket, who, address) } : {}),
         left: (player) => rooms.remove(player.slot),
         // A spectator (spectatorStand.ts): a seat apart, told the system, the match and the arena as a newcomer is, deciding nothing.
         spectatorJoined(spectator) {
           const s = rooms.addSpectator(spectator.slot, spectator.address, () => randomInt(0, 0x1_0000_0000), clock());
-          return { udp: udpPort, token: s.token };
+          return { udp: announcedUdp, token: s.token };
         },
         spectatorLeft: (spectator) => rooms.removeSpectator(spectator.slot),
         // Players see the players of their own solar system.
@@ -320,13 +322,14 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     datagrams.flushAll();
   }, 1000 / config.tickHz);
 
-  log.info({ port: joinServer.port, udp: udpPort, server: name, galaxy: galaxy.name, systems: rooms.rooms.map((r) => r.name), maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick', gatherMs: config.flushOnArrival ? config.gatherMs : null }, 'gameserver listening');
+  log.info({ port: joinServer.port, udp: udpPort, ...(options.announce ? { announced: options.announce } : {}), server: name, galaxy: galaxy.name, systems: rooms.rooms.map((r) => r.name), maxPlayers, radius: config.radius, levelOfDetail: config.levelOfDetail, tickHz: config.tickHz, flush: config.flushOnArrival ? 'arrival' : 'tick', gatherMs: config.flushOnArrival ? config.gatherMs : null }, 'gameserver listening');
 
   return {
     kind: 'gameserver',
     name,
     maxPlayers,
     ports: { tcp: joinServer.port, udp: udpPort },
+    announced: { tcp: options.announce?.tcp ?? joinServer.port, udp: announcedUdp },
     playerCount: () => joinServer.playerCount(),
     players: () => joinServer.players(),
     reloadBans: (why) => joinServer.reloadBans(why),

@@ -22,6 +22,13 @@ export interface GameserverOptions extends CommonServerOptions {
   port?: number;
   /** UDP game port (default 6522); 0 = any free port. */
   udpPort?: number;
+  /**
+   * The ports players reach this server at when a NAT or a container runtime maps them to others
+   * (Docker's `-p 7000:6522/udp`, an Agones fleet's dynamic ports): `udp` is what the join reply
+   * tells players to send to, `tcp` the join port the masterserver lists and a universe's tickets
+   * name. Absent: the ports it listens on.
+   */
+  announce?: { tcp?: number; udp?: number };
   /** Seats 0..maxPlayers-1, 1..MAX_WIRE_SLOTS (255; default DEFAULT_GAMESERVER_PLAYERS, 64). */
   maxPlayers?: number;
   /** Kills that win a match, 0 = none (default RULES.match.killLimit); the server is its game's match authority. */
@@ -196,6 +203,8 @@ export interface GameserverStats {
 
 /** A running gameserver: ports `{ tcp, udp }`, its players and counters; `close()` says goodbye and closes every socket and timer. */
 export interface Gameserver extends RunningServer {
+  /** The ports players reach it at (GameserverOptions.announce; else the ones it listens on). */
+  readonly announced: { tcp: number; udp: number };
   readonly name: string;
   readonly maxPlayers: number;
   playerCount(): number;
