@@ -97,6 +97,8 @@ export async function serveAndRegister(
   }
   if (o.master) {
     const url = listedUrl(o, status?.port);
+    // Where players reach it (a gameserver behind a port mapping says so), else where it listens.
+    const udp = extras.announced?.udp ?? server.ports.udp;
     try {
       link.registration = new MasterRegistration({
         master: o.master,
@@ -106,7 +108,7 @@ export async function serveAndRegister(
         url,
         port: extras.announced?.tcp ?? server.ports.tcp,
         type,
-        ...((extras.announced?.udp ?? server.ports.udp) !== undefined ? { udp: extras.announced?.udp ?? server.ports.udp } : {}),
+        ...(udp !== undefined ? { udp } : {}),
         log,
         heartbeatMs: Math.round(o.heartbeatSeconds * 1000),
         ...(universe ? { universe } : {}),

@@ -93,8 +93,10 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
   // The wall-clock ms the game clock counts from: the servers of a universe share the wall clock as their time reference.
   const epoch = Date.now() - clock();
   /** Jumps to and from the other servers of the universe (universeDoor.ts); null: not in one. */
+  /** The join port players reach (the masterserver lists it, a universe's tickets name it): the mapped one, else the bound one. */
+  const announcedTcp = (): number => options.announce?.tcp ?? seats?.port ?? 0;
   const door = options.universe
-    ? new UniverseDoor({ key: options.universe.key, link: options.universe.link, self: () => `${name}:${options.announce?.tcp ?? seats?.port ?? 0}`, epoch, hosts: (system) => rooms.hosts(system), log })
+    ? new UniverseDoor({ key: options.universe.key, link: options.universe.link, self: () => `${name}:${announcedTcp()}`, epoch, hosts: (system) => rooms.hosts(system), log })
     : null;
   /** `s` flew through the gate from `from` to `to`, a system this server does not host: to the server of the universe that has it, or refused. */
   const departure = (s: ClientSeat, from: SystemRoom, to: string): void => {
@@ -329,7 +331,7 @@ export async function startGameserver(options: GameserverOptions): Promise<Games
     name,
     maxPlayers,
     ports: { tcp: joinServer.port, udp: udpPort },
-    announced: { tcp: options.announce?.tcp ?? joinServer.port, udp: announcedUdp },
+    announced: { tcp: announcedTcp(), udp: announcedUdp },
     playerCount: () => joinServer.playerCount(),
     players: () => joinServer.players(),
     reloadBans: (why) => joinServer.reloadBans(why),
